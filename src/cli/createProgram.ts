@@ -1,0 +1,61 @@
+/** The command-line surface (commander), writing only through the given callbacks. */
+import { Command, Option } from 'commander';
+import { exitCodeHelp } from '../exitCodes.js';
+import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, type RawCliOptions } from './parseOptions.js';
+
+declare const __TXRAY_VERSION__: string | undefined;
+export const VERSION = typeof __TXRAY_VERSION__ === 'string' ? __TXRAY_VERSION__ : '0.0.0-dev';
+
+const EXAMPLES = `
+Examples:
+  txray 0x5c504ed4…c060 --rpc-url http://127.0.0.1:8545
+  ETH_RPC_URL=https://node.example.org txray 0x5c504ed4…c060
+  txray 0x5c504ed4…c060 --json | jq '.status'
+  txray 0x5c504ed4…c060 -H "Authorization: Bearer $TOKEN" --timeout 10
+
+  The hash is 64 hex digits, with or without the 0x prefix.
+  The node should serve trace_transaction (Erigon, Reth, Nethermind, Besu, anvil)
+  for the call tree; without it txray shows the transaction and receipt and warns.
+
+Environment:
+  ETH_RPC_URL   the endpoint when --rpc-url is not given
+  NO_COLOR      turn colour off (FORCE_COLOR=0..3 forces a level; --color/--no-color win over both)
+
+${exitCodeHelp}
+`;
+
+export interface ProgramIo {
+  writeOut(text: string): void;
+}
+
+export interface ParsedArgs {
+  readonly hash: string;
+  readonly options: RawCliOptions;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
+export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
+  return new Command('txray')
+    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.')
+    .argument('<hash>', 'transaction hash (0x + 64 hex digits)')
+    .option('-r, --rpc-url <url>', 'JSON-RPC endpoint (default: $ETH_RPC_URL); only scheme://host:port is ever printed')
+    .option('--json', 'print one JSON document (schema version 1) instead of text')
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--timeout <seconds>', `deadline for the whole lookup, retries included (default: ${DEFAULT_TIMEOUT_S})`)
+    .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
+    .addOption(new Option('--max-response-mb <n>', `refuse any answer larger than this (default: ${DEFAULT_MAX_RESPONSE_MB})`))
+    .option('--debug', 'stack traces and request timings on stderr')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.writeOut(s),
+      writeErr: (s) => io.writeOut(s), // only help-on-error would use it; errors are reported by main
+      outputError: () => undefined,
+    })
+    .action((hash: string, options: RawCliOptions) => onParsed({ hash, options }));
+}

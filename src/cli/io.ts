@@ -1,0 +1,70 @@
+/** Output plumbing: chunked writes that respect backpressure and end quietly on a closed pipe. */
+import { once } from 'node:events';
+
+export interface OutStream {
+  write(chunk: string): boolean;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+  readonly writableEnded?: boolean;
+}
+
+export interface Io {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on SIGINT. */
+  readonly interrupt?: AbortSignal;
+}
+
+/** Tracks whether a stream has failed (EPIPE from `| head`, a closed terminal). */
+export class SafeWriter {
+  private broken = false;
+  constructor(private readonly stream: OutStream) {
+    // Without a listener an EPIPE becomes an uncaught exception with a stack trace.
+    stream.on('error', () => {
+      this.broken = true;
+    });
+  }
+
+  get failed(): boolean {
+    return this.broken;
+  }
+
+  /** Write chunks, batching small ones and waiting for 'drain' when the stream asks. */
+  async writeAll(chunks: Iterable<string>, batch = 1 << 16): Promise<void> {
+    let buf = '';
+    for (const chunk of chunks) {
+      if (this.broken) return;
+      buf += chunk;
+      if (buf.length >= batch) {
+        await this.write(buf);
+        buf = '';
+      }
+    }
+    if (buf !== '') await this.write(buf);
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.broken) return;
+    let ok: boolean;
+    try {
+      ok = this.stream.write(text);
+    } catch {
+      this.broken = true;
+      return;
+    }
+    if (!ok && !this.broken) {
+      // Wait for drain, or for the error/close that a dead pipe sends instead.
+      const ac = new AbortController();
+      await Promise.race([
+        once(this.stream as never, 'drain', { signal: ac.signal }).catch(() => undefined),
+        once(this.stream as never, 'error', { signal: ac.signal }).catch(() => undefined),
+        once(this.stream as never, 'close', { signal: ac.signal }).catch(() => undefined),
+      ]);
+      ac.abort();
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The revert ladder for raw revert data: Error(string) → Panic(uint256) → printable text →
+ * custom error by selector → empty. (Custom errors by name come with the decoding issue.)
+ */
+import { byteLength } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import type { Revert } from '../model/types.js';
+
+const ERROR_STRING = '0x08c379a0';
+const PANIC = '0x4e487b71';
+
+/** Solidity's panic codes (docs.soliditylang.org, "Panic via assert and Error via require"). */
+export const PANIC_MEANINGS: Readonly<Record<number, string>> = {
+  0x00: 'generic compiler panic',
+  0x01: 'assertion failed',
+  0x11: 'arithmetic overflow or underflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'invalid enum value',
+  0x22: 'corrupt storage byte array',
+  0x31: 'pop on an empty array',
+  0x32: 'array index out of bounds',
+  0x41: 'out of memory (too much allocated)',
+  0x51: 'call to a zero-initialised function pointer',
+};
+
+function word(hex: string, byteOffset: number): bigint | undefined {
+  const start = 2 + byteOffset * 2;
+  if (hex.length < start + 64) return undefined;
+  return BigInt(`0x${hex.slice(start, start + 64)}`);
+}
+
+/** Decode Error(string)'s payload; undefined when the ABI encoding does not hold together. */
+function decodeErrorString(data: string): string | undefined {
+  const body = `0x${data.slice(10)}`;
+  const size = (body.length - 2) / 2;
+  const offset = word(body, 0);
+  if (offset === undefined || offset > BigInt(size - 32)) return undefined;
+  const length = word(body, Number(offset));
+  if (length === undefined || Number(offset) + 32 + Number(length) > size) return undefined;
+  const start = 2 + (Number(offset) + 32) * 2;
+  return Buffer.from(body.slice(start, start + Number(length) * 2), 'hex').toString('utf8');
+}
+
+const PRINTABLE_UTF8 = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]+$/u;
+
+export function decodeRevert(data: Hex | null): Revert {
+  if (data === null || data === '0x' || byteLength(data) === 0) return { kind: 'empty' };
+  const lower = data.toLowerCase();
+  if (lower.startsWith(ERROR_STRING)) {
+    const message = decodeErrorString(lower);
+    if (message !== undefined) return { kind: 'error', message };
+  }
+  if (lower.startsWith(PANIC) && byteLength(data) === 36) {
+    const code = word(lower, 4)!;
+    const meaning = code <= 0xffn ? PANIC_MEANINGS[Number(code)] : undefined;
+    return { kind: 'panic', code, meaning: meaning ?? 'unknown panic code' };
+  }
+  // Some contracts revert with a bare string (no selector): show it when it is all printable UTF-8.
+  if (data.length % 2 === 0) {
+    const text = Buffer.from(data.slice(2), 'hex').toString('utf8');
+    if (PRINTABLE_UTF8.test(text) && !text.includes('\uFFFD')) return { kind: 'text', text };
+  }
+  return { kind: 'custom', selector: (byteLength(data) >= 4 ? data.slice(0, 10) : data) as Hex, data };
+}
+
+/** A one-line description of a revert, for text output (the caller escapes it). */
+export function describeRevert(r: Revert): string {
+  switch (r.kind) {
+    case 'error':
+      return `Error: ${r.message}`;
+    case 'panic':
+      return `Panic(0x${r.code.toString(16).padStart(2, '0')}): ${r.meaning}`;
+    case 'text':
+      return `"${r.text}"`;
+    case 'custom':
+      return byteLength(r.data) >= 4 ? `custom error ${r.selector}` : `revert data ${r.data}`;
+    case 'empty':
+      return 'reverted without data';
+  }
+}

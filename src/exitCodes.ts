@@ -1,0 +1,22 @@
+/** The documented exit codes, in one place (README "Exit codes", --help). */
+export const ExitCode = {
+  success: 0,
+  reverted: 1,
+  usage: 2,
+  notFound: 3,
+  pending: 4,
+  rpcFailure: 5,
+  internal: 70,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const exitCodeHelp = `Exit codes:
+  0    success: the transaction was mined and succeeded
+  1    the transaction reverted (receipt status 0x0)
+  2    usage error (bad hash, URL or option)
+  3    not found: the node does not know the transaction
+  4    pending: known to the node, no receipt yet
+  5    node or RPC failure (unreachable, timeout, HTTP error, JSON-RPC error, malformed answer)
+  70   internal error in txray (please report it)
+  130  interrupted (Ctrl-C)`;

@@ -1,0 +1,159 @@
+/**
+ * Build the call tree from Parity-style trace entries by their traceAddress.
+ *
+ * Iterative throughout (a 10,000-deep chain must not overflow the stack) and tolerant: entries may
+ * come in any order; a duplicate path keeps its first entry; an entry whose parent is missing hangs
+ * under its nearest present ancestor; a missing root is replaced by a placeholder; a `subtraces`
+ * count that disagrees with the children found is reported. Each oddity becomes a warning.
+ */
+import { isAddress, isData, isQuantity } from '../raw/hex.js';
+import type { Warn } from '../raw/parseRaw.js';
+import type { Hex, RpcTraceEntry } from '../raw/types.js';
+import { escapeShort } from '../render/escape.js';
+import type { CallNode, CallTree } from './types.js';
+
+interface Slot {
+  node?: CallNode;
+  subtraces?: number | null;
+  readonly kids: Map<number, Slot>;
+}
+
+const KNOWN_TYPES = new Set(['call', 'create', 'suicide', 'reward']);
+const MAX_LISTED = 5;
+
+const path = (p: readonly number[]): string => `[${p.join(',')}]`;
+
+/** Collects per-kind oddities and turns each kind into one warning line. */
+class Oddities {
+  private readonly lists = new Map<string, string[]>();
+  add(kind: string, item: string): void {
+    const list = this.lists.get(kind) ?? [];
+    list.push(item);
+    this.lists.set(kind, list);
+  }
+  flush(warn: Warn): void {
+    for (const [kind, items] of this.lists) {
+      const shown = items.slice(0, MAX_LISTED).join(' ');
+      const more = items.length > MAX_LISTED ? ` and ${items.length - MAX_LISTED} more` : '';
+      warn(`trace: ${kind}: ${shown}${more}.`);
+    }
+  }
+}
+
+function normalise(e: RpcTraceEntry, odd: Oddities): CallNode {
+  const a = e.action;
+  const r = e.result;
+  let bad = false;
+  const addr = (v: unknown): Hex | null => (v === undefined || v === null ? null : isAddress(v) ? v : ((bad = true), null));
+  const qty = (v: unknown): Hex | null => (v === undefined || v === null ? null : isQuantity(v) ? v : ((bad = true), null));
+  const data = (v: unknown): Hex | null => (v === undefined || v === null ? null : isData(v) ? v : ((bad = true), null));
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const common = { gas: qty(a.gas), gasUsed: qty(r?.gasUsed), error: e.error, traceAddress: e.traceAddress, children: [] as CallNode[] };
+  let node: CallNode;
+  switch (e.type) {
+    case 'call':
+      node = { type: 'call', callType: text(a.callType), from: addr(a.from), to: addr(a.to), value: qty(a.value), input: data(a.input), output: data(r?.output), ...common };
+      break;
+    case 'create':
+      node = {
+        type: 'create',
+        creationMethod: text(a.creationMethod),
+        from: addr(a.from),
+        to: addr(r?.address),
+        value: qty(a.value),
+        input: data(a.init),
+        output: data(r?.code ?? r?.output),
+        ...common,
+      };
+      break;
+    case 'suicide':
+      node = { type: 'suicide', from: addr(a.address), to: addr(a.refundAddress), value: qty(a.balance), input: null, output: null, ...common };
+      break;
+    case 'reward':
+      node = { type: 'reward', rewardType: text(a.rewardType), from: null, to: addr(a.author), value: qty(a.value), input: null, output: null, ...common };
+      break;
+    default:
+      odd.add('unknown entry types, shown as they are', `${escapeShort(e.type, 30)} at ${path(e.traceAddress)}`);
+      node = { type: e.type, from: addr(a.from), to: addr(a.to), value: qty(a.value), input: data(a.input), output: data(r?.output), ...common };
+  }
+  if (bad) odd.add('fields that are not valid hex, shown as missing', path(e.traceAddress));
+  // Erigon writes result: null on failed entries and Parity omits result: both mean "no output".
+  // A successful call or create without a result is malformed (a suicide and a reward never have one).
+  if (r === null && e.error === null && (e.type === 'call' || e.type === 'create')) odd.add('successful entries without a result', path(e.traceAddress));
+  return node;
+}
+
+function placeholderRoot(): CallNode {
+  return { type: 'missing', missing: true, from: null, to: null, value: null, gas: null, gasUsed: null, input: null, output: null, error: null, traceAddress: [], children: [] };
+}
+
+export function buildCallTree(entries: readonly RpcTraceEntry[], warn: Warn): CallTree | null {
+  if (entries.length === 0) return null;
+  const odd = new Oddities();
+  const top: Slot = { kids: new Map() };
+  for (const e of entries) {
+    let slot = top;
+    for (const i of e.traceAddress) {
+      let next = slot.kids.get(i);
+      if (next === undefined) {
+        next = { kids: new Map() };
+        slot.kids.set(i, next);
+      }
+      slot = next;
+    }
+    if (slot.node !== undefined) {
+      odd.add('duplicate traceAddress, the first entry kept', path(e.traceAddress));
+      continue;
+    }
+    slot.node = normalise(e, odd);
+    slot.subtraces = e.subtraces;
+  }
+
+  // Pre-order walk over the trie; `owner` is the nearest slot above that holds an entry.
+  let root: CallNode | undefined = top.node;
+  const subtraceChecks: Slot[] = [];
+  let count = 0;
+  let maxDepth = 0;
+  const stack: Array<{ slot: Slot; owner: CallNode | undefined; depth: number; at: readonly number[] }> = [
+    { slot: top, owner: undefined, depth: 0, at: [] },
+  ];
+  while (stack.length > 0) {
+    const { slot, owner, depth, at } = stack.pop()!;
+    let nextOwner = owner;
+    let nextDepth = depth;
+    if (slot.node !== undefined) {
+      count++;
+      if (slot !== top) {
+        let parent = owner;
+        if (parent === undefined) {
+          root ??= placeholderRoot();
+          parent = root;
+        }
+        parent.children.push(slot.node);
+        nextDepth = depth + 1;
+      }
+      maxDepth = Math.max(maxDepth, nextDepth);
+      nextOwner = slot.node;
+      subtraceChecks.push(slot);
+    } else if (slot !== top && slot.kids.size > 0) {
+      odd.add('entries whose parent is missing, shown under the nearest ancestor', `${path(at)} (children of it)`);
+    }
+    const keys = [...slot.kids.keys()].sort((x, y) => y - x); // reversed: the stack pops the smallest first
+    for (const k of keys) {
+      const kid = slot.kids.get(k)!;
+      // A slot's path is its entry's traceAddress (shared, not copied); only gaps build one, for the warning.
+      stack.push({ slot: kid, owner: nextOwner, depth: nextDepth, at: kid.node?.traceAddress ?? [...at, k] });
+    }
+  }
+  if (root === undefined) return null;
+  if (root.missing) odd.add('no root entry (traceAddress [])', 'a placeholder stands in for it');
+
+  for (const slot of subtraceChecks) {
+    const node = slot.node!;
+    if (slot.subtraces !== null && slot.subtraces !== undefined && slot.subtraces !== node.children.length) {
+      odd.add('subtraces differ from the children found', `${path(node.traceAddress)} says ${slot.subtraces}, has ${node.children.length}`);
+    }
+  }
+  odd.flush(warn);
+  return { root, count, maxDepth };
+}

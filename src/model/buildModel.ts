@@ -1,0 +1,87 @@
+/**
+ * From validated answers to the model the renderers read: status, call tree and why it failed.
+ */
+import { decodeRevert } from '../decode/decodeRevert.js';
+import type { Warn } from '../raw/parseRaw.js';
+import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
+import { buildCallTree } from './buildCallTree.js';
+import type { CallNode, CallTree, Failure, InspectModel, Status } from './types.js';
+
+/** Parity/Erigon say "Reverted"; geth's callTracer says "execution reverted". Both are reverts. */
+export const isRevertError = (error: string): boolean => /revert/i.test(error);
+
+function statusOf(tx: RpcTransaction | null, receipt: RpcReceipt | null, tree: CallTree | null, warn: Warn): Status {
+  if (receipt === null) {
+    if (tx === null) return 'not_found';
+    if (tx.blockHash !== null) warn('the node knows the transaction as mined (it has a blockHash) but returned no receipt; treating it as pending.');
+    return 'pending';
+  }
+  if (tx === null) warn('the node returned a receipt but no transaction object; the transaction details are missing.');
+  if (receipt.status !== undefined) {
+    const status = receipt.status === '0x1' ? 'success' : 'reverted';
+    const rootError = tree?.root.missing ? null : (tree?.root.error ?? null);
+    if (tree && !tree.root.missing && (rootError !== null) !== (status === 'reverted')) {
+      warn(`the receipt says ${status} but the trace's root entry ${rootError === null ? 'succeeded' : `failed (${rootError})`}; the receipt decides the status.`);
+    }
+    return status;
+  }
+  // Pre-Byzantium receipts (before block 4,370,000) have `root` instead of `status`: the trace decides.
+  if (tree && !tree.root.missing) return tree.root.error === null ? 'success' : 'reverted';
+  warn('the receipt has no status field (pre-Byzantium) and there is no trace to tell; assuming success.');
+  return 'success';
+}
+
+/**
+ * Follow a revert down the tree: while a failed child returned exactly the parent's revert data,
+ * the failure came from that child. Stops at the deepest such call.
+ */
+function originOf(root: CallNode): CallNode {
+  let node = root;
+  for (;;) {
+    const output = node.output;
+    if (output === null || output === '0x') return node;
+    const next = node.children.find((c) => c.error !== null && c.output !== null && c.output.toLowerCase() === output.toLowerCase());
+    if (next === undefined) return node;
+    node = next;
+  }
+}
+
+function failureOf(tree: CallTree | null): Failure {
+  if (tree === null || tree.root.missing || tree.root.error === null) return { error: null, revert: null, origin: null };
+  const root = tree.root;
+  const error = root.error!;
+  if (!isRevertError(error)) {
+    return { error, revert: null, origin: root };
+  }
+  return { error, revert: decodeRevert(root.output), origin: originOf(root) };
+}
+
+export interface RawAnswers {
+  readonly transaction: unknown;
+  readonly receipt: unknown;
+  readonly trace: unknown;
+}
+
+export function buildModel(
+  hash: Hex,
+  raw: RawAnswers,
+  parsed: { tx: RpcTransaction | null; receipt: RpcReceipt | null; trace: readonly RpcTraceEntry[] | null },
+  warnings: string[],
+): InspectModel {
+  const warn: Warn = (m) => warnings.push(m);
+  const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
+  if (parsed.tx === null && parsed.receipt === null && tree !== null) {
+    warn('the node returned a trace but neither the transaction nor its receipt; showing the trace only.');
+  }
+  const status = statusOf(parsed.tx, parsed.receipt, tree, warn);
+  return {
+    hash,
+    status,
+    tx: parsed.tx,
+    receipt: parsed.receipt,
+    tree,
+    failure: status === 'reverted' ? failureOf(tree) : null,
+    warnings,
+    raw,
+  };
+}

@@ -1,0 +1,19 @@
+import type { Hex } from './types.js';
+
+const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
+const DATA = /^0x[0-9a-fA-F]*$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** A hex quantity of at most 256 bits ("0x0", "0x1bc16d674ec80000"). Leading zeros are tolerated. */
+export const isQuantity = (v: unknown): v is Hex => typeof v === 'string' && QUANTITY.test(v);
+/** Hex data of any length; an odd digit count is tolerated and shown as it is. */
+export const isData = (v: unknown): v is Hex => typeof v === 'string' && DATA.test(v);
+export const isAddress = (v: unknown): v is Hex => typeof v === 'string' && ADDRESS.test(v);
+export const isHash = (v: unknown): v is Hex => typeof v === 'string' && HASH.test(v);
+
+/** The bigint of a validated quantity. */
+export const toBig = (q: Hex): bigint => BigInt(q);
+
+/** Byte length of hex data. */
+export const byteLength = (data: Hex): number => Math.floor((data.length - 2) / 2);

@@ -1,0 +1,31 @@
+/** Short descriptions of call nodes shared by the text views. Escaped for the terminal. */
+import { decodeRevert, describeRevert } from '../decode/decodeRevert.js';
+import { isRevertError } from '../model/buildModel.js';
+import type { CallNode } from '../model/types.js';
+import { escapeText } from './escape.js';
+
+export function describeNodeKind(n: CallNode): string {
+  if (n.missing) return 'missing';
+  switch (n.type) {
+    case 'call':
+      return escapeText(n.callType ?? 'call');
+    case 'create':
+      return n.creationMethod === 'create2' ? 'create2' : 'create';
+    case 'suicide':
+      return 'selfdestruct';
+    case 'reward':
+      return 'reward';
+    default:
+      return escapeText(n.type);
+  }
+}
+
+/** An error string and, for a revert with data, the decoded reason. Escaped. */
+export function describeFailure(n: CallNode): string {
+  const error = escapeText(n.error ?? '');
+  if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') {
+    return `${error}: ${escapeText(describeRevert(decodeRevert(n.output)))}`;
+  }
+  return error;
+}
+

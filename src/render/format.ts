@@ -1,0 +1,55 @@
+/** Exact first, friendly second: number formatting for text output. */
+import type { Hex } from '../raw/types.js';
+
+export function groupDigits(n: bigint | number): string {
+  const s = n.toString();
+  const neg = s.startsWith('-');
+  const digits = neg ? s.slice(1) : s;
+  return (neg ? '-' : '') + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** An exact decimal of `value / 10^decimals`, trailing zeros trimmed: 1500000000000000000n, 18 → "1.5". */
+export function formatUnits(value: bigint, decimals: number): string {
+  const neg = value < 0n;
+  const abs = neg ? -value : value;
+  const base = 10n ** BigInt(decimals);
+  const whole = abs / base;
+  const frac = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${neg ? '-' : ''}${groupDigits(whole)}${frac ? `.${frac}` : ''}`;
+}
+
+/** "1.5 ETH"; with the exact wei beside it when the ETH figure has more than 6 decimals. */
+export function formatEth(wei: bigint): string {
+  const eth = `${formatUnits(wei, 18)} ETH`;
+  return wei % 10n ** 12n === 0n ? eth : `${eth} (${groupDigits(wei)} wei)`;
+}
+
+export const formatGwei = (wei: bigint): string => `${formatUnits(wei, 9)} gwei`;
+
+export function percent(part: bigint, whole: bigint): string {
+  if (whole === 0n) return '–';
+  const tenths = (part * 1000n) / whole;
+  return `${tenths / 10n}.${tenths % 10n}%`;
+}
+
+/** Hex shortened for text: "0x49207769…6b696e64 (41 bytes)"; short values stay whole. */
+export function shortHex(hex: Hex, keep = 8): string {
+  const digits = hex.length - 2;
+  if (digits <= keep * 4 + 2) return hex;
+  return `${hex.slice(0, 2 + keep)}…${hex.slice(-keep)} (${groupDigits(Math.floor(digits / 2))} bytes)`;
+}
+
+/** An address shortened for tight lines: 0x5FbDB2…180aa3. */
+export const shortAddress = (a: Hex): string => `${a.slice(0, 8)}…${a.slice(-6)}`;
+
+export function formatBytes(n: number): string {
+  return `${groupDigits(n)} ${n === 1 ? 'byte' : 'bytes'}`;
+}
+
+export const TX_TYPES: Readonly<Record<string, string>> = {
+  '0x0': 'legacy',
+  '0x1': 'access list (EIP-2930)',
+  '0x2': 'EIP-1559',
+  '0x3': 'blob (EIP-4844)',
+  '0x4': 'set code (EIP-7702)',
+};

@@ -1,0 +1,80 @@
+/**
+ * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
+ * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
+ */
+import type { InspectModel } from '../model/types.js';
+import type { Revert } from '../model/types.js';
+import { writeJson } from './writeJson.js';
+
+export const SCHEMA_VERSION = 1;
+
+export interface JsonError {
+  readonly code: string;
+  readonly message: string;
+}
+
+function revertJson(r: Revert): Record<string, unknown> {
+  switch (r.kind) {
+    case 'error':
+      return { kind: 'Error', message: r.message };
+    case 'panic':
+      return { kind: 'Panic', code: `0x${r.code.toString(16)}`, meaning: r.meaning };
+    case 'text':
+      return { kind: 'text', text: r.text };
+    case 'custom':
+      return { kind: 'custom', selector: r.selector, data: r.data };
+    case 'empty':
+      return { kind: 'empty' };
+  }
+}
+
+/** The receipt's logs as the node sent them, in logIndex order when every entry has one. */
+function rawLogs(receipt: unknown): unknown[] {
+  const logs = (receipt as { logs?: unknown } | null)?.logs;
+  if (!Array.isArray(logs)) return [];
+  const indexOf = (l: unknown): bigint | undefined => {
+    const i = (l as { logIndex?: unknown } | null)?.logIndex;
+    return typeof i === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(i) ? BigInt(i) : undefined;
+  };
+  if (!logs.every((l) => indexOf(l) !== undefined)) return logs;
+  return [...logs].sort((a, b) => (indexOf(a)! < indexOf(b)! ? -1 : 1));
+}
+
+export function jsonDocument(m: InspectModel): Record<string, unknown> {
+  const f = m.failure;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    hash: m.hash,
+    status: m.status,
+    transaction: m.raw.transaction ?? null,
+    receipt: m.raw.receipt ?? null,
+    trace: m.raw.trace ?? null,
+    calls: m.tree?.root ?? null,
+    logs: rawLogs(m.raw.receipt),
+    failure:
+      f === null
+        ? null
+        : { error: f.error, revert: f.revert === null ? null : revertJson(f.revert), origin: f.origin === null ? null : f.origin.traceAddress },
+    warnings: m.warnings,
+  };
+}
+
+export function errorDocument(hash: string | null, error: JsonError, warnings: readonly string[]): Record<string, unknown> {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    hash,
+    status: 'error',
+    transaction: null,
+    receipt: null,
+    trace: null,
+    calls: null,
+    logs: [],
+    failure: null,
+    warnings,
+    error,
+  };
+}
+
+export function renderJson(doc: Record<string, unknown>, indent: number): Generator<string> {
+  return writeJson(doc, indent);
+}

@@ -1,0 +1,170 @@
+/**
+ * The text view: transaction, why it failed, logs, call tree. Pure: (model, chalk, width) → lines.
+ * Everything that came from the node passes through escapeText or was validated as hex upstream.
+ */
+import type { ChalkInstance } from 'chalk';
+import { describeRevert } from '../decode/decodeRevert.js';
+import type { InspectModel, Status } from '../model/types.js';
+import { byteLength, toBig } from '../raw/hex.js';
+import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
+import { escapeText } from './escape.js';
+import { formatBytes, formatEth, formatGwei, groupDigits, percent, shortAddress, shortHex, TX_TYPES } from './format.js';
+import { renderCallTree } from './renderCallTree.js';
+import { describeFailure, describeNodeKind } from './describe.js';
+
+export interface TextOptions {
+  readonly chalk: ChalkInstance;
+  /** Columns to fit lines into. */
+  readonly width: number;
+  /** Shown on "not found", so the user sees which node was asked (already redacted). */
+  readonly where: string;
+}
+
+const LABEL = 13;
+
+export function statusBadge(status: Status, c: ChalkInstance): string {
+  switch (status) {
+    case 'success':
+      return c.green.bold('✔ success');
+    case 'reverted':
+      return c.red.bold('✘ reverted');
+    case 'pending':
+      return c.yellow.bold('… pending');
+    case 'not_found':
+      return c.yellow.bold('? not found');
+  }
+}
+
+function row(c: ChalkInstance, label: string, value: string): string {
+  return `  ${c.dim(label.padEnd(LABEL))}${value}\n`;
+}
+
+const q = (v: Hex | undefined | null): bigint | undefined => (v === undefined || v === null ? undefined : toBig(v));
+
+function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
+  const c = o.chalk;
+  const tx: RpcTransaction | null = m.tx;
+  const r = m.receipt;
+  const blockNumber = q(tx?.blockNumber ?? r?.blockNumber);
+  const index = q(tx?.transactionIndex ?? r?.transactionIndex);
+  if (blockNumber !== undefined) yield row(c, 'Block', `${groupDigits(blockNumber)}${index !== undefined ? `, index ${index}` : ''}`);
+  if (tx) {
+    yield row(c, 'From', tx.from);
+    if (tx.to !== null) yield row(c, 'To', tx.to);
+    else if (r?.contractAddress) yield row(c, 'To', `contract creation → ${c.cyan(r.contractAddress)}`);
+    else yield row(c, 'To', 'contract creation');
+    const value = q(tx.value);
+    if (value !== undefined) yield row(c, 'Value', formatEth(value));
+    const type = tx.type ?? '0x0';
+    const typeName = TX_TYPES[type.toLowerCase()] ?? 'unknown type';
+    yield row(c, 'Type', `${typeName} (${type})`);
+    const nonce = q(tx.nonce);
+    if (nonce !== undefined) yield row(c, 'Nonce', groupDigits(nonce));
+  } else if (r?.contractAddress) {
+    yield row(c, 'Created', r.contractAddress);
+  }
+  const limit = q(tx?.gas);
+  const used = q(r?.gasUsed);
+  if (used !== undefined && limit !== undefined) yield row(c, 'Gas', `${groupDigits(used)} used of ${groupDigits(limit)} (${percent(used, limit)})`);
+  else if (used !== undefined) yield row(c, 'Gas used', groupDigits(used));
+  else if (limit !== undefined) yield row(c, 'Gas limit', groupDigits(limit));
+  if (tx) {
+    const maxFee = q(tx.maxFeePerGas);
+    const tip = q(tx.maxPriorityFeePerGas);
+    const price = q(tx.gasPrice);
+    if (maxFee !== undefined) yield row(c, 'Max fee', `${formatGwei(maxFee)}${tip !== undefined ? `, priority ${formatGwei(tip)}` : ''}`);
+    else if (price !== undefined) yield row(c, 'Gas price', formatGwei(price));
+  }
+  const effective = q(r?.effectiveGasPrice) ?? (tx?.maxFeePerGas === undefined ? q(tx?.gasPrice) : undefined);
+  if (effective !== undefined && r) yield row(c, 'Effective', formatGwei(effective));
+  if (used !== undefined && effective !== undefined) {
+    const blobFee = (q(r?.blobGasUsed) ?? 0n) * (q(r?.blobGasPrice) ?? 0n);
+    yield row(c, 'Fee', `${formatEth(used * effective)}${blobFee > 0n ? ` + blob fee ${formatEth(blobFee)}` : ''}`);
+  }
+  const blobGas = q(r?.blobGasUsed);
+  if (blobGas !== undefined) {
+    const price = q(r?.blobGasPrice);
+    yield row(c, 'Blob gas', `${groupDigits(blobGas)}${price !== undefined ? ` at ${formatGwei(price)}` : ''}`);
+  }
+  const maxBlobFee = q(tx?.maxFeePerBlobGas);
+  if (maxBlobFee !== undefined) yield row(c, 'Max blob fee', formatGwei(maxBlobFee));
+  if (tx?.input !== undefined) {
+    const size = byteLength(tx.input);
+    yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : ''}`);
+  }
+  const pad = ' '.repeat(2 + LABEL);
+  if (tx?.accessList && tx.accessList.length > 0) {
+    const keys = tx.accessList.reduce((n, e) => n + e.storageKeys.length, 0);
+    yield row(c, 'Access list', `${tx.accessList.length} ${tx.accessList.length === 1 ? 'address' : 'addresses'}, ${keys} storage ${keys === 1 ? 'key' : 'keys'}`);
+    for (const e of tx.accessList) {
+      yield `${pad}${e.address}\n`;
+      for (const k of e.storageKeys) yield `${pad}  ${c.dim(k)}\n`;
+    }
+  }
+  if (tx?.blobVersionedHashes && tx.blobVersionedHashes.length > 0) {
+    yield row(c, 'Blob hashes', String(tx.blobVersionedHashes.length));
+    for (const h of tx.blobVersionedHashes) yield `${pad}${h}\n`;
+  }
+  if (tx?.authorizationList && tx.authorizationList.length > 0) {
+    yield row(c, 'Authorizations', String(tx.authorizationList.length));
+    for (const a of tx.authorizationList) {
+      const chain = q(a.chainId);
+      const nonce = q(a.nonce);
+      yield `${pad}${a.address}${c.dim(`${chain !== undefined ? `  chain ${chain}` : ''}${nonce !== undefined ? `  nonce ${nonce}` : ''}`)}\n`;
+    }
+  }
+}
+
+function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
+  const c = o.chalk;
+  const f = m.failure;
+  yield `\n${c.bold('Why it failed')}\n`;
+  if (f === null || f.error === null) {
+    yield `  ${c.dim(m.tree === null ? 'no trace from the node, so the reason is not known.' : 'the trace does not say (its root entry has no error).')}\n`;
+    return;
+  }
+  if (f.revert !== null) {
+    yield `  ${c.red(escapeText(describeRevert(f.revert)))}\n`;
+    if (f.revert.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
+  } else {
+    yield `  ${c.red(escapeText(f.error))}\n`;
+  }
+  const origin = f.origin;
+  if (origin !== null && origin.traceAddress.length > 0) {
+    const target = origin.to ?? origin.from;
+    yield `  ${c.dim('raised in')}  ${describeNodeKind(origin)} ${target ?? ''} ${c.dim(`at trace [${origin.traceAddress.join(',')}], depth ${origin.traceAddress.length}`)}\n`;
+  }
+}
+
+function* logRows(logs: readonly RpcLog[], o: TextOptions): Generator<string> {
+  const c = o.chalk;
+  yield `\n${c.bold(`Logs (${logs.length})`)}\n`;
+  if (logs.length === 0) {
+    yield `  ${c.dim('none')}\n`;
+    return;
+  }
+  const dataKeep = Math.max(8, Math.min(32, Math.floor((o.width - 40) / 4)));
+  for (let i = 0; i < logs.length; i++) {
+    const log = logs[i]!;
+    const index = log.logIndex !== undefined ? toBig(log.logIndex).toString() : String(i);
+    yield `  ${c.dim(`#${index}`)} ${log.address}\n`;
+    for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${log.topics[k]}\n`;
+    const size = byteLength(log.data);
+    yield `      ${c.dim('data  ')} ${size === 0 ? c.dim('none') : shortHex(log.data, dataKeep)}\n`;
+  }
+}
+
+export function* renderText(m: InspectModel, o: TextOptions): Generator<string> {
+  const c = o.chalk;
+  yield `${c.bold('Transaction')} ${m.hash}\n`;
+  yield row(c, 'Status', statusBadge(m.status, c));
+  if (m.status === 'not_found' && m.tree === null) {
+    yield `  ${c.dim(`${o.where} does not know this transaction: wrong chain, not broadcast yet, or dropped.`)}\n`;
+    return;
+  }
+  if (m.status === 'pending') yield `  ${c.dim('known to the node, not mined yet: no receipt, logs or trace.')}\n`;
+  yield* transactionRows(m, o);
+  if (m.status === 'reverted') yield* failureRows(m, o);
+  if (m.receipt) yield* logRows(m.receipt.logs, o);
+  if (m.tree) yield* renderCallTree(m.tree, o);
+}

@@ -1,0 +1,45 @@
+/**
+ * Colour is decided once, here, from the flag, the environment and whether stdout is a terminal;
+ * the renderers get a Chalk instance and never look at process state. (chalk 5 alone ignores NO_COLOR.)
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export type ColorLevel = 0 | 1 | 2 | 3;
+
+export interface ColorInputs {
+  /** --color (true) / --no-color (false); undefined when neither was given. */
+  readonly flag: boolean | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly isTTY: boolean;
+}
+
+function forcedLevel(value: string): ColorLevel {
+  if (value === 'false' || value === '0') return 0;
+  if (value === '2') return 2;
+  if (value === '3') return 3;
+  return 1; // '', '1', 'true', anything else
+}
+
+function terminalLevel(env: ColorInputs['env']): ColorLevel {
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  if (env.TERM?.includes('256')) return 2;
+  return 1;
+}
+
+/**
+ * Precedence: --color/--no-color, then FORCE_COLOR (as Node itself treats it when both are set),
+ * then NO_COLOR (any non-empty value), then: colour only on a terminal that is not "dumb".
+ */
+export function resolveColor({ flag, env, isTTY }: ColorInputs): ColorLevel {
+  if (flag === false) return 0;
+  if (flag === true) {
+    const forced = env.FORCE_COLOR !== undefined ? forcedLevel(env.FORCE_COLOR) : 0;
+    return forced > 0 ? forced : isTTY ? terminalLevel(env) : 1;
+  }
+  if (env.FORCE_COLOR !== undefined) return forcedLevel(env.FORCE_COLOR);
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  if (!isTTY || env.TERM === 'dumb') return 0;
+  return terminalLevel(env);
+}
+
+export const makeChalk = (level: ColorLevel): ChalkInstance => new Chalk({ level });

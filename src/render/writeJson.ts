@@ -1,0 +1,101 @@
+/**
+ * An iterative JSON writer. JSON.stringify recurses (a 10,000-deep call tree overflows the stack),
+ * builds one giant string (a 15 MB trace twice over), and leaves C1 controls and bidi overrides raw.
+ * This writer yields chunks, keeps its own stack, and escapes every character that is not plainly
+ * printable as a \u sequence, which any JSON reader turns back into the same string.
+ */
+import { isPrintable } from './escape.js';
+
+const PLAIN_STRING = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]*$/u;
+const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+export function jsonString(s: string): string {
+  if (PLAIN_STRING.test(s) && !s.includes('"') && !s.includes('\\')) return `"${s}"`;
+  let out = '"';
+  for (const char of s) {
+    const short = SHORT[char];
+    if (short !== undefined) out += short;
+    else if (isPrintable(char)) out += char;
+    else {
+      // Characters outside the BMP are printable pairs here; only lone surrogates reach this as one unit.
+      for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    }
+  }
+  return `${out}"`;
+}
+
+function scalar(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return jsonString(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return jsonString(value.toString());
+    case 'object':
+      return undefined;
+    default:
+      return undefined; // undefined, functions, symbols: left out as JSON.stringify does
+  }
+}
+
+interface Frame {
+  readonly entries: ReadonlyArray<readonly [string | null, unknown]>;
+  index: number;
+  readonly close: string;
+}
+
+function frameFor(value: object): Frame {
+  if (Array.isArray(value)) return { entries: value.map((v) => [null, v] as const), index: 0, close: ']' };
+  const entries: Array<readonly [string, unknown]> = [];
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined && typeof v !== 'function' && typeof v !== 'symbol') entries.push([key, v]);
+  }
+  return { entries, index: 0, close: '}' };
+}
+
+/**
+ * Serialise `value` as JSON, `indent` spaces per level (0 = compact), in chunks of about `chunkSize`
+ * characters. The output ends with a newline.
+ */
+export function* writeJson(value: unknown, indent = 0, chunkSize = 1 << 16): Generator<string> {
+  let buf = '';
+  const nl = indent > 0 ? '\n' : '';
+  const colon = indent > 0 ? ': ' : ':';
+  const pad = (depth: number): string => (indent > 0 ? ' '.repeat(indent * depth) : '');
+
+  const top = scalar(value);
+  if (top !== undefined || value === null || typeof value !== 'object') {
+    yield `${top ?? 'null'}\n`;
+    return;
+  }
+  const stack: Frame[] = [frameFor(value)];
+  buf += Array.isArray(value) ? '[' : '{';
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.index >= frame.entries.length) {
+      stack.pop();
+      buf += frame.entries.length > 0 ? `${nl}${pad(stack.length)}${frame.close}` : frame.close;
+      continue;
+    }
+    const [key, child] = frame.entries[frame.index]!;
+    buf += `${frame.index > 0 ? ',' : ''}${nl}${pad(stack.length)}`;
+    frame.index++;
+    if (key !== null) buf += jsonString(key) + colon;
+    const text = scalar(child);
+    if (text !== undefined) buf += text;
+    else if (typeof child === 'object' && child !== null) {
+      buf += Array.isArray(child) ? '[' : '{';
+      stack.push(frameFor(child));
+    } else buf += 'null'; // an array slot holding undefined, as JSON.stringify writes it
+    if (buf.length >= chunkSize) {
+      yield buf;
+      buf = '';
+    }
+  }
+  yield `${buf}\n`;
+}

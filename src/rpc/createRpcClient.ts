@@ -1,0 +1,239 @@
+import { Pool } from 'undici';
+import { Interrupted, RpcFailure } from '../errors.js';
+import { escapeShort } from '../render/escape.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, readCapped, tooLarge } from './readBody.js';
+import { redactUrl } from './redactUrl.js';
+
+export interface RpcClientOptions {
+  readonly url: URL;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** Overall deadline for everything this client does, retries included. */
+  readonly deadline: AbortSignal;
+  /** Aborted on SIGINT. */
+  readonly interrupt?: AbortSignal;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly debug?: (line: string) => void;
+  /** Backoff base for 429/503 retries (tests shorten it). */
+  readonly retryBaseMs?: number;
+}
+
+export interface RpcClient {
+  /** JSON-RPC call; resolves to `result` (any shape: validation is the next stage's job). */
+  call(method: string, params: readonly unknown[]): Promise<unknown>;
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+const RETRY_STATUSES = new Set([429, 503]);
+const MAX_RETRY_DELAY_MS = 8_000;
+
+/** Messages nodes use when a method is not served (geth, Erigon, Nethermind, Besu, hosted providers). */
+const METHOD_MISSING =
+  /method .*(does not exist|is not available|not found|not supported)|method not found|not supported|not enabled|unsupported method|not whitelisted|not allowed/i;
+
+export function isMethodNotFound(err: unknown): boolean {
+  if (!(err instanceof RpcFailure) || err.kind !== 'rpc-error') return false;
+  return err.rpcCode === -32601 || METHOD_MISSING.test(err.message);
+}
+
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Drop a body we will not read. undici's destroy() emits an 'error' that nobody else listens to. */
+function discard(body: { on(event: 'error', fn: () => void): unknown; destroy(): unknown }): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_OSSL)/;
+
+/** Turn a transport-level exception into a one-line RpcFailure (or Interrupted). */
+function transportFailure(err: unknown, where: string, opts: RpcClientOptions, method: string): Error {
+  if (opts.interrupt?.aborted) return new Interrupted('interrupted');
+  if (opts.deadline.aborted) {
+    return new RpcFailure('timeout', `no complete answer from ${where} within ${opts.timeoutMs / 1000}s; raise --timeout or check the node.`, {
+      cause: err,
+      method,
+    });
+  }
+  const code = (err as { code?: unknown })?.code;
+  const codeText = typeof code === 'string' ? code : '';
+  const hint = (text: string): RpcFailure => new RpcFailure('unreachable', text, { cause: err, method });
+  if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${where}: is the node running, and is the port right?`);
+  if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${where}: check the URL.`);
+  if (codeText === 'ECONNRESET' || codeText === 'UND_ERR_SOCKET' || codeText === 'EPIPE')
+    return hint(`the connection to ${where} was closed before the answer was complete (${codeText}); try again, or check the node.`);
+  if (codeText === 'UND_ERR_HEADERS_TIMEOUT' || codeText === 'UND_ERR_BODY_TIMEOUT' || codeText === 'UND_ERR_CONNECT_TIMEOUT')
+    return new RpcFailure('timeout', `no complete answer from ${where} within ${opts.timeoutMs / 1000}s; raise --timeout or check the node.`, {
+      cause: err,
+      method,
+    });
+  if (TLS_CODES.test(codeText)) return hint(`TLS failure talking to ${where} (${codeText}): check the certificate or use the right scheme.`);
+  if (err instanceof RpcFailure) return err;
+  const detail = codeText || (err instanceof Error ? err.name : 'error');
+  return hint(`cannot talk to ${where} (${escapeShort(detail, 60)}); check the URL and the network.`);
+}
+
+export function createRpcClient(opts: RpcClientOptions): RpcClient {
+  const where = redactUrl(opts.url);
+  const origin = opts.url.origin;
+  const path = `${opts.url.pathname}${opts.url.search}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (opts.url.username !== '' || opts.url.password !== '') {
+    const user = decodeURIComponent(opts.url.username);
+    const pass = decodeURIComponent(opts.url.password);
+    headers.authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+  }
+  for (const [name, value] of opts.headers) headers[name.toLowerCase()] = value;
+
+  const pool = new Pool(origin, {
+    connections: 8,
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+    connect: { timeout: opts.timeoutMs },
+  });
+  const signal = opts.interrupt ? AbortSignal.any([opts.deadline, opts.interrupt]) : opts.deadline;
+  let nextId = 1;
+  const base = opts.retryBaseMs ?? 250;
+
+  async function attempt(body: string): Promise<{ status: number; retryAfter?: number; text?: string }> {
+    const res = await pool.request({ path, method: 'POST', headers, body, signal });
+    if (RETRY_STATUSES.has(res.statusCode)) {
+      discard(res.body);
+      return { status: res.statusCode, retryAfter: retryAfterMs(res.headers['retry-after']) };
+    }
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      discard(res.body);
+      return { status: res.statusCode };
+    }
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
+      discard(res.body);
+      throw tooLarge(opts.maxResponseBytes, where);
+    }
+    return { status: res.statusCode, text: await readCapped(res.body, opts.maxResponseBytes, where) };
+  }
+
+  async function call(method: string, params: readonly unknown[]): Promise<unknown> {
+    const id = nextId++;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const started = performance.now();
+    let text: string | undefined;
+    for (let tries = 0; ; tries++) {
+      let outcome: Awaited<ReturnType<typeof attempt>>;
+      try {
+        outcome = await attempt(body);
+      } catch (err) {
+        throw transportFailure(err, where, opts, method);
+      }
+      if (outcome.text !== undefined) {
+        text = outcome.text;
+        break;
+      }
+      const status = outcome.status;
+      if (!RETRY_STATUSES.has(status)) {
+        const fix =
+          status === 401 || status === 403
+            ? ' check your API key or the -H authorization header.'
+            : status === 404
+              ? ' check the URL path.'
+              : status === 413
+                ? ' the node refused the request size.'
+                : ' check the URL and the node.';
+        throw new RpcFailure('http', `${method}: ${where} answered HTTP ${status};${fix}`, { method });
+      }
+      // 429 / 503: the three reads are idempotent, so retrying a POST is safe. Capped exponential
+      // backoff with full jitter, or the server's Retry-After, always inside the overall deadline.
+      const backoff = Math.min(MAX_RETRY_DELAY_MS, base * 2 ** tries) * (0.5 + Math.random() / 2);
+      const wait = outcome.retryAfter ?? backoff;
+      opts.debug?.(`${method}: HTTP ${status}, retry ${tries + 1} in ${Math.round(wait)} ms`);
+      const elapsed = performance.now() - started;
+      if (elapsed + wait >= opts.timeoutMs || wait > MAX_RETRY_DELAY_MS * 4) {
+        throw new RpcFailure(
+          'rate-limited',
+          `${method}: ${where} is rate limiting (HTTP ${status}) and did not answer within ${opts.timeoutMs / 1000}s after ${tries + 1} tries; wait and try again, or raise --timeout.`,
+          { method },
+        );
+      }
+      try {
+        await sleep(wait, signal);
+      } catch (err) {
+        throw transportFailure(err, where, opts, method);
+      }
+    }
+    opts.debug?.(`${method}: ${Math.round(performance.now() - started)} ms, ${text.length} bytes`);
+    return parseEnvelope(text, method, id, where);
+  }
+
+  return {
+    call,
+    where,
+    async close() {
+      await pool.destroy().catch(() => undefined);
+    },
+  };
+}
+
+/** Check the JSON-RPC 2.0 envelope and return `result`, or throw the node's error object as an RpcFailure. */
+export function parseEnvelope(text: string, method: string, id: number, where: string): unknown {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) {
+    const looks = trimmed.startsWith('<') ? 'an HTML page' : trimmed === '' ? 'an empty body' : 'text that is not JSON';
+    throw new RpcFailure('not-json', `${method}: ${where} answered with ${looks}, not JSON-RPC; check that the URL is a JSON-RPC endpoint.`, {
+      method,
+    });
+  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new RpcFailure('malformed', `${method}: the answer from ${where} is nested deeper than ${MAX_JSON_DEPTH} levels; refusing it.`, { method });
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new RpcFailure('not-json', `${method}: the answer from ${where} is not valid JSON (truncated or corrupt); try again, or check the node.`, {
+      method,
+    });
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new RpcFailure('protocol', `${method}: the answer from ${where} is not a JSON-RPC response object.`, { method });
+  }
+  const envelope = doc as Record<string, unknown>;
+  if (envelope.id !== id) {
+    const got = envelope.id === undefined ? 'no id' : `id ${escapeShort(JSON.stringify(envelope.id) ?? '?', 40)}`;
+    throw new RpcFailure('protocol', `${method}: the answer from ${where} has ${got}, expected id ${id}; the node or a proxy mixed up answers.`, {
+      method,
+    });
+  }
+  if ('error' in envelope && envelope.error !== undefined && envelope.error !== null) {
+    const e = envelope.error as Record<string, unknown>;
+    const code = typeof e.code === 'number' ? e.code : undefined;
+    const message = typeof e.message === 'string' ? escapeShort(e.message, 200) : 'no message';
+    throw new RpcFailure('rpc-error', `${method}: the node answered error ${code ?? '(no code)'}: ${message}`, { rpcCode: code, method });
+  }
+  if (!('result' in envelope)) {
+    throw new RpcFailure('protocol', `${method}: the answer from ${where} has neither result nor error.`, { method });
+  }
+  return envelope.result;
+}
