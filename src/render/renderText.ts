@@ -20,7 +20,7 @@ export interface TextOptions {
   readonly where: string;
 }
 
-const LABEL = 13;
+const LABEL = 15;
 
 export function statusBadge(status: Status, c: ChalkInstance): string {
   switch (status) {

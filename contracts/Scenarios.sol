@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Test and demo scenarios for txray: every kind of call, failure and event a trace can show.
+pragma solidity ^0.8.28;
+
+/// Created inside transactions; pinged, peeked at, asked to fail and to self-destruct.
+contract Child {
+    event Pinged(address indexed from, uint256 value, string note);
+
+    constructor() payable {}
+
+    function ping(uint256 x) external payable returns (uint256) {
+        emit Pinged(msg.sender, x, "ping");
+        return x + 1;
+    }
+
+    function peek() external view returns (uint256) {
+        return address(this).balance;
+    }
+
+    function fail(string calldata why) external pure {
+        revert(why);
+    }
+
+    function destroy(address payable to) external {
+        selfdestruct(to);
+    }
+}
+
+/// Code run through delegatecall (its storage layout matches Showcase's first slot) and through
+/// an EIP-7702 delegation (set-code transactions).
+contract Logic {
+    uint256 public counter;
+
+    event Counted(uint256 counter);
+
+    function bump(uint256 by) external payable returns (uint256) {
+        counter += by;
+        emit Counted(counter);
+        return counter;
+    }
+}
+
+contract Showcase {
+    uint256 public counter;
+    address public logic;
+    Child public lastChild;
+
+    event Step(uint256 indexed step, string label);
+    event Note(string text);
+
+    error Nope(address who, uint256 have, uint256 want);
+
+    constructor(address logic_) payable {
+        logic = logic_;
+    }
+
+    receive() external payable {}
+
+    /// The showcase: nested calls, value, staticcall, delegatecall, create, create2, a revert caught
+    /// inside, a selfdestruct, events and a recursion `depth` calls deep.
+    function run(uint256 depth) external payable returns (uint256) {
+        Child child = new Child{value: 1 wei}();
+        lastChild = child;
+        child.ping{value: 2 wei}(7);
+        child.peek();
+        (bool ok,) = logic.delegatecall(abi.encodeCall(Logic.bump, (3)));
+        require(ok, "delegatecall failed");
+        Child twin = new Child{salt: bytes32(uint256(42))}();
+        try child.fail("caught it") {} catch Error(string memory) {
+            emit Step(1, "caught");
+        }
+        twin.destroy(payable(msg.sender));
+        payable(msg.sender).transfer(1 wei);
+        if (depth > 0) this.recurse(depth);
+        emit Step(2, "done");
+        return counter;
+    }
+
+    function recurse(uint256 n) external returns (uint256) {
+        if (n == 0) return 0;
+        return this.recurse(n - 1) + 1;
+    }
+
+    function failReason() external pure {
+        revert("not enough tokens");
+    }
+
+    function failIndex(uint256 i) external pure returns (uint256) {
+        uint256[] memory a = new uint256[](1);
+        return a[i];
+    }
+
+    function failOverflow(uint8 x) external pure returns (uint8) {
+        return x + 1;
+    }
+
+    function failCustom() external view {
+        revert Nope(msg.sender, 0, 1e24);
+    }
+
+    /// The revert comes from a child two calls down and bubbles up unchanged.
+    function failDeep() external {
+        Child child = new Child();
+        this.relay(child);
+    }
+
+    function relay(Child child) external pure {
+        child.fail("deep reason");
+    }
+
+    function burn() external {
+        while (true) {
+            counter++;
+        }
+    }
+
+    function invalidOp() external pure {
+        assembly {
+            invalid()
+        }
+    }
+
+    /// Hostile text: a revert string that tries to drive the terminal.
+    function evil() external {
+        emit Note("\x1b]0;pwned\x07\x1b[2J");
+        revert("\x1b[31mred\x1b[0m\r\u202Egnp.exe\u200b");
+    }
+}

@@ -1,0 +1,98 @@
+// Deploy the Scenarios.sol contracts on an anvil and send one transaction per scenario.
+// Shared by the end-to-end tests, `npm run demo` and the benchmark.
+import { readFileSync } from 'node:fs';
+import { encodeDeployData, encodeFunctionData, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const artifacts = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.json', import.meta.url), 'utf8')).contracts;
+
+/** anvil's first two default accounts (public test keys from its default mnemonic). */
+export const DEV = {
+  sender: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  senderKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  other: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  otherKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+};
+
+const hex = (n) => `0x${BigInt(n).toString(16)}`;
+
+export function call(contract, functionName, args = []) {
+  return encodeFunctionData({ abi: artifacts[contract].abi, functionName, args });
+}
+
+export function deployData(contract, args = []) {
+  return encodeDeployData({ abi: artifacts[contract].abi, bytecode: artifacts[contract].bytecode, args });
+}
+
+/** Send from an unlocked anvil account; returns the hash. A fixed gas limit skips estimation, so reverting transactions are mined too. */
+export async function send(rpc, tx) {
+  return rpc('eth_sendTransaction', [{ from: DEV.sender, ...tx }]);
+}
+
+export async function receipt(rpc, hash) {
+  const r = await rpc('eth_getTransactionReceipt', [hash]);
+  if (r === null) throw new Error(`no receipt for ${hash}`);
+  return r;
+}
+
+/** Deploy Logic and Showcase; returns their addresses and the creation transaction's hash. */
+export async function deploy(rpc) {
+  const logicHash = await send(rpc, { data: deployData('Logic') });
+  const logic = (await receipt(rpc, logicHash)).contractAddress;
+  // A legacy (type 0) contract creation with value.
+  const creation = await send(rpc, { type: '0x0', gasPrice: hex(parseGwei('3')), gas: hex(3_000_000), value: hex(10n ** 18n), data: deployData('Showcase', [logic]) });
+  const showcase = (await receipt(rpc, creation)).contractAddress;
+  return { logic, showcase, creation };
+}
+
+/** A type-4 (EIP-7702) transaction: `other` delegates its code to Logic, and the sender calls bump(5) on it. */
+export async function sendSetCode(rpc, logic) {
+  const chainId = Number(await rpc('eth_chainId'));
+  const authority = privateKeyToAccount(DEV.otherKey);
+  const sponsor = privateKeyToAccount(DEV.senderKey);
+  const authorization = await authority.signAuthorization({
+    chainId,
+    contractAddress: logic,
+    nonce: Number(await rpc('eth_getTransactionCount', [DEV.other, 'pending'])),
+  });
+  const raw = await sponsor.signTransaction({
+    type: 'eip7702',
+    chainId,
+    nonce: Number(await rpc('eth_getTransactionCount', [DEV.sender, 'pending'])),
+    to: DEV.other,
+    data: call('Logic', 'bump', [5n]),
+    gas: 200_000n,
+    maxFeePerGas: parseGwei('20'),
+    maxPriorityFeePerGas: parseGwei('1'),
+    authorizationList: [authorization],
+  });
+  return rpc('eth_sendRawTransaction', [raw]);
+}
+
+/** Every scenario, mined: name → transaction hash (plus the contract addresses). */
+export async function makeScenarios(rpc) {
+  const { logic, showcase, creation } = await deploy(rpc);
+  const gas = hex(1_000_000);
+  const h = { creation };
+  h.showcase = await send(rpc, { to: showcase, value: hex(10), gas: hex(3_000_000), data: call('Showcase', 'run', [3n]) });
+  h.legacyTransfer = await send(rpc, { type: '0x0', gasPrice: hex(parseGwei('2')), to: DEV.other, value: hex(1_500_000_000_000_000_000n) });
+  h.accessList = await send(rpc, {
+    type: '0x1',
+    gasPrice: hex(parseGwei('2')),
+    to: showcase,
+    data: call('Showcase', 'recurse', [2n]),
+    accessList: [{ address: showcase, storageKeys: [`0x${'0'.repeat(64)}`] }],
+  });
+  h.reason = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failReason') });
+  h.panicIndex = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failIndex', [5n]) });
+  h.overflow = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failOverflow', [255]) });
+  h.custom = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failCustom') });
+  h.deep = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failDeep') });
+  h.outOfGas = await send(rpc, { to: showcase, gas: hex(100_000), data: call('Showcase', 'burn') });
+  h.invalid = await send(rpc, { to: showcase, gas, data: call('Showcase', 'invalidOp') });
+  h.evil = await send(rpc, { to: showcase, gas, data: call('Showcase', 'evil') });
+  h.recursion = await send(rpc, { to: showcase, gas: hex(8_000_000), data: call('Showcase', 'recurse', [60n]) });
+  h.setCode = await sendSetCode(rpc, logic);
+  for (const hash of Object.values(h)) await receipt(rpc, hash);
+  return { hashes: h, logic, showcase };
+}

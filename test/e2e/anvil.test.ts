@@ -1,0 +1,225 @@
+/**
+ * End to end on a real node: the built bin against anvil (started here, stopped after), with the
+ * Scenarios.sol transactions. Each test asserts stdout, stderr and the exit code.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { call, DEV, makeScenarios, send } from '../../scripts/lib/scenarios.mjs';
+import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let hashes: Record<string, string>;
+let showcase: string;
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  const made = await makeScenarios(anvil.rpc);
+  hashes = made.hashes;
+  showcase = made.showcase;
+});
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+const ESC = '\u001b';
+const txray = (name: string, ...extra: string[]) => runTxray([hashes[name]!, '--rpc-url', anvil.url, ...extra]);
+
+describe('text output on anvil', () => {
+  test('success: the showcase transaction shows every kind of call', async () => {
+    const r = await txray('showcase');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('✔ success');
+    expect(r.stdout).toContain('EIP-1559 (0x2)');
+    for (const kind of ['├─ create ', '├─ call ', '├─ staticcall ', '├─ delegatecall ', '├─ create2 ', '└─ selfdestruct → ']) {
+      expect(r.stdout).toContain(kind);
+    }
+    expect(r.stdout).toMatch(/staticcall 0x[0-9a-f]{40} · 0x78122f3a \+96 bytes · [\d,]+ gas ✗ Reverted: Error: caught it/);
+    expect(r.stdout).toMatch(/Call tree \(14 entries, depth 4\)/);
+    expect(r.stdout).toContain('Logs (4)');
+    expect(r.stdout).not.toContain('Why it failed');
+    expect(r.stdout).not.toContain(ESC);
+  });
+
+  test.each([
+    ['reason', 'Error: not enough tokens'],
+    ['panicIndex', 'Panic(0x32): array index out of bounds'],
+    ['overflow', 'Panic(0x11): arithmetic overflow or underflow'],
+    ['custom', 'custom error 0x5ffc47ee'],
+    ['outOfGas', 'Out of gas'],
+    ['invalid', 'Bad instruction'],
+  ])('reverted (%s): exit 1 and the reason', async (name, reason) => {
+    const r = await txray(name);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✘ reverted');
+    const why = r.stdout.split('Why it failed\n')[1]!.split('\n')[0]!;
+    expect(why.trim()).toBe(reason);
+  });
+
+  test('reverted deep inside: the revert is traced to the call that raised it', async () => {
+    const r = await txray('deep');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Error: deep reason');
+    expect(r.stdout).toMatch(/raised in\s+staticcall 0x[0-9a-f]{40} at trace \[1,0\], depth 2/);
+  });
+
+  test('hostile revert text is escaped, never written raw', async () => {
+    const r = await txray('evil');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Error: \\x1b[31mred\\x1b[0m\\r\\u{202e}gnp.exe\\u{200b}');
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e\u200b]/);
+    const colour = await txray('evil', '--color');
+    // With colour on, the only ESC bytes are SGR colour codes that txray writes itself.
+    expect(colour.stdout.replace(/\u001b\[[0-9;]*m/g, '')).not.toContain(ESC);
+  });
+
+  test('transaction types 0, 1 and 4, and a contract creation', async () => {
+    const legacy = await txray('legacyTransfer');
+    expect(legacy.code).toBe(0);
+    expect(legacy.stdout).toContain('legacy (0x0)');
+    expect(legacy.stdout).toMatch(/Value\s+1\.5 ETH\n/);
+    expect(legacy.stdout).toMatch(/Gas price\s+2 gwei/);
+
+    const access = await txray('accessList');
+    expect(access.stdout).toContain('access list (EIP-2930) (0x1)');
+    expect(access.stdout).toMatch(/Access list\s+1 address, 1 storage key/);
+
+    const setCode = await txray('setCode');
+    expect(setCode.code).toBe(0);
+    expect(setCode.stdout).toContain('set code (EIP-7702) (0x4)');
+    expect(setCode.stdout).toMatch(/Authorizations\s+1\n\s+0x5fbdb2315678afecb367f032d93f642f64180aa3\s+chain 31337\s+nonce 0/);
+
+    const creation = await txray('creation');
+    expect(creation.stdout).toContain(`contract creation → ${showcase}`);
+    expect(creation.stdout).toMatch(new RegExp(`\\n  create ${showcase} · 1 ETH · init [\\d,]+ bytes`));
+  });
+
+  test('deep recursion renders every level', async () => {
+    const r = await txray('recursion');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Call tree (61 entries, depth 60)');
+    expect(r.stdout.split('\n').filter((l) => /call 0x[0-9a-f]{40} · 0xb2041d21/.test(l))).toHaveLength(61);
+  });
+
+  test('unknown hash: exit 3', async () => {
+    const r = await runTxray([`0x${'ab'.repeat(32)}`, '-r', anvil.url]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('? not found');
+    expect(r.stdout).toContain(`${anvil.url} does not know this transaction`);
+  });
+
+  test('ETH_RPC_URL is used when --rpc-url is absent', async () => {
+    const r = await runTxray([hashes.reason!], { ETH_RPC_URL: anvil.url });
+    expect(r.code).toBe(1);
+  });
+
+  test('colour: off in a pipe, on with --color or FORCE_COLOR, --no-color wins', async () => {
+    expect((await txray('reason')).stdout).not.toContain(ESC);
+    expect((await txray('reason', '--color')).stdout).toContain(`${ESC}[`);
+    expect((await runTxray([hashes.reason!, '-r', anvil.url], { FORCE_COLOR: '1' })).stdout).toContain(`${ESC}[`);
+    expect((await runTxray([hashes.reason!, '-r', anvil.url, '--no-color'], { FORCE_COLOR: '1' })).stdout).not.toContain(ESC);
+    expect((await runTxray([hashes.reason!, '-r', anvil.url, '--color'], { NO_COLOR: '1' })).stdout).toContain(`${ESC}[`);
+  });
+});
+
+describe('--json on anvil', () => {
+  test.each(['showcase', 'reason', 'deep', 'creation', 'setCode', 'accessList', 'legacyTransfer', 'outOfGas', 'evil'])(
+    '%s: the node answers come back verbatim, the document fits the schema',
+    async (name) => {
+      const r = await txray(name, '--json');
+      const doc = jsonOf(r);
+      expect(schemaErrors(doc)).toBe('');
+      expect(doc.transaction).toEqual(await anvil.rpc('eth_getTransactionByHash', [hashes[name]]));
+      expect(doc.receipt).toEqual(await anvil.rpc('eth_getTransactionReceipt', [hashes[name]]));
+      expect(doc.trace).toEqual(await anvil.rpc('trace_transaction', [hashes[name]]));
+      expect(doc.logs).toEqual(doc.receipt.logs);
+      expect(r.code).toBe(doc.status === 'success' ? 0 : 1);
+    },
+  );
+
+  test('the call tree in Parity vocabulary', async () => {
+    const doc = jsonOf(await txray('showcase', '--json'));
+    const kids = doc.calls.children as Array<Record<string, any>>;
+    expect(kids.map((k) => k.callType ?? `${k.type}:${k.creationMethod ?? ''}`)).toEqual([
+      'create:create',
+      'call',
+      'staticcall',
+      'delegatecall',
+      'create:create2',
+      'staticcall',
+      'call',
+      'call',
+      'call',
+    ]);
+    const suicide = kids[6]!.children[0];
+    expect(suicide.type).toBe('suicide');
+    expect(suicide.from).toBe(kids[4]!.to); // the destroyed contract is the create2 child
+    expect(suicide.to).toBe(DEV.sender); // the beneficiary
+    expect(kids[5]!.error).toBe('Reverted');
+    expect(kids[5]!.traceAddress).toEqual([5]);
+  });
+
+  test('reverted: failure names the reason and where it came from', async () => {
+    const doc = jsonOf(await txray('deep', '--json'));
+    expect(doc.status).toBe('reverted');
+    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'Error', message: 'deep reason' }, origin: [1, 0] });
+    const evil = jsonOf(await txray('evil', '--json'));
+    expect(evil.failure.revert.message).toBe('\u001b[31mred\u001b[0m\r\u202egnp.exe\u200b');
+    const raw = (await txray('evil', '--json')).stdout.trimEnd();
+    expect(raw).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e\u200b]/);
+    expect(raw).toContain('\\u202e');
+  });
+
+  test('not found: status not_found, exit 3', async () => {
+    const r = await runTxray([`0x${'cd'.repeat(32)}`, '-r', anvil.url, '--json']);
+    expect(r.code).toBe(3);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc).toMatchObject({ status: 'not_found', transaction: null, receipt: null, calls: null, logs: [] });
+  });
+});
+
+describe('pending and nodes without trace_transaction', () => {
+  test('pending (automine off): exit 4, then success once mined', async () => {
+    await anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
+      const r = await runTxray([hash, '-r', anvil.url]);
+      expect(r.code).toBe(4);
+      expect(r.stdout).toContain('… pending');
+      expect(r.stdout).toContain('known to the node, not mined yet');
+      const doc = jsonOf(await runTxray([hash, '-r', anvil.url, '--json']));
+      expect(doc.status).toBe('pending');
+      expect(doc.receipt).toBeNull();
+      expect(schemaErrors(doc)).toBe('');
+      await anvil.rpc('evm_mine');
+      expect((await runTxray([hash, '-r', anvil.url])).code).toBe(0);
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+    }
+  });
+
+  test('a node that does not serve trace_transaction: warn, show the rest, exit by status', async () => {
+    let proxy: RpcServer | undefined;
+    try {
+      proxy = await startRpcServer(async ({ method, params }) =>
+        method.startsWith('trace_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params),
+      );
+      const r = await runTxray([hashes.reason!, '-r', proxy.url]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`txray: warning: trace_transaction is not available on ${proxy.url} (method not found); the call tree is not shown.\n`);
+      expect(r.stdout).toContain('✘ reverted');
+      expect(r.stdout).toContain('no trace from the node, so the reason is not known.');
+      expect(r.stdout).not.toContain('Call tree');
+      const doc = jsonOf(await runTxray([hashes.showcase!, '-r', proxy.url, '--json']));
+      expect(doc.status).toBe('success');
+      expect(doc.trace).toBeNull();
+      expect(doc.calls).toBeNull();
+      expect(doc.warnings).toHaveLength(1);
+    } finally {
+      await proxy?.close();
+    }
+  });
+});

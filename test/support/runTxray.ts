@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/txray.js', import.meta.url));
+
+export interface RunResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run the built bin as a user would: no TTY, colour variables cleared unless given. */
+export function runTxray(args: readonly string[], env: Record<string, string | undefined> = {}, stdin?: string): Promise<RunResult> {
+  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined };
+  const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: merged, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+/** Parse the single JSON document a --json run prints. */
+export function jsonOf(r: RunResult): Record<string, any> {
+  return JSON.parse(r.stdout) as Record<string, any>;
+}
