@@ -1,0 +1,120 @@
+/**
+ * Real mainnet answers (../shared/fixtures) served from a loopback JSON-RPC server, as recorded:
+ * a file that exists is the node's result; an answer that was not recorded is null (tx, receipt)
+ * or "method not found" (trace_transaction). Every case renders in both modes, and --json hands the
+ * node's results back unchanged.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startRpcServer, type RpcServer } from '../support/rpcServer.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+
+interface Case {
+  readonly name: string;
+  readonly hash: string;
+  readonly tx: any;
+  readonly receipt: any;
+  readonly trace: any[] | undefined;
+}
+
+const read = (dir: string, file: string): any => (existsSync(join(dir, file)) ? JSON.parse(readFileSync(join(dir, file), 'utf8')) : undefined);
+
+function loadCases(): Case[] {
+  const cases: Case[] = [];
+  const real = join(FIXTURES, 'real');
+  for (const name of readdirSync(real).sort()) {
+    const dir = join(real, name);
+    const meta = read(dir, 'meta.json');
+    const tx = read(dir, 'tx.json');
+    const receipt = read(dir, 'receipt.json');
+    const trace = read(dir, 'trace.json');
+    if (tx === undefined && receipt === undefined && trace === undefined) continue; // tracer-only cases belong to the tracer issue
+    cases.push({ name: `real/${name}`, hash: String(meta?.hash ?? tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace });
+  }
+  const apis = join(FIXTURES, 'execution-apis', 'cases');
+  for (const name of readdirSync(apis).sort()) {
+    const dir = join(apis, name);
+    const tx = read(dir, 'tx.json');
+    const receipt = read(dir, 'receipt.json');
+    cases.push({ name: `execution-apis/${name}`, hash: String(tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace: undefined });
+  }
+  return cases;
+}
+
+const cases = loadCases();
+const byHash = new Map(cases.map((c) => [c.hash, c]));
+let server: RpcServer;
+
+beforeAll(async () => {
+  server = await startRpcServer(({ method, params }) => {
+    const c = byHash.get(String(params[0]).toLowerCase());
+    if (c === undefined) return undefined; // a hash nobody recorded: the server complains
+    if (method === 'eth_getTransactionByHash') return { result: c.tx ?? null };
+    if (method === 'eth_getTransactionReceipt') return { result: c.receipt ?? null };
+    if (method === 'trace_transaction') return c.trace !== undefined ? { result: c.trace } : { error: { code: -32601, message: 'Method not found' } };
+    return undefined;
+  });
+});
+afterAll(async () => {
+  expect(server.unexpected).toEqual([]);
+  await server.close();
+});
+
+/** The status the recorded answers imply. */
+function expectedStatus(c: Case): string {
+  if (c.receipt !== undefined) {
+    if (c.receipt.status !== undefined) return c.receipt.status === '0x1' ? 'success' : 'reverted';
+    const root = c.trace?.find((e) => e.traceAddress.length === 0);
+    return root?.error ? 'reverted' : 'success';
+  }
+  return c.tx !== undefined ? 'pending' : 'not_found';
+}
+const EXIT: Record<string, number> = { success: 0, reverted: 1, not_found: 3, pending: 4 };
+
+function countNodes(root: any): number {
+  let n = 0;
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop();
+    n++;
+    stack.push(...node.children);
+  }
+  return n;
+}
+
+describe('real mainnet answers', () => {
+  test('there are 60+ cases to serve', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+  });
+
+  test.each(cases.map((c) => [c.name, c] as const))('%s: text', async (_name, c) => {
+    const r = await runTxray([c.hash, '-r', server.url]);
+    const status = expectedStatus(c);
+    expect(r.code).toBe(EXIT[status]);
+    expect(r.stdout.startsWith(`Transaction ${c.hash}\n`)).toBe(true);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+    if (c.trace !== undefined) expect(r.stdout).toContain(`Call tree (${c.trace.length} ${c.trace.length === 1 ? 'entry' : 'entries'}, depth `);
+    else if (c.tx !== undefined || c.receipt !== undefined) expect(r.stderr).toContain('trace_transaction is not available');
+    if (status === 'reverted') expect(r.stdout).toContain('Why it failed');
+    if (c.receipt?.logs?.length) expect(r.stdout).toContain(`Logs (${c.receipt.logs.length})`);
+  });
+
+  test.each(cases.map((c) => [c.name, c] as const))('%s: --json gives the answers back unchanged', async (_name, c) => {
+    const r = await runTxray([c.hash, '-r', server.url, '--json']);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.status).toBe(expectedStatus(c));
+    expect(r.code).toBe(EXIT[doc.status]);
+    expect(doc.transaction).toEqual(c.tx ?? null);
+    expect(doc.receipt).toEqual(c.receipt ?? null);
+    expect(doc.trace).toEqual(c.trace ?? null);
+    if (c.trace !== undefined) expect(countNodes(doc.calls)).toBe(c.trace.length);
+    expect(doc.logs).toHaveLength(c.receipt?.logs?.length ?? 0);
+  });
+});

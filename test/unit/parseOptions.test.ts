@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { parseHash, parseHeaders, parseMaxResponse, parseOptions, parseRpcUrl, parseTimeout } from '../../src/cli/parseOptions.js';
+import { UsageError } from '../../src/errors.js';
+import { redactUrl, scrub, secretsOf } from '../../src/rpc/redactUrl.js';
+import { resolveColor } from '../../src/render/style.js';
+
+const H = 'ab'.repeat(32);
+
+describe('parseHash', () => {
+  test.each([
+    ['with 0x', `0x${H}`, `0x${H}`],
+    ['without 0x', H, `0x${H}`],
+    ['upper case', `0X${H.toUpperCase()}`, `0x${H}`],
+    ['surrounding spaces', `  0x${H}\n`, `0x${H}`],
+  ])('accepts %s', (_n, input, expected) => expect(parseHash(input)).toBe(expected));
+
+  test.each([
+    ['empty', '', /empty/],
+    ['short', '0x123', /has 3 hex digits, a hash has 64/],
+    ['long', `0x${H}00`, /has 66 hex digits/],
+    ['non-hex', `0x${'zz'.repeat(32)}`, /characters other than hex digits/],
+    ['escape in input is shown escaped', '\u001b[2J', /\\x1b\[2J/],
+  ])('rejects %s', (_n, input, message) => {
+    expect(() => parseHash(input)).toThrow(UsageError);
+    expect(() => parseHash(input)).toThrow(message);
+  });
+
+  test('property: any 32 bytes parse to the canonical form; anything else is a UsageError', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), (bytes, prefix) => {
+        const hex = Buffer.from(bytes).toString('hex');
+        expect(parseHash(`${prefix ? '0x' : ''}${hex}`)).toBe(`0x${hex}`);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        try {
+          expect(parseHash(s)).toMatch(/^0x[0-9a-f]{64}$/);
+        } catch (e) {
+          expect(e).toBeInstanceOf(UsageError);
+          expect((e as Error).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('parseRpcUrl', () => {
+  test.each([
+    ['no scheme', 'localhost:8545', /no scheme/],
+    ['ws scheme', 'ws://node:8546', /uses ws:\/\/.*WebSocket/],
+    ['ftp scheme', 'ftp://node', /http:\/\/ or https:\/\/ only/],
+    ['unparsable', 'http://exa mple:99999/KEY', /cannot be parsed/],
+    ['empty', '  ', /empty/],
+  ])('rejects %s without repeating the URL', (_n, url, message) => {
+    expect(() => parseRpcUrl(url, '--rpc-url')).toThrow(message);
+    try {
+      parseRpcUrl(url, '--rpc-url');
+    } catch (e) {
+      expect((e as Error).message).not.toContain('KEY');
+    }
+  });
+
+  test('missing everywhere points at both ways to give it', () => {
+    expect(() => parseRpcUrl(undefined, 'ETH_RPC_URL')).toThrow('no RPC endpoint: pass --rpc-url <url> or set ETH_RPC_URL.');
+  });
+
+  test('only scheme://host:port is shown', () => {
+    const url = parseRpcUrl('https://user:pa55@eth.example.org:8443/v2/SECRETKEY?apikey=QQQ', '--rpc-url');
+    expect(redactUrl(url)).toBe('https://eth.example.org:8443');
+  });
+});
+
+describe('secrets', () => {
+  test('scrub removes credentials, path keys, query values and header values', () => {
+    const url = new URL('https://user:pa55word@eth.example.org/v2/SECRETKEY?apikey=QUERYKEY');
+    const secrets = secretsOf(url, ['Bearer TOKEN123']);
+    const text = 'failed https://user:pa55word@eth.example.org/v2/SECRETKEY?apikey=QUERYKEY with Bearer TOKEN123';
+    const out = scrub(text, secrets);
+    for (const s of ['pa55word', 'SECRETKEY', 'QUERYKEY', 'TOKEN123']) expect(out).not.toContain(s);
+  });
+});
+
+describe('other options', () => {
+  test.each(['0', '-1', 'abc', '', 'NaN', 'Infinity'])('--timeout %j is a usage error', (t) => {
+    expect(() => parseTimeout(t)).toThrow(/--timeout takes a positive number of seconds/);
+  });
+  test('--timeout 1.5 is 1500 ms, default 30 s', () => {
+    expect(parseTimeout('1.5')).toBe(1500);
+    expect(parseTimeout(undefined)).toBe(30_000);
+  });
+  test('--max-response-mb', () => {
+    expect(parseMaxResponse(undefined)).toBe(256 * 1024 * 1024);
+    expect(() => parseMaxResponse('0')).toThrow(UsageError);
+  });
+  test('headers: "Name: value", values never echoed', () => {
+    expect(parseHeaders(['Authorization: Bearer abc', 'X-Key:v'])).toEqual([
+      ['Authorization', 'Bearer abc'],
+      ['X-Key', 'v'],
+    ]);
+    expect(() => parseHeaders(['Bearer SECRET'])).toThrow(/-H header #1 has no colon/);
+    try {
+      parseHeaders(['Bearer SECRET']);
+    } catch (e) {
+      expect((e as Error).message).not.toContain('SECRET');
+    }
+    expect(() => parseHeaders([': value'])).toThrow(/no valid header name/);
+  });
+  test('--rpc-url wins over ETH_RPC_URL', () => {
+    const o = parseOptions(H, { rpcUrl: 'http://a:1' }, { ETH_RPC_URL: 'http://b:2' });
+    expect(o.url.host).toBe('a:1');
+    expect(parseOptions(H, {}, { ETH_RPC_URL: 'http://b:2' }).url.host).toBe('b:2');
+  });
+});
+
+describe('resolveColor', () => {
+  test.each([
+    [{ flag: undefined, env: {}, isTTY: false }, 0],
+    [{ flag: undefined, env: {}, isTTY: true }, 1],
+    [{ flag: undefined, env: { NO_COLOR: '1' }, isTTY: true }, 0],
+    [{ flag: undefined, env: { NO_COLOR: '' }, isTTY: true }, 1],
+    [{ flag: undefined, env: { FORCE_COLOR: '1' }, isTTY: false }, 1],
+    [{ flag: undefined, env: { FORCE_COLOR: '0' }, isTTY: true }, 0],
+    [{ flag: undefined, env: { FORCE_COLOR: '3', NO_COLOR: '1' }, isTTY: false }, 3],
+    [{ flag: false, env: { FORCE_COLOR: '3' }, isTTY: true }, 0],
+    [{ flag: true, env: { NO_COLOR: '1' }, isTTY: false }, 1],
+    [{ flag: undefined, env: { TERM: 'dumb' }, isTTY: true }, 0],
+    [{ flag: undefined, env: { COLORTERM: 'truecolor' }, isTTY: true }, 3],
+  ])('%j → level %i', (inputs, level) => expect(resolveColor(inputs)).toBe(level));
+});
