@@ -26,7 +26,9 @@ export function secretsOf(url: URL, headerValues: readonly string[]): string[] {
   add(url.username);
   add(url.password);
   if (url.pathname !== '/') add(url.pathname);
-  for (const part of url.pathname.split('/')) add(part);
+  // Path segments only when they look like keys (a digit, or long): "/v2/abc123…" but not "/rpc" or "/mainnet",
+  // which would otherwise blank ordinary words out of messages.
+  for (const part of url.pathname.split('/')) if (part.length >= 6 && (/\d/.test(part) || part.length >= 20)) add(part);
   add(url.search.replace(/^\?/, ''));
   for (const [, value] of url.searchParams) add(value);
   for (const value of headerValues) add(value.trim());
