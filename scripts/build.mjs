@@ -1,12 +1,16 @@
 // One ESM bundle of txray and its dependencies. undici uses require() for node: built-ins, which an
 // ESM bundle only has through a createRequire banner (field notes: without it the first request throws).
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli/run.ts'],
-  outfile: 'dist/txray.js',
+  entryPoints: { txray: 'src/cli/run.ts' },
+  outdir: 'dist',
+  // undici sits in its own chunk, imported when the first request is made.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

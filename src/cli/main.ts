@@ -72,7 +72,7 @@ function pickHash(argv: readonly string[]): string | null {
 
 async function inspect(opts: InspectOptions, io: Io, debug: (line: string) => void): Promise<InspectModel> {
   const deadline = AbortSignal.timeout(opts.timeoutMs);
-  const client = createRpcClient({
+  const client = await createRpcClient({
     url: opts.url,
     headers: opts.headers,
     deadline,

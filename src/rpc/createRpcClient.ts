@@ -1,4 +1,3 @@
-import { Pool } from 'undici';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../render/escape.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, readCapped, tooLarge } from './readBody.js';
@@ -96,7 +95,11 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
   return hint(`cannot talk to ${where} (${escapeShort(detail, 60)}); check the URL and the network.`);
 }
 
-export function createRpcClient(opts: RpcClientOptions): RpcClient {
+/** undici is loaded on first use, so --help and usage errors never pay for parsing it. */
+export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient> {
+  const undici = await import('undici');
+  // In the esbuild bundle undici (CommonJS) arrives as a chunk whose exports sit on `default`.
+  const { Pool } = typeof undici.Pool === 'function' ? undici : (undici as unknown as { default: typeof undici }).default;
   const where = redactUrl(opts.url);
   const origin = opts.url.origin;
   const path = `${opts.url.pathname}${opts.url.search}`;

@@ -1,0 +1,36 @@
+// `npm run demo`: start a local anvil, deploy the scenario contracts, send the showcase transaction
+// (nested calls, value, staticcall, delegatecall, create, create2, a caught revert, a selfdestruct,
+// events) and a failing one, and inspect both with txray. anvil is stopped at the end.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startAnvil } from './lib/anvil.mjs';
+import { call, deploy, send } from './lib/scenarios.mjs';
+
+const bin = fileURLToPath(new URL('../bin/txray.js', import.meta.url));
+
+function txray(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: 'inherit' });
+    child.on('close', (code) => resolve(code));
+  });
+}
+
+const anvil = await startAnvil();
+let failed = false;
+try {
+  console.log(`anvil is listening on ${anvil.url}; deploying the scenario contracts…\n`);
+  const { showcase } = await deploy(anvil.rpc);
+  const ok = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+  const bad = await send(anvil.rpc, { to: showcase, gas: '0xf4240', data: call('Showcase', 'failDeep') });
+
+  console.log(`$ txray ${ok} --rpc-url ${anvil.url}\n`);
+  const code1 = await txray([ok, '--rpc-url', anvil.url]);
+  console.log(`\n(exit code ${code1})\n\n$ txray ${bad} --rpc-url ${anvil.url}\n`);
+  const code2 = await txray([bad, '--rpc-url', anvil.url]);
+  console.log(`\n(exit code ${code2}: 1 means the transaction reverted)\n`);
+  console.log(`Try it yourself: txray ${ok} --rpc-url <url> --json | jq '.calls.children[].callType'`);
+  failed = code1 !== 0 || code2 !== 1;
+} finally {
+  await anvil.stop();
+}
+if (failed) process.exitCode = 1;
