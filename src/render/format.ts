@@ -24,6 +24,11 @@ export function formatEth(wei: bigint): string {
   return wei % 10n ** 12n === 0n ? eth : `${eth} (${groupDigits(wei)} wei)`;
 }
 
+/** Compact but exact, for the call tree: "10 wei" below a microether, else "1.5 ETH". */
+export function formatValueShort(wei: bigint): string {
+  return wei < 10n ** 12n ? `${groupDigits(wei)} wei` : `${formatUnits(wei, 18)} ETH`;
+}
+
 export const formatGwei = (wei: bigint): string => `${formatUnits(wei, 9)} gwei`;
 
 export function percent(part: bigint, whole: bigint): string {

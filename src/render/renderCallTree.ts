@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { CallNode, CallTree } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
-import { formatBytes, formatEth, groupDigits, shortAddress } from './format.js';
+import { formatBytes, formatValueShort, groupDigits, shortAddress } from './format.js';
 import { describeFailure, describeNodeKind } from './describe.js';
 
 interface TreeOptions {
@@ -49,7 +49,7 @@ function nodeSegments(n: CallNode, c: ChalkInstance, addr: (a: Hex) => string): 
   else segs.push([' ']);
   segs.push([n.to !== null ? addr(n.to) : n.type === 'create' ? '(not created)' : '?']);
   const value = n.value !== null ? toBig(n.value) : 0n;
-  if (value > 0n) segs.push([` · ${formatEth(value)}`, c.yellow]);
+  if (value > 0n) segs.push([` · ${formatValueShort(value)}`, c.yellow]);
   if (n.input !== null && n.input !== '0x') {
     const size = byteLength(n.input);
     if (n.type === 'create') segs.push([` · init ${formatBytes(size)}`, c.dim]);
