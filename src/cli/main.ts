@@ -16,7 +16,7 @@ import { fetchBundle } from '../rpc/fetchBundle.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
 import { type Io, SafeWriter } from './io.js';
-import { type InspectOptions, parseOptions } from './parseOptions.js';
+import { type InspectOptions, parseHash, parseOptions } from './parseOptions.js';
 
 export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   switch (status) {
@@ -65,9 +65,16 @@ function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done
   return parsed;
 }
 
+/** The hash for an error document: the first word of argv that is a valid hash, if any. */
 function pickHash(argv: readonly string[]): string | null {
-  const candidate = argv.find((a) => /^(0x)?[0-9a-fA-F]{64}$/.test(a.trim()));
-  return candidate === undefined ? null : `0x${candidate.trim().replace(/^0x/i, '').toLowerCase()}`;
+  for (const word of argv) {
+    try {
+      return parseHash(word);
+    } catch {
+      /* not a hash: an option or its value */
+    }
+  }
+  return null;
 }
 
 async function inspect(opts: InspectOptions, io: Io, debug: (line: string) => void): Promise<InspectModel> {

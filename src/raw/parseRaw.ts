@@ -31,43 +31,31 @@ function describe(v: unknown): string {
   return v === null ? 'null' : typeof v;
 }
 
-function parseAccessList(v: unknown, warn: Warn): RpcAccessListEntry[] | undefined {
+/** An optional list field: absent → undefined; not an array → warning; malformed entries left out with a warning. */
+function parseList<T>(v: unknown, field: string, entry: (e: unknown) => T | undefined, warn: Warn): T[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) {
-    warn('transaction.accessList is not an array; ignored.');
+    warn(`transaction.${field} is not an array; ignored.`);
     return undefined;
   }
-  const out: RpcAccessListEntry[] = [];
+  const out: T[] = [];
   for (const e of v) {
-    if (isRecord(e) && isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isHash)) {
-      out.push({ address: e.address, storageKeys: e.storageKeys as Hex[] });
-    } else {
-      warn('transaction.accessList has a malformed entry; it is left out.');
-    }
+    const parsed = entry(e);
+    if (parsed === undefined) warn(`transaction.${field} has a malformed entry; it is left out.`);
+    else out.push(parsed);
   }
   return out;
 }
 
-function parseAuthorizations(v: unknown, warn: Warn): RpcAuthorization[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v)) {
-    warn('transaction.authorizationList is not an array; ignored.');
-    return undefined;
-  }
-  const out: RpcAuthorization[] = [];
-  for (const e of v) {
-    if (isRecord(e) && isAddress(e.address)) {
-      out.push({
-        address: e.address,
-        chainId: isQuantity(e.chainId) ? e.chainId : undefined,
-        nonce: isQuantity(e.nonce) ? e.nonce : undefined,
-      });
-    } else {
-      warn('transaction.authorizationList has a malformed entry; it is left out.');
-    }
-  }
-  return out;
-}
+const accessListEntry = (e: unknown): RpcAccessListEntry | undefined =>
+  isRecord(e) && isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isHash)
+    ? { address: e.address, storageKeys: e.storageKeys as Hex[] }
+    : undefined;
+
+const authorization = (e: unknown): RpcAuthorization | undefined =>
+  isRecord(e) && isAddress(e.address)
+    ? { address: e.address, chainId: isQuantity(e.chainId) ? e.chainId : undefined, nonce: isQuantity(e.nonce) ? e.nonce : undefined }
+    : undefined;
 
 const sameHash = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
@@ -106,9 +94,9 @@ export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransa
     nonce: optional(raw, 'nonce', isQuantity, w, warn),
     type: optional(raw, 'type', isQuantity, w, warn),
     chainId: optional(raw, 'chainId', isQuantity, w, warn),
-    accessList: parseAccessList(raw.accessList, warn),
+    accessList: parseList(raw.accessList, 'accessList', accessListEntry, warn),
     blobVersionedHashes,
-    authorizationList: parseAuthorizations(raw.authorizationList, warn),
+    authorizationList: parseList(raw.authorizationList, 'authorizationList', authorization, warn),
   };
 }
 

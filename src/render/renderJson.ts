@@ -2,8 +2,8 @@
  * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
-import type { InspectModel } from '../model/types.js';
-import type { Revert } from '../model/types.js';
+import type { InspectModel, Revert } from '../model/types.js';
+import { isQuantity } from '../raw/hex.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;
@@ -34,7 +34,7 @@ function rawLogs(receipt: unknown): unknown[] {
   if (!Array.isArray(logs)) return [];
   const indexOf = (l: unknown): bigint | undefined => {
     const i = (l as { logIndex?: unknown } | null)?.logIndex;
-    return typeof i === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(i) ? BigInt(i) : undefined;
+    return isQuantity(i) ? BigInt(i) : undefined;
   };
   if (!logs.every((l) => indexOf(l) !== undefined)) return logs;
   return [...logs].sort((a, b) => (indexOf(a)! < indexOf(b)! ? -1 : 1));
