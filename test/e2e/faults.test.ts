@@ -92,6 +92,26 @@ beforeAll(async () => {
           };
           return pump();
         }
+        case 'reset':
+          return req.socket.destroy(); // the connection dies before any answer
+        case 'hugetrace': {
+          // A valid trace of about 100 MB (a real one of that size exists on mainnet), streamed.
+          if (msg.method !== 'trace_transaction') return answer(res, msg.id, { result: good(msg.method) });
+          const entry = { ...TRACE[0], subtraces: 0, action: { ...TRACE[0].action, input: `0x${'ab'.repeat(4000)}` } };
+          const n = 12_000;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":[${JSON.stringify({ ...TRACE[0], subtraces: n })}`);
+          let i = 0;
+          const pump = (): void => {
+            while (i < n) {
+              const ok = res.write(`,${JSON.stringify({ ...entry, traceAddress: [i] })}`);
+              i++;
+              if (!ok) return void res.once('drain', pump);
+            }
+            res.end(']}');
+          };
+          return pump();
+        }
         case 'hang':
           return; // never answers
         case 'drip': {
@@ -182,6 +202,29 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     expect(r.stderr).toBe('txray: connection refused by http://127.0.0.1:1: is the node running, and is the port right?\n');
     expectClean(r);
   });
+
+  test('connection reset before the answer', async () => {
+    const r = await run('reset');
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^txray: the connection to http:\/\/127\.0\.0\.1:\d+ was closed before the answer was complete \(\w+\); try again, or check the node\.\n$/);
+    expectClean(r);
+  });
+
+  test('TLS failure: https:// to a server that speaks plain HTTP', async () => {
+    const r = await runTxray([HASH, '-r', `https://alice:hunter2pass@${base}/ok/v2/PATHKEY123`]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^txray: TLS failure talking to https:\/\/127\.0\.0\.1:\d+ \(\w+\): check the certificate or use the right scheme\.\n$/);
+    expectClean(r);
+  });
+
+  test('a trace of about 100 MB works under the default cap', async () => {
+    const r = await run('hugetrace', '--json');
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(100_000_000);
+    const doc = jsonOf(r);
+    expect(doc.trace).toHaveLength(12_001);
+    expect(doc.calls.children).toHaveLength(12_000);
+  }, 120_000);
 
   test.each(['hang', 'drip'])('%s: --timeout is an overall deadline', async (mode) => {
     const started = Date.now();
@@ -295,6 +338,17 @@ describe('output plumbing', () => {
       sh.on('close', () => resolve(s));
     });
     expect(out).toBe(`Transaction ${HASH}\nstatus=0\n`);
+  });
+
+  test('a write error on stdout (disk full) ends without hanging or a stack trace', async () => {
+    const out = await new Promise<string>((resolve) => {
+      const sh = spawn('bash', ['-c', `node ${BIN} ${HASH} -r http://${base}/bigtrace > /dev/full; echo "status=$?"`]);
+      let s = '';
+      sh.stdout.on('data', (d) => (s += d));
+      sh.stderr.on('data', (d) => (s += d));
+      sh.on('close', () => resolve(s));
+    });
+    expect(out).toBe('status=0\n');
   });
 
   test('SIGINT ends quietly with 130', async () => {
