@@ -14,8 +14,8 @@ Examples:
   txray 0x5c504ed4…c060 -H "Authorization: Bearer $TOKEN" --timeout 10
 
   The hash is 64 hex digits, with or without the 0x prefix.
-  The node should serve trace_transaction (Erigon, Reth, Nethermind, Besu, anvil)
-  for the call tree; without it txray shows the transaction and receipt and warns.
+  The call tree comes from trace_transaction (Erigon, Reth, Nethermind, Besu, anvil) or,
+  where a node lacks it (geth), from debug_traceTransaction's callTracer; --tracer chooses.
 
 Environment:
   ETH_RPC_URL   the endpoint when --rpc-url is not given
@@ -46,6 +46,7 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--timeout <seconds>', `deadline for the whole lookup, retries included (default: ${DEFAULT_TIMEOUT_S})`)
     .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
+    .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer); parity; geth (events placed inside the tree); none', 'auto')
     .addOption(new Option('--max-response-mb <n>', `refuse any answer larger than this (default: ${DEFAULT_MAX_RESPONSE_MB})`))
     .option('--debug', 'stack traces and request timings on stderr')
     .version(VERSION, '-V, --version', 'print the version')

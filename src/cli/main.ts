@@ -6,6 +6,7 @@ import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import { buildModel } from '../model/buildModel.js';
 import type { InspectModel } from '../model/types.js';
+import { parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
 import { escapeShort } from '../render/escape.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
@@ -89,15 +90,19 @@ async function inspect(opts: InspectOptions, io: Io, debug: (line: string) => vo
     debug: opts.debug ? debug : undefined,
   });
   try {
-    const bundle = await fetchBundle(client, opts.hash, { withTrace: true });
+    const bundle = await fetchBundle(client, opts.hash, { tracer: opts.tracer });
     const warnings = bundle.warnings;
     const warn = (m: string): void => {
       warnings.push(m);
     };
     const tx = parseTransaction(bundle.transaction, opts.hash, warn);
     const receipt = parseReceipt(bundle.receipt, opts.hash, warn);
+    if (bundle.traceSource === 'debug_traceTransaction') {
+      const converted = parseCallTrace(bundle.callTrace, warn);
+      return buildModel(opts.hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings);
+    }
     const trace = parseTrace(bundle.trace, opts.hash, warn);
-    return buildModel(opts.hash, bundle, { tx, receipt, trace }, warnings);
+    return buildModel(opts.hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings);
   } finally {
     await client.close();
   }

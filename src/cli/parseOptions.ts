@@ -5,6 +5,7 @@
 import { UsageError } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../render/escape.js';
+import type { TracerMode } from '../rpc/fetchBundle.js';
 
 export interface RawCliOptions {
   readonly rpcUrl?: string;
@@ -14,6 +15,7 @@ export interface RawCliOptions {
   readonly header?: readonly string[];
   readonly maxResponseMb?: string;
   readonly debug?: boolean;
+  readonly tracer?: string;
 }
 
 export interface InspectOptions {
@@ -25,6 +27,7 @@ export interface InspectOptions {
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly maxResponseBytes: number;
   readonly debug: boolean;
+  readonly tracer: TracerMode;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -107,6 +110,15 @@ export function parseHeaders(inputs: readonly string[] | undefined): Array<[stri
   });
 }
 
+const TRACERS: readonly TracerMode[] = ['auto', 'parity', 'geth', 'none'];
+
+export function parseTracer(input: string | undefined): TracerMode {
+  if (input === undefined) return 'auto';
+  const mode = TRACERS.find((t) => t === input.trim().toLowerCase());
+  if (mode === undefined) throw new UsageError(`--tracer takes auto, parity, geth or none, not '${escapeShort(input, 40)}'.`);
+  return mode;
+}
+
 export function parseOptions(hash: string, raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>): InspectOptions {
   const fromFlag = raw.rpcUrl !== undefined;
   return {
@@ -118,5 +130,6 @@ export function parseOptions(hash: string, raw: RawCliOptions, env: Readonly<Rec
     headers: parseHeaders(raw.header),
     maxResponseBytes: parseMaxResponse(raw.maxResponseMb),
     debug: raw.debug === true,
+    tracer: parseTracer(raw.tracer),
   };
 }

@@ -2,9 +2,12 @@
  * From validated answers to the model the renderers read: status, call tree and why it failed.
  */
 import { decodeRevert } from '../decode/decodeRevert.js';
+import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
+import type { Bundle } from '../rpc/fetchBundle.js';
 import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
 import { buildCallTree } from './buildCallTree.js';
+import { placeLogs } from './placeLogs.js';
 import type { CallNode, CallTree, Failure, InspectModel, Status } from './types.js';
 
 /** Parity/Erigon say "Reverted"; geth's callTracer says "execution reverted". Both are reverts. */
@@ -56,20 +59,19 @@ function failureOf(tree: CallTree | null): Failure {
   return { error, revert: decodeRevert(root.output), origin: originOf(root) };
 }
 
-export interface RawAnswers {
-  readonly transaction: unknown;
-  readonly receipt: unknown;
-  readonly trace: unknown;
+export interface ParsedAnswers {
+  readonly tx: RpcTransaction | null;
+  readonly receipt: RpcReceipt | null;
+  /** Parity-style entries, from trace_transaction or converted from the callTracer. */
+  readonly trace: readonly RpcTraceEntry[] | null;
+  /** Where each log was emitted, when the tracer says (callTracer with withLog). */
+  readonly frameLogs: readonly FrameLog[] | null;
 }
 
-export function buildModel(
-  hash: Hex,
-  raw: RawAnswers,
-  parsed: { tx: RpcTransaction | null; receipt: RpcReceipt | null; trace: readonly RpcTraceEntry[] | null },
-  warnings: string[],
-): InspectModel {
+export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, warnings: string[]): InspectModel {
   const warn: Warn = (m) => warnings.push(m);
   const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
+  const events = tree !== null && parsed.frameLogs !== null && parsed.receipt !== null ? placeLogs(tree, parsed.frameLogs, parsed.receipt.logs, warn) : null;
   if (parsed.tx === null && parsed.receipt === null && tree !== null) {
     warn('the node returned a trace but neither the transaction nor its receipt; showing the trace only.');
   }
@@ -80,8 +82,11 @@ export function buildModel(
     tx: parsed.tx,
     receipt: parsed.receipt,
     tree,
+    traceSource: tree === null ? null : bundle.traceSource,
+    traceNote: tree === null ? null : bundle.traceNote,
+    events,
     failure: status === 'reverted' ? failureOf(tree) : null,
     warnings,
-    raw,
+    raw: { transaction: bundle.transaction, receipt: bundle.receipt, trace: bundle.trace, callTrace: bundle.callTrace },
   };
 }

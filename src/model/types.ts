@@ -1,4 +1,5 @@
 import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { TraceSource } from '../rpc/fetchBundle.js';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
 
@@ -23,6 +24,11 @@ export interface CallNode {
   readonly error: string | null;
   readonly traceAddress: readonly number[];
   readonly children: CallNode[];
+  /**
+   * Indices into the receipt's logs (in logIndex order) of the events this call emitted; present only
+   * when the tracer tells where each log was emitted (callTracer with withLog).
+   */
+  logs?: number[];
   /** Set on a placeholder standing in for a root entry the node did not send. */
   readonly missing?: true;
 }
@@ -50,14 +56,26 @@ export interface Failure {
   readonly origin: CallNode | null;
 }
 
+/** An event drawn inside the tree: emitted by a call after `position` of its subcalls. */
+export interface PlacedEvent {
+  readonly position: number;
+  /** Index into the receipt's logs. */
+  readonly log: number;
+}
+
 export interface InspectModel {
   readonly hash: Hex;
   readonly status: Status;
   readonly tx: RpcTransaction | null;
   readonly receipt: RpcReceipt | null;
   readonly tree: CallTree | null;
+  readonly traceSource: TraceSource | null;
+  /** Which tracer the tree came from, when it was not trace_transaction. */
+  readonly traceNote: string | null;
+  /** Events per call, when the tracer placed them (null: they stay in the Logs section only). */
+  readonly events: ReadonlyMap<CallNode, readonly PlacedEvent[]> | null;
   readonly failure: Failure | null;
   readonly warnings: readonly string[];
   /** The node's results verbatim, for --json. */
-  readonly raw: { readonly transaction: unknown; readonly receipt: unknown; readonly trace: unknown };
+  readonly raw: { readonly transaction: unknown; readonly receipt: unknown; readonly trace: unknown; readonly callTrace: unknown };
 }

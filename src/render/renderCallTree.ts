@@ -3,15 +3,21 @@
  * stack), and only the last few levels of guides are drawn, so a 10,000-deep chain costs O(n) output.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CallNode, CallTree } from '../model/types.js';
+import type { CallNode, CallTree, PlacedEvent } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, RpcLog } from '../raw/types.js';
 import { formatBytes, formatValueShort, groupDigits, shortAddress } from './format.js';
 import { describeFailure, describeNodeKind } from './describe.js';
 
 interface TreeOptions {
   readonly chalk: ChalkInstance;
   readonly width: number;
+}
+
+/** Events to draw inside the tree, with the logs they index. */
+export interface TreeEvents {
+  readonly byNode: ReadonlyMap<CallNode, readonly PlacedEvent[]>;
+  readonly logs: readonly RpcLog[];
 }
 
 type Paint = (s: string) => string;
@@ -66,17 +72,47 @@ function nodeSegments(n: CallNode, c: ChalkInstance, addr: (a: Hex) => string): 
   return segs;
 }
 
+function eventSegments(index: number, log: RpcLog, c: ChalkInstance, addr: (a: Hex) => string): Seg[] {
+  const n = log.logIndex !== undefined ? toBig(log.logIndex).toString() : String(index);
+  const topic0 = log.topics[0];
+  const more = log.topics.length > 1 ? ` +${log.topics.length - 1} ${log.topics.length === 2 ? 'topic' : 'topics'}` : '';
+  return [
+    ['event', c.green],
+    [` #${n} `, c.dim],
+    [addr(log.address)],
+    [` · ${topic0 === undefined ? 'anonymous' : `${topic0.slice(0, 10)}…`}`],
+    [`${more} · ${formatBytes(byteLength(log.data))}`, c.dim],
+  ];
+}
+
+type Item = { readonly kind: 'call'; readonly node: CallNode } | { readonly kind: 'event'; readonly event: PlacedEvent };
+
+/** A call's children and events in execution order: events at position p come before child p. */
+function itemsOf(node: CallNode, events: TreeEvents | undefined): Item[] {
+  const placed = events?.byNode.get(node);
+  if (placed === undefined || placed.length === 0) return node.children.map((child) => ({ kind: 'call', node: child }));
+  const items: Item[] = [];
+  let e = 0;
+  for (let i = 0; i <= node.children.length; i++) {
+    while (e < placed.length && placed[e]!.position <= i) items.push({ kind: 'event', event: placed[e++]! });
+    if (i < node.children.length) items.push({ kind: 'call', node: node.children[i]! });
+  }
+  while (e < placed.length) items.push({ kind: 'event', event: placed[e++]! });
+  return items;
+}
+
 /** Guides drawn at most this many levels; deeper lines start with a "+N" marker instead. */
 const MAX_GUIDES = 24;
 
-export function* renderCallTree(tree: CallTree, o: TreeOptions): Generator<string> {
+export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | null = null, events?: TreeEvents): Generator<string> {
   const c = o.chalk;
   const noun = tree.count === 1 ? 'entry' : 'entries';
   yield `\n${c.bold('Call tree')} ${c.dim(`(${groupDigits(tree.count)} ${noun}, depth ${tree.maxDepth})`)}\n`;
+  if (note !== null) yield `  ${c.dim(note)}\n`;
   const guides: string[] = []; // guides[d]: what the ancestor at depth d draws for the lines below it
-  const stack: Array<{ node: CallNode; last: boolean; depth: number }> = [{ node: tree.root, last: true, depth: 0 }];
+  const stack: Array<{ item: Item; last: boolean; depth: number }> = [{ item: { kind: 'call', node: tree.root }, last: true, depth: 0 }];
   while (stack.length > 0) {
-    const { node, last, depth } = stack.pop()!;
+    const { item, last, depth } = stack.pop()!;
     guides.length = Math.max(depth, 0);
     let prefix = '';
     if (depth > 0) {
@@ -86,10 +122,14 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions): Generator<strin
       prefix += last ? '└─ ' : '├─ ';
       guides[depth] = last ? '   ' : '│  ';
     }
-    const body = fit((addr) => nodeSegments(node, c, addr), o.width - 2 - prefix.length);
-    yield `  ${c.dim(prefix)}${body}\n`;
-    for (let i = node.children.length - 1; i >= 0; i--) {
-      stack.push({ node: node.children[i]!, last: i === node.children.length - 1, depth: depth + 1 });
+    const room = o.width - 2 - prefix.length;
+    if (item.kind === 'event') {
+      const log = events!.logs[item.event.log]!;
+      yield `  ${c.dim(prefix)}${fit((addr) => eventSegments(item.event.log, log, c, addr), room)}\n`;
+      continue;
     }
+    yield `  ${c.dim(prefix)}${fit((addr) => nodeSegments(item.node, c, addr), room)}\n`;
+    const items = itemsOf(item.node, events);
+    for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, last: i === items.length - 1, depth: depth + 1 });
   }
 }

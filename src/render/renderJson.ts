@@ -49,6 +49,8 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     transaction: m.raw.transaction ?? null,
     receipt: m.raw.receipt ?? null,
     trace: m.raw.trace ?? null,
+    traceSource: m.traceSource,
+    callTrace: m.raw.callTrace ?? null,
     calls: m.tree?.root ?? null,
     logs: rawLogs(m.raw.receipt),
     failure:
@@ -67,6 +69,8 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     transaction: null,
     receipt: null,
     trace: null,
+    traceSource: null,
+    callTrace: null,
     calls: null,
     logs: [],
     failure: null,

@@ -166,5 +166,5 @@ export function* renderText(m: InspectModel, o: TextOptions): Generator<string> 
   yield* transactionRows(m, o);
   if (m.status === 'reverted') yield* failureRows(m, o);
   if (m.receipt) yield* logRows(m.receipt.logs, o);
-  if (m.tree) yield* renderCallTree(m.tree, o);
+  if (m.tree) yield* renderCallTree(m.tree, o, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
 }

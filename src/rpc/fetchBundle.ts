@@ -3,48 +3,96 @@
  * several providers refuse trace/debug methods inside batches and geth caps batch sizes).
  */
 import { Interrupted } from '../errors.js';
-import type { RawAnswers } from '../model/buildModel.js';
 import type { Hex } from '../raw/types.js';
 import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
 
-export interface Bundle extends RawAnswers {
+/** auto: trace_transaction, else debug_traceTransaction; parity / geth: only that one; none: no trace. */
+export type TracerMode = 'auto' | 'parity' | 'geth' | 'none';
+export type TraceSource = 'trace_transaction' | 'debug_traceTransaction';
+
+export interface Bundle {
+  readonly transaction: unknown;
+  readonly receipt: unknown;
+  /** trace_transaction's result, verbatim (null when not used). */
+  readonly trace: unknown;
+  /** debug_traceTransaction's result, verbatim (null when not used). */
+  readonly callTrace: unknown;
+  readonly traceSource: TraceSource | null;
+  /** Why the tree came from another tracer than trace_transaction, for the text view's note. */
+  readonly traceNote: string | null;
   readonly warnings: string[];
 }
+
+const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
 
 const blockHashOf = (v: unknown): string | undefined => {
   const h = (v as { blockHash?: unknown } | null)?.blockHash;
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
-async function fetchOnce(client: RpcClient, hash: Hex, withTrace: boolean): Promise<Bundle> {
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote'>;
+const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null };
+
+/**
+ * Ask for the trace the mode wants. Failures that concern only the trace become warnings (the
+ * transaction and receipt are still worth showing); an interrupt is passed on.
+ */
+async function fetchTrace(client: RpcClient, hash: Hex, mode: TracerMode, warnings: string[]): Promise<TraceResult> {
+  if (mode === 'none') return NO_TRACE;
+  const viaDebug = async (note: string | null): Promise<TraceResult> => {
+    try {
+      const callTrace = await client.call('debug_traceTransaction', [hash, CALL_TRACER]);
+      return { trace: null, callTrace, traceSource: 'debug_traceTransaction', traceNote: note };
+    } catch (err) {
+      if (err instanceof Interrupted) throw err;
+      const why = isMethodNotFound(err) ? `debug_traceTransaction is not available on ${client.where} either (method not found)` : messageOf(err);
+      warnings.push(`${why}; the call tree is not shown.`);
+      return NO_TRACE;
+    }
+  };
+  if (mode === 'geth') return viaDebug('from debug_traceTransaction (callTracer), as --tracer geth asked');
+  try {
+    const trace = await client.call('trace_transaction', [hash]);
+    return { trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null };
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    if (!isMethodNotFound(err)) {
+      warnings.push(`${messageOf(err).replace(/^trace_transaction: /, 'trace_transaction failed: ')} The call tree is not shown.`);
+      return NO_TRACE;
+    }
+    if (mode === 'parity') {
+      warnings.push(`trace_transaction is not available on ${client.where} (method not found); the call tree is not shown.`);
+      return NO_TRACE;
+    }
+    const result = await viaDebug(`from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`);
+    if (result.traceSource === null) warnings.unshift(`trace_transaction is not available on ${client.where} (method not found).`);
+    return result;
+  }
+}
+
+async function fetchOnce(client: RpcClient, hash: Hex, tracer: TracerMode): Promise<Bundle> {
   const warnings: string[] = [];
   const [tx, receipt, trace] = await Promise.allSettled([
     client.call('eth_getTransactionByHash', [hash]),
     client.call('eth_getTransactionReceipt', [hash]),
-    withTrace ? client.call('trace_transaction', [hash]) : Promise.resolve(null),
+    fetchTrace(client, hash, tracer, warnings),
   ]);
   for (const r of [tx, receipt, trace]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
   if (receipt.status === 'rejected') throw receipt.reason;
-  let traceValue: unknown = null;
-  if (trace.status === 'fulfilled') traceValue = trace.value;
-  else if (isMethodNotFound(trace.reason)) {
-    warnings.push(`trace_transaction is not available on ${client.where} (method not found); the call tree is not shown.`);
-  } else {
-    // Only the trace failed: the transaction and receipt are still worth showing.
-    const message = trace.reason instanceof Error ? trace.reason.message : String(trace.reason);
-    warnings.push(`${message.replace(/^trace_transaction: /, 'trace_transaction failed: ')} The call tree is not shown.`);
-  }
-  return { transaction: tx.value, receipt: receipt.value, trace: traceValue, warnings };
+  const traced = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
+  return { transaction: tx.value, receipt: receipt.value, ...traced, warnings };
 }
 
-export async function fetchBundle(client: RpcClient, hash: Hex, opts: { withTrace: boolean }): Promise<Bundle> {
-  const first = await fetchOnce(client, hash, opts.withTrace);
+export async function fetchBundle(client: RpcClient, hash: Hex, opts: { tracer: TracerMode }): Promise<Bundle> {
+  const first = await fetchOnce(client, hash, opts.tracer);
   const txBlock = blockHashOf(first.transaction);
   const receiptBlock = blockHashOf(first.receipt);
   if (txBlock === undefined || receiptBlock === undefined || txBlock === receiptBlock) return first;
   // A reorg between the calls: the transaction and its receipt come from different blocks. Ask once more.
-  const second = await fetchOnce(client, hash, opts.withTrace);
+  const second = await fetchOnce(client, hash, opts.tracer);
   const a = blockHashOf(second.transaction);
   const b = blockHashOf(second.receipt);
   if (a !== undefined && b !== undefined && a !== b) {

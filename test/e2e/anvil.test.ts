@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, DEV, makeScenarios, send } from '../../scripts/lib/scenarios.mjs';
-import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
@@ -181,7 +180,8 @@ describe('--json on anvil', () => {
   });
 });
 
-describe('pending and nodes without trace_transaction', () => {
+// Nodes without trace_transaction (fallback, warnings, exit codes) are covered in tracers.test.ts.
+describe('pending', () => {
   test('pending (automine off): exit 4, then success once mined', async () => {
     await anvil.rpc('evm_setAutomine', [false]);
     try {
@@ -198,28 +198,6 @@ describe('pending and nodes without trace_transaction', () => {
       expect((await runTxray([hash, '-r', anvil.url])).code).toBe(0);
     } finally {
       await anvil.rpc('evm_setAutomine', [true]);
-    }
-  });
-
-  test('a node that does not serve trace_transaction: warn, show the rest, exit by status', async () => {
-    let proxy: RpcServer | undefined;
-    try {
-      proxy = await startRpcServer(async ({ method, params }) =>
-        method.startsWith('trace_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params),
-      );
-      const r = await runTxray([hashes.reason!, '-r', proxy.url]);
-      expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`txray: warning: trace_transaction is not available on ${proxy.url} (method not found); the call tree is not shown.\n`);
-      expect(r.stdout).toContain('✘ reverted');
-      expect(r.stdout).toContain('no trace from the node, so the reason is not known.');
-      expect(r.stdout).not.toContain('Call tree');
-      const doc = jsonOf(await runTxray([hashes.showcase!, '-r', proxy.url, '--json']));
-      expect(doc.status).toBe('success');
-      expect(doc.trace).toBeNull();
-      expect(doc.calls).toBeNull();
-      expect(doc.warnings).toHaveLength(1);
-    } finally {
-      await proxy?.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Real mainnet answers (../shared/fixtures) served from a loopback JSON-RPC server, as recorded:
  * a file that exists is the node's result; an answer that was not recorded is null (tx, receipt)
- * or "method not found" (trace_transaction). Every case renders in both modes, and --json hands the
+ * or "method not found" (trace_transaction, debug_traceTransaction). Every case renders in both modes, and --json hands the
  * node's results back unchanged.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ interface Case {
   readonly tx: any;
   readonly receipt: any;
   readonly trace: any[] | undefined;
+  readonly callTrace: any | undefined;
 }
 
 const read = (dir: string, file: string): any => (existsSync(join(dir, file)) ? JSON.parse(readFileSync(join(dir, file), 'utf8')) : undefined);
@@ -33,15 +34,16 @@ function loadCases(): Case[] {
     const tx = read(dir, 'tx.json');
     const receipt = read(dir, 'receipt.json');
     const trace = read(dir, 'trace.json');
-    if (tx === undefined && receipt === undefined && trace === undefined) continue; // tracer-only cases belong to the tracer issue
-    cases.push({ name: `real/${name}`, hash: String(meta?.hash ?? tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace });
+    const callTrace = read(dir, 'calltrace.json');
+    if (tx === undefined && receipt === undefined && trace === undefined && callTrace === undefined) continue; // flatCallTracer / replay only
+    cases.push({ name: `real/${name}`, hash: String(meta?.hash ?? tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace, callTrace });
   }
   const apis = join(FIXTURES, 'execution-apis', 'cases');
   for (const name of readdirSync(apis).sort()) {
     const dir = join(apis, name);
     const tx = read(dir, 'tx.json');
     const receipt = read(dir, 'receipt.json');
-    cases.push({ name: `execution-apis/${name}`, hash: String(tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace: undefined });
+    cases.push({ name: `execution-apis/${name}`, hash: String(tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace: undefined, callTrace: undefined });
   }
   return cases;
 }
@@ -57,6 +59,7 @@ beforeAll(async () => {
     if (method === 'eth_getTransactionByHash') return { result: c.tx ?? null };
     if (method === 'eth_getTransactionReceipt') return { result: c.receipt ?? null };
     if (method === 'trace_transaction') return c.trace !== undefined ? { result: c.trace } : { error: { code: -32601, message: 'Method not found' } };
+    if (method === 'debug_traceTransaction') return c.callTrace !== undefined ? { result: c.callTrace } : { error: { code: -32601, message: 'Method not found' } };
     return undefined;
   });
 });
@@ -69,23 +72,27 @@ afterAll(async () => {
 function expectedStatus(c: Case): string {
   if (c.receipt !== undefined) {
     if (c.receipt.status !== undefined) return c.receipt.status === '0x1' ? 'success' : 'reverted';
-    const root = c.trace?.find((e) => e.traceAddress.length === 0);
+    const root = c.trace?.find((e) => e.traceAddress.length === 0) ?? c.callTrace;
     return root?.error ? 'reverted' : 'success';
   }
   return c.tx !== undefined ? 'pending' : 'not_found';
 }
 const EXIT: Record<string, number> = { success: 0, reverted: 1, not_found: 3, pending: 4 };
 
-function countNodes(root: any): number {
+/** Nodes of a tree whose children sit under `key` (calls: children; callTracer frames: calls). */
+function countNodes(root: any, key = 'children'): number {
   let n = 0;
   const stack = [root];
   while (stack.length) {
     const node = stack.pop();
     n++;
-    stack.push(...node.children);
+    stack.push(...(node[key] ?? []));
   }
   return n;
 }
+
+/** How many entries the tree should have: trace_transaction's, else the callTracer's frames. */
+const treeSize = (c: Case): number | undefined => c.trace?.length ?? (c.callTrace !== undefined ? countNodes(c.callTrace, 'calls') : undefined);
 
 describe('real mainnet answers', () => {
   test('there are 60+ cases to serve', () => {
@@ -99,8 +106,10 @@ describe('real mainnet answers', () => {
     expect(r.stdout.startsWith(`Transaction ${c.hash}\n`)).toBe(true);
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
-    if (c.trace !== undefined) expect(r.stdout).toContain(`Call tree (${c.trace.length} ${c.trace.length === 1 ? 'entry' : 'entries'}, depth `);
-    else if (c.tx !== undefined || c.receipt !== undefined) expect(r.stderr).toContain('trace_transaction is not available');
+    const size = treeSize(c);
+    if (size !== undefined) expect(r.stdout).toContain(`Call tree (${size} ${size === 1 ? 'entry' : 'entries'}, depth `);
+    else expect(r.stderr).toContain('trace_transaction is not available');
+    if (c.trace === undefined && c.callTrace !== undefined) expect(r.stdout).toContain('from debug_traceTransaction (callTracer)');
     if (status === 'reverted') expect(r.stdout).toContain('Why it failed');
     if (c.receipt?.logs?.length) expect(r.stdout).toContain(`Logs (${c.receipt.logs.length})`);
   });
@@ -114,7 +123,11 @@ describe('real mainnet answers', () => {
     expect(doc.transaction).toEqual(c.tx ?? null);
     expect(doc.receipt).toEqual(c.receipt ?? null);
     expect(doc.trace).toEqual(c.trace ?? null);
-    if (c.trace !== undefined) expect(countNodes(doc.calls)).toBe(c.trace.length);
+    expect(doc.callTrace).toEqual(c.trace === undefined ? (c.callTrace ?? null) : null);
+    expect(doc.traceSource).toBe(c.trace !== undefined ? 'trace_transaction' : c.callTrace !== undefined ? 'debug_traceTransaction' : null);
+    const size = treeSize(c);
+    if (size !== undefined) expect(countNodes(doc.calls)).toBe(size);
+    else expect(doc.calls).toBeNull();
     expect(doc.logs).toHaveLength(c.receipt?.logs?.length ?? 0);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * Put each event under the call that emitted it. Only the callTracer (withLog) says where a log was
+ * emitted; its logs, in execution order, are the receipt's logs in logIndex order (logs of reverted
+ * frames never reach the receipt: geth leaves them out of the tracer's answer, anvil keeps them, so
+ * they are skipped here). When the two lists do not agree we do not guess: the events stay in the
+ * Logs section only.
+ */
+import type { FrameLog } from '../raw/parseCallTrace.js';
+import type { Warn } from '../raw/parseRaw.js';
+import type { RpcLog } from '../raw/types.js';
+import type { CallNode, CallTree, PlacedEvent } from './types.js';
+
+const sameLog = (a: FrameLog, b: RpcLog): boolean =>
+  a.address.toLowerCase() === b.address.toLowerCase() &&
+  a.data.toLowerCase() === b.data.toLowerCase() &&
+  a.topics.length === b.topics.length &&
+  a.topics.every((t, i) => t.toLowerCase() === b.topics[i]!.toLowerCase());
+
+/** traceAddress keys of every call that failed or sits under one that failed: their logs were reverted. */
+function revertedPaths(tree: CallTree): Set<string> {
+  const out = new Set<string>();
+  const stack: Array<[CallNode, boolean]> = [[tree.root, false]];
+  while (stack.length > 0) {
+    const [node, underFailure] = stack.pop()!;
+    const failed = underFailure || node.error !== null;
+    if (failed) out.add(node.traceAddress.join(','));
+    for (const child of node.children) stack.push([child, failed]);
+  }
+  return out;
+}
+
+export function placeLogs(tree: CallTree, allFrameLogs: readonly FrameLog[], receiptLogs: readonly RpcLog[], warn: Warn): Map<CallNode, PlacedEvent[]> | null {
+  const reverted = revertedPaths(tree);
+  const frameLogs = allFrameLogs.filter((l) => !reverted.has(l.traceAddress.join(',')));
+  const mismatch = frameLogs.length !== receiptLogs.length || frameLogs.some((l, i) => !sameLog(l, receiptLogs[i]!));
+  if (mismatch) {
+    warn(`the tracer reports ${frameLogs.length} events and the receipt ${receiptLogs.length} logs that do not match one to one; events are shown in the Logs section only.`);
+    return null;
+  }
+  const byPath = new Map<string, CallNode>();
+  const stack: CallNode[] = [tree.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    node.logs = [];
+    byPath.set(node.traceAddress.join(','), node);
+    for (const child of node.children) stack.push(child);
+  }
+  const events = new Map<CallNode, PlacedEvent[]>();
+  for (let i = 0; i < frameLogs.length; i++) {
+    const node = byPath.get(frameLogs[i]!.traceAddress.join(','));
+    if (node === undefined) continue; // its frame was left out as malformed (already warned about)
+    node.logs!.push(i);
+    const list = events.get(node) ?? [];
+    list.push({ position: frameLogs[i]!.position, log: i });
+    events.set(node, list);
+  }
+  return events;
+}

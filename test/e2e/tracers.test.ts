@@ -1,0 +1,159 @@
+/**
+ * Tracer fallback on a real node: loopback proxies in front of anvil, one that refuses trace_* as
+ * geth does, one that refuses trace_* and debug_*. The tree built from debug_traceTransaction must
+ * equal the one from trace_transaction for the same transaction.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { DEV, makeScenarios } from '../../scripts/lib/scenarios.mjs';
+import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let hashes: Record<string, string>;
+let gethLike: RpcServer;
+let bare: RpcServer;
+let failingTrace: RpcServer;
+
+const refuse = (method: string) => ({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  hashes = (await makeScenarios(anvil.rpc)).hashes;
+  gethLike = await startRpcServer(({ method, params }) => (method.startsWith('trace_') ? refuse(method) : forward(anvil.url, method, params)));
+  bare = await startRpcServer(({ method, params }) => (method.startsWith('trace_') || method.startsWith('debug_') ? refuse(method) : forward(anvil.url, method, params)));
+  failingTrace = await startRpcServer(({ method, params }) =>
+    method === 'trace_transaction' ? { error: { code: -32000, message: 'trace window exceeded' } } : forward(anvil.url, method, params),
+  );
+});
+afterAll(async () => {
+  await Promise.all([gethLike?.close(), bare?.close(), failingTrace?.close()]);
+  await anvil?.stop();
+});
+
+/**
+ * A call node with the clients' known differences taken out: the root's gas and gasUsed include the
+ * intrinsic gas in geth's callTracer and not in Parity traces, and the error wording differs
+ * ("execution reverted" / "Reverted", "out of gas" / "Out of gas", …).
+ */
+function normalise(node: any, isRoot = true): any {
+  const { children, gas, gasUsed, error, logs, ...rest } = node;
+  return {
+    ...rest,
+    ...(isRoot ? {} : { gas, gasUsed }),
+    error: error === null ? null : /revert/i.test(error) ? 'revert' : 'failed',
+    children: children.map((c: any) => normalise(c, false)),
+  };
+}
+
+const SCENARIOS = ['showcase', 'reason', 'panicIndex', 'custom', 'deep', 'outOfGas', 'invalid', 'evil', 'creation', 'setCode', 'accessList', 'legacyTransfer', 'recursion'];
+
+describe('a node without trace_transaction (geth-like)', () => {
+  test.each(SCENARIOS)('%s: the same tree from debug_traceTransaction, and the same exit code', async (name) => {
+    const direct = await runTxray([hashes[name]!, '-r', anvil.url, '--json']);
+    const viaGeth = await runTxray([hashes[name]!, '-r', gethLike.url, '--json']);
+    expect(viaGeth.code).toBe(direct.code);
+    expect(viaGeth.stderr).toBe('');
+    const a = jsonOf(direct);
+    const b = jsonOf(viaGeth);
+    expect(schemaErrors(b)).toBe('');
+    expect(a.traceSource).toBe('trace_transaction');
+    expect(b.traceSource).toBe('debug_traceTransaction');
+    expect(b.trace).toBeNull();
+    expect(a.callTrace).toBeNull();
+    expect(b.callTrace).toEqual(await anvil.rpc('debug_traceTransaction', [hashes[name], { tracer: 'callTracer', tracerConfig: { withLog: true } }]));
+    expect(normalise(b.calls)).toEqual(normalise(a.calls));
+    expect(b.failure?.revert ?? null).toEqual(a.failure?.revert ?? null);
+    expect(b.failure?.origin ?? null).toEqual(a.failure?.origin ?? null);
+  });
+
+  test('text: one dim line names the tracer, no warning', async () => {
+    const r = await runTxray([hashes.showcase!, '-r', gethLike.url]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(`Call tree (14 entries, depth 4)\n  from debug_traceTransaction (callTracer): ${gethLike.url} does not serve trace_transaction\n`);
+  });
+
+  test('events are drawn under the call that emitted them, at their place among its subcalls', async () => {
+    const r = await runTxray([hashes.showcase!, '-r', gethLike.url]);
+    const tree = r.stdout.split('Call tree')[1]!.split('\n').slice(3);
+    const at = (re: RegExp) => tree.findIndex((l) => re.test(l));
+    // Child.ping emits Pinged inside the call with 2 wei; Logic.bump's Counted comes from the delegatecall;
+    // Step(1) follows the caught revert in the root; Step(2) is the root's last line.
+    expect(tree[at(/├─ call 0x[0-9a-f]{40} · 2 wei/) + 1]).toMatch(/^  │  └─ event #0 0x[0-9a-f]{40} · 0x950d7a2e… \+1 topic · 128 bytes$/);
+    expect(tree[at(/├─ delegatecall /) + 1]).toMatch(/^  │  └─ event #1 0xe7f1725e7734ce288f8367e1bb143e90bb3f0512 · 0x15df0a67… · 32 bytes$/);
+    expect(tree[at(/├─ staticcall .* ✗ execution reverted: Error: caught it/) + 1]).toMatch(/^  ├─ event #2 0xe7f1725e7734ce288f8367e1bb143e90bb3f0512 · 0x6c3d93df…/);
+    expect(tree.filter((l) => l !== '').at(-1)).toMatch(/^  └─ event #3 0xe7f1725e7734ce288f8367e1bb143e90bb3f0512 · 0x6c3d93df…/);
+    const doc = jsonOf(await runTxray([hashes.showcase!, '-r', gethLike.url, '--json']));
+    const kids = doc.calls.children;
+    expect(doc.calls.logs).toEqual([2, 3]);
+    expect(kids[1].logs).toEqual([0]);
+    expect(kids[3].logs).toEqual([1]);
+    expect(kids.filter((k: any) => k.logs.length > 0)).toHaveLength(2);
+    expect(doc.logs[0].address).toBe(kids[1].to);
+  });
+
+  test('--tracer geth asks for the placed view even where trace_transaction exists', async () => {
+    const r = await runTxray([hashes.showcase!, '-r', anvil.url, '--tracer', 'geth', '--json']);
+    const doc = jsonOf(r);
+    expect(doc.traceSource).toBe('debug_traceTransaction');
+    expect(doc.calls.logs).toEqual([2, 3]);
+    const text = await runTxray([hashes.showcase!, '-r', anvil.url, '--tracer', 'geth']);
+    expect(text.stdout).toContain('from debug_traceTransaction (callTracer), as --tracer geth asked');
+  });
+
+  test('with trace_transaction, logs stay in their own section: no guessing', async () => {
+    const r = await runTxray([hashes.showcase!, '-r', anvil.url]);
+    expect(r.stdout.split('Call tree')[1]).not.toContain('event #');
+    expect(jsonOf(await runTxray([hashes.showcase!, '-r', anvil.url, '--json'])).calls.logs).toBeUndefined();
+  });
+
+  test('--tracer parity does not fall back: warning, no tree, exit by status', async () => {
+    const r = await runTxray([hashes.reason!, '-r', gethLike.url, '--tracer', 'parity']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`txray: warning: trace_transaction is not available on ${gethLike.url} (method not found); the call tree is not shown.\n`);
+    expect(r.stdout).not.toContain('Call tree');
+  });
+
+  test('--tracer none asks for no trace at all', async () => {
+    const before = gethLike.requests.length;
+    const r = await runTxray([hashes.showcase!, '-r', gethLike.url, '--tracer', 'none', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(jsonOf(r)).toMatchObject({ trace: null, callTrace: null, traceSource: null, calls: null, warnings: [] });
+    expect(gethLike.requests.slice(before).map((q) => q.method).sort()).toEqual(['eth_getTransactionByHash', 'eth_getTransactionReceipt']);
+  });
+
+  test('--tracer with an unknown mode is a usage error', async () => {
+    const r = await runTxray([hashes.showcase!, '-r', gethLike.url, '--tracer', 'magic']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("txray: --tracer takes auto, parity, geth or none, not 'magic'.\n");
+  });
+});
+
+describe('a node with neither tracer', () => {
+  test.each([
+    ['showcase', 0],
+    ['reason', 1],
+  ])('%s: transaction and receipt, calls null, a warning, exit %i', async (name, code) => {
+    const r = await runTxray([hashes[name]!, '-r', bare.url]);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toBe(
+      `txray: warning: trace_transaction is not available on ${bare.url} (method not found).\n` +
+        `txray: warning: debug_traceTransaction is not available on ${bare.url} either (method not found); the call tree is not shown.\n`,
+    );
+    expect(r.stdout).not.toContain('Call tree');
+    const doc = jsonOf(await runTxray([hashes[name]!, '-r', bare.url, '--json']));
+    expect(doc).toMatchObject({ trace: null, callTrace: null, traceSource: null, calls: null });
+    expect(doc.warnings).toHaveLength(2);
+    expect(doc.transaction.from).toBe(DEV.sender);
+  });
+});
+
+test('a trace error other than "method not found" is not downgraded to another tracer: warning, exit by status', async () => {
+  const r = await runTxray([hashes.showcase!, '-r', failingTrace.url]);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('txray: warning: trace_transaction failed: the node answered error -32000: trace window exceeded The call tree is not shown.\n');
+  expect(failingTrace.requests.map((q) => q.method)).not.toContain('debug_traceTransaction');
+});
