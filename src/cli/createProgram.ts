@@ -1,7 +1,7 @@
 /** The command-line surface (commander), writing only through the given callbacks. */
 import { Command, Option } from 'commander';
 import { exitCodeHelp } from '../exitCodes.js';
-import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, type RawCliOptions } from './parseOptions.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions } from './parseOptions.js';
 
 declare const __TXRAY_VERSION__: string | undefined;
 export const VERSION = typeof __TXRAY_VERSION__ === 'string' ? __TXRAY_VERSION__ : '0.0.0-dev';
@@ -12,12 +12,16 @@ Examples:
   ETH_RPC_URL=https://node.example.org txray 0x5c504ed4…c060
   txray 0x5c504ed4…c060 --json | jq '.status'
   txray 0x5c504ed4…c060 -H "Authorization: Bearer $TOKEN" --timeout 10
+  txray - < hashes.txt            # a summary table; --json gives one JSON line per hash
+  txray "$(cast send …)" --wait 60 --confirmations 2
 
   The hash is 64 hex digits, with or without the 0x prefix.
   The call tree comes from trace_transaction (Erigon, Reth, Nethermind, Besu, anvil) or,
   where a node lacks it (geth), from debug_traceTransaction's callTracer; --tracer chooses.
 
 Environment:
+  With several hashes the exit code is the largest of the per-hash codes.
+
   ETH_RPC_URL   the endpoint when --rpc-url is not given
   NO_COLOR      turn colour off (FORCE_COLOR=0..3 forces a level; --color/--no-color win over both)
 
@@ -29,7 +33,7 @@ export interface ProgramIo {
 }
 
 export interface ParsedArgs {
-  readonly hash: string;
+  readonly hashes: readonly string[];
   readonly options: RawCliOptions;
 }
 
@@ -39,7 +43,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
   return new Command('txray')
     .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.')
-    .argument('<hash>', 'transaction hash (0x + 64 hex digits)')
+    .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
     .option('-r, --rpc-url <url>', 'JSON-RPC endpoint (default: $ETH_RPC_URL); only scheme://host:port is ever printed')
     .option('--json', 'print one JSON document (schema version 1) instead of text')
     .option('--color', 'force colour')
@@ -48,6 +52,11 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
     .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer); parity; geth (events placed inside the tree); none', 'auto')
     .addOption(new Option('--max-response-mb <n>', `refuse any answer larger than this (default: ${DEFAULT_MAX_RESPONSE_MB})`))
+    .option('--full', 'with several hashes: the whole view for each instead of the summary table')
+    .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
+    .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)
+    .option('--wait [seconds]', `poll a pending or unknown transaction until it is mined (default: ${DEFAULT_WAIT_S} s)`)
+    .option('--confirmations <n>', 'with --wait: also wait for n blocks on top of the transaction\'s block')
     .option('--debug', 'stack traces and request timings on stderr')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
@@ -58,5 +67,5 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
       writeErr: (s) => io.writeOut(s), // only help-on-error would use it; errors are reported by main
       outputError: () => undefined,
     })
-    .action((hash: string, options: RawCliOptions) => onParsed({ hash, options }));
+    .action((hashes: string[], options: RawCliOptions) => onParsed({ hashes, options }));
 }

@@ -17,6 +17,8 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT. */
   readonly interrupt?: AbortSignal;
+  /** All of stdin as text (for "txray -"). */
+  readonly readStdin?: () => Promise<string>;
 }
 
 /** Tracks whether a stream has failed (EPIPE from `| head`, a closed terminal). */

@@ -4,20 +4,19 @@
 import { CommanderError } from 'commander';
 import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import { buildModel } from '../model/buildModel.js';
 import type { InspectModel } from '../model/types.js';
-import { parseCallTrace } from '../raw/parseCallTrace.js';
-import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
+import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../render/escape.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
+import { renderSummary, type SummaryRow } from '../render/renderSummary.js';
 import { renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
-import { createRpcClient } from '../rpc/createRpcClient.js';
-import { fetchBundle } from '../rpc/fetchBundle.js';
+import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
+import { inspect, type InspectSettings } from './inspect.js';
 import { type Io, SafeWriter } from './io.js';
-import { type InspectOptions, parseHash, parseOptions } from './parseOptions.js';
+import { parseHash, parseOptions } from './parseOptions.js';
 
 export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   switch (status) {
@@ -63,6 +62,7 @@ function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done
     throw err;
   }
   if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
+  if (parsed.hashes.length === 0) throw new UsageError('missing the transaction hash; see txray --help.');
   return parsed;
 }
 
@@ -78,35 +78,12 @@ function pickHash(argv: readonly string[]): string | null {
   return null;
 }
 
-async function inspect(opts: InspectOptions, io: Io, debug: (line: string) => void): Promise<InspectModel> {
-  const deadline = AbortSignal.timeout(opts.timeoutMs);
-  const client = await createRpcClient({
-    url: opts.url,
-    headers: opts.headers,
-    deadline,
-    interrupt: io.interrupt,
-    timeoutMs: opts.timeoutMs,
-    maxResponseBytes: opts.maxResponseBytes,
-    debug: opts.debug ? debug : undefined,
-  });
-  try {
-    const bundle = await fetchBundle(client, opts.hash, { tracer: opts.tracer });
-    const warnings = bundle.warnings;
-    const warn = (m: string): void => {
-      warnings.push(m);
-    };
-    const tx = parseTransaction(bundle.transaction, opts.hash, warn);
-    const receipt = parseReceipt(bundle.receipt, opts.hash, warn);
-    if (bundle.traceSource === 'debug_traceTransaction') {
-      const converted = parseCallTrace(bundle.callTrace, warn);
-      return buildModel(opts.hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings);
-    }
-    const trace = parseTrace(bundle.trace, opts.hash, warn);
-    return buildModel(opts.hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings);
-  } finally {
-    await client.close();
-  }
-}
+/** One input's outcome: the model, or the error that stopped it, with its exit code. */
+type Outcome =
+  | { readonly input: string; readonly hash: Hex; readonly model: InspectModel; readonly code: number }
+  | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
+
+const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const out = new SafeWriter(io.stdout);
@@ -116,40 +93,120 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let secrets: string[] = [];
   const say = (line: string): Promise<void> => err.write(`${scrub(line, secrets)}\n`);
   const debug = (line: string): void => void say(`txray: debug: ${line}`);
+  const jsonIndent = io.stdout.isTTY ? 2 : 0;
   const started = performance.now();
+  const errorMessage = (e: unknown): string =>
+    exitCodeForError(e) === ExitCode.internal
+      ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`
+      : (e as Error).message;
+  let client: RpcClient | undefined;
   try {
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
-    const opts = parseOptions(args.hash, args.options, io.env);
+    const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
+    const opts = parseOptions(args.hashes, args.options, io.env, stdin);
     debugOn = opts.debug;
     secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
-    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms`);
+    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.inputs.length} hash(es)`);
 
-    const model = await inspect(opts, io, debug);
-    for (const w of model.warnings) await say(`txray: warning: ${w}`);
-    if (opts.json) {
-      await out.writeAll(renderJson(jsonDocument(model), io.stdout.isTTY ? 2 : 0));
-    } else {
-      const chalk = makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
-      const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
-      const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
-      await out.writeAll(renderText(model, { chalk, width, where: redactUrl(opts.url) }));
+    const single = opts.inputs.length === 1;
+    const chalk = makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
+    const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
+    const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+    const where = redactUrl(opts.url);
+    client = await createRpcClient({
+      url: opts.url,
+      headers: opts.headers,
+      interrupt: io.interrupt,
+      timeoutMs: opts.timeoutMs,
+      maxResponseBytes: opts.maxResponseBytes,
+      debug: opts.debug ? debug : undefined,
+    });
+    const settings: InspectSettings = {
+      timeoutMs: opts.timeoutMs,
+      waitMs: opts.waitMs,
+      confirmations: opts.confirmations,
+      tracer: { mode: opts.tracer, traceMissing: false },
+      interrupt: io.interrupt,
+    };
+
+    // Results are written in input order as soon as every earlier one is done (NDJSON, --full);
+    // the summary table waits for all of them.
+    const outcomes: Array<Outcome | undefined> = new Array(opts.inputs.length);
+    let flushed = 0;
+    let writing = Promise.resolve();
+    const progress = !single && !opts.json && !opts.quiet && io.stderr.isTTY === true && opts.inputs.length >= 10;
+    let done = 0;
+    const emit = async (o: Outcome): Promise<void> => {
+      const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
+      if ('model' in o) for (const w of o.model.warnings) await say(`txray: warning: ${tag}${w}`);
+      else await say(`txray: ${tag}${errorMessage(o.error)}`);
+      if ('error' in o && debugOn && o.error instanceof Error && o.error.stack) await say(o.error.stack);
+      if (opts.quiet) return;
+      if (opts.json) {
+        const doc = 'model' in o ? jsonDocument(o.model) : errorDocument(o.hash, { code: errorCodeName(o.error), message: scrub(errorMessage(o.error), secrets) }, []);
+        await out.writeAll(renderJson(doc, single ? jsonIndent : 0));
+      } else if (single || opts.full) {
+        if ('model' in o) await out.writeAll(renderText(o.model, { chalk, width, where }));
+        if (!single) await out.write('\n');
+      }
+    };
+    const flush = (): void => {
+      while (flushed < outcomes.length && outcomes[flushed] !== undefined) {
+        const o = outcomes[flushed++]!;
+        writing = writing.then(() => emit(o));
+      }
+    };
+    let next = 0;
+    let interrupted = false;
+    const worker = async (): Promise<void> => {
+      while (next < opts.inputs.length && !interrupted) {
+        const i = next++;
+        const input = opts.inputs[i]!;
+        let outcome: Outcome;
+        if ('error' in input) outcome = { input: input.text, hash: null, error: input.error, code: ExitCode.usage };
+        else {
+          try {
+            const model = await inspect(client!, input.hash, settings);
+            outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
+          } catch (e) {
+            if (e instanceof Interrupted) {
+              interrupted = true;
+              return;
+            }
+            if (single) throw e;
+            outcome = { input: input.text, hash: input.hash, error: e, code: exitCodeForError(e) };
+          }
+        }
+        outcomes[i] = outcome;
+        done++;
+        if (progress) void err.write(`\rtxray: ${done}/${opts.inputs.length} inspected`);
+        flush();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, opts.inputs.length) }, worker));
+    await writing;
+    if (progress) await err.write('\r\u001b[2K');
+    if (interrupted) return ExitCode.interrupted;
+    const all = outcomes as Outcome[];
+    if (!single && !opts.json && !opts.full && !opts.quiet) {
+      const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
+      await out.writeAll(renderSummary(rows, chalk));
     }
     if (opts.debug) debug(`done in ${Math.round(performance.now() - started)} ms`);
-    return exitCodeForStatus(model.status);
+    return all.reduce((max, o) => Math.max(max, o.code), 0);
   } catch (e) {
     const code = exitCodeForError(e);
     if (code === ExitCode.interrupted) return code;
-    const message =
-      code === ExitCode.internal
-        ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`
-        : (e as Error).message;
+    const message = errorMessage(e);
     await say(`txray: ${message}`);
     if (debugOn && e instanceof Error && e.stack) await say(e.stack);
     if (wantsJson) {
       const doc = errorDocument(pickHash(argv), { code: errorCodeName(e), message: scrub(message, secrets) }, []);
-      await out.writeAll(renderJson(doc, io.stdout.isTTY ? 2 : 0));
+      await out.writeAll(renderJson(doc, jsonIndent));
     }
     return code;
+  } finally {
+    await client?.close();
   }
 }

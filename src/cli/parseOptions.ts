@@ -16,10 +16,19 @@ export interface RawCliOptions {
   readonly maxResponseMb?: string;
   readonly debug?: boolean;
   readonly tracer?: string;
+  readonly full?: boolean;
+  readonly quiet?: boolean;
+  readonly concurrency?: string;
+  /** --wait alone is `true`; --wait 30 is "30". */
+  readonly wait?: string | boolean;
+  readonly confirmations?: string;
 }
 
+/** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
+export type Input = { readonly text: string; readonly hash: Hex } | { readonly text: string; readonly error: UsageError };
+
 export interface InspectOptions {
-  readonly hash: Hex;
+  readonly inputs: readonly Input[];
   readonly url: URL;
   readonly json: boolean;
   readonly color: boolean | undefined;
@@ -28,10 +37,21 @@ export interface InspectOptions {
   readonly maxResponseBytes: number;
   readonly debug: boolean;
   readonly tracer: TracerMode;
+  /** Text with several hashes: the whole view for each instead of the summary table. */
+  readonly full: boolean;
+  /** Nothing on stdout; the exit code (and stderr) only. */
+  readonly quiet: boolean;
+  readonly concurrency: number;
+  /** --wait: how long to poll for a pending or unknown transaction (null: do not wait). */
+  readonly waitMs: number | null;
+  /** --confirmations: blocks wanted on top of the transaction's block. */
+  readonly confirmations: number;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
 export const DEFAULT_MAX_RESPONSE_MB = 256;
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_WAIT_S = 120;
 
 export function parseHash(input: string): Hex {
   const s = input.trim();
@@ -119,10 +139,60 @@ export function parseTracer(input: string | undefined): TracerMode {
   return mode;
 }
 
-export function parseOptions(hash: string, raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>): InspectOptions {
+function wholeNumber(input: string, option: string, min: number, max: number): number {
+  const n = Number(input.trim());
+  if (input.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${option} takes a whole number from ${min} to ${max}, not '${escapeShort(input, 40)}'.`);
+  }
+  return n;
+}
+
+export function parseWait(wait: string | boolean | undefined, confirmations: number): number | null {
+  if (wait === undefined || wait === false) return confirmations > 0 ? DEFAULT_WAIT_S * 1000 : null;
+  if (wait === true) return DEFAULT_WAIT_S * 1000;
+  const n = Number(wait.trim());
+  if (wait.trim() === '' || !Number.isFinite(n) || n < 0 || n > 86_400) {
+    throw new UsageError(`--wait takes a number of seconds from 0 to 86400, not '${escapeShort(wait, 40)}'.`);
+  }
+  return Math.ceil(n * 1000);
+}
+
+/**
+ * Hashes from stdin ("txray -"): one per line; blank lines and # comments skipped; whitespace trimmed.
+ */
+export function hashesFromText(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+}
+
+/**
+ * The inputs in order: words from the command line, with "-" standing for the lines of stdin. One
+ * input that is not a hash is a usage error (exit 2, before any request); in a longer list it becomes
+ * that entry's error and the others are still inspected.
+ */
+export function parseInputs(words: readonly string[], stdin: string | undefined): Input[] {
+  const texts = words.flatMap((w) => (w === '-' ? hashesFromText(stdin ?? '') : [w]));
+  if (texts.length === 0) {
+    throw new UsageError(words.includes('-') ? 'no transaction hash on stdin (one per line; blank lines and # comments are skipped).' : 'missing the transaction hash; see txray --help.');
+  }
+  if (texts.length === 1) return [{ text: texts[0]!, hash: parseHash(texts[0]!) }];
+  return texts.map((text) => {
+    try {
+      return { text, hash: parseHash(text) };
+    } catch (err) {
+      if (err instanceof UsageError) return { text, error: err };
+      throw err;
+    }
+  });
+}
+
+export function parseOptions(words: readonly string[], raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>, stdin?: string): InspectOptions {
   const fromFlag = raw.rpcUrl !== undefined;
+  const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
   return {
-    hash: parseHash(hash),
+    inputs: parseInputs(words, stdin),
     url: parseRpcUrl(fromFlag ? raw.rpcUrl : env.ETH_RPC_URL, fromFlag ? '--rpc-url' : 'ETH_RPC_URL'),
     json: raw.json === true,
     color: raw.color,
@@ -131,5 +201,10 @@ export function parseOptions(hash: string, raw: RawCliOptions, env: Readonly<Rec
     maxResponseBytes: parseMaxResponse(raw.maxResponseMb),
     debug: raw.debug === true,
     tracer: parseTracer(raw.tracer),
+    full: raw.full === true,
+    quiet: raw.quiet === true,
+    concurrency: raw.concurrency === undefined ? DEFAULT_CONCURRENCY : wholeNumber(raw.concurrency, '--concurrency', 1, 64),
+    waitMs: parseWait(raw.wait, confirmations),
+    confirmations,
   };
 }

@@ -1,5 +1,20 @@
 /** Entry point of the bundle: wires the real process to main and sets the exit code (never process.exit). */
+import { UsageError } from '../errors.js';
 import { main } from './main.js';
+
+/** Hash lists are small; a stdin larger than this is refused rather than held in memory. */
+const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > MAX_STDIN_BYTES) throw new UsageError('stdin holds more than 64 MiB; pass fewer hashes at a time.');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 export async function run(): Promise<void> {
   const interrupt = new AbortController();
@@ -12,6 +27,7 @@ export async function run(): Promise<void> {
     stderr: process.stderr,
     env: process.env,
     interrupt: interrupt.signal,
+    readStdin,
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
 }

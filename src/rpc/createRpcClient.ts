@@ -6,10 +6,9 @@ import { redactUrl } from './redactUrl.js';
 export interface RpcClientOptions {
   readonly url: URL;
   readonly headers: ReadonlyArray<readonly [string, string]>;
-  /** Overall deadline for everything this client does, retries included. */
-  readonly deadline: AbortSignal;
   /** Aborted on SIGINT. */
   readonly interrupt?: AbortSignal;
+  /** The --timeout budget, for messages: each lookup passes its own deadline signal to call(). */
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly debug?: (line: string) => void;
@@ -18,8 +17,11 @@ export interface RpcClientOptions {
 }
 
 export interface RpcClient {
-  /** JSON-RPC call; resolves to `result` (any shape: validation is the next stage's job). */
-  call(method: string, params: readonly unknown[]): Promise<unknown>;
+  /**
+   * JSON-RPC call; resolves to `result` (any shape: validation is the next stage's job). `deadline`
+   * bounds everything the call does, retries included.
+   */
+  call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown>;
   readonly where: string;
   close(): Promise<void>;
 }
@@ -69,9 +71,9 @@ function discard(body: { on(event: 'error', fn: () => void): unknown; destroy():
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_OSSL)/;
 
 /** Turn a transport-level exception into a one-line RpcFailure (or Interrupted). */
-function transportFailure(err: unknown, where: string, opts: RpcClientOptions, method: string): Error {
+function transportFailure(err: unknown, where: string, opts: RpcClientOptions, method: string, deadline: AbortSignal): Error {
   if (opts.interrupt?.aborted) return new Interrupted('interrupted');
-  if (opts.deadline.aborted) {
+  if (deadline.aborted) {
     return new RpcFailure('timeout', `no complete answer from ${where} within ${opts.timeoutMs / 1000}s; raise --timeout or check the node.`, {
       cause: err,
       method,
@@ -117,11 +119,12 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
     bodyTimeout: opts.timeoutMs,
     connect: { timeout: opts.timeoutMs },
   });
-  const signal = opts.interrupt ? AbortSignal.any([opts.deadline, opts.interrupt]) : opts.deadline;
   let nextId = 1;
   const base = opts.retryBaseMs ?? 250;
+  // Backoff is shared by every request of the run: once the node says 429/503, nobody asks before this.
+  let notBefore = 0;
 
-  async function attempt(body: string): Promise<{ status: number; retryAfter?: number; text?: string }> {
+  async function attempt(body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: string }> {
     const res = await pool.request({ path, method: 'POST', headers, body, signal });
     if (RETRY_STATUSES.has(res.statusCode)) {
       discard(res.body);
@@ -139,17 +142,20 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
     return { status: res.statusCode, text: await readCapped(res.body, opts.maxResponseBytes, where) };
   }
 
-  async function call(method: string, params: readonly unknown[]): Promise<unknown> {
+  async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
     const id = nextId++;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
     const started = performance.now();
+    const signal = opts.interrupt ? AbortSignal.any([deadline, opts.interrupt]) : deadline;
     let text: string | undefined;
     for (let tries = 0; ; tries++) {
       let outcome: Awaited<ReturnType<typeof attempt>>;
       try {
-        outcome = await attempt(body);
+        const hold = notBefore - Date.now();
+        if (hold > 0) await sleep(hold, signal);
+        outcome = await attempt(body, signal);
       } catch (err) {
-        throw transportFailure(err, where, opts, method);
+        throw transportFailure(err, where, opts, method, deadline);
       }
       if (outcome.text !== undefined) {
         text = outcome.text;
@@ -171,6 +177,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
       // backoff with full jitter, or the server's Retry-After, always inside the overall deadline.
       const backoff = Math.min(MAX_RETRY_DELAY_MS, base * 2 ** tries) * (0.5 + Math.random() / 2);
       const wait = outcome.retryAfter ?? backoff;
+      notBefore = Math.max(notBefore, Date.now() + wait);
       opts.debug?.(`${method}: HTTP ${status}, retry ${tries + 1} in ${Math.round(wait)} ms`);
       const elapsed = performance.now() - started;
       if (elapsed + wait >= opts.timeoutMs || wait > MAX_RETRY_DELAY_MS * 4) {
@@ -181,9 +188,9 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
         );
       }
       try {
-        await sleep(wait, signal);
+        await sleep(Math.max(wait, notBefore - Date.now()), signal);
       } catch (err) {
-        throw transportFailure(err, where, opts, method);
+        throw transportFailure(err, where, opts, method, deadline);
       }
     }
     opts.debug?.(`${method}: ${Math.round(performance.now() - started)} ms, ${text.length} bytes`);

@@ -25,6 +25,19 @@ export interface Bundle {
 
 const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
 
+/** What a run has learnt about the node's tracers, shared by all its lookups (detection happens once). */
+export interface TracerState {
+  readonly mode: TracerMode;
+  /** Set when the node said trace_transaction does not exist: later lookups go straight to the callTracer. */
+  traceMissing: boolean;
+}
+
+export interface FetchOptions {
+  readonly tracer: TracerState;
+  /** Bounds this lookup, retries included. */
+  readonly deadline: AbortSignal;
+}
+
 const blockHashOf = (v: unknown): string | undefined => {
   const h = (v as { blockHash?: unknown } | null)?.blockHash;
   return typeof h === 'string' ? h.toLowerCase() : undefined;
@@ -39,11 +52,13 @@ const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null,
  * Ask for the trace the mode wants. Failures that concern only the trace become warnings (the
  * transaction and receipt are still worth showing); an interrupt is passed on.
  */
-async function fetchTrace(client: RpcClient, hash: Hex, mode: TracerMode, warnings: string[]): Promise<TraceResult> {
+async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warnings: string[]): Promise<TraceResult> {
+  const mode = opts.tracer.mode;
   if (mode === 'none') return NO_TRACE;
+  const fallbackNote = `from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`;
   const viaDebug = async (note: string | null): Promise<TraceResult> => {
     try {
-      const callTrace = await client.call('debug_traceTransaction', [hash, CALL_TRACER]);
+      const callTrace = await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline);
       return { trace: null, callTrace, traceSource: 'debug_traceTransaction', traceNote: note };
     } catch (err) {
       if (err instanceof Interrupted) throw err;
@@ -53,8 +68,9 @@ async function fetchTrace(client: RpcClient, hash: Hex, mode: TracerMode, warnin
     }
   };
   if (mode === 'geth') return viaDebug('from debug_traceTransaction (callTracer), as --tracer geth asked');
+  if (mode === 'auto' && opts.tracer.traceMissing) return viaDebug(fallbackNote);
   try {
-    const trace = await client.call('trace_transaction', [hash]);
+    const trace = await client.call('trace_transaction', [hash], opts.deadline);
     return { trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null };
   } catch (err) {
     if (err instanceof Interrupted) throw err;
@@ -66,18 +82,19 @@ async function fetchTrace(client: RpcClient, hash: Hex, mode: TracerMode, warnin
       warnings.push(`trace_transaction is not available on ${client.where} (method not found); the call tree is not shown.`);
       return NO_TRACE;
     }
-    const result = await viaDebug(`from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`);
+    opts.tracer.traceMissing = true;
+    const result = await viaDebug(fallbackNote);
     if (result.traceSource === null) warnings.unshift(`trace_transaction is not available on ${client.where} (method not found).`);
     return result;
   }
 }
 
-async function fetchOnce(client: RpcClient, hash: Hex, tracer: TracerMode): Promise<Bundle> {
+async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {
   const warnings: string[] = [];
   const [tx, receipt, trace] = await Promise.allSettled([
-    client.call('eth_getTransactionByHash', [hash]),
-    client.call('eth_getTransactionReceipt', [hash]),
-    fetchTrace(client, hash, tracer, warnings),
+    client.call('eth_getTransactionByHash', [hash], opts.deadline),
+    client.call('eth_getTransactionReceipt', [hash], opts.deadline),
+    fetchTrace(client, hash, opts, warnings),
   ]);
   for (const r of [tx, receipt, trace]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
@@ -86,13 +103,13 @@ async function fetchOnce(client: RpcClient, hash: Hex, tracer: TracerMode): Prom
   return { transaction: tx.value, receipt: receipt.value, ...traced, warnings };
 }
 
-export async function fetchBundle(client: RpcClient, hash: Hex, opts: { tracer: TracerMode }): Promise<Bundle> {
-  const first = await fetchOnce(client, hash, opts.tracer);
+export async function fetchBundle(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {
+  const first = await fetchOnce(client, hash, opts);
   const txBlock = blockHashOf(first.transaction);
   const receiptBlock = blockHashOf(first.receipt);
   if (txBlock === undefined || receiptBlock === undefined || txBlock === receiptBlock) return first;
   // A reorg between the calls: the transaction and its receipt come from different blocks. Ask once more.
-  const second = await fetchOnce(client, hash, opts.tracer);
+  const second = await fetchOnce(client, hash, opts);
   const a = blockHashOf(second.transaction);
   const b = blockHashOf(second.receipt);
   if (a !== undefined && b !== undefined && a !== b) {

@@ -294,8 +294,10 @@ describe('usage errors: exit 2, before any network call', () => {
     [[HASH, '-r', `http://${base}/ok`, '-H', 'HEADERTOKEN789'], /-H header #1 has no colon/],
     [[HASH, '-r', `http://${base}/ok`, '--frobnicate'], /unknown option '--frobnicate'/],
     [[HASH], /no RPC endpoint: pass --rpc-url <url> or set ETH_RPC_URL/],
-    [[], /missing required argument 'hash'/],
-    [[HASH, HASH, '-r', `http://${base}/ok`], /too many arguments/],
+    [[], /missing the transaction hash; see txray --help\./],
+    [[HASH, '-r', `http://${base}/ok`, '--concurrency', '0'], /--concurrency takes a whole number from 1 to 64/],
+    [[HASH, '-r', `http://${base}/ok`, '--wait', 'later'], /--wait takes a number of seconds/],
+    [[HASH, '-r', `http://${base}/ok`, '--confirmations', '-1'], /--confirmations takes a whole number/],
   ])('%j', async (args, message) => {
     const before = requests;
     const r = await runTxray(args);
@@ -318,7 +320,7 @@ describe('usage errors: exit 2, before any network call', () => {
   test('--help and --version exit 0 on stdout', async () => {
     const help = await runTxray(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: txray [options] <hash>');
+    expect(help.stdout).toContain('Usage: txray [options] [hashes...]');
     expect(help.stdout).toContain('Exit codes:');
     expect(help.stdout).toContain('with or without the 0x prefix');
     const version = await runTxray(['--version']);

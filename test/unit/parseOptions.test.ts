@@ -109,9 +109,9 @@ describe('other options', () => {
     expect(() => parseHeaders([': value'])).toThrow(/no valid header name/);
   });
   test('--rpc-url wins over ETH_RPC_URL', () => {
-    const o = parseOptions(H, { rpcUrl: 'http://a:1' }, { ETH_RPC_URL: 'http://b:2' });
+    const o = parseOptions([H], { rpcUrl: 'http://a:1' }, { ETH_RPC_URL: 'http://b:2' });
     expect(o.url.host).toBe('a:1');
-    expect(parseOptions(H, {}, { ETH_RPC_URL: 'http://b:2' }).url.host).toBe('b:2');
+    expect(parseOptions([H], {}, { ETH_RPC_URL: 'http://b:2' }).url.host).toBe('b:2');
   });
 });
 

@@ -1,0 +1,80 @@
+/**
+ * One lookup: fetch → validate → model, and --wait's polling. Network through the shared client;
+ * no output (main writes).
+ */
+import { Interrupted } from '../errors.js';
+import { buildModel } from '../model/buildModel.js';
+import type { InspectModel } from '../model/types.js';
+import { isQuantity } from '../raw/hex.js';
+import { parseCallTrace } from '../raw/parseCallTrace.js';
+import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
+import type { Hex } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
+
+export interface InspectSettings {
+  readonly timeoutMs: number;
+  readonly waitMs: number | null;
+  readonly confirmations: number;
+  readonly tracer: TracerState;
+  readonly interrupt?: AbortSignal;
+}
+
+export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
+  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs) });
+  const warnings = bundle.warnings;
+  const warn = (m: string): void => {
+    warnings.push(m);
+  };
+  const tx = parseTransaction(bundle.transaction, hash, warn);
+  const receipt = parseReceipt(bundle.receipt, hash, warn);
+  if (bundle.traceSource === 'debug_traceTransaction') {
+    const converted = parseCallTrace(bundle.callTrace, warn);
+    return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings);
+  }
+  const trace = parseTrace(bundle.trace, hash, warn);
+  return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings);
+}
+
+function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (interrupt?.aborted) return reject(new Interrupted('interrupted'));
+    const timer = setTimeout(() => {
+      interrupt?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new Interrupted('interrupted'));
+    };
+    interrupt?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const FIRST_POLL_MS = 250;
+const MAX_POLL_MS = 5_000;
+
+/**
+ * --wait: poll the receipt (one cheap call; rate limits are handled by the client's shared backoff)
+ * until the transaction is mined with enough blocks on top, starting fast and backing off; then one
+ * full lookup. When time runs out the full lookup still runs and says pending or not found.
+ */
+export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
+  if (s.waitMs === null) return inspectOnce(client, hash, s);
+  const until = Date.now() + s.waitMs;
+  let delay = FIRST_POLL_MS;
+  for (;;) {
+    const deadline = AbortSignal.timeout(s.timeoutMs);
+    const receipt = (await client.call('eth_getTransactionReceipt', [hash], deadline)) as { blockNumber?: unknown } | null;
+    if (receipt !== null && typeof receipt === 'object') {
+      if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;
+      const head = await client.call('eth_blockNumber', [], deadline);
+      if (isQuantity(head) && BigInt(head) - BigInt(receipt.blockNumber) >= BigInt(s.confirmations)) break;
+    }
+    const left = until - Date.now();
+    if (left <= 0) break;
+    await pause(Math.min(delay, left), s.interrupt);
+    delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
+  }
+  return inspectOnce(client, hash, s);
+}

@@ -1,0 +1,72 @@
+/**
+ * Several hashes in text: one table row per hash, then totals. Pure: (rows, chalk) → lines.
+ */
+import type { ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import { describeRevert } from '../decode/decodeRevert.js';
+import type { InspectModel } from '../model/types.js';
+import { byteLength, toBig } from '../raw/hex.js';
+import { escapeShort } from './escape.js';
+import { formatUnits, groupDigits, shortAddress } from './format.js';
+import { statusBadge } from './renderText.js';
+
+export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
+
+const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
+
+function firstError(m: InspectModel): string {
+  const f = m.failure;
+  if (f === null) return '';
+  if (f.revert !== null) return escapeShort(describeRevert(f.revert), 48);
+  return escapeShort(f.error ?? 'reverted (no trace)', 48);
+}
+
+function method(m: InspectModel): string {
+  const input = m.tx?.input;
+  if (input === undefined) return '';
+  if (byteLength(input) === 0) return m.tx?.to === null ? '' : 'transfer';
+  // Decoded names come with the decoding issue; until then the selector.
+  return m.tx?.to === null ? 'create' : input.slice(0, 10);
+}
+
+function cells(row: SummaryRow, c: ChalkInstance): string[] {
+  if ('error' in row) {
+    const shown = /^0x[0-9a-fA-F]{64}$/.test(row.input) ? shortHash(row.input) : escapeShort(row.input, 20);
+    return [shown, c.red.bold('✘ error'), '', '', '', '', '', '', escapeShort(row.error, 60)];
+  }
+  const m = row.model;
+  const tx = m.tx;
+  const r = m.receipt;
+  const block = tx?.blockNumber ?? r?.blockNumber;
+  const to = tx?.to ?? null;
+  const created = r?.contractAddress ?? null;
+  const target = to !== null ? shortAddress(to) : created !== null ? `create → ${shortAddress(created)}` : tx ? 'create' : '';
+  const gasUsed = r?.gasUsed !== undefined ? toBig(r.gasUsed) : undefined;
+  const price = r?.effectiveGasPrice ?? tx?.gasPrice;
+  const fee = gasUsed !== undefined && price !== undefined ? `${formatUnits(gasUsed * toBig(price), 18)}` : '';
+  return [
+    shortHash(m.hash),
+    statusBadge(m.status, c),
+    block ? groupDigits(toBig(block)) : '',
+    tx ? shortAddress(tx.from) : '',
+    target,
+    method(m),
+    gasUsed !== undefined ? groupDigits(gasUsed) : '',
+    fee,
+    c.red(firstError(m)),
+  ];
+}
+
+export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance): Generator<string> {
+  // cli-table3 colours headers and borders itself unless told not to; colour is ours to decide.
+  const table = new Table({
+    head: ['hash', 'status', 'block', 'from', 'to', 'method', 'gas used', 'fee (ETH)', 'first error'].map((h) => c.bold(h)),
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const row of rows) table.push(cells(row, c));
+  yield `${table.toString()}\n`;
+  const count = (pred: (r: SummaryRow) => boolean): number => rows.filter(pred).length;
+  const by = (status: string) => count((r) => 'model' in r && r.model.status === status);
+  yield `${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}: ${by('success')} succeeded, ${by('reverted')} reverted, ${by('pending')} pending, ${by('not_found')} not found, ${count((r) => 'error' in r)} failed to inspect\n`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Many hashes and CI checks on a real anvil: arguments and stdin, NDJSON, the summary table, exit
+ * codes, --quiet, --wait with automine off, --confirmations, tracer detection once per run.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { call, makeScenarios, send } from '../../scripts/lib/scenarios.mjs';
+import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
+import { BIN, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let hashes: Record<string, string>;
+let showcase: string;
+const UNKNOWN = `0x${'ab'.repeat(32)}`;
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  const made = await makeScenarios(anvil.rpc);
+  hashes = made.hashes;
+  showcase = made.showcase;
+});
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+const short = (h: string) => `${h.slice(0, 10)}…${h.slice(-6)}`;
+
+describe('several hashes', () => {
+  test('a mixed list: summary table, totals, the largest exit code', async () => {
+    const r = await runTxray([hashes.showcase!, hashes.reason!, UNKNOWN, 'not-a-hash', hashes.creation!, '-r', anvil.url]);
+    expect(r.code).toBe(3); // max of 0, 1, 3, 2, 0
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/hash\s+│ status\s+│ block\s+│ from\s+│ to\s+│ method\s+│ gas used\s+│ fee \(ETH\)\s+│ first error/);
+    const row = (h: string) => lines.find((l) => l.includes(short(h)))!;
+    expect(row(hashes.showcase!)).toMatch(/✔ success .*0xe7f172…3f0512 .*0xa444f5e9 .*429,299/);
+    expect(row(hashes.reason!)).toMatch(/✘ reverted .* Error: not enough tokens/);
+    expect(row(UNKNOWN)).toContain('? not found');
+    expect(row(hashes.creation!)).toMatch(/create → 0xe7f172…3f0512 .* create /);
+    expect(lines.find((l) => l.includes('not-a-hash'))).toMatch(/✘ error .*'not-a-hash' is not a transaction hash/);
+    expect(lines.at(-1)).toBe('5 transactions: 2 succeeded, 1 reverted, 0 pending, 1 not found, 1 failed to inspect');
+    expect(r.stderr).toBe("txray: not-a-hash: 'not-a-hash' is not a transaction hash: it holds characters other than hex digits (expected 0x and 64 hex digits).\n");
+    // Rows keep the input order.
+    expect([hashes.showcase!, hashes.reason!, UNKNOWN].map((h) => lines.findIndex((l) => l.includes(short(h))))).toEqual(
+      [...[hashes.showcase!, hashes.reason!, UNKNOWN].map((h) => lines.findIndex((l) => l.includes(short(h))))].sort((a, b) => a - b),
+    );
+  });
+
+  test('stdin: one per line, blank lines and # comments skipped, whitespace trimmed', async () => {
+    const stdin = `# release checks\n\n  ${hashes.showcase}  \n${hashes.legacyTransfer} # the transfer\n\n`;
+    const r = await runTxray(['-', '-r', anvil.url], {}, stdin);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('2 transactions: 2 succeeded, 0 reverted, 0 pending, 0 not found, 0 failed to inspect');
+    const empty = await runTxray(['-', '-r', anvil.url], {}, '# nothing\n\n');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('txray: no transaction hash on stdin (one per line; blank lines and # comments are skipped).\n');
+  });
+
+  test('--json: NDJSON, one document per input in input order, each what a single run prints', async () => {
+    const inputs = [hashes.reason!, 'xyz', hashes.showcase!, UNKNOWN, hashes.deep!];
+    const r = await runTxray([...inputs, '-r', anvil.url, '--json', '--concurrency', '3']);
+    expect(r.code).toBe(3);
+    const docs = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(docs).toHaveLength(5);
+    expect(docs.map((d) => d.status)).toEqual(['reverted', 'error', 'success', 'not_found', 'reverted']);
+    expect(docs[1]).toMatchObject({ hash: null, error: { code: 'usage' } });
+    for (const d of docs) expect(schemaErrors(d)).toBe('');
+    for (const i of [0, 2, 3, 4]) {
+      const single = JSON.parse((await runTxray([inputs[i]!, '-r', anvil.url, '--json'])).stdout);
+      expect(docs[i]).toEqual(single);
+    }
+  });
+
+  test('--full prints the whole view for each hash', async () => {
+    const r = await runTxray([hashes.reason!, hashes.showcase!, '-r', anvil.url, '--full']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.match(/^Transaction 0x/gm)).toHaveLength(2);
+    expect(r.stdout.indexOf(hashes.reason!)).toBeLessThan(r.stdout.indexOf(hashes.showcase!));
+    expect(r.stdout).toContain('Call tree (14 entries, depth 4)');
+  });
+
+  test('--quiet: nothing on stdout, the exit code says it, errors still on stderr', async () => {
+    const ok = await runTxray([hashes.showcase!, hashes.legacyTransfer!, '-r', anvil.url, '--quiet']);
+    expect(ok).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const bad = await runTxray([hashes.showcase!, hashes.reason!, '-r', anvil.url, '-q', '--json']);
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    const down = await runTxray([hashes.showcase!, '-r', 'http://127.0.0.1:1', '--quiet']);
+    expect(down.code).toBe(5);
+    expect(down.stdout).toBe('');
+    expect(down.stderr).toContain('connection refused');
+  });
+
+  test('one hash failing does not stop the others; tracer detection happens once per run', async () => {
+    let proxy: RpcServer | undefined;
+    try {
+      // geth-like: no trace_*; and one hash whose receipt the node cannot produce.
+      proxy = await startRpcServer(async ({ method, params }) => {
+        if (method.startsWith('trace_')) return { error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
+        if (method === 'eth_getTransactionReceipt' && params[0] === hashes.deep) return { error: { code: -32000, message: 'header not found' } };
+        return forward(anvil.url, method, params);
+      });
+      const list = [hashes.showcase!, hashes.deep!, hashes.reason!, hashes.legacyTransfer!];
+      const r = await runTxray([...list, '-r', proxy.url, '--concurrency', '1']);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toBe(`txray: ${short(hashes.deep!)}: eth_getTransactionReceipt: the node answered error -32000: header not found\n`);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('4 transactions: 2 succeeded, 1 reverted, 0 pending, 0 not found, 1 failed to inspect');
+      expect(proxy.requests.filter((q) => q.method === 'trace_transaction')).toHaveLength(1);
+      expect(proxy.requests.filter((q) => q.method === 'debug_traceTransaction').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await proxy?.close();
+    }
+  });
+});
+
+/** Start txray in the background; resolves with its exit code, stdout and elapsed time. */
+function background(args: string[]): Promise<{ code: number | null; stdout: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', (code) => resolve({ code, stdout, ms: Date.now() - started }));
+  });
+}
+
+describe('--wait', () => {
+  test('a pending transaction: polls until it is mined, then inspects', async () => {
+    await anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [2n]) });
+      const run = background([hash, '-r', anvil.url, '--wait', '20']);
+      await new Promise((r) => setTimeout(r, 1500));
+      await anvil.rpc('evm_mine');
+      const r = await run;
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('✔ success');
+      expect(r.ms).toBeGreaterThanOrEqual(1400);
+      expect(r.ms).toBeLessThan(10_000);
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+    }
+  });
+
+  test('--confirmations 2 waits for two blocks on top', async () => {
+    const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
+    const run = background([hash, '-r', anvil.url, '--confirmations', '2', '--wait', '20']);
+    await new Promise((r) => setTimeout(r, 1200));
+    await anvil.rpc('evm_mine');
+    await anvil.rpc('evm_mine');
+    const r = await run;
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeGreaterThanOrEqual(1100);
+  });
+
+  test('time runs out: exit 4 for pending, 3 for unknown, on time', async () => {
+    await anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [3n]) });
+      const pending = await background([hash, '-r', anvil.url, '--wait', '1']);
+      expect(pending.code).toBe(4);
+      expect(pending.stdout).toContain('… pending');
+      expect(pending.ms).toBeGreaterThanOrEqual(900);
+      expect(pending.ms).toBeLessThan(5000);
+      const unknown = await background([UNKNOWN, '-r', anvil.url, '--wait', '1']);
+      expect(unknown.code).toBe(3);
+      expect(unknown.ms).toBeGreaterThanOrEqual(900);
+      await anvil.rpc('evm_mine');
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+    }
+  });
+});
