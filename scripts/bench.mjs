@@ -81,12 +81,23 @@ try {
   const help = [];
   for (let i = 0; i < RUNS; i++) help.push((await measure(process.execPath, [bin, '--help'])).ms);
 
+  // Batch: 300 hashes in one run against one process per hash (a sample of single runs, median).
+  const batch = [];
+  for (let i = 0; i < 300; i++) batch.push(await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [BigInt(i % 5)]) }));
+  const batchRuns = [];
+  for (let i = 0; i < 3; i++) batchRuns.push((await measure(process.execPath, [bin, ...batch, '-r', anvil.url, '--quiet'])).ms);
+  const singles = [];
+  for (let i = 0; i < RUNS; i++) singles.push((await measure(process.execPath, [bin, batch[i * 7], '-r', anvil.url, '--quiet'])).ms);
+  const perHashBatch = median(batchRuns) / batch.length;
+  const perHashSingle = median(singles);
+
   const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
   console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; median of ${RUNS} runs\n`);
   console.log('| case | txray ms | cast run ms | txray / cast | txray MB | cast MB |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.castMs)} | ${r.ratio.toFixed(2)}× | ${f(r.txrayMB)} | ${f(r.castMB)} |`);
   console.log(`| txray --help | ${f(median(help))} | | | | |`);
+  console.log(`\nbatch: 300 hashes in one run ${f(median(batchRuns))} ms = ${perHashBatch.toFixed(1)} ms per hash; one process per hash ${f(perHashSingle)} ms; ratio ${(perHashBatch / perHashSingle).toFixed(3)} (goal ≤ 0.1)`);
 } finally {
   await proxy.close();
   await anvil.stop();
