@@ -124,6 +124,31 @@ function background(args: string[]): Promise<{ code: number | null; stdout: stri
   });
 }
 
+/** Run in a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs; returns what the terminal got. */
+function inTerminal(args: string[]): Promise<string> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let screen = '';
+    child.stdout.on('data', (d) => (screen += d));
+    child.on('close', () => resolve(screen));
+  });
+}
+
+describe('progress', () => {
+  test('shown on a terminal for long batches, then cleared; never with --json or --quiet', async () => {
+    const list = Object.values(hashes);
+    expect(list.length).toBeGreaterThanOrEqual(10);
+    const screen = await inTerminal([...list, '-r', anvil.url]);
+    expect(screen).toContain(`\rtxray: ${list.length}/${list.length} inspected`);
+    expect(screen).toContain('\r\u001b[2K');
+    expect(screen).toMatch(/\d+ transactions: /);
+    expect(await inTerminal([...list, '-r', anvil.url, '--json'])).not.toContain('inspected');
+    expect(await inTerminal([...list, '-r', anvil.url, '--quiet'])).not.toContain('inspected');
+    expect(await inTerminal(list.slice(0, 3).concat(['-r', anvil.url]))).not.toContain('inspected');
+  });
+});
+
 describe('--wait', () => {
   test('a pending transaction: polls until it is mined, then inspects', async () => {
     await anvil.rpc('evm_setAutomine', [false]);
