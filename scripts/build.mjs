@@ -1,7 +1,9 @@
 // One ESM bundle of txray and its dependencies. undici uses require() for node: built-ins, which an
 // ESM bundle only has through a createRequire banner (field notes: without it the first request throws).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -22,3 +24,23 @@ await build({
   banner: { js: "import { createRequire as __txrayCreateRequire } from 'node:module'; const require = __txrayCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),
+// sharded by first byte so a lookup reads one small file, never the whole set. Its licence ships beside it.
+const require = createRequire(import.meta.url);
+const sevmDir = dirname(require.resolve('sevm'));
+const sevmRoot = sevmDir.slice(0, sevmDir.lastIndexOf('node_modules/sevm') + 'node_modules/sevm'.length);
+const out = new URL('../dist/sigdb/', import.meta.url);
+for (const [kind, file] of [['functions', 'functionHashes.min.json'], ['events', 'eventHashes.min.json']]) {
+  const all = JSON.parse(readFileSync(join(sevmRoot, '4bytedb', file), 'utf8'));
+  const shards = new Map();
+  for (const [key, sig] of Object.entries(all)) {
+    const k = key.toLowerCase().replace(/^0x/, '');
+    const shard = k.slice(0, 2);
+    if (!shards.has(shard)) shards.set(shard, {});
+    shards.get(shard)[k] = sig;
+  }
+  mkdirSync(new URL(`${kind}/`, out), { recursive: true });
+  for (const [shard, entries] of shards) writeFileSync(new URL(`${kind}/${shard}.json`, out), JSON.stringify(entries));
+}
+copyFileSync(join(sevmRoot, 'LICENSE'), new URL('LICENSE-sevm-4bytedb', out));

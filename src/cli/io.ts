@@ -19,6 +19,10 @@ export interface Io {
   readonly interrupt?: AbortSignal;
   /** All of stdin as text (for "txray -"). */
   readonly readStdin?: () => Promise<string>;
+  /** Where the project's ABIs are looked for (the working directory). */
+  readonly cwd?: string;
+  /** The sharded signature database shipped beside the bundle. */
+  readonly sigdb?: URL;
 }
 
 /** Tracks whether a stream has failed (EPIPE from `| head`, a closed terminal). */

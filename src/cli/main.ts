@@ -109,6 +109,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
     if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.inputs.length} hash(es)`);
 
+    // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request;
+    // otherwise loading overlaps the first lookups.
+    const decoderReady = import('../decode/createDecoder.js').then((m) =>
+      m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
+    );
+    if (opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined) await decoderReady;
+    else decoderReady.catch(() => undefined);
+
     const single = opts.inputs.length === 1;
     const chalk = makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
     const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
@@ -167,7 +175,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         if ('error' in input) outcome = { input: input.text, hash: null, error: input.error, code: ExitCode.usage };
         else {
           try {
-            const model = await inspect(client!, input.hash, settings);
+            const plain = await inspect(client!, input.hash, settings);
+            const model: InspectModel = { ...plain, decoded: (await decoderReady).decode(plain) };
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {
             if (e instanceof Interrupted) {

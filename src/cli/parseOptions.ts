@@ -22,6 +22,11 @@ export interface RawCliOptions {
   /** --wait alone is `true`; --wait 30 is "30". */
   readonly wait?: string | boolean;
   readonly confirmations?: string;
+  readonly abi?: readonly string[];
+  /** --no-project-abis sets this to false. */
+  readonly projectAbis?: boolean;
+  readonly labels?: readonly string[];
+  readonly labelsFile?: string;
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
@@ -46,6 +51,10 @@ export interface InspectOptions {
   readonly waitMs: number | null;
   /** --confirmations: blocks wanted on top of the transaction's block. */
   readonly confirmations: number;
+  readonly abiPaths: readonly string[];
+  readonly projectAbis: boolean;
+  readonly labels: readonly string[];
+  readonly labelsFile: string | undefined;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -206,5 +215,9 @@ export function parseOptions(words: readonly string[], raw: RawCliOptions, env: 
     concurrency: raw.concurrency === undefined ? DEFAULT_CONCURRENCY : wholeNumber(raw.concurrency, '--concurrency', 1, 64),
     waitMs: parseWait(raw.wait, confirmations),
     confirmations,
+    abiPaths: raw.abi ?? [],
+    projectAbis: raw.projectAbis !== false,
+    labels: raw.labels ?? [],
+    labelsFile: raw.labelsFile,
   };
 }

@@ -28,6 +28,8 @@ export async function run(): Promise<void> {
     env: process.env,
     interrupt: interrupt.signal,
     readStdin,
+    cwd: process.cwd(),
+    sigdb: new URL('./sigdb/', import.meta.url),
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
 }

@@ -1,4 +1,5 @@
 import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { DecodedModel } from '../decode/decodeModel.js';
 import type { TraceSource } from '../rpc/fetchBundle.js';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
@@ -76,6 +77,8 @@ export interface InspectModel {
   readonly events: ReadonlyMap<CallNode, readonly PlacedEvent[]> | null;
   readonly failure: Failure | null;
   readonly warnings: readonly string[];
+  /** Names for what the model holds (the decode stage); absent before it runs. */
+  readonly decoded?: DecodedModel;
   /** The node's results verbatim, for --json. */
   readonly raw: { readonly transaction: unknown; readonly receipt: unknown; readonly trace: unknown; readonly callTrace: unknown };
 }

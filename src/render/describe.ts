@@ -2,7 +2,9 @@
 import { decodeRevert, describeRevert } from '../decode/decodeRevert.js';
 import { isRevertError } from '../model/buildModel.js';
 import type { CallNode } from '../model/types.js';
+import type { Decoded, DecodedNodeFields } from '../decode/decodeModel.js';
 import { escapeText } from './escape.js';
+import { type AddressStyle, formatDecoded } from './formatDecoded.js';
 
 export function describeNodeKind(n: CallNode): string {
   if (n.missing) return 'missing';
@@ -21,8 +23,10 @@ export function describeNodeKind(n: CallNode): string {
 }
 
 /** An error string and, for a revert with data, the decoded reason. Escaped. */
-export function describeFailure(n: CallNode): string {
+export function describeFailure(n: CallNode, s?: AddressStyle): string {
   const error = escapeText(n.error ?? '');
+  const custom = (n as CallNode & DecodedNodeFields).revert;
+  if (custom?.kind === 'custom' && typeof custom.name === 'string' && s !== undefined) return `${error}: ${formatDecoded(custom as unknown as Decoded, s)}`;
   if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') {
     return `${error}: ${escapeText(describeRevert(decodeRevert(n.output)))}`;
   }

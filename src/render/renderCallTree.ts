@@ -5,13 +5,16 @@
 import type { ChalkInstance } from 'chalk';
 import type { CallNode, CallTree, PlacedEvent } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
-import type { Hex, RpcLog } from '../raw/types.js';
-import { formatBytes, formatValueShort, groupDigits, shortAddress } from './format.js';
+import type { RpcLog } from '../raw/types.js';
+import type { DecodedModel, DecodedNodeFields } from '../decode/decodeModel.js';
+import { formatBytes, formatValueShort, groupDigits } from './format.js';
+import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from './formatDecoded.js';
 import { describeFailure, describeNodeKind } from './describe.js';
 
 interface TreeOptions {
   readonly chalk: ChalkInstance;
   readonly width: number;
+  readonly decoded?: DecodedModel;
 }
 
 /** Events to draw inside the tree, with the logs they index. */
@@ -24,10 +27,10 @@ type Paint = (s: string) => string;
 type Seg = readonly [text: string, paint?: Paint];
 
 /** Shrink a line to `width` visible characters: first addresses, then the tail. Paint afterwards. */
-function fit(build: (addr: (a: Hex) => string) => Seg[], width: number): string {
-  let segs = build((a) => a);
+function fit(build: (style: AddressStyle) => Seg[], decoded: DecodedModel | undefined, width: number): string {
+  let segs = build({ decoded, short: false });
   const len = (s: readonly Seg[]): number => s.reduce((n, [t]) => n + t.length, 0);
-  if (len(segs) > width) segs = build(shortAddress);
+  if (len(segs) > width) segs = build({ decoded, short: true });
   let room = Math.max(width, 20);
   let out = '';
   for (const [text, paint] of segs) {
@@ -47,24 +50,29 @@ function kindPaint(kind: string, c: ChalkInstance): Paint {
   return (s) => s;
 }
 
-function nodeSegments(n: CallNode, c: ChalkInstance, addr: (a: Hex) => string): Seg[] {
+function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: AddressStyle): Seg[] {
   const kind = describeNodeKind(n);
   const segs: Seg[] = [[kind, kindPaint(kind, c)]];
   if (n.missing) return [[`(no root entry in the trace)`, c.dim]];
   if (n.type === 'suicide') segs.push([' → ']);
   else segs.push([' ']);
-  segs.push([n.to !== null ? addr(n.to) : n.type === 'create' ? '(not created)' : '?']);
+  const fn = n.function;
+  if (n.type === 'call' && fn !== undefined && n.to !== null) {
+    // Target::function(args), the way Solidity names it.
+    segs.push([`${showTarget(n.to, s)}::`], [formatDecoded(fn, s), c.bold]);
+  } else segs.push([n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?']);
   const value = n.value !== null ? toBig(n.value) : 0n;
   if (value > 0n) segs.push([` · ${formatValueShort(value)}`, c.yellow]);
-  if (n.input !== null && n.input !== '0x') {
+  if (n.input !== null && n.input !== '0x' && !(n.type === 'call' && fn !== undefined)) {
     const size = byteLength(n.input);
-    if (n.type === 'create') segs.push([` · init ${formatBytes(size)}`, c.dim]);
+    if (n.type === 'create') segs.push(fn !== undefined && fn.args.length > 0 ? [` · ${formatDecoded(fn, s)}`] : [` · init ${formatBytes(size)}`, c.dim]);
     else if (size >= 4) segs.push([` · ${n.input.slice(0, 10)}`], ...(size > 4 ? [[` +${groupDigits(size - 4)} bytes`, c.dim] as Seg] : []));
     else segs.push([` · ${n.input}`]);
   }
   if (n.gasUsed !== null) segs.push([` · ${groupDigits(toBig(n.gasUsed))} gas`, c.dim]);
-  if (n.error !== null) segs.push([` ✗ ${describeFailure(n)}`, c.red]);
+  if (n.error !== null) segs.push([` ✗ ${describeFailure(n, s)}`, c.red]);
   else if (n.type === 'create' && n.output !== null) segs.push([` ← code ${formatBytes(byteLength(n.output))}`, c.dim]);
+  else if (n.type === 'call' && n.outputs !== undefined) segs.push([` ← ${formatOutputs(n.outputs, s)}`]);
   else if (n.type === 'call' && n.output !== null) {
     const size = byteLength(n.output);
     segs.push([` ← ${size === 0 ? 'no data' : formatBytes(size)}`, c.dim]);
@@ -72,14 +80,16 @@ function nodeSegments(n: CallNode, c: ChalkInstance, addr: (a: Hex) => string): 
   return segs;
 }
 
-function eventSegments(index: number, log: RpcLog, c: ChalkInstance, addr: (a: Hex) => string): Seg[] {
+function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressStyle): Seg[] {
   const n = log.logIndex !== undefined ? toBig(log.logIndex).toString() : String(index);
+  const event = s.decoded?.events[index];
+  if (event) return [['event', c.green], [` #${n} `, c.dim], [`${showTarget(log.address, s)} `], [formatDecoded(event, s), c.green]];
   const topic0 = log.topics[0];
   const more = log.topics.length > 1 ? ` +${log.topics.length - 1} ${log.topics.length === 2 ? 'topic' : 'topics'}` : '';
   return [
     ['event', c.green],
     [` #${n} `, c.dim],
-    [addr(log.address)],
+    [showAddress(log.address, s)],
     [` · ${topic0 === undefined ? 'anonymous' : `${topic0.slice(0, 10)}…`}`],
     [`${more} · ${formatBytes(byteLength(log.data))}`, c.dim],
   ];
@@ -125,10 +135,10 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
     const room = o.width - 2 - prefix.length;
     if (item.kind === 'event') {
       const log = events!.logs[item.event.log]!;
-      yield `  ${c.dim(prefix)}${fit((addr) => eventSegments(item.event.log, log, c, addr), room)}\n`;
+      yield `  ${c.dim(prefix)}${fit((s) => eventSegments(item.event.log, log, c, s), o.decoded, room)}\n`;
       continue;
     }
-    yield `  ${c.dim(prefix)}${fit((addr) => nodeSegments(item.node, c, addr), room)}\n`;
+    yield `  ${c.dim(prefix)}${fit((s) => nodeSegments(item.node, c, s), o.decoded, room)}\n`;
     const items = itemsOf(item.node, events);
     for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, last: i === items.length - 1, depth: depth + 1 });
   }

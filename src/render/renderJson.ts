@@ -42,6 +42,12 @@ function rawLogs(receipt: unknown): unknown[] {
 
 export function jsonDocument(m: InspectModel): Record<string, unknown> {
   const f = m.failure;
+  const d = m.decoded;
+  const logs = rawLogs(m.raw.receipt);
+  // Decoding adds beside the raw fields: each log keeps what the node sent and gains `event`. The
+  // decoded list follows the validated logs, which match the raw ones when every entry was valid.
+  const events = d !== undefined && d.events.length === logs.length ? d.events : null;
+  const revert = f?.revert === null || f === null ? null : d?.error ? { ...revertJson(f.revert), ...d.error, kind: 'custom' } : revertJson(f.revert);
   return {
     schemaVersion: SCHEMA_VERSION,
     hash: m.hash,
@@ -52,11 +58,10 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     traceSource: m.traceSource,
     callTrace: m.raw.callTrace ?? null,
     calls: m.tree?.root ?? null,
-    logs: rawLogs(m.raw.receipt),
-    failure:
-      f === null
-        ? null
-        : { error: f.error, revert: f.revert === null ? null : revertJson(f.revert), origin: f.origin === null ? null : f.origin.traceAddress },
+    logs: events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l)),
+    function: d?.function ?? null,
+    transfers: d?.transfers ?? [],
+    failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
     warnings: m.warnings,
   };
 }
@@ -73,6 +78,8 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     callTrace: null,
     calls: null,
     logs: [],
+    function: null,
+    transfers: [],
     failure: null,
     warnings,
     error,

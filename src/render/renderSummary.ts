@@ -7,7 +7,8 @@ import { describeRevert } from '../decode/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
 import { escapeShort } from './escape.js';
-import { formatUnits, groupDigits, shortAddress } from './format.js';
+import { formatUnits, groupDigits } from './format.js';
+import { showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
@@ -25,8 +26,8 @@ function method(m: InspectModel): string {
   const input = m.tx?.input;
   if (input === undefined) return '';
   if (byteLength(input) === 0) return m.tx?.to === null ? '' : 'transfer';
-  // Decoded names come with the decoding issue; until then the selector.
-  return m.tx?.to === null ? 'create' : input.slice(0, 10);
+  if (m.tx?.to === null) return 'create';
+  return m.decoded?.function ? escapeShort(m.decoded.function.name, 24) : input.slice(0, 10);
 }
 
 function cells(row: SummaryRow, c: ChalkInstance): string[] {
@@ -40,7 +41,8 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   const block = tx?.blockNumber ?? r?.blockNumber;
   const to = tx?.to ?? null;
   const created = r?.contractAddress ?? null;
-  const target = to !== null ? shortAddress(to) : created !== null ? `create → ${shortAddress(created)}` : tx ? 'create' : '';
+  const s = { decoded: m.decoded, short: true };
+  const target = to !== null ? showAddress(to, s) : created !== null ? `create → ${showAddress(created, s)}` : tx ? 'create' : '';
   const gasUsed = r?.gasUsed !== undefined ? toBig(r.gasUsed) : undefined;
   const price = r?.effectiveGasPrice ?? tx?.gasPrice;
   const fee = gasUsed !== undefined && price !== undefined ? `${formatUnits(gasUsed * toBig(price), 18)}` : '';
@@ -48,7 +50,7 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
     shortHash(m.hash),
     statusBadge(m.status, c),
     block ? groupDigits(toBig(block)) : '',
-    tx ? shortAddress(tx.from) : '',
+    tx ? showAddress(tx.from, s) : '',
     target,
     method(m),
     gasUsed !== undefined ? groupDigits(gasUsed) : '',

@@ -8,9 +8,10 @@ import type { InspectModel, Status } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
 import { escapeText } from './escape.js';
-import { formatBytes, formatEth, formatGwei, groupDigits, percent, shortAddress, shortHex, TX_TYPES } from './format.js';
+import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
-import { describeFailure, describeNodeKind } from './describe.js';
+import { describeNodeKind } from './describe.js';
+import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;
@@ -48,10 +49,11 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   const blockNumber = q(tx?.blockNumber ?? r?.blockNumber);
   const index = q(tx?.transactionIndex ?? r?.transactionIndex);
   if (blockNumber !== undefined) yield row(c, 'Block', `${groupDigits(blockNumber)}${index !== undefined ? `, index ${index}` : ''}`);
+  const s: AddressStyle = { decoded: m.decoded, short: false };
   if (tx) {
-    yield row(c, 'From', tx.from);
-    if (tx.to !== null) yield row(c, 'To', tx.to);
-    else if (r?.contractAddress) yield row(c, 'To', `contract creation → ${c.cyan(r.contractAddress)}`);
+    yield row(c, 'From', showAddress(tx.from, s));
+    if (tx.to !== null) yield row(c, 'To', showAddress(tx.to, s));
+    else if (r?.contractAddress) yield row(c, 'To', `contract creation → ${c.cyan(showAddress(r.contractAddress, s))}`);
     else yield row(c, 'To', 'contract creation');
     const value = q(tx.value);
     if (value !== undefined) yield row(c, 'Value', formatEth(value));
@@ -90,7 +92,9 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   if (maxBlobFee !== undefined) yield row(c, 'Max blob fee', formatGwei(maxBlobFee));
   if (tx?.input !== undefined) {
     const size = byteLength(tx.input);
-    yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : ''}`);
+    const fn = m.decoded?.function;
+    const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(`(${tx.input.slice(0, 10)}, ${fn.source})`)}` : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
+    yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${what}`);
   }
   const pad = ' '.repeat(2 + LABEL);
   if (tx?.accessList && tx.accessList.length > 0) {
@@ -123,7 +127,10 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
     yield `  ${c.dim(m.tree === null ? 'no trace from the node, so the reason is not known.' : 'the trace does not say (its root entry has no error).')}\n`;
     return;
   }
-  if (f.revert !== null) {
+  const custom = m.decoded?.error;
+  if (custom) {
+    yield `  ${c.red(formatDecoded(custom, { decoded: m.decoded, short: true }))} ${c.dim(`(custom error ${f.revert?.kind === 'custom' ? f.revert.selector : ''}, from ${custom.source}${custom.contract ? ` ${escapeText(custom.contract)}` : ''})`)}\n`;
+  } else if (f.revert !== null) {
     yield `  ${c.red(escapeText(describeRevert(f.revert)))}\n`;
     if (f.revert.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
   } else {
@@ -132,11 +139,12 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   const origin = f.origin;
   if (origin !== null && origin.traceAddress.length > 0) {
     const target = origin.to ?? origin.from;
-    yield `  ${c.dim('raised in')}  ${describeNodeKind(origin)} ${target ?? ''} ${c.dim(`at trace [${origin.traceAddress.join(',')}], depth ${origin.traceAddress.length}`)}\n`;
+    yield `  ${c.dim('raised in')}  ${describeNodeKind(origin)} ${target ? showAddress(target, { decoded: m.decoded, short: false }) : ''} ${c.dim(`at trace [${origin.traceAddress.join(',')}], depth ${origin.traceAddress.length}`)}\n`;
   }
 }
 
-function* logRows(logs: readonly RpcLog[], o: TextOptions): Generator<string> {
+function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Generator<string> {
+  const s: AddressStyle = { decoded: m.decoded, short: false };
   const c = o.chalk;
   yield `\n${c.bold(`Logs (${logs.length})`)}\n`;
   if (logs.length === 0) {
@@ -147,10 +155,33 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions): Generator<string> {
   for (let i = 0; i < logs.length; i++) {
     const log = logs[i]!;
     const index = log.logIndex !== undefined ? toBig(log.logIndex).toString() : String(i);
-    yield `  ${c.dim(`#${index}`)} ${log.address}\n`;
+    yield `  ${c.dim(`#${index}`)} ${showAddress(log.address, s)}\n`;
+    const event = m.decoded?.events[i];
+    if (event) {
+      yield `      ${c.green(formatDecoded(event, { ...s, short: true }))} ${c.dim(`(${event.source})`)}\n`;
+      continue;
+    }
     for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${log.topics[k]}\n`;
     const size = byteLength(log.data);
     yield `      ${c.dim('data  ')} ${size === 0 ? c.dim('none') : shortHex(log.data, dataKeep)}\n`;
+  }
+}
+
+/** The money flow: native value moved by calls, creates and selfdestructs, then token transfers from the logs. */
+function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
+  const c = o.chalk;
+  const transfers = m.decoded!.transfers;
+  const s: AddressStyle = { decoded: m.decoded, short: true };
+  yield `\n${c.bold(`Transfers (${transfers.length})`)}\n`;
+  for (const t of transfers) {
+    const amount =
+      t.kind === 'ETH'
+        ? formatValueShort(BigInt(t.amount))
+        : t.kind === 'ERC-721'
+          ? `token #${t.tokenId}`
+          : `${groupDigits(BigInt(t.amount))}${sciHint(t.amount)}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
+    const token = t.token !== undefined ? ` ${c.dim(t.kind)} ${showAddress(t.token, s)}` : ` ${c.dim('ETH')}`;
+    yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}\n`;
   }
 }
 
@@ -165,6 +196,7 @@ export function* renderText(m: InspectModel, o: TextOptions): Generator<string> 
   if (m.status === 'pending') yield `  ${c.dim('known to the node, not mined yet: no receipt, logs or trace.')}\n`;
   yield* transactionRows(m, o);
   if (m.status === 'reverted') yield* failureRows(m, o);
-  if (m.receipt) yield* logRows(m.receipt.logs, o);
-  if (m.tree) yield* renderCallTree(m.tree, o, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
+  if (m.receipt) yield* logRows(m.receipt.logs, o, m);
+  if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
+  if (m.tree) yield* renderCallTree(m.tree, { ...o, decoded: m.decoded }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
 }

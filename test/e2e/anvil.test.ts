@@ -2,6 +2,7 @@
  * End to end on a real node: the built bin against anvil (started here, stopped after), with the
  * Scenarios.sol transactions. Each test asserts stdout, stderr and the exit code.
  */
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, DEV, makeScenarios, send } from '../../scripts/lib/scenarios.mjs';
@@ -35,7 +36,7 @@ describe('text output on anvil', () => {
     for (const kind of ['├─ create ', '├─ call ', '├─ staticcall ', '├─ delegatecall ', '├─ create2 ', '└─ selfdestruct → ']) {
       expect(r.stdout).toContain(kind);
     }
-    expect(r.stdout).toMatch(/staticcall 0x[0-9a-f]{40} · 0x78122f3a \+96 bytes · [\d,]+ gas ✗ Reverted: Error: caught it/);
+    expect(r.stdout).toMatch(/staticcall 0x[0-9a-fA-F]{40} · 0x78122f3a \+96 bytes · [\d,]+ gas ✗ Reverted: Error: caught it/);
     expect(r.stdout).toMatch(/Call tree \(14 entries, depth 4\)/);
     expect(r.stdout).toContain('Logs (4)');
     expect(r.stdout).not.toContain('Why it failed');
@@ -61,7 +62,7 @@ describe('text output on anvil', () => {
     const r = await txray('deep');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Error: deep reason');
-    expect(r.stdout).toMatch(/raised in\s+staticcall 0x[0-9a-f]{40} at trace \[1,0\], depth 2/);
+    expect(r.stdout).toMatch(/raised in\s+staticcall 0x[0-9a-fA-F]{40} at trace \[1,0\], depth 2/);
   });
 
   test('hostile revert text is escaped, never written raw', async () => {
@@ -91,15 +92,15 @@ describe('text output on anvil', () => {
     expect(setCode.stdout).toMatch(/Authorizations\s+1\n\s+0x5fbdb2315678afecb367f032d93f642f64180aa3\s+chain 31337\s+nonce 0/);
 
     const creation = await txray('creation');
-    expect(creation.stdout).toContain(`contract creation → ${showcase}`);
-    expect(creation.stdout).toMatch(new RegExp(`\\n  create ${showcase} · 1 ETH · init [\\d,]+ bytes`));
+    expect(creation.stdout).toContain(`contract creation → ${getAddress(showcase)}`);
+    expect(creation.stdout).toMatch(new RegExp(`\\n  create ${getAddress(showcase)} · 1 ETH · init [\\d,]+ bytes`));
   });
 
   test('deep recursion renders every level', async () => {
     const r = await txray('recursion');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Call tree (61 entries, depth 60)');
-    expect(r.stdout.split('\n').filter((l) => /call 0x[0-9a-f]{40} · 0xb2041d21/.test(l))).toHaveLength(61);
+    expect(r.stdout.split('\n').filter((l) => /call 0x[0-9a-fA-F]{40} · 0xb2041d21/.test(l))).toHaveLength(61);
   });
 
   test('unknown hash: exit 3', async () => {

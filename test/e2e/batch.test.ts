@@ -34,10 +34,10 @@ describe('several hashes', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[1]).toMatch(/hash\s+│ status\s+│ block\s+│ from\s+│ to\s+│ method\s+│ gas used\s+│ fee \(ETH\)\s+│ first error/);
     const row = (h: string) => lines.find((l) => l.includes(short(h)))!;
-    expect(row(hashes.showcase!)).toMatch(/✔ success .*0xe7f172…3f0512 .*0xa444f5e9 .*429,299/);
+    expect(row(hashes.showcase!)).toMatch(/✔ success .*0xe7f1…0512 .* run .*429,299/);
     expect(row(hashes.reason!)).toMatch(/✘ reverted .* Error: not enough tokens/);
     expect(row(UNKNOWN)).toContain('? not found');
-    expect(row(hashes.creation!)).toMatch(/create → 0xe7f172…3f0512 .* create /);
+    expect(row(hashes.creation!)).toMatch(/create → 0xe7f1…0512 .* create /);
     expect(lines.find((l) => l.includes('not-a-hash'))).toMatch(/✘ error .*'not-a-hash' is not a transaction hash/);
     expect(lines.at(-1)).toBe('5 transactions: 2 succeeded, 1 reverted, 0 pending, 1 not found, 1 failed to inspect');
     expect(r.stderr).toBe("txray: not-a-hash: 'not-a-hash' is not a transaction hash: it holds characters other than hex digits (expected 0x and 64 hex digits).\n");

@@ -1,0 +1,143 @@
+/**
+ * Every ABI item txray knows, keyed the way chain data names them: functions and errors by 4-byte
+ * selector, events by (topic0, number of indexed topics). Candidates keep their source's priority
+ * (--abi, then the project's artifacts, then the built-in ABIs, then the signature database) and all
+ * collisions are kept: the decoder takes the first candidate that decodes cleanly.
+ */
+import { readFileSync } from 'node:fs';
+import { type Abi, type AbiError, type AbiEvent, type AbiFunction, formatAbiItem } from 'abitype';
+import { parseAbi, parseAbiItem, toEventSelector, toFunctionSelector } from 'viem';
+import type { Hex } from '../raw/types.js';
+import { WELL_KNOWN } from './wellKnown.js';
+
+export type Source = 'abi' | 'project' | 'builtin' | 'database';
+
+export interface Candidate<T> {
+  readonly item: T;
+  readonly source: Source;
+  /** Contract or standard the item came from ("Token", "ERC-20"); absent for the database. */
+  readonly contract?: string;
+}
+
+/** A compiled contract: its ABI and, when the artifact has them, its creation and runtime code. */
+export interface Artifact {
+  readonly name: string;
+  readonly abi: Abi;
+  readonly source: Source;
+  readonly bytecode?: Hex;
+  readonly deployedBytecode?: Hex;
+}
+
+const indexedCount = (e: AbiEvent): number => e.inputs.filter((i) => i.indexed).length;
+const eventKey = (topic0: string, indexed: number): string => `${topic0.toLowerCase()}:${indexed}`;
+
+/** Cap on the parameter placements tried for a database event (its indexed flags are unknown). */
+const MAX_PLACEMENTS = 64;
+
+/** Every way to mark `k` of the event's parameters indexed, leftmost first (the usual layout). */
+function placements(sig: string, k: number): AbiEvent[] {
+  const base = parseAbiItem(`event ${sig}`) as AbiEvent;
+  const n = base.inputs.length;
+  if (k > n) return [];
+  const out: AbiEvent[] = [];
+  const choose = (start: number, picked: number[]): void => {
+    if (out.length >= MAX_PLACEMENTS) return;
+    if (picked.length === k) {
+      out.push({ ...base, inputs: base.inputs.map((p, i) => ({ ...p, indexed: picked.includes(i) })) });
+      return;
+    }
+    for (let i = start; i < n; i++) choose(i + 1, [...picked, i]);
+  };
+  choose(0, []);
+  return out;
+}
+
+export class AbiIndex {
+  private readonly functions = new Map<string, Array<Candidate<AbiFunction>>>();
+  private readonly errors = new Map<string, Array<Candidate<AbiError>>>();
+  private readonly events = new Map<string, Array<Candidate<AbiEvent>>>();
+  private readonly shards = new Map<string, Record<string, string>>();
+  readonly artifacts: Artifact[] = [];
+
+  /** @param dbDir the folder of the sharded signature database (functions/XX.json, events/XX.json), or null */
+  constructor(private readonly dbDir: URL | null) {}
+
+  add(abi: Abi, source: Source, contract?: string): void {
+    for (const item of abi) {
+      try {
+        if (item.type === 'function') push(this.functions, toFunctionSelector(item), { item, source, contract });
+        else if (item.type === 'error') push(this.errors, toFunctionSelector(formatAbiItem(item).replace(/^error /, 'function ')), { item, source, contract });
+        else if (item.type === 'event' && !item.anonymous) push(this.events, eventKey(toEventSelector(item), indexedCount(item)), { item, source, contract });
+      } catch {
+        /* an item viem cannot format (malformed ABI entry): skip it */
+      }
+    }
+  }
+
+  addArtifact(a: Artifact): void {
+    this.artifacts.push(a);
+    this.add(a.abi, a.source, a.name);
+  }
+
+  addBuiltins(): void {
+    for (const [name, lines] of Object.entries(WELL_KNOWN)) this.add(parseAbi(lines as string[]), 'builtin', name);
+  }
+
+  private shard(kind: 'functions' | 'events', key: string): Record<string, string> {
+    const file = `${kind}/${key.slice(0, 2)}.json`;
+    let shard = this.shards.get(file);
+    if (shard === undefined) {
+      shard = {};
+      if (this.dbDir !== null) {
+        try {
+          shard = JSON.parse(readFileSync(new URL(file, this.dbDir), 'utf8')) as Record<string, string>;
+        } catch {
+          /* no database shipped (a build without it): nothing from it */
+        }
+      }
+      this.shards.set(file, shard);
+    }
+    return shard;
+  }
+
+  functionCandidates(selector: Hex): Array<Candidate<AbiFunction>> {
+    const sel = selector.toLowerCase();
+    const known = this.functions.get(sel) ?? [];
+    const sig = this.shard('functions', sel.slice(2))[sel.slice(2)];
+    if (sig === undefined) return known;
+    try {
+      const item = parseAbiItem(`function ${sig}`) as AbiFunction;
+      // The database has no parameter names: a known ABI with the same signature says more.
+      if (known.some((k) => formatAbiItem(k.item) === formatAbiItem(item))) return known;
+      return [...known, { item, source: 'database' }];
+    } catch {
+      return known;
+    }
+  }
+
+  /** Custom errors share the selector space with functions: database function signatures are tried too. */
+  errorCandidates(selector: Hex): Array<Candidate<AbiError>> {
+    const sel = selector.toLowerCase();
+    const known = this.errors.get(sel) ?? [];
+    const fromDb = this.functionCandidates(selector).filter((c) => c.source === 'database');
+    return [...known, ...fromDb.map((c) => ({ item: { type: 'error', name: c.item.name, inputs: c.item.inputs } as AbiError, source: c.source }))];
+  }
+
+  eventCandidates(topic0: Hex, indexed: number): Array<Candidate<AbiEvent>> {
+    const known = this.events.get(eventKey(topic0, indexed)) ?? [];
+    const key = topic0.toLowerCase().slice(2);
+    const sig = this.shard('events', key)[key];
+    if (sig === undefined || known.length > 0) return known;
+    try {
+      return placements(sig, indexed).map((item) => ({ item, source: 'database' as const }));
+    } catch {
+      return known;
+    }
+  }
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

@@ -1,0 +1,72 @@
+/**
+ * Everything decoding needs, loaded once per run: --abi files, the project's artifacts, the built-in
+ * ABIs and labels, --labels and --labels-file, and the sharded signature database (read lazily).
+ * Imported on demand, so --help and usage errors never load viem.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { InspectModel } from '../model/types.js';
+import { isAddress } from '../raw/hex.js';
+import { escapeShort } from '../render/escape.js';
+import { AbiIndex } from './abiIndex.js';
+import { decodeModel, type DecodedModel } from './decodeModel.js';
+import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
+import { BUILTIN_LABELS } from './wellKnown.js';
+
+export interface DecoderOptions {
+  readonly abiPaths: readonly string[];
+  readonly projectAbis: boolean;
+  readonly cwd: string;
+  readonly labels: readonly string[];
+  readonly labelsFile: string | undefined;
+  /** The sharded signature database, or null to go without it. */
+  readonly dbDir: URL | null;
+}
+
+export interface Decoder {
+  readonly index: AbiIndex;
+  decode(model: InspectModel): DecodedModel;
+}
+
+/** "0xaddr:Name" → [address, name]. */
+export function parseLabel(text: string, i: number): [string, string] {
+  const colon = text.indexOf(':');
+  const address = colon < 0 ? '' : text.slice(0, colon).trim();
+  const name = colon < 0 ? '' : text.slice(colon + 1).trim();
+  if (!isAddress(address) || name === '') throw new UsageError(`--labels #${i + 1} is not "0xADDRESS:Name" ('${escapeShort(text, 60)}').`);
+  return [address.toLowerCase(), name];
+}
+
+function labelsFromFile(path: string): Array<[string, string]> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    const why = (err as { code?: string }).code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? 'not valid JSON' : 'cannot read it';
+    throw new UsageError(`--labels-file ${escapeShort(path, 80)}: ${why}; expected a JSON object {"0xaddress": "Name"}.`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new UsageError(`--labels-file ${escapeShort(path, 80)}: expected a JSON object {"0xaddress": "Name"}.`);
+  }
+  return Object.entries(doc).map(([address, name], i) => {
+    if (!isAddress(address) || typeof name !== 'string' || name.trim() === '') {
+      throw new UsageError(`--labels-file ${escapeShort(path, 80)}: entry ${i + 1} is not "0xaddress": "Name".`);
+    }
+    return [address.toLowerCase(), name.trim()];
+  });
+}
+
+/** Throws UsageError for a bad --abi, --labels or --labels-file: called before any request. */
+export function createDecoder(opts: DecoderOptions): Decoder {
+  const labels = new Map<string, string>(Object.entries(BUILTIN_LABELS));
+  if (opts.labelsFile !== undefined) for (const [a, n] of labelsFromFile(opts.labelsFile)) labels.set(a, n);
+  opts.labels.forEach((l, i) => {
+    const [a, n] = parseLabel(l, i);
+    labels.set(a, n);
+  });
+  const index = new AbiIndex(opts.dbDir);
+  for (const artifact of loadAbiPaths(opts.abiPaths)) index.addArtifact(artifact);
+  if (opts.projectAbis) for (const artifact of loadProjectAbis(opts.cwd).artifacts) index.addArtifact(artifact);
+  index.addBuiltins();
+  return { index, decode: (model) => decodeModel(model, index, labels) };
+}

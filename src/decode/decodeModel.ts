@@ -1,0 +1,318 @@
+/**
+ * The decode stage: adds names to what the model holds, never replaces it. Call nodes get
+ * `function` (and `outputs`, `revert`), logs get `event`, creates of a known artifact get their
+ * constructor arguments, and the money flow is collected as `transfers`.
+ * Every candidate must decode cleanly and re-encode to the same bytes before it names anything.
+ */
+import type { AbiError, AbiEvent, AbiFunction, AbiParameter } from 'abitype';
+import {
+  decodeAbiParameters,
+  decodeErrorResult,
+  decodeEventLog,
+  decodeFunctionData,
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeErrorResult,
+  encodeFunctionData,
+  getAddress,
+} from 'viem';
+import type { CallNode, InspectModel } from '../model/types.js';
+import { byteLength, isAddress, toBig } from '../raw/hex.js';
+import type { Hex, RpcLog } from '../raw/types.js';
+import type { AbiIndex, Artifact, Candidate, Source } from './abiIndex.js';
+import { decodeRevert } from './decodeRevert.js';
+
+/** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
+export type JsonValue = string | boolean | JsonValue[] | { [name: string]: JsonValue };
+
+export interface DecodedArg {
+  readonly name: string;
+  readonly type: string;
+  readonly indexed?: boolean;
+  readonly value: JsonValue;
+}
+
+export interface Decoded {
+  readonly name: string;
+  readonly signature: string;
+  readonly args: readonly DecodedArg[];
+  readonly source: Source;
+  readonly contract?: string;
+}
+
+export interface Transfer {
+  readonly kind: 'ETH' | 'ERC-20' | 'ERC-721' | 'ERC-1155';
+  readonly from: Hex;
+  readonly to: Hex;
+  /** Wei or token units, decimal. */
+  readonly amount: string;
+  readonly token?: Hex;
+  readonly tokenId?: string;
+}
+
+export interface DecodedModel {
+  /** The transaction's input, decoded. */
+  readonly function: Decoded | null;
+  /** One entry per receipt log (same order), null where nothing decoded it. */
+  readonly events: ReadonlyArray<Decoded | null>;
+  /** Custom error of the root revert, when an ABI names it. */
+  readonly error: Decoded | null;
+  readonly transfers: readonly Transfer[];
+  /** Lower-case address → name, for display. */
+  readonly labels: ReadonlyMap<string, string>;
+  /** Lower-case address → its EIP-55 checksummed form, for every address the views show. */
+  readonly checksums: ReadonlyMap<string, string>;
+}
+
+/** Call nodes with decoding attached (JSON: function, outputs, revert). */
+export interface DecodedNodeFields {
+  function?: Decoded;
+  outputs?: DecodedArg[];
+  revert?: Record<string, unknown>;
+}
+
+function jsonValue(value: unknown, param: AbiParameter): JsonValue {
+  const type = param.type;
+  const array = /^(.*)\[(\d*)\]$/.exec(type);
+  if (array) return (value as unknown[]).map((v) => jsonValue(v, { ...param, type: array[1]! }));
+  if (type === 'tuple') {
+    const components = (param as { components?: readonly AbiParameter[] }).components ?? [];
+    const named = components.length > 0 && components.every((c) => c.name);
+    const items = components.map((c, i) => jsonValue(Array.isArray(value) ? value[i] : (value as Record<string, unknown>)[c.name ?? String(i)], c));
+    return named ? Object.fromEntries(components.map((c, i) => [c.name!, items[i]!])) : items;
+  }
+  if (typeof value === 'bigint') return value.toString();
+  if (type === 'address' && typeof value === 'string' && isAddress(value)) return getAddress(value);
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
+  return String(value);
+}
+
+function args(params: readonly AbiParameter[], values: readonly unknown[] | Record<string, unknown> | undefined, withIndexed = false): DecodedArg[] {
+  return params.map((p, i) => {
+    const raw = Array.isArray(values) ? values[i] : (values as Record<string, unknown> | undefined)?.[p.name ?? String(i)] ?? (values as unknown[] | undefined)?.[i];
+    const base = { name: p.name ?? '', type: p.type, value: jsonValue(raw, p) };
+    return withIndexed ? { ...base, indexed: (p as { indexed?: boolean }).indexed === true } : base;
+  });
+}
+
+/** The canonical type of a parameter, as selectors are computed from it: tuples spelled out. */
+function canonicalType(p: AbiParameter): string {
+  if (!p.type.startsWith('tuple')) return p.type;
+  const components = (p as { components?: readonly AbiParameter[] }).components ?? [];
+  return `(${components.map(canonicalType).join(',')})${p.type.slice('tuple'.length)}`;
+}
+
+/** "transfer(address,uint256)": the text whose keccak gives the selector or topic0. */
+const signatureOf = (item: AbiFunction | AbiEvent | AbiError): string => `${item.name}(${item.inputs.map(canonicalType).join(',')})`;
+
+function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unknown>, decodedArgs: DecodedArg[]): Decoded {
+  return { name: item.name, signature: signatureOf(item), args: decodedArgs, source: c.source, ...(c.contract ? { contract: c.contract } : {}) };
+}
+
+export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded; item: AbiFunction } | null {
+  if (byteLength(input) < 4) return null;
+  const data = input.toLowerCase() as Hex;
+  for (const c of index.functionCandidates(data.slice(0, 10) as Hex)) {
+    try {
+      const { args: values } = decodeFunctionData({ abi: [c.item], data });
+      if (encodeFunctionData({ abi: [c.item], functionName: c.item.name, args: values as unknown[] }).toLowerCase() !== data) continue;
+      return { decoded: named(c.item, c, args(c.item.inputs, values as unknown[])), item: c.item };
+    } catch {
+      /* this candidate does not fit: try the next */
+    }
+  }
+  return null;
+}
+
+export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | null {
+  if (item.outputs.length === 0 || byteLength(output) === 0) return null;
+  try {
+    const result = decodeFunctionResult({ abi: [item], functionName: item.name, data: output });
+    const values = item.outputs.length === 1 ? [result] : (result as unknown[]);
+    if (encodeAbiParameters(item.outputs, values).toLowerCase() !== output.toLowerCase()) return null;
+    return args(item.outputs, values);
+  } catch {
+    return null;
+  }
+}
+
+export function decodeErrorData(index: AbiIndex, data: Hex): Decoded | null {
+  if (byteLength(data) < 4) return null;
+  const lower = data.toLowerCase() as Hex;
+  for (const c of index.errorCandidates(lower.slice(0, 10) as Hex)) {
+    try {
+      const { args: values } = decodeErrorResult({ abi: [c.item], data: lower });
+      if (encodeErrorResult({ abi: [c.item], errorName: c.item.name, args: (values ?? []) as unknown[] }).toLowerCase() !== lower) continue;
+      return named(c.item, c, args(c.item.inputs, (values ?? []) as unknown[]));
+    } catch {
+      /* next */
+    }
+  }
+  return null;
+}
+
+export function decodeLog(index: AbiIndex, log: RpcLog): Decoded | null {
+  const topic0 = log.topics[0];
+  if (topic0 === undefined) return null; // anonymous events stay raw
+  for (const c of index.eventCandidates(topic0, log.topics.length - 1)) {
+    try {
+      const { args: values } = decodeEventLog({ abi: [c.item], data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });
+      return named(c.item, c, args(c.item.inputs, values as Record<string, unknown> | unknown[], true));
+    } catch {
+      /* next */
+    }
+  }
+  return null;
+}
+
+/** Constructor arguments, when the init code is a known artifact's creation code followed by them. */
+export function decodeConstructor(artifacts: readonly Artifact[], init: Hex): { artifact: Artifact; decoded: Decoded } | null {
+  const lower = init.toLowerCase();
+  for (const a of artifacts) {
+    const code = a.bytecode?.toLowerCase();
+    if (code === undefined || code.length < 10 || !lower.startsWith(code)) continue;
+    const ctor = a.abi.find((i) => i.type === 'constructor') as { inputs: readonly AbiParameter[] } | undefined;
+    const inputs = ctor?.inputs ?? [];
+    const rest = `0x${lower.slice(code.length)}` as Hex;
+    try {
+      const values = inputs.length === 0 ? [] : decodeAbiParameters(inputs, rest);
+      const decoded: Decoded = { name: 'constructor', signature: `constructor(${inputs.map((i) => i.type).join(',')})`, args: args(inputs, values as unknown[]), source: a.source, contract: a.name };
+      return { artifact: a, decoded };
+    } catch {
+      /* the tail is not this constructor's arguments */
+    }
+  }
+  return null;
+}
+
+const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
+const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
+const topicAddress = (t: Hex): Hex => `0x${t.slice(26)}` as Hex;
+
+function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
+  const out: Transfer[] = [];
+  for (const log of logs) {
+    const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
+    if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
+      out.push({ kind: 'ERC-20', token: log.address, from: topicAddress(t1!), to: topicAddress(t2!), amount: toBig(log.data).toString() });
+    } else if (t0 === TRANSFER && log.topics.length === 4 && byteLength(log.data) === 0) {
+      out.push({ kind: 'ERC-721', token: log.address, from: topicAddress(t1!), to: topicAddress(t2!), amount: '1', tokenId: BigInt(t3!).toString() });
+    } else if (t0 === TRANSFER_SINGLE && log.topics.length === 4 && byteLength(log.data) === 64) {
+      out.push({ kind: 'ERC-1155', token: log.address, from: topicAddress(t2!), to: topicAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`).toString() });
+    } else if (t0 === TRANSFER_BATCH && log.topics.length === 4) {
+      try {
+        const [ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], log.data);
+        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: topicAddress(t2!), to: topicAddress(t3!), tokenId: id.toString(), amount: (values[i] ?? 0n).toString() }));
+      } catch {
+        /* malformed batch: not a transfer we can read */
+      }
+    }
+  }
+  return out;
+}
+
+/** Value that really moved: calls (not delegate/static), creates and selfdestructs outside any failed subtree. */
+function nativeTransfers(root: CallNode): Transfer[] {
+  const out: Transfer[] = [];
+  const stack: CallNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.error !== null) continue; // reverted: nothing under it moved
+    const value = n.value !== null ? toBig(n.value) : 0n;
+    const moves = n.type === 'suicide' || n.type === 'create' || (n.type === 'call' && (n.callType === undefined || n.callType === 'call'));
+    if (value > 0n && moves && n.from !== null && n.to !== null) out.push({ kind: 'ETH', from: n.from, to: n.to, amount: value.toString() });
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+
+function revertJson(node: CallNode, index: AbiIndex): { json: Record<string, unknown>; custom: Decoded | null } | null {
+  if (node.error === null || node.output === null || byteLength(node.output) === 0) return null;
+  const basic = decodeRevert(node.output);
+  if (basic.kind === 'error') return { json: { kind: 'Error', message: basic.message }, custom: null };
+  if (basic.kind === 'panic') return { json: { kind: 'Panic', code: `0x${basic.code.toString(16)}`, meaning: basic.meaning }, custom: null };
+  const custom = decodeErrorData(index, node.output);
+  if (custom !== null) return { json: { kind: 'custom', ...custom, selector: node.output.slice(0, 10), data: node.output }, custom };
+  if (basic.kind === 'text') return { json: { kind: 'text', text: basic.text }, custom: null };
+  return { json: { kind: 'custom', selector: node.output.slice(0, 10), data: node.output }, custom: null };
+}
+
+/** Checksummed forms of the addresses the views show: parties, call targets, emitters, transfer ends. */
+function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<string, string> {
+  const seen = new Set<string>();
+  const add = (a: string | null | undefined): void => {
+    if (a) seen.add(a.toLowerCase());
+  };
+  add(model.tx?.from);
+  add(model.tx?.to);
+  add(model.receipt?.contractAddress);
+  for (const l of model.receipt?.logs ?? []) add(l.address);
+  for (const t of transfers) [t.from, t.to, t.token].forEach(add);
+  if (model.tree) {
+    const stack: CallNode[] = [model.tree.root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      add(n.from);
+      add(n.to);
+      for (const c of n.children) stack.push(c);
+    }
+  }
+  const out = new Map<string, string>();
+  for (const a of seen) if (isAddress(a)) out.set(a, getAddress(a));
+  return out;
+}
+
+/** Decode everything in the model; call nodes are annotated in place (they are this run's own objects). */
+export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>): DecodedModel {
+  const labels = new Map(extraLabels);
+  let rootError: Decoded | null = null;
+  const tree = model.tree;
+  if (tree !== null) {
+    const stack: CallNode[] = [tree.root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      const node = n as CallNode & DecodedNodeFields;
+      if (n.type === 'create' && n.input !== null) {
+        const ctor = decodeConstructor(index.artifacts, n.input);
+        if (ctor !== null) {
+          node.function = ctor.decoded;
+          if (n.to !== null && !labels.has(n.to.toLowerCase())) labels.set(n.to.toLowerCase(), ctor.artifact.name);
+        }
+      } else if (n.type === 'call' && n.input !== null) {
+        const call = decodeCallData(index, n.input);
+        if (call !== null) {
+          node.function = call.decoded;
+          if (n.error === null && n.output !== null) {
+            const outputs = decodeReturn(call.item, n.output);
+            if (outputs !== null) node.outputs = outputs;
+          }
+        }
+      }
+      const revert = revertJson(n, index);
+      if (revert !== null) {
+        node.revert = revert.json;
+        if (n === tree.root) rootError = revert.custom;
+      }
+      for (const child of n.children) stack.push(child);
+    }
+  }
+  const logs = model.receipt?.logs ?? [];
+  const tx = model.tx;
+  const input = tx?.input;
+  const native =
+    tree !== null
+      ? nativeTransfers(tree.root)
+      : tx && tx.value !== undefined && toBig(tx.value) > 0n && (tx.to ?? model.receipt?.contractAddress)
+        ? [{ kind: 'ETH' as const, from: tx.from, to: (tx.to ?? model.receipt!.contractAddress)!, amount: toBig(tx.value).toString() }]
+        : [];
+  const transfers = [...(model.status === 'success' ? native : []), ...tokenTransfers(logs)];
+  return {
+    function: input !== undefined ? (decodeCallData(index, input)?.decoded ?? null) : null,
+    events: logs.map((l) => decodeLog(index, l)),
+    error: rootError,
+    transfers,
+    labels,
+    checksums: checksumsOf(model, transfers),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * ABIs from files: --abi paths (a JSON ABI array, a human-readable ABI with one signature per line, a
+ * Foundry or Hardhat artifact, or a directory of them) and the project in the working directory
+ * (foundry.toml → its `out` folder; hardhat.config.* → artifacts/).
+ * A bad --abi path is a usage error; inside directories and projects, unreadable files are skipped.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { Abi } from 'abitype';
+import { parseAbi } from 'viem';
+import { UsageError } from '../errors.js';
+import { isData } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import { escapeShort } from '../render/escape.js';
+import type { Artifact, Source } from './abiIndex.js';
+
+/** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
+export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
+
+const HUMAN_KEYWORDS = /^(function|event|error|constructor|fallback|receive|struct)\b/;
+
+function hexOrUndefined(v: unknown): Hex | undefined {
+  const s = typeof v === 'string' ? v : typeof (v as { object?: unknown })?.object === 'string' ? (v as { object: string }).object : undefined;
+  if (s === undefined || s === '' || s === '0x') return undefined;
+  const hex = (s.startsWith('0x') ? s : `0x${s}`) as Hex;
+  return isData(hex) ? hex : undefined;
+}
+
+function isAbiArray(v: unknown): v is Abi {
+  return Array.isArray(v) && v.every((e) => typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string');
+}
+
+/** Parse one file's text into an artifact; throws a plain Error saying what is wrong. */
+export function parseAbiFile(text: string, file: string, source: Source): Artifact {
+  const name = basename(file).replace(/(\.abi)?\.(json|abi|txt)$/i, '');
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      throw new Error('not valid JSON');
+    }
+    if (isAbiArray(doc)) return { name, abi: doc, source };
+    const o = doc as Record<string, unknown>;
+    if (typeof o === 'object' && o !== null && isAbiArray(o.abi)) {
+      // Foundry: { abi, bytecode: { object }, deployedBytecode: { object } }, named after the file.
+      // Hardhat: { _format: "hh-sol-artifact-1", contractName, abi, bytecode, deployedBytecode }.
+      return {
+        name: typeof o.contractName === 'string' ? o.contractName : name,
+        abi: o.abi,
+        source,
+        bytecode: hexOrUndefined(o.bytecode),
+        deployedBytecode: hexOrUndefined(o.deployedBytecode),
+      };
+    }
+    throw new Error('JSON, but neither an ABI array nor an artifact with an "abi" array');
+  }
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/(#|\/\/).*$/, '').trim())
+    .filter((l) => l !== '')
+    .map((l) => (HUMAN_KEYWORDS.test(l) ? l : `function ${l}`));
+  if (lines.length === 0) throw new Error('empty');
+  try {
+    return { name, abi: parseAbi(lines), source };
+  } catch (err) {
+    throw new Error(`not a human-readable ABI (${escapeShort(err instanceof Error ? err.message.split('\n')[0]! : String(err), 80)})`);
+  }
+}
+
+/** Walk a directory without following links, within WALK_LIMITS; collect artifacts that parse. */
+function walk(root: string, source: Source, out: Artifact[]): void {
+  let files = 0;
+  let bytes = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry);
+      let st;
+      try {
+        st = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) continue; // never follow links out of the tree
+      if (st.isDirectory()) {
+        if (entry !== 'build-info' && entry !== 'node_modules' && !entry.startsWith('.')) stack.push(path);
+        continue;
+      }
+      if (!st.isFile() || !entry.endsWith('.json') || entry.endsWith('.dbg.json')) continue;
+      if (st.size > WALK_LIMITS.fileBytes) continue;
+      if (++files > WALK_LIMITS.files || (bytes += st.size) > WALK_LIMITS.totalBytes) return;
+      try {
+        const artifact = parseAbiFile(readFileSync(path, 'utf8'), path, source);
+        if (artifact.abi.length > 0 || artifact.bytecode) out.push(artifact);
+      } catch {
+        /* not an artifact (a cache file, a config): skip */
+      }
+    }
+  }
+}
+
+/** --abi paths, in order. Unreadable or malformed: UsageError (exit 2), before any request. */
+export function loadAbiPaths(paths: readonly string[]): Artifact[] {
+  const out: Artifact[] = [];
+  for (const p of paths) {
+    const shown = escapeShort(p, 80);
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      throw new UsageError(`--abi ${shown}: no such file or directory.`);
+    }
+    if (st.isDirectory()) {
+      const before = out.length;
+      walk(resolve(p), 'abi', out);
+      if (out.length === before) throw new UsageError(`--abi ${shown}: no ABI or artifact found in this directory.`);
+      continue;
+    }
+    let text: string;
+    try {
+      if (st.size > WALK_LIMITS.fileBytes) throw new Error('too large');
+      text = readFileSync(p, 'utf8');
+    } catch (err) {
+      throw new UsageError(`--abi ${shown}: cannot read it (${err instanceof Error && err.message === 'too large' ? 'larger than 32 MiB' : 'permission or I/O error'}).`);
+    }
+    try {
+      out.push(parseAbiFile(text, p, 'abi'));
+    } catch (err) {
+      throw new UsageError(`--abi ${shown}: ${err instanceof Error ? err.message : 'malformed'}; expected a JSON ABI, an artifact, or one signature per line.`);
+    }
+  }
+  return out;
+}
+
+/** The `out` setting of foundry.toml's default profile ("out" when absent). */
+function foundryOut(toml: string): string {
+  const m = /^\s*out\s*=\s*["']([^"']+)["']/m.exec(toml);
+  return m?.[1] ?? 'out';
+}
+
+/** Artifacts of the Foundry or Hardhat project in `cwd`, if there is one. */
+export function loadProjectAbis(cwd: string): { artifacts: Artifact[]; kind: string | null } {
+  const out: Artifact[] = [];
+  const foundry = join(cwd, 'foundry.toml');
+  if (existsSync(foundry)) {
+    let toml = '';
+    try {
+      toml = readFileSync(foundry, 'utf8');
+    } catch {
+      /* unreadable: use the default */
+    }
+    const dir = resolve(cwd, foundryOut(toml));
+    if (dir.startsWith(resolve(cwd)) && existsSync(dir)) walk(dir, 'project', out);
+    return { artifacts: out, kind: 'foundry' };
+  }
+  if (['js', 'ts', 'cjs', 'mjs', 'cts', 'mts'].some((ext) => existsSync(join(cwd, `hardhat.config.${ext}`)))) {
+    const dir = join(cwd, 'artifacts');
+    if (existsSync(dir)) walk(dir, 'project', out);
+    return { artifacts: out, kind: 'hardhat' };
+  }
+  return { artifacts: out, kind: null };
+}

@@ -1,0 +1,69 @@
+/**
+ * Decoded values for text: exact numbers with a short scientific hint, checksummed addresses with
+ * their labels, strings quoted and escaped, long bytes shortened. Names from ABIs and the database
+ * are third-party text too, and escaped like everything else.
+ */
+import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../decode/decodeModel.js';
+import type { Hex } from '../raw/types.js';
+import { escapeText } from './escape.js';
+import { shortHex } from './format.js';
+
+/** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */
+export function sciHint(decimal: string): string {
+  const neg = decimal.startsWith('-');
+  const digits = neg ? decimal.slice(1) : decimal;
+  if (!/^\d+$/.test(digits) || digits.length < 7) return '';
+  const mantissa = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1, 4)}` : ''}`.replace(/\.?0+$/, '');
+  return ` [${neg ? '-' : ''}${mantissa}e${digits.length - 1}]`;
+}
+
+/** How addresses are shown: checksummed, short in tight places, with a label when one is known. */
+export interface AddressStyle {
+  readonly decoded: DecodedModel | undefined;
+  readonly short: boolean;
+}
+
+export function showAddress(a: string, s: AddressStyle): string {
+  const checksummed = s.decoded?.checksums.get(a.toLowerCase()) ?? a;
+  const shown = s.short ? `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}` : checksummed;
+  const label = s.decoded?.labels.get(a.toLowerCase());
+  return label === undefined ? shown : `${escapeText(label)}(${shown})`;
+}
+
+/** A call target: its label alone when it has one, else the address. */
+export function showTarget(a: string, s: AddressStyle): string {
+  const label = s.decoded?.labels.get(a.toLowerCase());
+  return label !== undefined ? escapeText(label) : showAddress(a, s);
+}
+
+function value(v: JsonValue, type: string, s: AddressStyle): string {
+  if (Array.isArray(v)) {
+    const inner = type.replace(/\[\d*\]$/, '');
+    const isArray = type.endsWith(']');
+    const items = v.slice(0, 8).map((x, i) => value(x, isArray ? inner : `component${i}`, s));
+    const more = v.length > 8 ? `, …+${v.length - 8}` : '';
+    return isArray ? `[${items.join(', ')}${more}]` : `(${items.join(', ')}${more})`;
+  }
+  if (typeof v === 'object') return `(${Object.entries(v).map(([k, x]) => `${escapeText(k)}: ${value(x, '', s)}`).join(', ')})`;
+  if (typeof v === 'boolean') return String(v);
+  if (type === 'address' || /^0x[0-9a-fA-F]{40}$/.test(v)) return showAddress(v, { ...s, short: true });
+  if (type === 'string') return `"${escapeText(v)}"`;
+  if (/^-?\d+$/.test(v) && (type.startsWith('uint') || type.startsWith('int') || type === '')) return `${v}${sciHint(v)}`;
+  if (/^0x[0-9a-fA-F]*$/.test(v)) return shortHex(v as Hex, 8);
+  return escapeText(v);
+}
+
+export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
+  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${value(a.value, a.type, s)}` : value(a.value, a.type, s))).join(', ');
+}
+
+/** "transferFrom(from: 0xf39F…2266, to: 0xa513…c853, amount: 40000000000000000000 [4e19])" */
+export function formatDecoded(d: Decoded, s: AddressStyle): string {
+  return `${escapeText(d.name)}(${formatArgs(d.args, s)})`;
+}
+
+/** Return values: one unnamed value alone, else a parenthesised list. */
+export function formatOutputs(outputs: readonly DecodedArg[], s: AddressStyle): string {
+  if (outputs.length === 1 && !outputs[0]!.name) return value(outputs[0]!.value, outputs[0]!.type, s);
+  return `(${formatArgs(outputs, s)})`;
+}
