@@ -126,3 +126,50 @@ contract Showcase {
         revert("\x1b[31mred\x1b[0m\r\u202Egnp.exe\u200b");
     }
 }
+
+/// A minimal ERC-20 with a custom error, for decoding by built-in ABIs (no artifacts) and by name
+/// (with the project's artifacts).
+contract Token {
+    string public name = "Test Token";
+    string public symbol = "TT";
+    uint8 public constant decimals = 18;
+    uint256 public totalSupply;
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+
+    error InsufficientBalance(address who, uint256 have, uint256 want);
+
+    constructor(uint256 supply) {
+        totalSupply = supply;
+        balanceOf[msg.sender] = supply;
+        emit Transfer(address(0), msg.sender, supply);
+    }
+
+    function transfer(address to, uint256 amount) external returns (bool) {
+        _move(msg.sender, to, amount);
+        return true;
+    }
+
+    function approve(address spender, uint256 amount) external returns (bool) {
+        allowance[msg.sender][spender] = amount;
+        emit Approval(msg.sender, spender, amount);
+        return true;
+    }
+
+    function transferFrom(address from, address to, uint256 amount) external returns (bool) {
+        allowance[from][msg.sender] -= amount;
+        _move(from, to, amount);
+        return true;
+    }
+
+    function _move(address from, address to, uint256 amount) private {
+        uint256 have = balanceOf[from];
+        if (have < amount) revert InsufficientBalance(from, have, amount);
+        balanceOf[from] = have - amount;
+        balanceOf[to] += amount;
+        emit Transfer(from, to, amount);
+    }
+}

@@ -93,6 +93,13 @@ export async function makeScenarios(rpc) {
   h.evil = await send(rpc, { to: showcase, gas, data: call('Showcase', 'evil') });
   h.recursion = await send(rpc, { to: showcase, gas: hex(8_000_000), data: call('Showcase', 'recurse', [60n]) });
   h.setCode = await sendSetCode(rpc, logic);
+  // ERC-20: a transfer (decoded by the built-in ABIs alone), an approve + transferFrom by another
+  // account, and a transfer over the balance (custom error InsufficientBalance).
+  const tokenHash = await send(rpc, { data: deployData('Token', [10n ** 24n]) });
+  const token = (await receipt(rpc, tokenHash)).contractAddress;
+  h.tokenTransfer = await send(rpc, { to: token, data: call('Token', 'transfer', [DEV.other, 40n * 10n ** 18n]) });
+  await send(rpc, { to: token, data: call('Token', 'approve', [showcase, 10n ** 18n]) });
+  h.tokenFail = await send(rpc, { to: token, gas, data: call('Token', 'transfer', [DEV.other, 10n ** 25n]) });
   for (const hash of Object.values(h)) await receipt(rpc, hash);
-  return { hashes: h, logic, showcase };
+  return { hashes: h, logic, showcase, token };
 }

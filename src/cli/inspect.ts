@@ -51,6 +51,38 @@ function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** At most this many contracts are asked for their code, to name them from the project's artifacts. */
+export const MAX_CODE_LOOKUPS = 32;
+
+/**
+ * The runtime code of the contracts a transaction called (its `to` and every call target), for naming
+ * them by artifact. Best effort: a failure here only means fewer names.
+ */
+export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
+  const targets = new Set<string>();
+  if (model.tx?.to) targets.add(model.tx.to.toLowerCase());
+  const stack = model.tree ? [model.tree.root] : [];
+  while (stack.length > 0 && targets.size < MAX_CODE_LOOKUPS) {
+    const n = stack.pop()!;
+    if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
+    stack.push(...n.children);
+  }
+  const block = model.tx?.blockNumber ?? 'latest';
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const codes = new Map<string, Hex>();
+  await Promise.all(
+    [...targets].slice(0, MAX_CODE_LOOKUPS).map(async (address) => {
+      try {
+        const code = await client.call('eth_getCode', [address, block], deadline);
+        if (typeof code === 'string' && /^0x[0-9a-fA-F]*$/.test(code)) codes.set(address, code as Hex);
+      } catch (err) {
+        if (err instanceof Interrupted) throw err;
+      }
+    }),
+  );
+  return codes;
+}
+
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
 

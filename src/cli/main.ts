@@ -14,7 +14,7 @@ import { makeChalk, resolveColor } from '../render/style.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
-import { inspect, type InspectSettings } from './inspect.js';
+import { fetchCode, inspect, type InspectSettings } from './inspect.js';
 import { type Io, SafeWriter } from './io.js';
 import { parseHash, parseOptions } from './parseOptions.js';
 
@@ -176,7 +176,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         else {
           try {
             const plain = await inspect(client!, input.hash, settings);
-            const model: InspectModel = { ...plain, decoded: (await decoderReady).decode(plain) };
+            const decoder = await decoderReady;
+            // With artifacts that carry runtime code, the node's code for the called contracts names them.
+            const byCode = decoder.canMatchCode && plain.status !== 'not_found' ? decoder.nameByCode(await fetchCode(client!, plain, opts.timeoutMs)) : undefined;
+            const model: InspectModel = { ...plain, decoded: decoder.decode(plain, byCode) };
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {
             if (e instanceof Interrupted) {

@@ -11,6 +11,8 @@ import { escapeShort } from '../render/escape.js';
 import { AbiIndex } from './abiIndex.js';
 import { decodeModel, type DecodedModel } from './decodeModel.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
+import { matchArtifact } from './matchCode.js';
+import type { Hex } from '../raw/types.js';
 import { BUILTIN_LABELS } from './wellKnown.js';
 
 export interface DecoderOptions {
@@ -25,7 +27,11 @@ export interface DecoderOptions {
 
 export interface Decoder {
   readonly index: AbiIndex;
-  decode(model: InspectModel): DecodedModel;
+  /** Whether any artifact carries runtime code, so that asking the node for code can name contracts. */
+  readonly canMatchCode: boolean;
+  /** Names for addresses whose runtime code is a known artifact's. */
+  nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
+  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>): DecodedModel;
 }
 
 /** "0xaddr:Name" → [address, name]. */
@@ -68,5 +74,17 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   for (const artifact of loadAbiPaths(opts.abiPaths)) index.addArtifact(artifact);
   if (opts.projectAbis) for (const artifact of loadProjectAbis(opts.cwd).artifacts) index.addArtifact(artifact);
   index.addBuiltins();
-  return { index, decode: (model) => decodeModel(model, index, labels) };
+  return {
+    index,
+    canMatchCode: index.artifacts.some((a) => a.deployedBytecode !== undefined),
+    nameByCode(codes) {
+      const out = new Map<string, string>();
+      for (const [address, code] of codes) {
+        const artifact = matchArtifact(code, index.artifacts);
+        if (artifact !== undefined) out.set(address.toLowerCase(), artifact.name);
+      }
+      return out;
+    },
+    decode: (model, extra) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels])),
+  };
 }

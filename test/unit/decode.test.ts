@@ -1,0 +1,157 @@
+import { fileURLToPath } from 'node:url';
+import { encodeAbiParameters, encodeErrorResult, encodeEventTopics, encodeFunctionData, parseAbi } from 'viem';
+import { describe, expect, test } from 'vitest';
+import { AbiIndex } from '../../src/decode/abiIndex.js';
+import { decodeCallData, decodeErrorData, decodeLog, decodeReturn } from '../../src/decode/decodeModel.js';
+import { parseAbiFile } from '../../src/decode/loadAbis.js';
+import { withoutMetadata } from '../../src/decode/matchCode.js';
+import type { Hex } from '../../src/raw/types.js';
+import { formatDecoded, sciHint } from '../../src/render/formatDecoded.js';
+
+const DB = new URL('../../dist/sigdb/', import.meta.url);
+const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+function builtinIndex(): AbiIndex {
+  const index = new AbiIndex(DB);
+  index.addBuiltins();
+  return index;
+}
+
+describe('calls', () => {
+  const index = builtinIndex();
+  const erc20 = parseAbi(['function transfer(address to, uint256 amount)']);
+  const multicall = parseAbi(['function aggregate3((address target, bool allowFailure, bytes callData)[] calls)']);
+  const v3 = parseAbi(['function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params)']);
+
+  test.each([
+    ['ERC-20 transfer', encodeFunctionData({ abi: erc20, args: [A, 5n] }), 'transfer(to: 0x7099…79C8, amount: 5)', 'ERC-20'],
+    [
+      'Multicall3 aggregate3: a dynamic array of tuples with bytes',
+      encodeFunctionData({ abi: multicall, args: [[{ target: A, allowFailure: true, callData: '0xdeadbeef' }, { target: A, allowFailure: false, callData: '0x' }]] }),
+      'aggregate3(calls: [(target: 0x7099…79C8, allowFailure: true, callData: 0xdeadbeef), (target: 0x7099…79C8, allowFailure: false, callData: 0x)])',
+      'Multicall3',
+    ],
+    [
+      'Uniswap V3 exactInputSingle: a struct',
+      encodeFunctionData({ abi: v3, args: [{ tokenIn: A, tokenOut: A, fee: 3000, recipient: A, deadline: 1n, amountIn: 10n ** 18n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }] }),
+      'exactInputSingle(params: (tokenIn: 0x7099…79C8, tokenOut: 0x7099…79C8, fee: 3000, recipient: 0x7099…79C8, deadline: 1, amountIn: 1000000000000000000 [1e18], amountOutMinimum: 0, sqrtPriceLimitX96: 0))',
+      'Uniswap V3',
+    ],
+  ])('%s', (_name, data, text, contract) => {
+    const call = decodeCallData(index, data as Hex);
+    expect(call?.decoded.contract).toBe(contract);
+    expect(formatDecoded(call!.decoded, { decoded: undefined, short: true })).toBe(text);
+  });
+
+  test('malformed call data falls back to raw (null), never throws', () => {
+    const good = encodeFunctionData({ abi: erc20, args: [A, 5n] });
+    for (const bad of [good.slice(0, 40), `${good}00`, '0xa9059cbb', '0xa9', '0x']) expect(decodeCallData(index, bad as Hex)).toBeNull();
+  });
+
+  test('selector collision: the candidate that decodes and re-encodes the same bytes wins', () => {
+    // burn(uint256) and collate_propagate_storage(bytes16) share selector 0x42966c68.
+    const colliding = new AbiIndex(null);
+    colliding.add(parseAbi(['function collate_propagate_storage(bytes16 x)']), 'abi', 'First');
+    colliding.add(parseAbi(['function burn(uint256 amount)']), 'builtin', 'Second');
+    const burn = encodeFunctionData({ abi: parseAbi(['function burn(uint256 amount)']), args: [5n] });
+    expect(burn.slice(0, 10)).toBe('0x42966c68');
+    expect(decodeCallData(colliding, burn)?.decoded).toMatchObject({ name: 'burn', source: 'builtin' });
+    const bytes16 = encodeFunctionData({ abi: parseAbi(['function collate_propagate_storage(bytes16 x)']), args: ['0x0102030405060708090a0b0c0d0e0f10'] });
+    expect(decodeCallData(colliding, bytes16)?.decoded).toMatchObject({ name: 'collate_propagate_storage', source: 'abi' });
+  });
+
+  test('the database names what no ABI knows, without parameter names', () => {
+    const call = decodeCallData(new AbiIndex(DB), encodeFunctionData({ abi: parseAbi(['function ping(uint256)']), args: [7n] }));
+    expect(call?.decoded).toMatchObject({ name: 'ping', signature: 'ping(uint256)', source: 'database', args: [{ name: '', value: '7' }] });
+  });
+
+  test('return data decodes when the ABI says what comes back', () => {
+    const item = parseAbi(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)'])[0]!;
+    const out = encodeAbiParameters(item.outputs, [1n, 2n, 3]);
+    expect(decodeReturn(item, out)).toEqual([
+      { name: 'reserve0', type: 'uint112', value: '1' },
+      { name: 'reserve1', type: 'uint112', value: '2' },
+      { name: 'blockTimestampLast', type: 'uint32', value: '3' },
+    ]);
+    expect(decodeReturn(item, '0x1234')).toBeNull();
+  });
+});
+
+describe('events and errors', () => {
+  const index = builtinIndex();
+  const transfer20 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
+  const transfer721 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)']);
+
+  test('Transfer is told apart by its number of indexed topics (ERC-20 vs ERC-721)', () => {
+    const t20 = encodeEventTopics({ abi: transfer20, eventName: 'Transfer', args: { from: A, to: A } }) as Hex[];
+    const t721 = encodeEventTopics({ abi: transfer721, eventName: 'Transfer', args: { from: A, to: A, tokenId: 9n } }) as Hex[];
+    expect(decodeLog(index, { address: A as Hex, topics: t20, data: encodeAbiParameters([{ type: 'uint256' }], [5n]) })).toMatchObject({ contract: 'ERC-20', args: [{}, {}, { name: 'value', value: '5', indexed: false }] });
+    expect(decodeLog(index, { address: A as Hex, topics: t721, data: '0x' })).toMatchObject({ contract: 'ERC-721', args: [{}, {}, { name: 'tokenId', value: '9', indexed: true }] });
+    // Data of the wrong size: not decoded, the raw log stays.
+    expect(decodeLog(index, { address: A as Hex, topics: t20, data: '0x1234' })).toBeNull();
+    // Anonymous (no topics) stays raw.
+    expect(decodeLog(index, { address: A as Hex, topics: [], data: '0x' })).toBeNull();
+  });
+
+  test('database events: which parameters are indexed is found by trying placements', () => {
+    // The database says only "Transfer(address,address,uint256)"; the log's topics say how many are indexed.
+    const db = new AbiIndex(DB);
+    const t20 = encodeEventTopics({ abi: transfer20, eventName: 'Transfer', args: { from: A, to: A } }) as Hex[];
+    const t721 = encodeEventTopics({ abi: transfer721, eventName: 'Transfer', args: { from: A, to: A, tokenId: 9n } }) as Hex[];
+    const e20 = decodeLog(db, { address: A as Hex, topics: t20, data: encodeAbiParameters([{ type: 'uint256' }], [5n]) });
+    expect(e20).toMatchObject({ name: 'Transfer', source: 'database' });
+    expect(e20!.args.map((a) => a.indexed)).toEqual([true, true, false]);
+    const e721 = decodeLog(db, { address: A as Hex, topics: t721, data: '0x' });
+    expect(e721!.args.map((a) => [a.indexed, a.value])).toEqual([[true, A], [true, A], [true, '9']]);
+  });
+
+  test('custom errors: built-in ERC-6093 errors by name', () => {
+    const abi = parseAbi(['error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)']);
+    const data = encodeErrorResult({ abi, errorName: 'ERC20InsufficientBalance', args: [A, 1n, 2n] });
+    expect(decodeErrorData(index, data)).toMatchObject({ name: 'ERC20InsufficientBalance', contract: 'ERC-20', args: [{ name: 'sender' }, { name: 'balance', value: '1' }, { name: 'needed', value: '2' }] });
+    expect(decodeErrorData(index, `${data}ff` as Hex)).toBeNull();
+  });
+});
+
+describe('ABI files and helpers', () => {
+  test.each([
+    ['a JSON ABI array', '[{"type":"function","name":"f","inputs":[],"outputs":[],"stateMutability":"view"}]', 'Thing', 1],
+    ['a Foundry artifact', '{"abi":[{"type":"event","name":"E","inputs":[],"anonymous":false}],"bytecode":{"object":"0x6000"},"deployedBytecode":{"object":"0x6001"}}', 'Thing', 1],
+    ['a Hardhat artifact', '{"_format":"hh-sol-artifact-1","contractName":"Named","abi":[],"bytecode":"0x6000","deployedBytecode":"0x"}', 'Named', 0],
+    ['human-readable lines', '# comment\nfunction f(uint256 a)\nevent E(address indexed who)\ng(bytes) // no keyword: a function\n', 'Thing', 3],
+  ])('parses %s', (_name, text, name, items) => {
+    const a = parseAbiFile(text, '/x/Thing.json', 'abi');
+    expect(a.name).toBe(name);
+    expect(a.abi).toHaveLength(items);
+  });
+
+  test.each([
+    ['broken JSON', '[{"type":'],
+    ['JSON of another shape', '{"a":1}'],
+    ['lines that are not signatures', 'function ((('],
+    ['nothing', '\n# only a comment\n'],
+  ])('rejects %s', (_name, text) => {
+    expect(() => parseAbiFile(text, 'x.json', 'abi')).toThrow();
+  });
+
+  test.each([
+    ['0', ''],
+    ['999999', ''],
+    ['1000000', ' [1e6]'],
+    ['40000000000000000000', ' [4e19]'],
+    ['123456789', ' [1.234e8]'],
+    ['-5000000', ' [-5e6]'],
+  ])('sciHint(%s) = %j', (n, hint) => expect(sciHint(n)).toBe(hint));
+
+  test('solc metadata is ignored when matching runtime code', () => {
+    const body = '6080604052';
+    const meta = 'a264697066735822' + 'ab'.repeat(34) + '64736f6c6343000825' + '0033';
+    expect(withoutMetadata(`0x${body}${meta}`)).toBe(body);
+  });
+
+  test('the database shards exist after the build', () => {
+    expect(fileURLToPath(new URL('functions/a9.json', DB))).toMatch(/sigdb\/functions\/a9\.json$/);
+    const call = decodeCallData(new AbiIndex(DB), `0xa9059cbb${'0'.repeat(128)}`);
+    expect(call?.decoded.name).toBe('transfer');
+  });
+});
