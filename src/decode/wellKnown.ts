@@ -159,6 +159,27 @@ export const WELL_KNOWN: Readonly<Record<string, readonly string[]>> = {
     'event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)',
     'event NewResolver(bytes32 indexed node, address resolver)',
   ],
+  'ERC-4337': [
+    // EntryPoint v0.7 (PackedUserOperation) and v0.6 (UserOperation), and the account side.
+    'function handleOps((address sender, uint256 nonce, bytes initCode, bytes callData, bytes32 accountGasLimits, uint256 preVerificationGas, bytes32 gasFees, bytes paymasterAndData, bytes signature)[] ops, address beneficiary)',
+    'function handleOps((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)[] ops, address beneficiary)',
+    'function validateUserOp((address sender, uint256 nonce, bytes initCode, bytes callData, bytes32 accountGasLimits, uint256 preVerificationGas, bytes32 gasFees, bytes paymasterAndData, bytes signature) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns (uint256 validationData)',
+    'function validateUserOp((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns (uint256 validationData)',
+    'function depositTo(address account) payable',
+    'function getNonce(address sender, uint192 key) view returns (uint256 nonce)',
+    'function execute(address dest, uint256 value, bytes func)',
+    'function executeBatch(address[] dest, bytes[] func)',
+    'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
+    'event BeforeExecution()',
+    'event AccountDeployed(bytes32 indexed userOpHash, address indexed sender, address factory, address paymaster)',
+    'event Deposited(address indexed account, uint256 totalDeposit)',
+  ],
+  'ERC-7579': [
+    'function execute(bytes32 mode, bytes executionCalldata) payable',
+    'function executeFromExecutor(bytes32 mode, bytes executionCalldata) payable returns (bytes[] returnData)',
+    'function installModule(uint256 moduleTypeId, address module, bytes initData) payable',
+    'function uninstallModule(uint256 moduleTypeId, address module, bytes deInitData) payable',
+  ],
   Ownable: [
     'function owner() view returns (address)',
     'function transferOwnership(address newOwner)',
