@@ -44,3 +44,8 @@ for (const [kind, file] of [['functions', 'functionHashes.min.json'], ['events',
   for (const [shard, entries] of shards) writeFileSync(new URL(`${kind}/${shard}.json`, out), JSON.stringify(entries));
 }
 copyFileSync(join(sevmRoot, 'LICENSE'), new URL('LICENSE-sevm-4bytedb', out));
+
+// The built-in ABIs, parsed and keyed once here rather than at every start.
+const { outputFiles } = await build({ entryPoints: ['src/decode/abiIndex.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
+const { builtinRows } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+writeFileSync(new URL('builtin.json', out), JSON.stringify(builtinRows()));

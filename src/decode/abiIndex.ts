@@ -63,15 +63,13 @@ export class AbiIndex {
   constructor(private readonly dbDir: URL | null) {}
 
   add(abi: Abi, source: Source, contract?: string): void {
-    for (const item of abi) {
-      try {
-        if (item.type === 'function') push(this.functions, toFunctionSelector(item), { item, source, contract });
-        else if (item.type === 'error') push(this.errors, toFunctionSelector(formatAbiItem(item).replace(/^error /, 'function ')), { item, source, contract });
-        else if (item.type === 'event' && !item.anonymous) push(this.events, eventKey(toEventSelector(item), indexedCount(item)), { item, source, contract });
-      } catch {
-        /* an item viem cannot format (malformed ABI entry): skip it */
-      }
-    }
+    for (const [kind, key, item] of keyed(abi)) this.addKeyed(kind, key, item, source, contract);
+  }
+
+  private addKeyed(kind: 'function' | 'error' | 'event', key: string, item: AbiFunction | AbiError | AbiEvent, source: Source, contract?: string): void {
+    if (kind === 'function') push(this.functions, key, { item: item as AbiFunction, source, contract });
+    else if (kind === 'error') push(this.errors, key, { item: item as AbiError, source, contract });
+    else push(this.events, key, { item: item as AbiEvent, source, contract });
   }
 
   addArtifact(a: Artifact): void {
@@ -79,8 +77,22 @@ export class AbiIndex {
     this.add(a.abi, a.source, a.name);
   }
 
+  /**
+   * The built-in ABIs. The build writes them already parsed and keyed (builtin.json beside the
+   * database), which saves parsing ~250 signatures and hashing their selectors at every start; without
+   * that file they are parsed here.
+   */
   addBuiltins(): void {
-    for (const [name, lines] of Object.entries(WELL_KNOWN)) this.add(parseAbi(lines as string[]), 'builtin', name);
+    if (this.dbDir !== null) {
+      try {
+        const rows = JSON.parse(readFileSync(new URL('builtin.json', this.dbDir), 'utf8')) as BuiltinRow[];
+        for (const [kind, key, contract, item] of rows) this.addKeyed(kind, key, item, 'builtin', contract);
+        return;
+      } catch {
+        /* not built: parse below */
+      }
+    }
+    for (const row of builtinRows()) this.addKeyed(row[0], row[1], row[3], 'builtin', row[2]);
   }
 
   private shard(kind: 'functions' | 'events', key: string): Record<string, string> {
@@ -134,6 +146,30 @@ export class AbiIndex {
       return known;
     }
   }
+}
+
+type Kind = 'function' | 'error' | 'event';
+/** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */
+export type BuiltinRow = [Kind, string, string, AbiFunction | AbiError | AbiEvent];
+
+/** The index keys of an ABI's items: selectors for functions and errors, (topic0, indexed count) for events. */
+function keyed(abi: Abi): Array<[Kind, string, AbiFunction | AbiError | AbiEvent]> {
+  const out: Array<[Kind, string, AbiFunction | AbiError | AbiEvent]> = [];
+  for (const item of abi) {
+    try {
+      if (item.type === 'function') out.push(['function', toFunctionSelector(item), item]);
+      else if (item.type === 'error') out.push(['error', toFunctionSelector(formatAbiItem(item).replace(/^error /, 'function ')), item]);
+      else if (item.type === 'event' && !item.anonymous) out.push(['event', eventKey(toEventSelector(item), indexedCount(item)), item]);
+    } catch {
+      /* an item viem cannot format (malformed ABI entry): skip it */
+    }
+  }
+  return out;
+}
+
+/** The built-in ABIs, parsed and keyed (the build writes these rows to builtin.json). */
+export function builtinRows(): BuiltinRow[] {
+  return Object.entries(WELL_KNOWN).flatMap(([contract, lines]) => keyed(parseAbi(lines as string[])).map(([kind, key, item]): BuiltinRow => [kind, key, contract, item]));
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
