@@ -2,15 +2,23 @@
 // (nested calls, value, staticcall, delegatecall, create, create2, a caught revert, a selfdestruct,
 // events) and a failing one, and inspect both with txray. anvil is stopped at the end.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnvil } from './lib/anvil.mjs';
-import { call, deploy, send } from './lib/scenarios.mjs';
+import { call, deploy, send, writeFoundryProject } from './lib/scenarios.mjs';
 
 const bin = fileURLToPath(new URL('../bin/txray.js', import.meta.url));
 
+// The contracts' artifacts laid out as a Foundry project: txray, run from there, finds them and shows
+// calls, events and errors by name.
+const project = mkdtempSync(join(tmpdir(), 'txray-demo-'));
+writeFoundryProject(project);
+
 function txray(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [bin, ...args], { stdio: 'inherit', cwd: project });
     child.on('close', (code) => resolve(code));
   });
 }
@@ -18,10 +26,11 @@ function txray(args) {
 const anvil = await startAnvil();
 let failed = false;
 try {
-  console.log(`anvil is listening on ${anvil.url}; deploying the scenario contracts…\n`);
+  console.log(`anvil is listening on ${anvil.url}; deploying the scenario contracts…`);
+  console.log(`(txray runs in ${project}, a Foundry project holding their artifacts)\n`);
   const { showcase } = await deploy(anvil.rpc);
   const ok = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
-  const bad = await send(anvil.rpc, { to: showcase, gas: '0xf4240', data: call('Showcase', 'failDeep') });
+  const bad = await send(anvil.rpc, { to: showcase, gas: '0xf4240', data: call('Showcase', 'failCustom') });
 
   console.log(`$ txray ${ok} --rpc-url ${anvil.url}\n`);
   const code1 = await txray([ok, '--rpc-url', anvil.url]);
@@ -32,5 +41,6 @@ try {
   failed = code1 !== 0 || code2 !== 1;
 } finally {
   await anvil.stop();
+  rmSync(project, { recursive: true, force: true });
 }
 if (failed) process.exitCode = 1;

@@ -1,10 +1,20 @@
 // Deploy the Scenarios.sol contracts on an anvil and send one transaction per scenario.
 // Shared by the end-to-end tests, `npm run demo` and the benchmark.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeDeployData, encodeFunctionData, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 const artifacts = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.json', import.meta.url), 'utf8')).contracts;
+
+/** Lay the compiled contracts out as a Foundry project in `dir` (foundry.toml, out/Scenarios.sol/<Name>.json). */
+export function writeFoundryProject(dir) {
+  mkdirSync(join(dir, 'out', 'Scenarios.sol'), { recursive: true });
+  writeFileSync(join(dir, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\n');
+  for (const [name, c] of Object.entries(artifacts)) {
+    writeFileSync(join(dir, 'out', 'Scenarios.sol', `${name}.json`), JSON.stringify({ abi: c.abi, bytecode: { object: c.bytecode }, deployedBytecode: { object: c.deployedBytecode } }));
+  }
+}
 
 /** anvil's first two default accounts (public test keys from its default mnemonic). */
 export const DEV = {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { DEV, makeScenarios } from '../../scripts/lib/scenarios.mjs';
+import { DEV, makeScenarios, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
@@ -34,11 +34,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'txray-decode-'));
   // A Foundry project: foundry.toml and out/<File>.sol/<Contract>.json artifacts.
   foundry = join(root, 'foundry');
-  mkdirSync(join(foundry, 'out', 'Scenarios.sol'), { recursive: true });
-  writeFileSync(join(foundry, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\n');
-  for (const [name, c] of Object.entries(compiled)) {
-    writeFileSync(join(foundry, 'out', 'Scenarios.sol', `${name}.json`), JSON.stringify({ abi: c.abi, bytecode: { object: c.bytecode }, deployedBytecode: { object: c.deployedBytecode } }));
-  }
+  writeFoundryProject(foundry);
   // A Hardhat project: artifacts/…/X.json with contractName, and *.dbg.json files to skip.
   hardhat = join(root, 'hardhat');
   const dir = join(hardhat, 'artifacts', 'contracts', 'Scenarios.sol');
