@@ -39,10 +39,14 @@ export async function send(rpc, tx) {
   return rpc('eth_sendTransaction', [{ from: DEV.sender, ...tx }]);
 }
 
+/** The receipt; anvil can answer eth_sendTransaction a moment before it has mined the block, so wait up to 10 s. */
 export async function receipt(rpc, hash) {
-  const r = await rpc('eth_getTransactionReceipt', [hash]);
-  if (r === null) throw new Error(`no receipt for ${hash}`);
-  return r;
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const r = await rpc('eth_getTransactionReceipt', [hash]);
+    if (r !== null) return r;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no receipt for ${hash} after 10 s`);
 }
 
 /** Deploy Logic and Showcase; returns their addresses and the creation transaction's hash. */
@@ -105,11 +109,13 @@ export async function makeScenarios(rpc) {
   h.setCode = await sendSetCode(rpc, logic);
   // ERC-20: a transfer (decoded by the built-in ABIs alone), an approve + transferFrom by another
   // account, and a transfer over the balance (custom error InsufficientBalance).
-  const tokenHash = await send(rpc, { data: deployData('Token', [10n ** 24n]) });
-  const token = (await receipt(rpc, tokenHash)).contractAddress;
+  h.tokenDeploy = await send(rpc, { data: deployData('Token', [10n ** 24n]) });
+  const token = (await receipt(rpc, h.tokenDeploy)).contractAddress;
   h.tokenTransfer = await send(rpc, { to: token, data: call('Token', 'transfer', [DEV.other, 40n * 10n ** 18n]) });
   await send(rpc, { to: token, data: call('Token', 'approve', [showcase, 10n ** 18n]) });
   h.tokenFail = await send(rpc, { to: token, gas, data: call('Token', 'transfer', [DEV.other, 10n ** 25n]) });
+  // Plain value to a contract: its receive() runs.
+  h.receive = await send(rpc, { to: showcase, value: '0x5' });
   for (const hash of Object.values(h)) await receipt(rpc, hash);
   return { hashes: h, logic, showcase, token };
 }

@@ -185,12 +185,15 @@ export function decodeConstructor(artifacts: readonly Artifact[], init: Hex): { 
   return null;
 }
 
+/** Value sent with empty calldata to code: receive() if the contract has one, else fallback(). */
+const RECEIVE: Decoded = { name: 'receive', signature: 'receive()', args: [], source: 'builtin', contract: 'receive or fallback' };
+
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
 const topicAddress = (t: Hex): Hex => `0x${t.slice(26)}` as Hex;
 
-function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
+export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
   const out: Transfer[] = [];
   for (const log of logs) {
     const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
@@ -279,6 +282,12 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
           node.function = ctor.decoded;
           if (n.to !== null && !labels.has(n.to.toLowerCase())) labels.set(n.to.toLowerCase(), ctor.artifact.name);
         }
+      } else if (n.type === 'call' && n.input !== null && byteLength(n.input) === 0) {
+        // Value with no data runs the callee's receive() (or fallback()) when it is a contract; an
+        // account without code spends no gas on it. Which of the two, only the callee's ABI says.
+        // geth's callTracer counts the intrinsic gas in its root frame, so there gas says nothing.
+        const gasTellsCode = !(n === tree.root && model.traceSource === 'debug_traceTransaction');
+        if (gasTellsCode && n.value !== null && toBig(n.value) > 0n && n.gasUsed !== null && toBig(n.gasUsed) > 0n) node.function = RECEIVE;
       } else if (n.type === 'call' && n.input !== null) {
         const call = decodeCallData(index, n.input);
         if (call !== null) {

@@ -120,6 +120,24 @@ describe('a Foundry project in the working directory', () => {
     expect(doc.failure.revert).toMatchObject({ kind: 'custom', name: 'InsufficientBalance', signature: 'InsufficientBalance(address,uint256,uint256)', source: 'project', selector: expect.stringMatching(/^0x[0-9a-f]{8}$/) });
   });
 
+  test('a create of a known artifact: its name and constructor arguments', async () => {
+    const r = await run('tokenDeploy', foundry);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n  create Token\(0x[0-9a-fA-F]{40}\) · constructor\(supply: 1000000000000000000000000 \[1e24\]\) · [\d,]+ gas ← code [\d,]+ bytes\n/);
+    expect(r.stdout).toMatch(/To\s+contract creation → Token\(0x/);
+    const doc = jsonOf(await run('tokenDeploy', foundry, '--json'));
+    expect(doc.calls.function).toEqual({ name: 'constructor', signature: 'constructor(uint256)', args: [{ name: 'supply', type: 'uint256', value: '1000000000000000000000000' }], source: 'project', contract: 'Token' });
+    // The mint in the constructor is a transfer from the zero address.
+    expect(doc.transfers).toEqual([{ kind: 'ERC-20', token: doc.receipt.contractAddress, from: `0x${'0'.repeat(40)}`, to: DEV.sender, amount: '1000000000000000000000000' }]);
+  });
+
+  test('value with empty calldata to a contract runs its receive()', async () => {
+    const r = await run('receive', foundry);
+    expect(r.stdout).toMatch(/\n  call Showcase::receive\(\) · 5 wei · [\d,]+ gas ← no data\n/);
+    const plain = await run('legacyTransfer', foundry);
+    expect(plain.stdout).toMatch(/\n  call 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 · 1\.5 ETH · 0 gas ← no data\n/);
+  });
+
   test('--no-project-abis leaves the project alone', async () => {
     const doc = jsonOf(await run('showcase', foundry, '--json', '--no-project-abis'));
     expect(doc.function.source).toBe('database');

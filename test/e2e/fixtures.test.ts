@@ -114,6 +114,12 @@ describe('real mainnet answers', () => {
     if (c.receipt?.logs?.length) expect(r.stdout).toContain(`Logs (${c.receipt.logs.length})`);
   });
 
+  test('built-in labels: the callTracer lists calls to precompiles, and they are named', async () => {
+    const c = cases.find((x) => x.name === 'real/sepolia-trace-and-calltracer')!;
+    const r = await runTxray([c.hash, '-r', server.url, '--tracer', 'geth']);
+    expect(r.stdout).toMatch(/staticcall ecrecover\(0x0000000000000000000000000000000000000001\) · /);
+  });
+
   test.each(cases.map((c) => [c.name, c] as const))('%s: --json gives the answers back unchanged', async (_name, c) => {
     const r = await runTxray([c.hash, '-r', server.url, '--json']);
     const doc = jsonOf(r);

@@ -38,16 +38,19 @@ afterAll(async () => {
  * ("execution reverted" / "Reverted", "out of gas" / "Out of gas", …).
  */
 function normalise(node: any, isRoot = true): any {
-  const { children, gas, gasUsed, error, logs, ...rest } = node;
+  const { children, gas, gasUsed, error, logs, function: fn, ...rest } = node;
   return {
     ...rest,
+    // Value sent to code with empty calldata is named receive() from the call's own gas; geth's root
+    // frame counts intrinsic gas, so there txray cannot tell a contract from an account and names nothing.
+    ...(isRoot && fn?.name === 'receive' ? {} : fn === undefined ? {} : { function: fn }),
     ...(isRoot ? {} : { gas, gasUsed }),
     error: error === null ? null : /revert/i.test(error) ? 'revert' : 'failed',
     children: children.map((c: any) => normalise(c, false)),
   };
 }
 
-const SCENARIOS = ['showcase', 'reason', 'panicIndex', 'custom', 'deep', 'outOfGas', 'invalid', 'evil', 'creation', 'setCode', 'accessList', 'legacyTransfer', 'recursion'];
+const SCENARIOS = ['showcase', 'reason', 'panicIndex', 'custom', 'deep', 'outOfGas', 'invalid', 'evil', 'creation', 'setCode', 'accessList', 'legacyTransfer', 'recursion', 'tokenTransfer', 'tokenFail', 'receive'];
 
 describe('a node without trace_transaction (geth-like)', () => {
   test.each(SCENARIOS)('%s: the same tree from debug_traceTransaction, and the same exit code', async (name) => {

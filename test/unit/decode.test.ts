@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeAbiParameters, encodeErrorResult, encodeEventTopics, encodeFunctionData, parseAbi } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { AbiIndex } from '../../src/decode/abiIndex.js';
-import { decodeCallData, decodeErrorData, decodeLog, decodeReturn } from '../../src/decode/decodeModel.js';
+import { decodeCallData, decodeErrorData, decodeLog, decodeReturn, tokenTransfers } from '../../src/decode/decodeModel.js';
 import { parseAbiFile } from '../../src/decode/loadAbis.js';
 import { withoutMetadata } from '../../src/decode/matchCode.js';
 import type { Hex } from '../../src/raw/types.js';
@@ -153,5 +153,32 @@ describe('ABI files and helpers', () => {
     expect(fileURLToPath(new URL('functions/a9.json', DB))).toMatch(/sigdb\/functions\/a9\.json$/);
     const call = decodeCallData(new AbiIndex(DB), `0xa9059cbb${'0'.repeat(128)}`);
     expect(call?.decoded.name).toBe('transfer');
+  });
+});
+
+describe('transfers from logs', () => {
+  const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Hex;
+  const topic = (a: Hex) => `0x${a.slice(2).padStart(64, '0')}` as Hex;
+  const word = (n: bigint) => n.toString(16).padStart(64, '0');
+
+  test('ERC-20, ERC-721, ERC-1155 single and batch, in log order; anything else is not a transfer', () => {
+    const T: Hex = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    const TS: Hex = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
+    const TB: Hex = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
+    const batch = encodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], [[1n, 2n], [10n, 20n]]);
+    const transfers = tokenTransfers([
+      { address: addr(100), topics: [T, topic(addr(1)), topic(addr(2))], data: `0x${word(5n)}` },
+      { address: addr(101), topics: [T, topic(addr(1)), topic(addr(2)), `0x${word(77n)}`], data: '0x' },
+      { address: addr(102), topics: [TS, topic(addr(9)), topic(addr(1)), topic(addr(2))], data: `0x${word(3n)}${word(4n)}` },
+      { address: addr(103), topics: [TB, topic(addr(9)), topic(addr(1)), topic(addr(2))], data: batch },
+      { address: addr(104), topics: [T, topic(addr(1))], data: `0x${word(5n)}` }, // wrong shape: not a transfer
+    ]);
+    expect(transfers).toEqual([
+      { kind: 'ERC-20', token: addr(100), from: addr(1), to: addr(2), amount: '5' },
+      { kind: 'ERC-721', token: addr(101), from: addr(1), to: addr(2), amount: '1', tokenId: '77' },
+      { kind: 'ERC-1155', token: addr(102), from: addr(1), to: addr(2), tokenId: '3', amount: '4' },
+      { kind: 'ERC-1155', token: addr(103), from: addr(1), to: addr(2), tokenId: '1', amount: '10' },
+      { kind: 'ERC-1155', token: addr(103), from: addr(1), to: addr(2), tokenId: '2', amount: '20' },
+    ]);
   });
 });
