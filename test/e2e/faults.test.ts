@@ -317,6 +317,12 @@ describe('usage errors: exit 2, before any network call', () => {
     expect(schemaErrors(doc)).toBe('');
   });
 
+  test('--help never shows the endpoint, even when ETH_RPC_URL holds one with a key', async () => {
+    const r = await runTxray(['--help'], { ETH_RPC_URL: secretUrl('ok') });
+    expect(r.code).toBe(0);
+    expectClean(r);
+  });
+
   test('--help and --version exit 0 on stdout', async () => {
     const help = await runTxray(['--help']);
     expect(help.code).toBe(0);

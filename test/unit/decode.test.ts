@@ -182,3 +182,15 @@ describe('transfers from logs', () => {
     ]);
   });
 });
+
+describe('decoded text is escaped', () => {
+  test('string arguments, names from ABIs or the database, and labels never reach the terminal raw', () => {
+    const d = {
+      name: 'Note\u202e',
+      signature: 'Note(string)',
+      args: [{ name: 'text\u001b', type: 'string', value: '\u001b]0;pwned\u0007\r' }],
+      source: 'database' as const,
+    };
+    expect(formatDecoded(d, { decoded: undefined, short: true })).toBe('Note\\u{202e}(text\\x1b: "\\x1b]0;pwned\\x07\\r")');
+  });
+});
