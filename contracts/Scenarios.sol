@@ -173,3 +173,16 @@ contract Token {
         emit Transfer(from, to, amount);
     }
 }
+
+/// For the benchmark: one transaction with n internal calls, each emitting one event.
+contract Fanout {
+    event Leaf(uint256 indexed i, uint256 value);
+
+    function many(uint256 n) external {
+        for (uint256 i = 0; i < n; i++) this.leaf(i);
+    }
+
+    function leaf(uint256 i) external {
+        emit Leaf(i, i * 2);
+    }
+}

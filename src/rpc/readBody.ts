@@ -36,18 +36,26 @@ export function tooLarge(maxBytes: number, where: string): RpcFailure {
 
 /**
  * Nesting depth of a JSON text, counted outside strings. Checked before JSON.parse so that an absurdly
- * nested answer is refused with a clear message and never reaches the later stages.
+ * nested answer is refused with a clear message and never reaches the later stages. Strings (most of
+ * an answer's bytes: hex data) are skipped with indexOf, so the loop only steps through structure.
  */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
+    if (c === 34 /* " */) {
+      let end = text.indexOf('"', i + 1);
+      // A quote preceded by an odd number of backslashes is inside the string.
+      while (end !== -1) {
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === 92) backslashes++;
+        if (backslashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end === -1) return false; // unterminated: JSON.parse says so
+      i = end;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
       if (++depth > limit) return true;
     } else if (c === 125 || c === 93) depth--;
   }
