@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { foundryBinary, startAnvil } from './lib/anvil.mjs';
-import { call, deploy, send } from './lib/scenarios.mjs';
+import { call, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const bin = fileURLToPath(new URL('../bin/txray.js', import.meta.url));
@@ -16,11 +16,11 @@ const cast = foundryBinary('cast');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 /** Run a command, discard stdout through a pipe, return wall ms and peak RSS (MB, when /usr/bin/time exists). */
-function measure(cmd, args) {
+function measure(cmd, args, env = process.env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const full = TIME ? [TIME, ['-f', '%M', cmd, ...args]] : [cmd, args];
-    const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1' } });
     let err = '';
     child.stdout.on('data', () => undefined);
     child.stderr.on('data', (d) => (err += d));
@@ -32,6 +32,11 @@ function measure(cmd, args) {
     });
   });
 }
+
+// This machine's environment sets NODE_EXTRA_CA_CERTS, which makes every Node start-up load a CA
+// bundle (about 50-100 ms here); a user without it does not pay that. txray is measured both ways.
+const PLAIN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
+const HAS_CA = process.env.NODE_EXTRA_CA_CERTS !== undefined;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -51,39 +56,72 @@ async function delayProxy(target, delayMs) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function compare(label, hash, url) {
+async function compare(label, hash, url, extra = []) {
   const t = [];
+  const p = [];
   const c = [];
-  await measure(process.execPath, [bin, hash, '-r', url, '--no-color']);
-  await measure(cast, ['run', hash, '--rpc-url', url]);
+  const txray = (env) => measure(process.execPath, [bin, hash, '-r', url, '--no-color', ...extra], env);
+  const castRun = () => measure(cast, ['run', hash, '--rpc-url', url]);
+  await txray(process.env);
+  await castRun();
   for (let i = 0; i < RUNS; i++) {
-    t.push(await measure(process.execPath, [bin, hash, '-r', url, '--no-color']));
-    c.push(await measure(cast, ['run', hash, '--rpc-url', url]));
+    t.push(await txray(process.env));
+    if (HAS_CA) p.push(await txray(PLAIN_ENV));
+    c.push(await castRun());
   }
-  const bad = [...t, ...c].find((r) => r.code !== 0);
+  const bad = [...t, ...p, ...c].find((r) => r.code !== 0);
   if (bad) throw new Error(`${label}: a run exited with ${bad.code}`);
   const row = {
     case: label,
     txrayMs: median(t.map((r) => r.ms)),
+    plainMs: HAS_CA ? median(p.map((r) => r.ms)) : NaN,
     castMs: median(c.map((r) => r.ms)),
     txrayMB: median(t.map((r) => r.rss)),
     castMB: median(c.map((r) => r.rss)),
   };
-  return { ...row, ratio: row.txrayMs / row.castMs };
+  return row;
 }
 
-const anvil = await startAnvil();
+const anvil = await startAnvil(['--gas-limit', '300000000']);
 const proxy = await delayProxy(anvil.url, 40);
 try {
   const { showcase } = await deploy(anvil.rpc);
-  const hash = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
-  const rows = [await compare('(a) 14 calls, loopback', hash, anvil.url), await compare('(a) 14 calls, +40 ms/request', hash, proxy.url)];
+  // (a) the 14-call showcase.
+  const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+  // (b) 20,000 internal calls and 20,000 logs.
+  const fanout = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Fanout') }))).contractAddress;
+  const b = await send(anvil.rpc, { to: fanout, gas: `0x${(250_000_000).toString(16)}`, data: call('Fanout', 'many', [20_000n]) });
+  // (c) at index 100 of a block that holds 100 token transfers before it (cast run replays them all).
+  const token = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Token', [10n ** 24n]) }))).contractAddress;
+  await anvil.rpc('evm_setAutomine', [false]);
+  for (let i = 0; i < 100; i++) await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, BigInt(i + 1)]) });
+  const cHash = await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 1000n]) });
+  await anvil.rpc('evm_mine');
+  await anvil.rpc('evm_setAutomine', [true]);
+  const cIndex = Number((await receipt(anvil.rpc, cHash)).transactionIndex);
+  if (cIndex !== 100) throw new Error(`(c) landed at index ${cIndex}, not 100`);
+
+  const rows = [
+    await compare('(a) 14 calls, loopback', a, anvil.url),
+    await compare('(a) 14 calls, +40 ms/request', a, proxy.url),
+    await compare('(b) 20,000 calls + logs, loopback', b, anvil.url),
+    await compare('(c) index 100 of 101, +40 ms/request', cHash, proxy.url),
+  ];
+  const bJson = [];
+  for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
   const help = [];
-  for (let i = 0; i < RUNS; i++) help.push((await measure(process.execPath, [bin, '--help'])).ms);
+  const helpPlain = [];
+  const usage = [];
+  for (let i = 0; i < RUNS; i++) {
+    help.push((await measure(process.execPath, [bin, '--help'])).ms);
+    helpPlain.push((await measure(process.execPath, [bin, '--help'], PLAIN_ENV)).ms);
+    usage.push((await measure(process.execPath, [bin, '0x12'], PLAIN_ENV)).ms);
+  }
 
   // Batch: 300 hashes in one run against one process per hash (a sample of single runs, median).
   const batch = [];
   for (let i = 0; i < 300; i++) batch.push(await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [BigInt(i % 5)]) }));
+  await receipt(anvil.rpc, batch.at(-1));
   const batchRuns = [];
   for (let i = 0; i < 3; i++) batchRuns.push((await measure(process.execPath, [bin, ...batch, '-r', anvil.url, '--quiet'])).ms);
   const singles = [];
@@ -92,11 +130,21 @@ try {
   const perHashSingle = median(singles);
 
   const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
-  console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; median of ${RUNS} runs\n`);
-  console.log('| case | txray ms | cast run ms | txray / cast | txray MB | cast MB |');
-  console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.castMs)} | ${r.ratio.toFixed(2)}× | ${f(r.txrayMB)} | ${f(r.castMB)} |`);
-  console.log(`| txray --help | ${f(median(help))} | | | | |`);
+  const r2 = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
+  console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; median of ${RUNS} runs`);
+  const bare = [];
+  const barePlain = [];
+  for (let i = 0; i < RUNS; i++) {
+    bare.push((await measure(process.execPath, ['-e', '0'])).ms);
+    barePlain.push((await measure(process.execPath, ['-e', '0'], PLAIN_ENV)).ms);
+  }
+  console.log(`node -e 0 here: ${f(median(bare))} ms as configured, ${f(median(barePlain))} ms without NODE_EXTRA_CA_CERTS\n`);
+  console.log('| case | txray ms | txray ms, no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} |`);
+  console.log(`| (b) txray --json, no extra CA | ${f(median(bJson.map((x) => x.ms)))} | | | | | ${f(median(bJson.map((x) => x.rss)))} | |`);
+  console.log(`| txray --help | ${f(median(help))} | ${f(median(helpPlain))} | | | | | |`);
+  console.log(`| usage error (bad hash), no extra CA | | ${f(median(usage))} | | | | | |`);
   console.log(`\nbatch: 300 hashes in one run ${f(median(batchRuns))} ms = ${perHashBatch.toFixed(1)} ms per hash; one process per hash ${f(perHashSingle)} ms; ratio ${(perHashBatch / perHashSingle).toFixed(3)} (goal ≤ 0.1)`);
 } finally {
   await proxy.close();

@@ -1,3 +1,4 @@
+import type { Dispatcher, Pool } from 'undici';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../render/escape.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, readCapped, tooLarge } from './readBody.js';
@@ -99,9 +100,13 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
 
 /** undici is loaded on first use, so --help and usage errors never pay for parsing it. */
 export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient> {
-  const undici = await import('undici');
-  // In the esbuild bundle undici (CommonJS) arrives as a chunk whose exports sit on `default`.
-  const { Pool } = typeof undici.Pool === 'function' ? undici : (undici as unknown as { default: typeof undici }).default;
+  // undici's Pool alone: its index also loads fetch, WebSocket, the cache and mock layers and the Node
+  // built-ins they need, which cost more start-up time than the lookup itself.
+  const [poolModule, requestModule] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
+  // esbuild hands a CommonJS module's exports over as `default`; unbundled (the tests) it may be the module itself.
+  const cjs = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
+  const PoolClass = cjs<typeof Pool>(poolModule);
+  const apiRequest = cjs<(this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>>(requestModule);
   const where = redactUrl(opts.url);
   const origin = opts.url.origin;
   const path = `${opts.url.pathname}${opts.url.search}`;
@@ -113,7 +118,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
   }
   for (const [name, value] of opts.headers) headers[name.toLowerCase()] = value;
 
-  const pool = new Pool(origin, {
+  const pool = new PoolClass(origin, {
     connections: 8,
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
@@ -125,7 +130,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
   let notBefore = 0;
 
   async function attempt(body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: string }> {
-    const res = await pool.request({ path, method: 'POST', headers, body, signal });
+    const res = await apiRequest.call(pool, { path, method: 'POST', headers, body, signal });
     if (RETRY_STATUSES.has(res.statusCode)) {
       discard(res.body);
       return { status: res.statusCode, retryAfter: retryAfterMs(res.headers['retry-after']) };
