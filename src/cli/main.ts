@@ -8,7 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../render/escape.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
-import { renderSummary, type SummaryRow } from '../render/renderSummary.js';
+import type { SummaryRow } from '../render/renderSummary.js';
 import { renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
@@ -203,6 +203,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const all = outcomes as Outcome[];
     if (!single && !opts.json && !opts.full && !opts.quiet) {
       const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
+      // cli-table3 is loaded only here: a single lookup never needs it.
+      const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, chalk));
     }
     if (opts.debug) debug(`done in ${Math.round(performance.now() - started)} ms`);
