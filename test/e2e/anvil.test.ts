@@ -3,24 +3,17 @@
  * Scenarios.sol transactions. Each test asserts stdout, stderr and the exit code.
  */
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { call, DEV, makeScenarios, send } from '../../scripts/lib/scenarios.mjs';
+import { describe, expect, test } from 'vitest';
+import { call, DEV, send } from '../../scripts/lib/scenarios.mjs';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let anvil: Anvil;
 let hashes: Record<string, string>;
 let showcase: string;
-
-beforeAll(async () => {
-  anvil = await startAnvil();
-  const made = await makeScenarios(anvil.rpc);
-  hashes = made.hashes;
-  showcase = made.showcase;
-});
-afterAll(async () => {
-  await anvil?.stop();
+withScenarioNode((s) => {
+  ({ anvil, hashes, showcase } = s);
 });
 
 const ESC = '\u001b';

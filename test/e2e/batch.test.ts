@@ -3,26 +3,19 @@
  * codes, --quiet, --wait with automine off, --confirmations, tracer detection once per run.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { call, makeScenarios, send } from '../../scripts/lib/scenarios.mjs';
+import { describe, expect, test } from 'vitest';
+import { call, send } from '../../scripts/lib/scenarios.mjs';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { BIN, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let anvil: Anvil;
 let hashes: Record<string, string>;
 let showcase: string;
 const UNKNOWN = `0x${'ab'.repeat(32)}`;
-
-beforeAll(async () => {
-  anvil = await startAnvil();
-  const made = await makeScenarios(anvil.rpc);
-  hashes = made.hashes;
-  showcase = made.showcase;
-});
-afterAll(async () => {
-  await anvil?.stop();
+withScenarioNode((s) => {
+  ({ anvil, hashes, showcase } = s);
 });
 
 const short = (h: string) => `${h.slice(0, 10)}…${h.slice(-6)}`;

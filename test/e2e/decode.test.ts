@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { DEV, makeScenarios, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { DEV, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
 
 const compiled = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.json', import.meta.url), 'utf8')).contracts as Record<
@@ -18,7 +18,7 @@ const compiled = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.
   { abi: unknown[]; bytecode: string; deployedBytecode: string }
 >;
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let anvil: Anvil;
 let hashes: Record<string, string>;
 let token: string;
 let root: string;
@@ -26,11 +26,10 @@ let foundry: string;
 let hardhat: string;
 let empty: string;
 
-beforeAll(async () => {
-  anvil = await startAnvil();
-  const made = await makeScenarios(anvil.rpc);
-  hashes = made.hashes;
-  token = made.token;
+withScenarioNode((s) => {
+  ({ anvil, hashes, token } = s);
+});
+beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'txray-decode-'));
   // A Foundry project: foundry.toml and out/<File>.sol/<Contract>.json artifacts.
   foundry = join(root, 'foundry');
@@ -48,8 +47,7 @@ beforeAll(async () => {
   empty = join(root, 'empty');
   mkdirSync(empty);
 });
-afterAll(async () => {
-  await anvil?.stop();
+afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

@@ -4,13 +4,13 @@
  * equal the one from trace_transaction for the same transaction.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { DEV, makeScenarios } from '../../scripts/lib/scenarios.mjs';
+import { DEV } from '../../scripts/lib/scenarios.mjs';
 import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let anvil: Anvil;
 let hashes: Record<string, string>;
 let gethLike: RpcServer;
 let bare: RpcServer;
@@ -18,9 +18,10 @@ let failingTrace: RpcServer;
 
 const refuse = (method: string) => ({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
 
+withScenarioNode((s) => {
+  ({ anvil, hashes } = s);
+});
 beforeAll(async () => {
-  anvil = await startAnvil();
-  hashes = (await makeScenarios(anvil.rpc)).hashes;
   gethLike = await startRpcServer(({ method, params }) => (method.startsWith('trace_') ? refuse(method) : forward(anvil.url, method, params)));
   bare = await startRpcServer(({ method, params }) => (method.startsWith('trace_') || method.startsWith('debug_') ? refuse(method) : forward(anvil.url, method, params)));
   failingTrace = await startRpcServer(({ method, params }) =>
@@ -29,7 +30,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([gethLike?.close(), bare?.close(), failingTrace?.close()]);
-  await anvil?.stop();
 });
 
 /**
