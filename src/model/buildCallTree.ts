@@ -18,7 +18,6 @@ interface Slot {
   readonly kids: Map<number, Slot>;
 }
 
-const KNOWN_TYPES = new Set(['call', 'create', 'suicide', 'reward']);
 const MAX_LISTED = 5;
 
 const path = (p: readonly number[]): string => `[${p.join(',')}]`;
