@@ -5,11 +5,11 @@
 import { Interrupted } from '../errors.js';
 import { buildModel } from '../model/buildModel.js';
 import type { InspectModel } from '../model/types.js';
-import { isQuantity } from '../raw/hex.js';
+import { isData, isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
 import type { Hex } from '../raw/types.js';
-import type { RpcClient } from '../rpc/createRpcClient.js';
+import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
 
 export interface InspectSettings {
@@ -36,18 +36,11 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
   return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings);
 }
 
+/** A wait that Ctrl-C ends (as Interrupted). */
 function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (interrupt?.aborted) return reject(new Interrupted('interrupted'));
-    const timer = setTimeout(() => {
-      interrupt?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Interrupted('interrupted'));
-    };
-    interrupt?.addEventListener('abort', onAbort, { once: true });
+  if (interrupt === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
+  return sleep(ms, interrupt).catch(() => {
+    throw new Interrupted('interrupted');
   });
 }
 
@@ -74,7 +67,7 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
     [...targets].slice(0, MAX_CODE_LOOKUPS).map(async (address) => {
       try {
         const code = await client.call('eth_getCode', [address, block], deadline);
-        if (typeof code === 'string' && /^0x[0-9a-fA-F]*$/.test(code)) codes.set(address, code as Hex);
+        if (isData(code)) codes.set(address, code);
       } catch (err) {
         if (err instanceof Interrupted) throw err;
       }

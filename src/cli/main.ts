@@ -7,6 +7,7 @@ import { ExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../render/escape.js';
+import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
 import type { SummaryRow } from '../render/renderSummary.js';
 import { renderText } from '../render/renderText.js';
@@ -83,7 +84,6 @@ type Outcome =
   | { readonly input: string; readonly hash: Hex; readonly model: InspectModel; readonly code: number }
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
 
-const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const out = new SafeWriter(io.stdout);

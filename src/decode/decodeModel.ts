@@ -20,7 +20,7 @@ import type { CallNode, InspectModel } from '../model/types.js';
 import { byteLength, isAddress, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { AbiIndex, Artifact, Candidate, Source } from './abiIndex.js';
-import { decodeRevert } from './decodeRevert.js';
+import { decodeRevert, revertToJson } from './decodeRevert.js';
 
 /** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
 export type JsonValue = string | boolean | JsonValue[] | { [name: string]: JsonValue };
@@ -232,13 +232,13 @@ function nativeTransfers(root: CallNode): Transfer[] {
 
 function revertJson(node: CallNode, index: AbiIndex): { json: Record<string, unknown>; custom: Decoded | null } | null {
   if (node.error === null || node.output === null || byteLength(node.output) === 0) return null;
+  // The ladder: Error and Panic first, then a custom error an ABI names, then text or raw data.
   const basic = decodeRevert(node.output);
-  if (basic.kind === 'error') return { json: { kind: 'Error', message: basic.message }, custom: null };
-  if (basic.kind === 'panic') return { json: { kind: 'Panic', code: `0x${basic.code.toString(16)}`, meaning: basic.meaning }, custom: null };
-  const custom = decodeErrorData(index, node.output);
-  if (custom !== null) return { json: { kind: 'custom', ...custom, selector: node.output.slice(0, 10), data: node.output }, custom };
-  if (basic.kind === 'text') return { json: { kind: 'text', text: basic.text }, custom: null };
-  return { json: { kind: 'custom', selector: node.output.slice(0, 10), data: node.output }, custom: null };
+  if (basic.kind !== 'error' && basic.kind !== 'panic') {
+    const custom = decodeErrorData(index, node.output);
+    if (custom !== null) return { json: { kind: 'custom', ...custom, selector: node.output.slice(0, 10), data: node.output }, custom };
+  }
+  return { json: revertToJson(basic), custom: null };
 }
 
 /** Checksummed forms of the addresses the views show: parties, call targets, emitters, transfer ends. */
@@ -316,8 +316,11 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
         ? [{ kind: 'ETH' as const, from: tx.from, to: (tx.to ?? model.receipt!.contractAddress)!, amount: toBig(tx.value).toString() }]
         : [];
   const transfers = [...(model.status === 'success' ? native : []), ...tokenTransfers(logs)];
+  // The root call's input is the transaction's input: decoded once, above, when there is a tree.
+  const root = tree?.root as (CallNode & DecodedNodeFields) | undefined;
+  const sameAsRoot = root !== undefined && root.type === 'call' && input !== undefined && root.input?.toLowerCase() === input.toLowerCase();
   return {
-    function: input !== undefined ? (decodeCallData(index, input)?.decoded ?? null) : null,
+    function: sameAsRoot ? (root.function ?? null) : input !== undefined ? (decodeCallData(index, input)?.decoded ?? null) : null,
     events: logs.map((l) => decodeLog(index, l)),
     error: rootError,
     transfers,

@@ -63,6 +63,22 @@ export function decodeRevert(data: Hex | null): Revert {
   return { kind: 'custom', selector: (byteLength(data) >= 4 ? data.slice(0, 10) : data) as Hex, data };
 }
 
+/** A revert as --json writes it (failure.revert, and call nodes' revert). */
+export function revertToJson(r: Revert): Record<string, unknown> {
+  switch (r.kind) {
+    case 'error':
+      return { kind: 'Error', message: r.message };
+    case 'panic':
+      return { kind: 'Panic', code: `0x${r.code.toString(16)}`, meaning: r.meaning };
+    case 'text':
+      return { kind: 'text', text: r.text };
+    case 'custom':
+      return { kind: 'custom', selector: r.selector, data: r.data };
+    case 'empty':
+      return { kind: 'empty' };
+  }
+}
+
 /** A one-line description of a revert, for text output (the caller escapes it). */
 export function describeRevert(r: Revert): string {
   switch (r.kind) {

@@ -44,6 +44,9 @@ export function shortHex(hex: Hex, keep = 8): string {
   return `${hex.slice(0, 2 + keep)}…${hex.slice(-keep)} (${groupDigits(Math.floor(digits / 2))} bytes)`;
 }
 
+/** A transaction hash shortened for tables and message prefixes: 0x454dcd21…101540. */
+export const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
+
 /** An address shortened for tight lines: 0x5FbDB2…180aa3. */
 export const shortAddress = (a: Hex): string => `${a.slice(0, 8)}…${a.slice(-6)}`;
 

@@ -2,7 +2,8 @@
  * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
-import type { InspectModel, Revert } from '../model/types.js';
+import { revertToJson } from '../decode/decodeRevert.js';
+import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
 import { writeJson } from './writeJson.js';
 
@@ -11,21 +12,6 @@ export const SCHEMA_VERSION = 1;
 export interface JsonError {
   readonly code: string;
   readonly message: string;
-}
-
-function revertJson(r: Revert): Record<string, unknown> {
-  switch (r.kind) {
-    case 'error':
-      return { kind: 'Error', message: r.message };
-    case 'panic':
-      return { kind: 'Panic', code: `0x${r.code.toString(16)}`, meaning: r.meaning };
-    case 'text':
-      return { kind: 'text', text: r.text };
-    case 'custom':
-      return { kind: 'custom', selector: r.selector, data: r.data };
-    case 'empty':
-      return { kind: 'empty' };
-  }
 }
 
 /** The receipt's logs as the node sent them, in logIndex order when every entry has one. */
@@ -47,7 +33,7 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
   // Decoding adds beside the raw fields: each log keeps what the node sent and gains `event`. The
   // decoded list follows the validated logs, which match the raw ones when every entry was valid.
   const events = d !== undefined && d.events.length === logs.length ? d.events : null;
-  const revert = f?.revert === null || f === null ? null : d?.error ? { ...revertJson(f.revert), ...d.error, kind: 'custom' } : revertJson(f.revert);
+  const revert = f?.revert === null || f === null ? null : d?.error ? { ...revertToJson(f.revert), ...d.error, kind: 'custom' } : revertToJson(f.revert);
   return {
     schemaVersion: SCHEMA_VERSION,
     hash: m.hash,

@@ -7,13 +7,12 @@ import { describeRevert } from '../decode/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
 import { escapeShort } from './escape.js';
-import { formatUnits, groupDigits } from './format.js';
+import { formatUnits, groupDigits, shortHash } from './format.js';
 import { showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
 
-const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
 
 function firstError(m: InspectModel): string {
   const f = m.failure;
