@@ -11,7 +11,7 @@ import { foundryBinary, startAnvil } from './lib/anvil.mjs';
 import { call, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const bin = fileURLToPath(new URL('../bin/txray.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 const cast = foundryBinary('cast');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 

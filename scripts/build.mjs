@@ -1,9 +1,15 @@
-// One ESM bundle of txray and its dependencies. undici uses require() for node: built-ins, which an
-// ESM bundle only has through a createRequire banner (field notes: without it the first request throws).
+// One CommonJS bundle of txray and its dependencies, dist/txray.cjs, which bin/txray.cjs compiles with a
+// V8 code cache (dist/txray.v8cache, written by scripts/warm-cache.mjs at the end of this build).
+// CommonJS rather than ESM: Node 20 starts an ESM entry ~12 ms slower (it loads its ESM loader), and only a
+// classic script can be compiled from a code cache. The dynamic import()s of the sources (undici, the
+// decoder, the summary table) stay lazy: esbuild turns them into modules initialised on first use.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // commander requires node:child_process (and with it dgram, net's socket list…) for executable
 // subcommands, which txray does not have; loading it costs every start-up ~10 ms. The bundle gets a
@@ -19,26 +25,62 @@ const noChildProcess = {
   },
 };
 
+// undici's HTTP/2 client reads node:http2's constants when it loads, and node:http2 pulls in tls and
+// all of crypto (~40 modules, ~15 ms) although txray never asks for HTTP/2 (allowH2 stays off). The
+// bundle gets the constants' fixed protocol values and the real module only if connect() is ever called.
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http2$/ }, (args) => (args.namespace === 'txray-http2' ? { path: 'node:http2', external: true } : { path: 'http2', namespace: 'txray-http2' }));
+    b.onLoad({ filter: /.*/, namespace: 'txray-http2' }, () => ({
+      contents: [
+        'const names = ["HTTP2_HEADER_AUTHORITY", ":authority", "HTTP2_HEADER_METHOD", ":method", "HTTP2_HEADER_PATH", ":path", "HTTP2_HEADER_SCHEME", ":scheme", "HTTP2_HEADER_CONTENT_LENGTH", "content-length", "HTTP2_HEADER_EXPECT", "expect", "HTTP2_HEADER_STATUS", ":status", "HTTP2_HEADER_PROTOCOL", ":protocol"];',
+        'const constants = { NGHTTP2_REFUSED_STREAM: 7, NGHTTP2_CANCEL: 8 };',
+        'for (let i = 0; i < names.length; i += 2) constants[names[i]] = names[i + 1];',
+        'module.exports = { constants, connect: (...args) => require("node:http2").connect(...args) };',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+// @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
+// txray hashes and never draws random numbers. Its crypto module is replaced by one that loads
+// node:crypto on the first call (~25 modules, ~10 ms saved at start-up).
+const lazyNobleCrypto = {
+  name: 'lazy-noble-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^@noble\/hashes\/crypto(\.js)?$/ }, () => ({ path: 'noble-crypto', namespace: 'txray-noble' }));
+    b.onLoad({ filter: /.*/, namespace: 'txray-noble' }, () => ({
+      contents: 'const load = () => require("node:crypto").webcrypto; module.exports = { crypto: { getRandomValues: (a) => load().getRandomValues(a), get subtle() { return load().subtle; }, randomUUID: () => load().randomUUID() } };',
+      loader: 'js',
+    }));
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { txray: 'src/cli/run.ts' },
-  outdir: 'dist',
-  // undici sits in its own chunk, imported when the first request is made.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+const bundleFile = fileURLToPath(new URL('../dist/txray.cjs', import.meta.url));
+const { outputFiles: [bundle] } = await build({
+  entryPoints: ['src/cli/run.ts'],
+  outfile: bundleFile,
+  write: false,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version) },
-  banner: { js: "import { createRequire as __txrayCreateRequire } from 'node:module'; const require = __txrayCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [noChildProcess],
+  plugins: [noChildProcess, lazyHttp2, lazyNobleCrypto],
 });
+// V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
+// its text) on its first line and the cache file repeats it: a cache from another build is never used.
+const buildId = createHash('sha256').update(bundle.text).digest('hex').slice(0, 16);
+mkdirSync(dirname(bundleFile), { recursive: true });
+writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
 
 // The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),
 // sharded by first byte so a lookup reads one small file, never the whole set. Its licence ships beside it.
@@ -64,3 +106,7 @@ copyFileSync(join(sevmRoot, 'LICENSE'), new URL('LICENSE-sevm-4bytedb', out));
 const { outputFiles } = await build({ entryPoints: ['src/decode/abiIndex.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
 const { builtinRows } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 writeFileSync(new URL('builtin.json', out), JSON.stringify(builtinRows()));
+
+// The code cache: the bundle compiled and run on sample lookups in a fresh process, then serialised.
+const warm = spawnSync(process.execPath, [fileURLToPath(new URL('./warm-cache.mjs', import.meta.url))], { stdio: 'inherit' });
+if (warm.status !== 0) throw new Error(`scripts/warm-cache.mjs failed (exit ${warm.status})`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { startAnvil } from './lib/anvil.mjs';
 import { call, deploy, send, writeFoundryProject } from './lib/scenarios.mjs';
 
-const bin = fileURLToPath(new URL('../bin/txray.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 
 // The contracts' artifacts laid out as a Foundry project: txray, run from there, finds them and shows
 // calls, events and errors by name.

@@ -23,6 +23,8 @@ export interface Io {
   readonly cwd?: string;
   /** The sharded signature database shipped beside the bundle. */
   readonly sigdb?: URL;
+  /** What became of the bundle's V8 code cache (used, rejected, absent), for --debug. */
+  readonly codeCache?: string;
 }
 
 /** Tracks whether a stream has failed (EPIPE from `| head`, a closed terminal). */

@@ -94,7 +94,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const say = (line: string): Promise<void> => err.write(`${scrub(line, secrets)}\n`);
   const debug = (line: string): void => void say(`txray: debug: ${line}`);
   const jsonIndent = io.stdout.isTTY ? 2 : 0;
-  const started = performance.now();
+  const started = Number(process.hrtime.bigint()) / 1e6;
   const errorMessage = (e: unknown): string =>
     exitCodeForError(e) === ExitCode.internal
       ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`
@@ -107,7 +107,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const opts = parseOptions(args.hashes, args.options, io.env, stdin);
     debugOn = opts.debug;
     secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
-    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.inputs.length} hash(es)`);
+    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.inputs.length} hash(es)${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
 
     // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request;
     // otherwise loading overlaps the first lookups.
@@ -207,7 +207,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, chalk));
     }
-    if (opts.debug) debug(`done in ${Math.round(performance.now() - started)} ms`);
+    if (opts.debug) debug(`done in ${Math.round(Number(process.hrtime.bigint()) / 1e6 - started)} ms`);
     return all.reduce((max, o) => Math.max(max, o.code), 0);
   } catch (e) {
     const code = exitCodeForError(e);

@@ -1,6 +1,15 @@
 /** Entry point of the bundle: wires the real process to main and sets the exit code (never process.exit). */
+import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import { main } from './main.js';
+
+export { main } from './main.js';
+
+/** What bin/loadBundle.cjs tells the bundle: where dist/ is and what became of the V8 code cache. */
+export interface Boot {
+  readonly dist: string;
+  readonly codeCache: string;
+}
 
 /** Hash lists are small; a stdin larger than this is refused rather than held in memory. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
@@ -16,7 +25,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function run(): Promise<void> {
+export async function run(boot: Boot): Promise<void> {
   const interrupt = new AbortController();
   process.once('SIGINT', () => {
     process.exitCode = 130;
@@ -29,7 +38,8 @@ export async function run(): Promise<void> {
     interrupt: interrupt.signal,
     readStdin,
     cwd: process.cwd(),
-    sigdb: new URL('./sigdb/', import.meta.url),
+    sigdb: pathToFileURL(`${boot.dist}/sigdb/`),
+    codeCache: boot.codeCache,
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
 }

@@ -3,6 +3,7 @@
  * custom error by selector → empty. (Custom errors by name come with the decoding issue.)
  */
 import { byteLength } from '../raw/hex.js';
+import { isPrintableText } from '../render/escape.js';
 import type { Hex } from '../raw/types.js';
 import type { Revert } from '../model/types.js';
 
@@ -41,8 +42,6 @@ function decodeErrorString(data: string): string | undefined {
   return Buffer.from(body.slice(start, start + Number(length) * 2), 'hex').toString('utf8');
 }
 
-const PRINTABLE_UTF8 = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]+$/u;
-
 export function decodeRevert(data: Hex | null): Revert {
   if (data === null || data === '0x' || byteLength(data) === 0) return { kind: 'empty' };
   const lower = data.toLowerCase();
@@ -58,7 +57,7 @@ export function decodeRevert(data: Hex | null): Revert {
   // Some contracts revert with a bare string (no selector): show it when it is all printable UTF-8.
   if (data.length % 2 === 0) {
     const text = Buffer.from(data.slice(2), 'hex').toString('utf8');
-    if (PRINTABLE_UTF8.test(text) && !text.includes('\uFFFD')) return { kind: 'text', text };
+    if (text.length > 0 && isPrintableText(text) && !text.includes('\uFFFD')) return { kind: 'text', text };
   }
   return { kind: 'custom', selector: (byteLength(data) >= 4 ? data.slice(0, 10) : data) as Hex, data };
 }

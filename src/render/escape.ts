@@ -7,13 +7,28 @@
  * (Cc, Cf, Zl, Zp, Co, Cn, lone surrogates) is shown as a visible escape.
  */
 
-/** A whole string of printable characters (the fast path of escapeText and of the JSON writer). */
-export const SAFE_RUN = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]*$/u;
-const SAFE_CHAR = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]$/u;
+/** Printable ASCII but the backslash: most text (hex, numbers, names) is all of it, and this test is cheap. */
+const ASCII_RUN = /^[\x20-\x5b\x5d-\x7e]*$/;
+
+// The Unicode classes cost ~9 ms to compile on first use; only text with non-ASCII characters needs them.
+const PRINTABLE_CLASS = '[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Zs}]';
+let unicode: { readonly run: RegExp; readonly char: RegExp } | undefined;
+const classes = (): { readonly run: RegExp; readonly char: RegExp } =>
+  (unicode ??= { run: new RegExp(`^${PRINTABLE_CLASS}*$`, 'u'), char: new RegExp(`^${PRINTABLE_CLASS}$`, 'u') });
+
+/** True when every character is printable and none is a backslash (the fast path of the escapers). */
+export function isSafeRun(text: string): boolean {
+  return ASCII_RUN.test(text) || (!text.includes('\\') && classes().run.test(text));
+}
+
+/** True when every character is printable (backslashes included: they are printable, if ambiguous). */
+export function isPrintableText(text: string): boolean {
+  return /^[\x20-\x7e]*$/.test(text) || classes().run.test(text);
+}
 
 /** True when the code point may be printed as it is (backslash excluded: it is the escape itself). */
 export function isPrintable(char: string): boolean {
-  return char !== '\\' && SAFE_CHAR.test(char);
+  return char !== '\\' && (ASCII_RUN.test(char) || classes().char.test(char));
 }
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
@@ -28,7 +43,7 @@ function visibleEscape(char: string): string {
 
 /** Escape untrusted text for a terminal: the result holds only printable characters. */
 export function escapeText(text: string): string {
-  if (SAFE_RUN.test(text) && !text.includes('\\')) return text;
+  if (isSafeRun(text)) return text;
   let out = '';
   // for…of walks code points; a lone surrogate arrives as a one-unit string and fails SAFE_CHAR.
   for (const char of text) out += isPrintable(char) ? char : visibleEscape(char);

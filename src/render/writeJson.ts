@@ -4,12 +4,12 @@
  * This writer yields chunks, keeps its own stack, and escapes every character that is not plainly
  * printable as a \u sequence, which any JSON reader turns back into the same string.
  */
-import { isPrintable, SAFE_RUN } from './escape.js';
+import { isPrintable, isSafeRun } from './escape.js';
 
 const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 export function jsonString(s: string): string {
-  if (SAFE_RUN.test(s) && !s.includes('"') && !s.includes('\\')) return `"${s}"`;
+  if (isSafeRun(s) && !s.includes('"')) return `"${s}"`;
   let out = '"';
   for (const char of s) {
     const short = SHORT[char];

@@ -150,7 +150,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
   async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
     const id = nextId++;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    const started = performance.now();
+    const started = Number(process.hrtime.bigint()) / 1e6;
     const signal = opts.interrupt ? AbortSignal.any([deadline, opts.interrupt]) : deadline;
     let text: string | undefined;
     for (let tries = 0; ; tries++) {
@@ -184,7 +184,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
       const wait = outcome.retryAfter ?? backoff;
       notBefore = Math.max(notBefore, Date.now() + wait);
       opts.debug?.(`${method}: HTTP ${status}, retry ${tries + 1} in ${Math.round(wait)} ms`);
-      const elapsed = performance.now() - started;
+      const elapsed = Number(process.hrtime.bigint()) / 1e6 - started;
       if (elapsed + wait >= opts.timeoutMs || wait > MAX_RETRY_DELAY_MS * 4) {
         throw new RpcFailure(
           'rate-limited',
@@ -198,7 +198,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
         throw transportFailure(err, where, opts, method, deadline);
       }
     }
-    opts.debug?.(`${method}: ${Math.round(performance.now() - started)} ms, ${text.length} bytes`);
+    opts.debug?.(`${method}: ${Math.round(Number(process.hrtime.bigint()) / 1e6 - started)} ms, ${text.length} bytes`);
     return parseEnvelope(text, method, id, where);
   }
 

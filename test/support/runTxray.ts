@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/txray.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/txray.cjs', import.meta.url));
 
 export interface RunResult {
   readonly code: number | null;

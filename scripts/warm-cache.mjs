@@ -1,0 +1,56 @@
+// Builds dist/txray.v8cache, the V8 code cache bin/txray.cjs starts from (the last step of
+// scripts/build.mjs). It loads the fresh bundle exactly as the shim does, runs it on sample lookups
+// against a loopback JSON-RPC server that replays answers a real anvil gave (scripts/warmup/answers.json,
+// written by scripts/record-warmup.mjs), and serialises the compiled script: the functions a lookup
+// needs are then in the cache instead of being parsed at every start. Each sample run's exit code is
+// checked, so a bundle that cannot inspect a transaction fails the build here.
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+
+const require = createRequire(import.meta.url);
+const { loadBundle } = require('../bin/loadBundle.cjs');
+const answers = JSON.parse(readFileSync(new URL('./warmup/answers.json', import.meta.url), 'utf8'));
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const { id, method, params } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const recorded = answers[params?.[0]];
+    const body =
+      recorded === undefined || method in recorded
+        ? { jsonrpc: '2.0', id, result: recorded?.[method] ?? null }
+        : { jsonrpc: '2.0', id, error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}`;
+
+const bundle = loadBundle({ cache: false });
+const sink = () => new Writable({ write: (_chunk, _enc, done) => done() });
+const hashes = Object.keys(answers);
+const expected = (hash) => (answers[hash].eth_getTransactionReceipt.status === '0x1' ? 0 : 1);
+const runs = [
+  ...hashes.map((h) => [[h, '-r', url], expected(h)]),
+  ...hashes.map((h) => [[h, '-r', url, '--json'], expected(h)]),
+  [[...hashes, '-r', url], Math.max(...hashes.map(expected))],
+  [['--help'], 0],
+  [['0x12', '-r', url], 2],
+];
+try {
+  for (const [argv, want] of runs) {
+    const io = { stdout: sink(), stderr: sink(), env: {}, cwd: tmpdir(), sigdb: new URL('../dist/sigdb/', import.meta.url) };
+    const code = await bundle.exports.main([...argv, '--no-project-abis'], io);
+    if (code !== want) throw new Error(`warm-up run \`txray ${argv.join(' ')}\` exited ${code}, expected ${want}`);
+  }
+} finally {
+  server.close();
+}
+const tmp = `${bundle.cacheFile}.${process.pid}`;
+writeFileSync(tmp, Buffer.concat([Buffer.from(`${bundle.buildId}\n`, 'latin1'), bundle.script.createCachedData()]));
+renameSync(tmp, bundle.cacheFile);
