@@ -44,6 +44,27 @@ const lazyHttp2 = {
   },
 };
 
+// undici's core loads node:http (and with it Node's whole HTTP/1 client and server, ~12 modules, ~5 ms)
+// for two things: IncomingMessage, compared with the class of a stream it destroys (txray hands undici
+// strings, never a node:http message), and http.maxHeaderSize, the default when a Pool sets none
+// (txray's does). Everything else is read from the real module on first use.
+const lazyHttp = {
+  name: 'lazy-http',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) => (args.namespace === 'txray-http' ? { path: 'node:http', external: true } : { path: 'http', namespace: 'txray-http' }));
+    b.onLoad({ filter: /.*/, namespace: 'txray-http' }, () => ({
+      contents: [
+        'let real;',
+        'const load = () => (real ??= require("node:http"));',
+        'class IncomingMessage {}',
+        'const own = { IncomingMessage, maxHeaderSize: 16 * 1024 };',
+        'module.exports = new Proxy(own, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
 // txray hashes and never draws random numbers. Its crypto module is replaced by one that loads
 // node:crypto on the first call (~25 modules, ~10 ms saved at start-up).
@@ -74,7 +95,7 @@ const { outputFiles: [bundle] } = await build({
   legalComments: 'none',
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
-  plugins: [noChildProcess, lazyHttp2, lazyNobleCrypto],
+  plugins: [noChildProcess, lazyHttp2, lazyHttp, lazyNobleCrypto],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.

@@ -109,12 +109,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
     if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.inputs.length} hash(es)${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
 
-    // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request;
-    // otherwise loading overlaps the first lookups.
-    const decoderReady = import('../decode/createDecoder.js').then((m) =>
-      m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
-    );
-    if (opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined) await decoderReady;
+    // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request.
+    // Otherwise loading waits for the event loop's check phase (setImmediate), which comes after the
+    // first poll has connected and written the requests: it then runs while the node works.
+    const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined;
+    const decoderReady = new Promise<void>((resolve) => (needsDecoderFirst ? resolve() : setImmediate(resolve)))
+      .then(() => import('../decode/createDecoder.js'))
+      .then((m) =>
+        m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
+      );
+    if (needsDecoderFirst) await decoderReady;
     else decoderReady.catch(() => undefined);
 
     const single = opts.inputs.length === 1;

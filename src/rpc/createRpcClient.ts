@@ -123,6 +123,8 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     connect: { timeout: opts.timeoutMs },
+    // Node's own default, set here because the bundle does not load node:http to ask it (scripts/build.mjs).
+    maxHeaderSize: 16 * 1024,
   });
   let nextId = 1;
   const base = opts.retryBaseMs ?? 250;
