@@ -11,73 +11,56 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// commander requires node:child_process (and with it dgram, net's socket list…) for executable
-// subcommands, which txray does not have; loading it costs every start-up ~10 ms. The bundle gets a
-// stand-in that says so if anything ever calls it.
-const noChildProcess = {
-  name: 'no-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, () => ({ path: 'child_process', namespace: 'txray-stub' }));
-    b.onLoad({ filter: /.*/, namespace: 'txray-stub' }, () => ({
-      contents: "const no = () => { throw new Error('txray runs no subprocesses'); }; module.exports = { spawn: no, spawnSync: no, execFile: no, execFileSync: no, exec: no, fork: no };",
-      loader: 'js',
-    }));
-  },
-};
+/**
+ * An esbuild plugin that hands the bundle `lines` (CommonJS) wherever it imports a module matching
+ * `filter`. Inside the stand-in, `require(real)` still reaches the real module, loaded on first use.
+ */
+function standIn(name, filter, lines, real) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (args) => (args.namespace === name ? { path: real ?? args.path, external: true } : { path: args.path, namespace: name }));
+      b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: lines.join('\n'), loader: 'js' }));
+    },
+  };
+}
 
-// undici's HTTP/2 client reads node:http2's constants when it loads, and node:http2 pulls in tls and
-// all of crypto (~40 modules, ~15 ms) although txray never asks for HTTP/2 (allowH2 stays off). The
-// bundle gets the constants' fixed protocol values and the real module only if connect() is ever called.
-const lazyHttp2 = {
-  name: 'lazy-http2',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?http2$/ }, (args) => (args.namespace === 'txray-http2' ? { path: 'node:http2', external: true } : { path: 'http2', namespace: 'txray-http2' }));
-    b.onLoad({ filter: /.*/, namespace: 'txray-http2' }, () => ({
-      contents: [
-        'const names = ["HTTP2_HEADER_AUTHORITY", ":authority", "HTTP2_HEADER_METHOD", ":method", "HTTP2_HEADER_PATH", ":path", "HTTP2_HEADER_SCHEME", ":scheme", "HTTP2_HEADER_CONTENT_LENGTH", "content-length", "HTTP2_HEADER_EXPECT", "expect", "HTTP2_HEADER_STATUS", ":status", "HTTP2_HEADER_PROTOCOL", ":protocol"];',
-        'const constants = { NGHTTP2_REFUSED_STREAM: 7, NGHTTP2_CANCEL: 8 };',
-        'for (let i = 0; i < names.length; i += 2) constants[names[i]] = names[i + 1];',
-        'module.exports = { constants, connect: (...args) => require("node:http2").connect(...args) };',
-      ].join('\n'),
-      loader: 'js',
-    }));
-  },
-};
-
-// undici's core loads node:http (and with it Node's whole HTTP/1 client and server, ~12 modules, ~5 ms)
-// for two things: IncomingMessage, compared with the class of a stream it destroys (txray hands undici
-// strings, never a node:http message), and http.maxHeaderSize, the default when a Pool sets none
-// (txray's does). Everything else is read from the real module on first use.
-const lazyHttp = {
-  name: 'lazy-http',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?http$/ }, (args) => (args.namespace === 'txray-http' ? { path: 'node:http', external: true } : { path: 'http', namespace: 'txray-http' }));
-    b.onLoad({ filter: /.*/, namespace: 'txray-http' }, () => ({
-      contents: [
-        'let real;',
-        'const load = () => (real ??= require("node:http"));',
-        'class IncomingMessage {}',
-        'const own = { IncomingMessage, maxHeaderSize: 16 * 1024 };',
-        'module.exports = new Proxy(own, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
-      ].join('\n'),
-      loader: 'js',
-    }));
-  },
-};
-
-// @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
-// txray hashes and never draws random numbers. Its crypto module is replaced by one that loads
-// node:crypto on the first call (~25 modules, ~10 ms saved at start-up).
-const lazyNobleCrypto = {
-  name: 'lazy-noble-crypto',
-  setup(b) {
-    b.onResolve({ filter: /^@noble\/hashes\/crypto(\.js)?$/ }, () => ({ path: 'noble-crypto', namespace: 'txray-noble' }));
-    b.onLoad({ filter: /.*/, namespace: 'txray-noble' }, () => ({
-      contents: 'const load = () => require("node:crypto").webcrypto; module.exports = { crypto: { getRandomValues: (a) => load().getRandomValues(a), get subtle() { return load().subtle; }, randomUUID: () => load().randomUUID() } };',
-      loader: 'js',
-    }));
-  },
-};
+const standIns = [
+  // commander requires node:child_process (and with it dgram, net's socket list…) for executable
+  // subcommands, which txray does not have; loading it costs every start-up ~10 ms. The stand-in says
+  // so if anything ever calls it.
+  standIn('no-child-process', /^(node:)?child_process$/, [
+    "const no = () => { throw new Error('txray runs no subprocesses'); };",
+    'module.exports = { spawn: no, spawnSync: no, execFile: no, execFileSync: no, exec: no, fork: no };',
+  ]),
+  // undici's HTTP/2 client reads node:http2's constants when it loads, and node:http2 pulls in tls and
+  // all of crypto (~40 modules, ~15 ms) although txray never asks for HTTP/2 (allowH2 stays off). The
+  // stand-in has the constants' fixed protocol values and loads the real module if connect() is called.
+  standIn('lazy-http2', /^(node:)?http2$/, [
+    'const names = ["HTTP2_HEADER_AUTHORITY", ":authority", "HTTP2_HEADER_METHOD", ":method", "HTTP2_HEADER_PATH", ":path", "HTTP2_HEADER_SCHEME", ":scheme", "HTTP2_HEADER_CONTENT_LENGTH", "content-length", "HTTP2_HEADER_EXPECT", "expect", "HTTP2_HEADER_STATUS", ":status", "HTTP2_HEADER_PROTOCOL", ":protocol"];',
+    'const constants = { NGHTTP2_REFUSED_STREAM: 7, NGHTTP2_CANCEL: 8 };',
+    'for (let i = 0; i < names.length; i += 2) constants[names[i]] = names[i + 1];',
+    'module.exports = { constants, connect: (...args) => require("node:http2").connect(...args) };',
+  ], 'node:http2'),
+  // undici's core loads node:http (and with it Node's whole HTTP/1 client and server, ~12 modules,
+  // ~5 ms) for two things: IncomingMessage, compared with the class of a stream it destroys (txray hands
+  // undici strings, never a node:http message), and http.maxHeaderSize, the default when a Pool sets
+  // none (txray's does). Everything else is read from the real module on first use.
+  standIn('lazy-http', /^(node:)?http$/, [
+    'let real;',
+    'const load = () => (real ??= require("node:http"));',
+    'class IncomingMessage {}',
+    'const own = { IncomingMessage, maxHeaderSize: 16 * 1024 };',
+    'module.exports = new Proxy(own, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
+  ], 'node:http'),
+  // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
+  // txray hashes and never draws random numbers. The stand-in loads node:crypto on the first call
+  // (~25 modules, ~10 ms saved at start-up).
+  standIn('lazy-noble-crypto', /^@noble\/hashes\/crypto(\.js)?$/, [
+    'const load = () => require("node:crypto").webcrypto;',
+    'module.exports = { crypto: { getRandomValues: (a) => load().getRandomValues(a), get subtle() { return load().subtle; }, randomUUID: () => load().randomUUID() } };',
+  ]),
+];
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -95,7 +78,7 @@ const { outputFiles: [bundle] } = await build({
   legalComments: 'none',
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
-  plugins: [noChildProcess, lazyHttp2, lazyHttp, lazyNobleCrypto],
+  plugins: standIns,
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
