@@ -57,6 +57,9 @@ export class AbiIndex {
   private readonly errors = new Map<string, Array<Candidate<AbiError>>>();
   private readonly events = new Map<string, Array<Candidate<AbiEvent>>>();
   private readonly shards = new Map<string, Record<string, string>>();
+  // Candidate lists by selector or event key: a 20,000-call transaction asks for the same few thousands of times.
+  private readonly functionMemo = new Map<string, Array<Candidate<AbiFunction>>>();
+  private readonly eventMemo = new Map<string, Array<Candidate<AbiEvent>>>();
   readonly artifacts: Artifact[] = [];
 
   /** @param dbDir the folder of the sharded signature database (functions/XX.json, events/XX.json), or null */
@@ -67,6 +70,8 @@ export class AbiIndex {
   }
 
   private addKeyed(kind: 'function' | 'error' | 'event', key: string, item: AbiFunction | AbiError | AbiEvent, source: Source, contract?: string): void {
+    this.functionMemo.clear();
+    this.eventMemo.clear();
     if (kind === 'function') push(this.functions, key, { item: item as AbiFunction, source, contract });
     else if (kind === 'error') push(this.errors, key, { item: item as AbiError, source, contract });
     else push(this.events, key, { item: item as AbiEvent, source, contract });
@@ -112,8 +117,22 @@ export class AbiIndex {
     return shard;
   }
 
+  /**
+   * Functions with this selector, in priority order. Indexed ABIs are keyed by their computed selector;
+   * a database signature is kept only if it really hashes to the selector it is filed under, so a
+   * candidate's selector never needs computing again.
+   */
   functionCandidates(selector: Hex): Array<Candidate<AbiFunction>> {
     const sel = selector.toLowerCase();
+    let list = this.functionMemo.get(sel);
+    if (list === undefined) {
+      list = this.functionsFor(sel);
+      this.functionMemo.set(sel, list);
+    }
+    return list;
+  }
+
+  private functionsFor(sel: string): Array<Candidate<AbiFunction>> {
     const known = this.functions.get(sel) ?? [];
     const sig = this.shard('functions', sel.slice(2))[sel.slice(2)];
     if (sig === undefined) return known;
@@ -121,6 +140,7 @@ export class AbiIndex {
       const item = parseAbiItem(`function ${sig}`) as AbiFunction;
       // The database has no parameter names: a known ABI with the same signature says more.
       if (known.some((k) => formatAbiItem(k.item) === formatAbiItem(item))) return known;
+      if (toFunctionSelector(item) !== sel) return known;
       return [...known, { item, source: 'database' }];
     } catch {
       return known;
@@ -135,13 +155,26 @@ export class AbiIndex {
     return [...known, ...fromDb.map((c) => ({ item: { type: 'error', name: c.item.name, inputs: c.item.inputs } as AbiError, source: c.source }))];
   }
 
+  /** Events with this topic0 and number of indexed parameters, in priority order (keyed like functions). */
   eventCandidates(topic0: Hex, indexed: number): Array<Candidate<AbiEvent>> {
+    const key = eventKey(topic0, indexed);
+    let list = this.eventMemo.get(key);
+    if (list === undefined) {
+      list = this.eventsFor(topic0.toLowerCase(), indexed);
+      this.eventMemo.set(key, list);
+    }
+    return list;
+  }
+
+  private eventsFor(topic0: string, indexed: number): Array<Candidate<AbiEvent>> {
     const known = this.events.get(eventKey(topic0, indexed)) ?? [];
-    const key = topic0.toLowerCase().slice(2);
+    const key = topic0.slice(2);
     const sig = this.shard('events', key)[key];
     if (sig === undefined || known.length > 0) return known;
     try {
-      return placements(sig, indexed).map((item) => ({ item, source: 'database' as const }));
+      const found = placements(sig, indexed);
+      if (found.length === 0 || toEventSelector(found[0]!) !== topic0) return known;
+      return found.map((item) => ({ item, source: 'database' as const }));
     } catch {
       return known;
     }

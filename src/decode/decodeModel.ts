@@ -8,12 +8,9 @@ import type { AbiError, AbiEvent, AbiFunction, AbiParameter } from 'abitype';
 import {
   decodeAbiParameters,
   decodeErrorResult,
-  decodeEventLog,
-  decodeFunctionData,
   decodeFunctionResult,
   encodeAbiParameters,
   encodeErrorResult,
-  encodeFunctionData,
   getAddress,
 } from 'viem';
 import type { CallNode, InspectModel } from '../model/types.js';
@@ -109,14 +106,19 @@ function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unknown>, d
   return { name: item.name, signature: signatureOf(item), args: decodedArgs, source: c.source, ...(c.contract ? { contract: c.contract } : {}) };
 }
 
+/**
+ * Call data by a candidate of its selector. The index files candidates under their true selector, so
+ * only the parameters are decoded here, and they must re-encode to exactly the bytes that were sent.
+ */
 export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
   const data = input.toLowerCase() as Hex;
+  const body = `0x${data.slice(10)}` as Hex;
   for (const c of index.functionCandidates(data.slice(0, 10) as Hex)) {
     try {
-      const { args: values } = decodeFunctionData({ abi: [c.item], data });
-      if (encodeFunctionData({ abi: [c.item], functionName: c.item.name, args: values as unknown[] }).toLowerCase() !== data) continue;
-      return { decoded: named(c.item, c, args(c.item.inputs, values as unknown[])), item: c.item };
+      const values = decodeAbiParameters(c.item.inputs, body);
+      if (encodeAbiParameters(c.item.inputs, values).toLowerCase() !== body) continue;
+      return { decoded: named(c.item, c, args(c.item.inputs, values)), item: c.item };
     } catch {
       /* this candidate does not fit: try the next */
     }
@@ -151,13 +153,33 @@ export function decodeErrorData(index: AbiIndex, data: Hex): Decoded | null {
   return null;
 }
 
+/** Indexed parameters of these types are stored as their hash: the topic is all there is. */
+const hashedInTopic = (type: string): boolean => type === 'string' || type === 'bytes' || type.startsWith('tuple') || type.endsWith(']');
+
+/**
+ * A log by a candidate of its (topic0, indexed count) key: indexed parameters from the topics, the
+ * others from the data, which must hold all of them (a candidate that runs past its end does not fit).
+ */
+function decodeEvent(item: AbiEvent, log: RpcLog): unknown[] {
+  const topics = log.topics.slice(1);
+  const plain = item.inputs.filter((p) => !p.indexed);
+  const fromData = plain.length === 0 ? [] : decodeAbiParameters(plain, log.data);
+  let t = 0;
+  let d = 0;
+  return item.inputs.map((p) => {
+    if (!p.indexed) return fromData[d++];
+    const topic = topics[t++];
+    if (topic === undefined) throw new Error('fewer topics than indexed parameters');
+    return hashedInTopic(p.type) ? topic : decodeAbiParameters([p], topic)[0];
+  });
+}
+
 export function decodeLog(index: AbiIndex, log: RpcLog): Decoded | null {
   const topic0 = log.topics[0];
   if (topic0 === undefined) return null; // anonymous events stay raw
   for (const c of index.eventCandidates(topic0, log.topics.length - 1)) {
     try {
-      const { args: values } = decodeEventLog({ abi: [c.item], data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });
-      return named(c.item, c, args(c.item.inputs, values as Record<string, unknown> | unknown[], true));
+      return named(c.item, c, args(c.item.inputs, decodeEvent(c.item, log), true));
     } catch {
       /* next */
     }

@@ -1,7 +1,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../render/escape.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH, readCapped, tooLarge } from './readBody.js';
+import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 
 export interface RpcClientOptions {
@@ -222,9 +222,6 @@ export function parseEnvelope(text: string, method: string, id: number, where: s
       method,
     });
   }
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-    throw new RpcFailure('malformed', `${method}: the answer from ${where} is nested deeper than ${MAX_JSON_DEPTH} levels; refusing it.`, { method });
-  }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -238,7 +235,8 @@ export function parseEnvelope(text: string, method: string, id: number, where: s
   }
   const envelope = doc as Record<string, unknown>;
   if (envelope.id !== id) {
-    const got = envelope.id === undefined ? 'no id' : `id ${escapeShort(JSON.stringify(envelope.id) ?? '?', 40)}`;
+    const shown = typeof envelope.id === 'object' && envelope.id !== null ? (Array.isArray(envelope.id) ? 'an array' : 'an object') : String(envelope.id);
+    const got = envelope.id === undefined ? 'no id' : `id ${escapeShort(shown, 40)}`;
     throw new RpcFailure('protocol', `${method}: the answer from ${where} has ${got}, expected id ${id}; the node or a proxy mixed up answers.`, {
       method,
     });

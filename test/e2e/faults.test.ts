@@ -80,6 +80,15 @@ beforeAll(async () => {
         case 'deep':
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${'['.repeat(50_000)}${']'.repeat(50_000)}}`);
+        case 'deepfield': {
+          // A sound answer with a field txray does not know, nested 20,000 deep.
+          const base = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: good(msg.method) });
+          if (msg.method !== 'eth_getTransactionReceipt') return answer(res, msg.id, { result: good(msg.method) });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(base.replace('"result":{', `"result":{"extra":${'['.repeat(20_000)}${']'.repeat(20_000)},`));
+        }
+        case 'deepid':
+          return res.end(`{"jsonrpc":"2.0","id":${'['.repeat(50_000)}${']'.repeat(50_000)},"result":null}`);
         case 'big': {
           res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no content-length to trust
           res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":"0x`);
@@ -173,7 +182,9 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     ['mismatch', /answered about another transaction \(0xeeee/],
     ['shape', /malformed \(expected an object or null, got number\)/],
     ['badstatus', /"status" is "0x7", not 0x0 or 0x1/],
-    ['deep', /nested deeper than 4096 levels/],
+    // 50,000 levels of nesting: JSON.parse takes it, and nothing after it recurses.
+    ['deep', /malformed \(expected an object or null, got an array\)/],
+    ['deepid', /has id an array, expected id \d/],
   ])('%s', async (mode, message) => {
     for (const extra of [[], ['--json'], ['--debug']]) {
       const r = await run(mode, ...extra);
@@ -270,6 +281,20 @@ describe('malformed fields: warn, render what is sound', () => {
     expect(r.stderr).toContain('txray: warning: transaction.value is not valid ("lots"); ignored.');
     expect(r.stderr).toContain('txray: warning: transaction.nonce is not valid ("0xZZ"); ignored.');
     expect(r.stdout).not.toContain('Value');
+  });
+  test('a field nested 20,000 deep: shown as it is, the rest as usual', async () => {
+    const text = await run('deepfield');
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe('');
+    const r = await run('deepfield', '--json');
+    expect(r.code).toBe(0);
+    let extra = (JSON.parse(r.stdout) as { receipt: { extra: unknown } }).receipt.extra;
+    let depth = 0;
+    while (Array.isArray(extra)) {
+      depth++;
+      extra = extra[0];
+    }
+    expect(depth).toBe(20_000);
   });
   test('transaction and receipt from different blocks: asked twice, then a warning', async () => {
     const before = hits.reorg ?? 0;
