@@ -8,7 +8,6 @@ import type { AbiError, AbiEvent, AbiFunction, AbiParameter } from 'abitype';
 import {
   decodeAbiParameters,
   decodeErrorResult,
-  decodeFunctionResult,
   encodeAbiParameters,
   encodeErrorResult,
   getAddress,
@@ -18,6 +17,7 @@ import { byteLength, isAddress, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { AbiIndex, Artifact, Candidate, Source } from './abiIndex.js';
 import { decodeRevert, revertToJson } from './decodeRevert.js';
+import { decodeStaticWords } from './staticWords.js';
 
 /** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
 export type JsonValue = string | boolean | JsonValue[] | { [name: string]: JsonValue };
@@ -68,9 +68,21 @@ export interface DecodedNodeFields {
   revert?: Record<string, unknown>;
 }
 
+/** EIP-55 forms, by lower-case address: a big transaction names the same few contracts thousands of times. */
+const checksummed = new Map<string, string>();
+function checksum(address: string): string {
+  const lower = address.toLowerCase();
+  let out = checksummed.get(lower);
+  if (out === undefined) {
+    out = getAddress(lower);
+    checksummed.set(lower, out);
+  }
+  return out;
+}
+
 function jsonValue(value: unknown, param: AbiParameter): JsonValue {
   const type = param.type;
-  const array = /^(.*)\[(\d*)\]$/.exec(type);
+  const array = type.endsWith(']') ? /^(.*)\[(\d*)\]$/.exec(type) : null;
   if (array) return (value as unknown[]).map((v) => jsonValue(v, { ...param, type: array[1]! }));
   if (type === 'tuple') {
     const components = (param as { components?: readonly AbiParameter[] }).components ?? [];
@@ -79,7 +91,7 @@ function jsonValue(value: unknown, param: AbiParameter): JsonValue {
     return named ? Object.fromEntries(components.map((c, i) => [c.name!, items[i]!])) : items;
   }
   if (typeof value === 'bigint') return value.toString();
-  if (type === 'address' && typeof value === 'string' && isAddress(value)) return getAddress(value);
+  if (type === 'address' && typeof value === 'string' && isAddress(value)) return checksum(value);
   if (typeof value === 'boolean' || typeof value === 'string') return value;
   return String(value);
 }
@@ -87,9 +99,24 @@ function jsonValue(value: unknown, param: AbiParameter): JsonValue {
 function args(params: readonly AbiParameter[], values: readonly unknown[] | Record<string, unknown> | undefined, withIndexed = false): DecodedArg[] {
   return params.map((p, i) => {
     const raw = Array.isArray(values) ? values[i] : (values as Record<string, unknown> | undefined)?.[p.name ?? String(i)] ?? (values as unknown[] | undefined)?.[i];
-    const base = { name: p.name ?? '', type: p.type, value: jsonValue(raw, p) };
-    return withIndexed ? { ...base, indexed: (p as { indexed?: boolean }).indexed === true } : base;
+    const name = p.name ?? '';
+    const value = jsonValue(raw, p);
+    return withIndexed ? { name, type: p.type, indexed: (p as { indexed?: boolean }).indexed === true, value } : { name, type: p.type, value };
   });
+}
+
+/**
+ * Parameters from data: by word when they are all static (exactly the words, each canonical, when
+ * `exact`), else by viem's codec, which must then re-encode to the same bytes when `exact`.
+ * Throws when the data does not fit.
+ */
+function decodeParams(params: readonly AbiParameter[], data: Hex, exact: boolean): readonly unknown[] {
+  const fast = decodeStaticWords(params, data, exact);
+  if (fast === null) throw new Error('the data does not fit the parameters');
+  if (fast !== undefined) return fast;
+  const values = decodeAbiParameters(params, data);
+  if (exact && encodeAbiParameters(params, values).toLowerCase() !== data.toLowerCase()) throw new Error('the data does not re-encode to itself');
+  return values;
 }
 
 /** The canonical type of a parameter, as selectors are computed from it: tuples spelled out. */
@@ -99,8 +126,16 @@ function canonicalType(p: AbiParameter): string {
   return `(${components.map(canonicalType).join(',')})${p.type.slice('tuple'.length)}`;
 }
 
+const signatures = new WeakMap<object, string>();
 /** "transfer(address,uint256)": the text whose keccak gives the selector or topic0. */
-const signatureOf = (item: AbiFunction | AbiEvent | AbiError): string => `${item.name}(${item.inputs.map(canonicalType).join(',')})`;
+function signatureOf(item: AbiFunction | AbiEvent | AbiError): string {
+  let sig = signatures.get(item);
+  if (sig === undefined) {
+    sig = `${item.name}(${item.inputs.map(canonicalType).join(',')})`;
+    signatures.set(item, sig);
+  }
+  return sig;
+}
 
 function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unknown>, decodedArgs: DecodedArg[]): Decoded {
   return { name: item.name, signature: signatureOf(item), args: decodedArgs, source: c.source, ...(c.contract ? { contract: c.contract } : {}) };
@@ -116,8 +151,7 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
   const body = `0x${data.slice(10)}` as Hex;
   for (const c of index.functionCandidates(data.slice(0, 10) as Hex)) {
     try {
-      const values = decodeAbiParameters(c.item.inputs, body);
-      if (encodeAbiParameters(c.item.inputs, values).toLowerCase() !== body) continue;
+      const values = decodeParams(c.item.inputs, body, true);
       return { decoded: named(c.item, c, args(c.item.inputs, values)), item: c.item };
     } catch {
       /* this candidate does not fit: try the next */
@@ -129,10 +163,7 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
 export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | null {
   if (item.outputs.length === 0 || byteLength(output) === 0) return null;
   try {
-    const result = decodeFunctionResult({ abi: [item], functionName: item.name, data: output });
-    const values = item.outputs.length === 1 ? [result] : (result as unknown[]);
-    if (encodeAbiParameters(item.outputs, values).toLowerCase() !== output.toLowerCase()) return null;
-    return args(item.outputs, values);
+    return args(item.outputs, decodeParams(item.outputs, output, true));
   } catch {
     return null;
   }
@@ -163,14 +194,14 @@ const hashedInTopic = (type: string): boolean => type === 'string' || type === '
 function decodeEvent(item: AbiEvent, log: RpcLog): unknown[] {
   const topics = log.topics.slice(1);
   const plain = item.inputs.filter((p) => !p.indexed);
-  const fromData = plain.length === 0 ? [] : decodeAbiParameters(plain, log.data);
+  const fromData = plain.length === 0 ? [] : decodeParams(plain, log.data, false);
   let t = 0;
   let d = 0;
   return item.inputs.map((p) => {
     if (!p.indexed) return fromData[d++];
     const topic = topics[t++];
     if (topic === undefined) throw new Error('fewer topics than indexed parameters');
-    return hashedInTopic(p.type) ? topic : decodeAbiParameters([p], topic)[0];
+    return hashedInTopic(p.type) ? topic : decodeParams([p], topic, false)[0];
   });
 }
 
@@ -284,7 +315,7 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
     }
   }
   const out = new Map<string, string>();
-  for (const a of seen) if (isAddress(a)) out.set(a, getAddress(a));
+  for (const a of seen) if (isAddress(a)) out.set(a, checksum(a));
   return out;
 }
 

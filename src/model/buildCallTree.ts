@@ -47,11 +47,14 @@ function normalise(e: RpcTraceEntry, odd: Oddities): CallNode {
   const qty = (v: unknown): Hex | null => (v === undefined || v === null ? null : isQuantity(v) ? v : ((bad = true), null));
   const data = (v: unknown): Hex | null => (v === undefined || v === null ? null : isData(v) ? v : ((bad = true), null));
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  const common = { gas: qty(a.gas), gasUsed: qty(r?.gasUsed), error: e.error, traceAddress: e.traceAddress, children: [] as CallNode[] };
+  const gas = qty(a.gas);
+  const gasUsed = qty(r?.gasUsed);
+  const error = e.error;
+  const traceAddress = e.traceAddress;
   let node: CallNode;
   switch (e.type) {
     case 'call':
-      node = { type: 'call', callType: text(a.callType), from: addr(a.from), to: addr(a.to), value: qty(a.value), input: data(a.input), output: data(r?.output), ...common };
+      node = { type: 'call', callType: text(a.callType), from: addr(a.from), to: addr(a.to), value: qty(a.value), input: data(a.input), output: data(r?.output), gas, gasUsed, error, traceAddress, children: [] };
       break;
     case 'create':
       node = {
@@ -62,18 +65,22 @@ function normalise(e: RpcTraceEntry, odd: Oddities): CallNode {
         value: qty(a.value),
         input: data(a.init),
         output: data(r?.code ?? r?.output),
-        ...common,
+        gas,
+        gasUsed,
+        error,
+        traceAddress,
+        children: [],
       };
       break;
     case 'suicide':
-      node = { type: 'suicide', from: addr(a.address), to: addr(a.refundAddress), value: qty(a.balance), input: null, output: null, ...common };
+      node = { type: 'suicide', from: addr(a.address), to: addr(a.refundAddress), value: qty(a.balance), input: null, output: null, gas, gasUsed, error, traceAddress, children: [] };
       break;
     case 'reward':
-      node = { type: 'reward', rewardType: text(a.rewardType), from: null, to: addr(a.author), value: qty(a.value), input: null, output: null, ...common };
+      node = { type: 'reward', rewardType: text(a.rewardType), from: null, to: addr(a.author), value: qty(a.value), input: null, output: null, gas, gasUsed, error, traceAddress, children: [] };
       break;
     default:
       odd.add('unknown entry types, shown as they are', `${escapeShort(e.type, 30)} at ${path(e.traceAddress)}`);
-      node = { type: e.type, from: addr(a.from), to: addr(a.to), value: qty(a.value), input: data(a.input), output: data(r?.output), ...common };
+      node = { type: e.type, from: addr(a.from), to: addr(a.to), value: qty(a.value), input: data(a.input), output: data(r?.output), gas, gasUsed, error, traceAddress, children: [] };
   }
   if (bad) odd.add('fields that are not valid hex, shown as missing', path(e.traceAddress));
   // Erigon writes result: null on failed entries and Parity omits result: both mean "no output".
@@ -86,8 +93,78 @@ function placeholderRoot(): CallNode {
   return { type: 'missing', missing: true, from: null, to: null, value: null, gas: null, gasUsed: null, input: null, output: null, error: null, traceAddress: [], children: [] };
 }
 
+/** Deeper than this, the pre-order fast path leaves the entries to the general builder (its prefix checks grow with depth). */
+const FAST_PATH_MAX_DEPTH = 64;
+
+/**
+ * The common case, in one pass: entries in pre-order (as Parity, Erigon and anvil list them), the root
+ * first, every entry the next child of an entry on the current path. Returns each entry's parent
+ * index (-1 for the root), or null as soon as anything differs, and the general builder takes over.
+ */
+function preorderParents(entries: readonly RpcTraceEntry[]): Int32Array | null {
+  const parents = new Int32Array(entries.length);
+  const stack: number[] = [];
+  const kids: number[] = [];
+  for (let k = 0; k < entries.length; k++) {
+    const p = entries[k]!.traceAddress;
+    const depth = p.length;
+    if (k === 0) {
+      if (depth !== 0) return null;
+      parents[0] = -1;
+      stack.push(0);
+      kids.push(0);
+      continue;
+    }
+    if (depth === 0 || depth > stack.length || depth > FAST_PATH_MAX_DEPTH) return null;
+    stack.length = depth;
+    kids.length = depth;
+    const parent = stack[depth - 1]!;
+    const q = entries[parent]!.traceAddress;
+    if (p[depth - 1] !== kids[depth - 1]) return null;
+    for (let i = 0; i < depth - 1; i++) if (p[i] !== q[i]) return null;
+    kids[depth - 1]!++;
+    parents[k] = parent;
+    stack.push(k);
+    kids.push(0);
+  }
+  return parents;
+}
+
 export function buildCallTree(entries: readonly RpcTraceEntry[], warn: Warn): CallTree | null {
   if (entries.length === 0) return null;
+  const parents = preorderParents(entries);
+  if (parents !== null) return linkPreorder(entries, parents, warn);
+  return buildFromTrie(entries, warn);
+}
+
+function linkPreorder(entries: readonly RpcTraceEntry[], parents: Int32Array, warn: Warn): CallTree {
+  const odd = new Oddities();
+  const nodes: CallNode[] = new Array(entries.length);
+  const depths = new Int32Array(entries.length);
+  let maxDepth = 0;
+  for (let k = 0; k < entries.length; k++) {
+    const node = normalise(entries[k]!, odd);
+    nodes[k] = node;
+    const parent = parents[k]!;
+    if (parent >= 0) {
+      nodes[parent]!.children.push(node);
+      depths[k] = depths[parent]! + 1;
+      if (depths[k]! > maxDepth) maxDepth = depths[k]!;
+    }
+  }
+  for (let k = 0; k < entries.length; k++) checkSubtraces(entries[k]!.subtraces, nodes[k]!, odd);
+  odd.flush(warn);
+  return { root: nodes[0]!, count: entries.length, maxDepth };
+}
+
+function checkSubtraces(declared: number | null | undefined, node: CallNode, odd: Oddities): void {
+  if (declared !== null && declared !== undefined && declared !== node.children.length) {
+    odd.add('subtraces differ from the children found', `${path(node.traceAddress)} says ${declared}, has ${node.children.length}`);
+  }
+}
+
+/** Any order, gaps and duplicates: a trie over traceAddress, walked in pre-order. */
+function buildFromTrie(entries: readonly RpcTraceEntry[], warn: Warn): CallTree | null {
   const odd = new Oddities();
   const top: Slot = { kids: new Map() };
   for (const e of entries) {
@@ -147,12 +224,7 @@ export function buildCallTree(entries: readonly RpcTraceEntry[], warn: Warn): Ca
   if (root === undefined) return null;
   if (root.missing) odd.add('no root entry (traceAddress [])', 'a placeholder stands in for it');
 
-  for (const slot of subtraceChecks) {
-    const node = slot.node!;
-    if (slot.subtraces !== null && slot.subtraces !== undefined && slot.subtraces !== node.children.length) {
-      odd.add('subtraces differ from the children found', `${path(node.traceAddress)} says ${slot.subtraces}, has ${node.children.length}`);
-    }
-  }
+  for (const slot of subtraceChecks) checkSubtraces(slot.subtraces, slot.node!, odd);
   odd.flush(warn);
   return { root, count, maxDepth };
 }

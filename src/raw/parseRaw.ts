@@ -108,6 +108,18 @@ function parseLog(v: unknown, i: number, warn: Warn): RpcLog | undefined {
   return undefined;
 }
 
+/** The logs sorted by logIndex; nodes list them in that order already, which one pass confirms. */
+function inLogIndexOrder(logs: RpcLog[]): RpcLog[] {
+  const keys = logs.map((l) => BigInt(l.logIndex!));
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! <= keys[i]!;
+  if (sorted) return logs;
+  return logs
+    .map((log, i) => ({ log, key: keys[i]! }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((x) => x.log);
+}
+
 export function parseReceipt(raw: unknown, hash: Hex, warn: Warn): RpcReceipt | null {
   const M = 'eth_getTransactionReceipt';
   if (raw === null) return null;
@@ -131,7 +143,7 @@ export function parseReceipt(raw: unknown, hash: Hex, warn: Warn): RpcReceipt | 
   if (Array.isArray(raw.logs)) logs = raw.logs.map((l, i) => parseLog(l, i, warn)).filter((l): l is RpcLog => l !== undefined);
   else if (raw.logs !== undefined && raw.logs !== null) warn('receipt.logs is not an array; no logs are shown.');
   // Show logs in logIndex order (the order they were emitted), whatever order the node listed them in.
-  if (logs.every((l) => l.logIndex !== undefined)) logs.sort((a, b) => (BigInt(a.logIndex!) < BigInt(b.logIndex!) ? -1 : 1));
+  if (logs.every((l) => l.logIndex !== undefined)) logs = inLogIndexOrder(logs);
   return {
     transactionHash: raw.transactionHash,
     blockHash: optional(raw, 'blockHash', isHash, w, warn),
