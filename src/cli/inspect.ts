@@ -18,6 +18,8 @@ export interface InspectSettings {
   readonly confirmations: number;
   readonly tracer: TracerState;
   readonly interrupt?: AbortSignal;
+  /** Keep the node's answers verbatim in the model (--json needs them; text does not). */
+  readonly keepAnswers: boolean;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
@@ -30,10 +32,10 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
   const receipt = parseReceipt(bundle.receipt, hash, warn);
   if (bundle.traceSource === 'debug_traceTransaction') {
     const converted = parseCallTrace(bundle.callTrace, warn);
-    return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings);
+    return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
   }
   const trace = parseTrace(bundle.trace, hash, warn);
-  return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings);
+  return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings, s.keepAnswers);
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */

@@ -141,6 +141,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       confirmations: opts.confirmations,
       tracer: { mode: opts.tracer, traceMissing: false },
       interrupt: io.interrupt,
+      keepAnswers: opts.json,
     };
 
     // Results are written in input order as soon as every earlier one is done (NDJSON, --full);

@@ -68,7 +68,7 @@ export interface ParsedAnswers {
   readonly frameLogs: readonly FrameLog[] | null;
 }
 
-export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, warnings: string[]): InspectModel {
+export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
   const warn: Warn = (m) => warnings.push(m);
   const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
   const events = tree !== null && parsed.frameLogs !== null && parsed.receipt !== null ? placeLogs(tree, parsed.frameLogs, parsed.receipt.logs, warn) : null;
@@ -87,6 +87,6 @@ export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, war
     events,
     failure: status === 'reverted' ? failureOf(tree) : null,
     warnings,
-    raw: { transaction: bundle.transaction, receipt: bundle.receipt, trace: bundle.trace, callTrace: bundle.callTrace },
+    raw: keepAnswers ? { transaction: bundle.transaction, receipt: bundle.receipt, trace: bundle.trace, callTrace: bundle.callTrace } : null,
   };
 }

@@ -79,6 +79,9 @@ export interface InspectModel {
   readonly warnings: readonly string[];
   /** Names for what the model holds (the decode stage); absent before it runs. */
   readonly decoded?: DecodedModel;
-  /** The node's results verbatim, for --json. */
-  readonly raw: { readonly transaction: unknown; readonly receipt: unknown; readonly trace: unknown; readonly callTrace: unknown };
+  /**
+   * The node's results verbatim, for --json; null when the run prints text, so that a big answer's
+   * parsed objects can be freed once the model is built.
+   */
+  readonly raw: { readonly transaction: unknown; readonly receipt: unknown; readonly trace: unknown; readonly callTrace: unknown } | null;
 }

@@ -57,7 +57,7 @@ const authorization = (e: unknown): RpcAuthorization | undefined =>
     ? { address: e.address, chainId: isQuantity(e.chainId) ? e.chainId : undefined, nonce: isQuantity(e.nonce) ? e.nonce : undefined }
     : undefined;
 
-const sameHash = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+const sameHash = (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase();
 
 export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransaction | null {
   const M = 'eth_getTransactionByHash';

@@ -5,7 +5,10 @@ export function groupDigits(n: bigint | number): string {
   const s = n.toString();
   const neg = s.startsWith('-');
   const digits = neg ? s.slice(1) : s;
-  return (neg ? '-' : '') + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  if (digits.length <= 3) return s;
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return neg ? `-${out}` : out;
 }
 
 /** An exact decimal of `value / 10^decimals`, trailing zeros trimmed: 1500000000000000000n, 18 → "1.5". */

@@ -24,9 +24,10 @@ export interface AddressStyle {
 }
 
 export function showAddress(a: string, s: AddressStyle): string {
-  const checksummed = s.decoded?.checksums.get(a.toLowerCase()) ?? a;
+  const lower = a.toLowerCase();
+  const checksummed = s.decoded?.checksums.get(lower) ?? a;
   const shown = s.short ? `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}` : checksummed;
-  const label = s.decoded?.labels.get(a.toLowerCase());
+  const label = s.decoded?.labels.get(lower);
   return label === undefined ? shown : `${escapeText(label)}(${shown})`;
 }
 

@@ -29,6 +29,11 @@ type Seg = readonly [text: string, paint?: Paint];
 /** Shrink a line to `width` visible characters: first addresses, then the tail. Paint afterwards. */
 function fit(build: (style: AddressStyle) => Seg[], decoded: DecodedModel | undefined, width: number): string {
   let segs = build({ decoded, short: false });
+  if (width === Number.POSITIVE_INFINITY) {
+    let whole = '';
+    for (const [text, paint] of segs) whole += paint ? paint(text) : text;
+    return whole;
+  }
   const len = (s: readonly Seg[]): number => s.reduce((n, [t]) => n + t.length, 0);
   if (len(segs) > width) segs = build({ decoded, short: true });
   let room = Math.max(width, 20);

@@ -27,6 +27,7 @@ function rawLogs(receipt: unknown): unknown[] {
 }
 
 export function jsonDocument(m: InspectModel): Record<string, unknown> {
+  if (m.raw === null) throw new Error('jsonDocument needs the verbatim answers (InspectSettings.keepAnswers)');
   const f = m.failure;
   const d = m.decoded;
   const logs = rawLogs(m.raw.receipt);

@@ -20,7 +20,9 @@ export async function readCapped(
     }
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  const whole = Buffer.concat(chunks, total);
+  chunks.length = 0; // the pieces can go while the text is made
+  return whole.toString('utf8');
 }
 
 export function tooLarge(maxBytes: number, where: string): RpcFailure {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { encodeErrorResult, parseAbi } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { decodeRevert, describeRevert } from '../../src/decode/decodeRevert.js';
-import { formatEth, formatGwei, formatUnits, percent, shortHex } from '../../src/render/format.js';
+import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHex } from '../../src/render/format.js';
 
 const abi = parseAbi(['error Error(string)', 'error Panic(uint256)', 'error Nope(address who, uint256 have)']);
 const errorData = (s: string) => encodeErrorResult({ abi, errorName: 'Error', args: [s] });
@@ -32,6 +33,17 @@ describe('decodeRevert', () => {
 });
 
 describe('format', () => {
+  test('property: groupDigits groups as en-US does, negatives and numbers included', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 80n), max: 10n ** 80n }), (n) => {
+        expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
+        if (n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)) expect(groupDigits(Number(n))).toBe(n.toLocaleString('en-US'));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const n of [0n, 7n, 999n, 1000n, -1000n, 123456n, 1234567n]) expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
+  });
+
   test.each([
     [0n, '0 ETH'],
     [1500000000000000000n, '1.5 ETH'],
