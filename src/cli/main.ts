@@ -229,6 +229,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     return code;
   } finally {
-    await client?.close();
+    // Not awaited: the answer is complete, and the process may exit before the sockets are closed.
+    void client?.close();
   }
 }
