@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Abi, type AbiError, type AbiEvent, type AbiFunction, formatAbiItem } from 'abitype';
-import { parseAbi, parseAbiItem, toEventSelector, toFunctionSelector } from 'viem';
+import { parseAbi, parseAbiItem, toEventSignature, toFunctionSignature } from 'viem';
+import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 import { WELL_KNOWN } from './wellKnown.js';
 
@@ -118,9 +119,9 @@ export class AbiIndex {
   }
 
   /**
-   * Functions with this selector, in priority order. Indexed ABIs are keyed by their computed selector;
-   * a database signature is kept only if it really hashes to the selector it is filed under, so a
-   * candidate's selector never needs computing again.
+   * Functions with this selector, in priority order. Indexed ABIs are keyed by their computed selector,
+   * and every database signature hashes to the selector it is filed under (test/unit/sigdb.test.ts
+   * checks all of them), so a candidate's selector never needs computing again.
    */
   functionCandidates(selector: Hex): Array<Candidate<AbiFunction>> {
     const sel = selector.toLowerCase();
@@ -140,7 +141,6 @@ export class AbiIndex {
       const item = parseAbiItem(`function ${sig}`) as AbiFunction;
       // The database has no parameter names: a known ABI with the same signature says more.
       if (known.some((k) => formatAbiItem(k.item) === formatAbiItem(item))) return known;
-      if (toFunctionSelector(item) !== sel) return known;
       return [...known, { item, source: 'database' }];
     } catch {
       return known;
@@ -172,9 +172,7 @@ export class AbiIndex {
     const sig = this.shard('events', key)[key];
     if (sig === undefined || known.length > 0) return known;
     try {
-      const found = placements(sig, indexed);
-      if (found.length === 0 || toEventSelector(found[0]!) !== topic0) return known;
-      return found.map((item) => ({ item, source: 'database' as const }));
+      return placements(sig, indexed).map((item) => ({ item, source: 'database' as const }));
     } catch {
       return known;
     }
@@ -185,14 +183,16 @@ type Kind = 'function' | 'error' | 'event';
 /** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */
 export type BuiltinRow = [Kind, string, string, AbiFunction | AbiError | AbiEvent];
 
+const selectorOf = (signature: string): string => `0x${keccakHex(signature).slice(0, 8)}`;
+
 /** The index keys of an ABI's items: selectors for functions and errors, (topic0, indexed count) for events. */
 function keyed(abi: Abi): Array<[Kind, string, AbiFunction | AbiError | AbiEvent]> {
   const out: Array<[Kind, string, AbiFunction | AbiError | AbiEvent]> = [];
   for (const item of abi) {
     try {
-      if (item.type === 'function') out.push(['function', toFunctionSelector(item), item]);
-      else if (item.type === 'error') out.push(['error', toFunctionSelector(formatAbiItem(item).replace(/^error /, 'function ')), item]);
-      else if (item.type === 'event' && !item.anonymous) out.push(['event', eventKey(toEventSelector(item), indexedCount(item)), item]);
+      if (item.type === 'function') out.push(['function', selectorOf(toFunctionSignature(item)), item]);
+      else if (item.type === 'error') out.push(['error', selectorOf(toFunctionSignature(formatAbiItem(item).replace(/^error /, 'function '))), item]);
+      else if (item.type === 'event' && !item.anonymous) out.push(['event', eventKey(`0x${keccakHex(toEventSignature(item))}`, indexedCount(item)), item]);
     } catch {
       /* an item viem cannot format (malformed ABI entry): skip it */
     }

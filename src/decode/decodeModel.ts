@@ -10,13 +10,13 @@ import {
   decodeErrorResult,
   encodeAbiParameters,
   encodeErrorResult,
-  getAddress,
 } from 'viem';
 import type { CallNode, InspectModel } from '../model/types.js';
 import { byteLength, isAddress, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { AbiIndex, Artifact, Candidate, Source } from './abiIndex.js';
 import { decodeRevert, revertToJson } from './decodeRevert.js';
+import { checksumAddress } from './keccak.js';
 import { decodeStaticWords } from './staticWords.js';
 
 /** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
@@ -74,7 +74,7 @@ function checksum(address: string): string {
   const lower = address.toLowerCase();
   let out = checksummed.get(lower);
   if (out === undefined) {
-    out = getAddress(lower);
+    out = checksumAddress(lower);
     checksummed.set(lower, out);
   }
   return out;

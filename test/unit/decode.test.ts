@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { encodeAbiParameters, encodeErrorResult, encodeEventTopics, encodeFunctionData, parseAbi } from 'viem';
+import { type AbiError, type AbiEvent, type AbiFunction, formatAbiItem } from 'abitype';
+import { encodeAbiParameters, encodeErrorResult, encodeEventTopics, encodeFunctionData, parseAbi, toEventSelector, toFunctionSelector } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { AbiIndex } from '../../src/decode/abiIndex.js';
+import { AbiIndex, builtinRows } from '../../src/decode/abiIndex.js';
 import { decodeCallData, decodeErrorData, decodeLog, decodeReturn, tokenTransfers } from '../../src/decode/decodeModel.js';
 import { parseAbiFile } from '../../src/decode/loadAbis.js';
 import { withoutMetadata } from '../../src/decode/matchCode.js';
@@ -193,4 +194,14 @@ describe('decoded text is escaped', () => {
     };
     expect(formatDecoded(d, { decoded: undefined, short: true })).toBe('Note\\u{202e}(text\\x1b: "\\x1b]0;pwned\\x07\\r")');
   });
+});
+
+test('index keys computed with txray\'s keccak equal viem\'s selectors and topics for every built-in item', () => {
+  const rows = builtinRows();
+  expect(rows.length).toBeGreaterThan(100);
+  for (const [kind, key, , item] of rows) {
+    if (kind === 'function') expect(key).toBe(toFunctionSelector(item as AbiFunction));
+    else if (kind === 'error') expect(key).toBe(toFunctionSelector(formatAbiItem(item as AbiError).replace(/^error /, 'function ')));
+    else expect(key).toBe(`${toEventSelector(item as AbiEvent)}:${(item as AbiEvent).inputs.filter((i) => i.indexed).length}`);
+  }
 });

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { getAddress, keccak256 as viemKeccak, toHex } from 'viem';
+import { expect, test } from 'vitest';
+import { checksumAddress, keccak256, keccakHex } from '../../src/decode/keccak.js';
+
+test('property: equals viem (noble) keccak256 for any bytes, across block boundaries', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => {
+      expect(toHex(keccak256(bytes))).toBe(viemKeccak(bytes));
+    }),
+    { numRuns: 2000 },
+  );
+  // Lengths around the 136-byte rate, where padding shares or needs a block.
+  for (const n of [0, 1, 134, 135, 136, 137, 271, 272, 273]) {
+    const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 31 + 7) & 0xff);
+    expect(toHex(keccak256(bytes))).toBe(viemKeccak(bytes));
+  }
+});
+
+test('known answers: empty input and a selector', () => {
+  expect(keccakHex('')).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+  expect(keccakHex('transfer(address,uint256)').slice(0, 8)).toBe('a9059cbb');
+  expect(keccakHex('héllo')).toBe(viemKeccak(toHex('héllo')).slice(2));
+});
+
+test('property: checksumAddress equals viem getAddress, whatever the input case', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.boolean(), (bytes, upper) => {
+      const hex = `0x${Buffer.from(bytes).toString('hex')}`;
+      expect(checksumAddress(upper ? `0x${hex.slice(2).toUpperCase()}` : hex)).toBe(getAddress(hex));
+    }),
+    { numRuns: 2000 },
+  );
+});
