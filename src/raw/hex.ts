@@ -15,5 +15,11 @@ export const isHash = (v: unknown): v is Hex => typeof v === 'string' && HASH.te
 /** The bigint of a validated quantity. */
 export const toBig = (q: Hex): bigint => BigInt(q);
 
+/** A validated quantity as a decimal string; quantities below 2^52 (gas, indices) skip BigInt. */
+export const toDecimal = (q: Hex): string => (q.length <= 15 ? String(Number.parseInt(q, 16)) : BigInt(q).toString());
+
+/** True for a quantity of zero ("0x0", "0x00"…), without parsing it. */
+export const isZero = (q: Hex): boolean => /^0x0*$/.test(q);
+
 /** Byte length of hex data. */
 export const byteLength = (data: Hex): number => Math.floor((data.length - 2) / 2);

@@ -1,7 +1,8 @@
 /** Exact first, friendly second: number formatting for text output. */
 import type { Hex } from '../raw/types.js';
 
-export function groupDigits(n: bigint | number): string {
+/** 1234567 → "1,234,567" (a decimal string is grouped as it is). */
+export function groupDigits(n: bigint | number | string): string {
   const s = n.toString();
   const neg = s.startsWith('-');
   const digits = neg ? s.slice(1) : s;

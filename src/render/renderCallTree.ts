@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { CallNode, CallTree, PlacedEvent } from '../model/types.js';
-import { byteLength, toBig } from '../raw/hex.js';
+import { byteLength, isZero, toBig, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
 import type { DecodedModel, DecodedNodeFields } from '../decode/decodeModel.js';
 import { formatBytes, formatValueShort, groupDigits } from './format.js';
@@ -66,15 +66,14 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     // Target::function(args), the way Solidity names it.
     segs.push([`${showTarget(n.to, s)}::`], [formatDecoded(fn, s), c.bold]);
   } else segs.push([n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?']);
-  const value = n.value !== null ? toBig(n.value) : 0n;
-  if (value > 0n) segs.push([` · ${formatValueShort(value)}`, c.yellow]);
+  if (n.value !== null && !isZero(n.value)) segs.push([` · ${formatValueShort(toBig(n.value))}`, c.yellow]);
   if (n.input !== null && n.input !== '0x' && !(n.type === 'call' && fn !== undefined)) {
     const size = byteLength(n.input);
     if (n.type === 'create') segs.push(fn !== undefined && fn.args.length > 0 ? [` · ${formatDecoded(fn, s)}`] : [` · init ${formatBytes(size)}`, c.dim]);
     else if (size >= 4) segs.push([` · ${n.input.slice(0, 10)}`], ...(size > 4 ? [[` +${groupDigits(size - 4)} bytes`, c.dim] as Seg] : []));
     else segs.push([` · ${n.input}`]);
   }
-  if (n.gasUsed !== null) segs.push([` · ${groupDigits(toBig(n.gasUsed))} gas`, c.dim]);
+  if (n.gasUsed !== null) segs.push([` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim]);
   if (n.error !== null) segs.push([` ✗ ${describeFailure(n, s)}`, c.red]);
   else if (n.type === 'create' && n.output !== null) segs.push([` ← code ${formatBytes(byteLength(n.output))}`, c.dim]);
   else if (n.type === 'call' && n.outputs !== undefined) segs.push([` ← ${formatOutputs(n.outputs, s)}`]);
@@ -86,7 +85,7 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
 }
 
 function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressStyle): Seg[] {
-  const n = log.logIndex !== undefined ? toBig(log.logIndex).toString() : String(index);
+  const n = log.logIndex !== undefined ? toDecimal(log.logIndex) : String(index);
   const event = s.decoded?.events[index];
   if (event) return [['event', c.green], [` #${n} `, c.dim], [`${showTarget(log.address, s)} `], [formatDecoded(event, s), c.green]];
   const topic0 = log.topics[0];

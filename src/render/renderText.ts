@@ -5,7 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../decode/decodeRevert.js';
 import type { InspectModel, Status } from '../model/types.js';
-import { byteLength, toBig } from '../raw/hex.js';
+import { byteLength, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
 import { escapeText } from './escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
@@ -154,7 +154,7 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Gen
   const dataKeep = Math.max(8, Math.min(32, Math.floor((o.width - 40) / 4)));
   for (let i = 0; i < logs.length; i++) {
     const log = logs[i]!;
-    const index = log.logIndex !== undefined ? toBig(log.logIndex).toString() : String(i);
+    const index = log.logIndex !== undefined ? toDecimal(log.logIndex) : String(i);
     yield `  ${c.dim(`#${index}`)} ${showAddress(log.address, s)}\n`;
     const event = m.decoded?.events[i];
     if (event) {

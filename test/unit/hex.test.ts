@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { byteLength, isAddress, isData, isHash, isQuantity, toBig } from '../../src/raw/hex.js';
+import { byteLength, isAddress, isData, isHash, isQuantity, isZero, toBig, toDecimal } from '../../src/raw/hex.js';
+import type { Hex } from '../../src/raw/types.js';
 
 test('property: every uint256 written as a hex quantity parses back to itself', () => {
   fc.assert(
@@ -36,4 +37,15 @@ test('data, addresses and hashes', () => {
   expect(isAddress(`0x${'ab'.repeat(20)}`)).toBe(true);
   expect(isAddress(`0x${'ab'.repeat(21)}`)).toBe(false);
   expect(isHash(`0x${'AB'.repeat(32)}`)).toBe(true);
+});
+
+test('property: toDecimal and isZero agree with BigInt for any quantity', () => {
+  fc.assert(
+    fc.property(fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), fc.nat({ max: 3 }), (n, pad) => {
+      const q = `0x${'0'.repeat(pad)}${n.toString(16)}` as Hex;
+      expect(toDecimal(q)).toBe(n.toString());
+      expect(isZero(q)).toBe(n === 0n);
+    }),
+    { numRuns: 3000 },
+  );
 });
