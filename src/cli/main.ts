@@ -95,7 +95,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const debug = (line: string): void => void say(`txray: debug: ${line}`);
   const jsonIndent = io.stdout.isTTY ? 2 : 0;
   const started = Number(process.hrtime.bigint()) / 1e6;
-  const elapsed = (): number => Math.round(Number(process.hrtime.bigint()) / 1e6 - started);
+  const elapsed = (): string => `${Math.round(Number(process.hrtime.bigint()) / 1e6 - started)} ms (${Math.round(process.memoryUsage.rss() / 2 ** 20)} MB resident)`;
   const errorMessage = (e: unknown): string =>
     exitCodeForError(e) === ExitCode.internal
       ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`
@@ -182,12 +182,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         else {
           try {
             const plain = await inspect(client!, input.hash, settings);
-            if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}answers checked and modelled at ${elapsed()} ms`);
+            if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}answers checked and modelled at ${elapsed()}`);
             const decoder = await decoderReady;
             // With artifacts that carry runtime code, the node's code for the called contracts names them.
             const byCode = decoder.canMatchCode && plain.status !== 'not_found' ? decoder.nameByCode(await fetchCode(client!, plain, opts.timeoutMs)) : undefined;
             const model: InspectModel = { ...plain, decoded: decoder.decode(plain, byCode) };
-            if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()} ms`);
+            if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {
             if (e instanceof Interrupted) {
@@ -215,7 +215,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, chalk));
     }
-    if (opts.debug) debug(`done in ${elapsed()} ms`);
+    if (opts.debug) debug(`done in ${elapsed()}`);
     return all.reduce((max, o) => Math.max(max, o.code), 0);
   } catch (e) {
     const code = exitCodeForError(e);

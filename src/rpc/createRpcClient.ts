@@ -146,7 +146,8 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
       discard(res.body);
       throw tooLarge(opts.maxResponseBytes, where);
     }
-    return { status: res.statusCode, text: await readCapped(res.body, opts.maxResponseBytes, where) };
+    const expected = Number.isSafeInteger(declared) && declared > 0 ? declared : undefined;
+    return { status: res.statusCode, text: await readCapped(res.body, opts.maxResponseBytes, where, expected) };
   }
 
   async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {

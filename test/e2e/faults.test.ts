@@ -87,6 +87,12 @@ beforeAll(async () => {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(base.replace('"result":{', `"result":{"extra":${'['.repeat(20_000)}${']'.repeat(20_000)},`));
         }
+        case 'shortbody': {
+          // Declares 100,000 bytes, sends a few and hangs up.
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+          res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":{`);
+          return setTimeout(() => res.socket?.destroy(), 20);
+        }
         case 'deepid':
           return res.end(`{"jsonrpc":"2.0","id":${'['.repeat(50_000)}${']'.repeat(50_000)},"result":null}`);
         case 'big': {
@@ -185,6 +191,7 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     // 50,000 levels of nesting: JSON.parse takes it, and nothing after it recurses.
     ['deep', /malformed \(expected an object or null, got an array\)/],
     ['deepid', /has id an array, expected id \d/],
+    ['shortbody', /was closed before the answer was complete \(UND_ERR_SOCKET\); try again, or check the node\.$/],
   ])('%s', async (mode, message) => {
     for (const extra of [[], ['--json'], ['--debug']]) {
       const r = await run(mode, ...extra);
