@@ -4,6 +4,7 @@
 // sample lookups of scripts/warm-cache.mjs. Without the cache (or with one V8 rejects: another Node
 // version, another build) the bundle is compiled from source as usual, only slower.
 const fs = require('node:fs');
+const zlib = require('node:zlib');
 const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
@@ -25,32 +26,47 @@ function buildIdOf(source) {
   return m ? m[1] : null;
 }
 
-/** The cache's data when its first line names this build, else undefined. */
+/**
+ * The cache file: a first line `<build id> <crc32 of the rest>` and V8's data. V8 checks that the data
+ * was made by the same V8, flags and source length, but not its integrity (a damaged cache crashes the
+ * process inside the deserializer), so the checksum is checked here first.
+ */
 function readCache(buildId) {
-  if (buildId === null) return undefined;
+  if (buildId === null) return { cachedData: undefined, state: 'absent' };
   let bytes;
   try {
     bytes = fs.readFileSync(CACHE);
   } catch {
-    return undefined;
+    return { cachedData: undefined, state: 'absent' };
   }
-  const header = `${buildId}\n`;
-  return bytes.subarray(0, header.length).toString('latin1') === header ? bytes.subarray(header.length) : undefined;
+  const newline = bytes.indexOf(10);
+  const header = newline > 0 && newline < 64 ? bytes.subarray(0, newline).toString('latin1').split(' ') : [];
+  if (header[0] !== buildId) return { cachedData: undefined, state: 'absent' }; // another build's cache
+  const data = bytes.subarray(newline + 1);
+  if (header[1] !== String(zlib.crc32(data))) return { cachedData: undefined, state: 'damaged' };
+  return { cachedData: data, state: 'found' };
+}
+
+/** The header line of a cache file for `data` made from the build `buildId`. */
+function cacheHeader(buildId, data) {
+  return `${buildId} ${zlib.crc32(data)}\n`;
 }
 
 /**
  * Compile and run the bundle; returns its exports, the compiled script (the warm-up serialises it) and
- * what became of the cache: 'used', 'rejected' (V8 refused it), 'absent', or 'off' (options.cache false).
+ * what became of the cache: 'used', 'rejected' (by V8: another Node version or flags), 'damaged' (bad
+ * checksum), 'absent', or 'off' (options.cache false).
  */
 function loadBundle(options = {}) {
   const source = fs.readFileSync(BUNDLE, 'utf8');
   const buildId = buildIdOf(source);
-  const cachedData = options.cache === false ? undefined : readCache(buildId);
+  const { cachedData, state } = options.cache === false ? { cachedData: undefined, state: 'off' } : readCache(buildId);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, require, module, BUNDLE, DIST);
-  const cache = options.cache === false ? 'off' : cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used';
+  const cache = state === 'found' ? (script.cachedDataRejected ? 'rejected' : 'used') : state;
   return { exports: module.exports, script, buildId, cache, dist: DIST, cacheFile: CACHE };
 }
 
-module.exports = { loadBundle };
+
+module.exports = { loadBundle, cacheHeader };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 
 const require = createRequire(import.meta.url);
-const { loadBundle } = require('../bin/loadBundle.cjs');
+const { loadBundle, cacheHeader } = require('../bin/loadBundle.cjs');
 const answers = JSON.parse(readFileSync(new URL('./warmup/answers.json', import.meta.url), 'utf8'));
 
 const server = createServer((req, res) => {
@@ -52,5 +52,6 @@ try {
   server.close();
 }
 const tmp = `${bundle.cacheFile}.${process.pid}`;
-writeFileSync(tmp, Buffer.concat([Buffer.from(`${bundle.buildId}\n`, 'latin1'), bundle.script.createCachedData()]));
+const data = bundle.script.createCachedData();
+writeFileSync(tmp, Buffer.concat([Buffer.from(cacheHeader(bundle.buildId, data), 'latin1'), data]));
 renameSync(tmp, bundle.cacheFile);

@@ -1,0 +1,128 @@
+/**
+ * How the shipped bin starts: the bundle compiled from its V8 code cache, and what happens when that
+ * cache is missing, from another build, damaged, or made by another V8; and that a plain-HTTP lookup
+ * does not load the Node modules the bundle keeps behind stand-ins (TLS, HTTP/2, crypto, node:http).
+ * Answers come from a loopback server replaying what a real anvil said (scripts/warmup/answers.json).
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RpcServer, startRpcServer } from '../support/rpcServer.js';
+import { BIN, type RunResult } from '../support/runTxray.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const answers = JSON.parse(readFileSync(join(ROOT, 'scripts/warmup/answers.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+const HASH = Object.keys(answers)[0]!;
+
+let server: RpcServer;
+let copy: string;
+
+function run(bin: string, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
+  const env = { ...process.env, NO_COLOR: '1', ...extraEnv };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const cacheState = (r: RunResult): string | undefined => /code cache (\w+)/.exec(r.stderr)?.[1];
+
+/** A fresh copy of bin/ and dist/ (the signature database linked), so the cache can be tampered with. */
+function freshCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'txray-startup-'));
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist/txray.cjs'), join(dir, 'dist/txray.cjs'));
+  copyFileSync(join(ROOT, 'dist/txray.v8cache'), join(dir, 'dist/txray.v8cache'));
+  symlinkSync(join(ROOT, 'dist/sigdb'), join(dir, 'dist/sigdb'));
+  return dir;
+}
+
+beforeAll(async () => {
+  server = await startRpcServer(({ method, params }) => {
+    const recorded = answers[String(params[0])];
+    if (recorded === undefined || !(method in recorded)) return undefined;
+    return { result: recorded[method] };
+  });
+  copy = freshCopy();
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(copy, { recursive: true, force: true });
+});
+
+describe('the V8 code cache', () => {
+  let expected: RunResult;
+  beforeAll(async () => {
+    expected = await run(BIN, [HASH, '-r', server.url]);
+  });
+
+  test('the build makes one and a lookup starts from it', async () => {
+    expect(expected.code).toBe(0);
+    expect(expected.stdout).toContain(`Transaction ${HASH}`);
+    const r = await run(BIN, [HASH, '-r', server.url, '--debug']);
+    expect(cacheState(r)).toBe('used');
+    expect(r.stdout).toBe(expected.stdout);
+  });
+
+  test.each([
+    ['absent', 'missing', (file: string) => rmSync(file)],
+    ['absent', 'from another build', (file: string) => writeFileSync(file, Buffer.concat([Buffer.from('0123456789abcdef 1\n'), readFileSync(file).subarray(28)]))],
+    ['damaged', 'damaged (bytes flipped)', (file: string) => {
+      const bytes = readFileSync(file);
+      for (let i = 4096; i < bytes.length; i += 997) bytes[i] = bytes[i]! ^ 0x5a;
+      writeFileSync(file, bytes);
+    }],
+    ['damaged', 'cut short', (file: string) => writeFileSync(file, readFileSync(file).subarray(0, 50_000))],
+  ])('a cache that is %s (%s): the same answer, compiled from source', async (state, _what, spoil) => {
+    const dir = freshCopy();
+    try {
+      spoil(join(dir, 'dist/txray.v8cache'));
+      const r = await run(join(dir, 'bin/txray.cjs'), [HASH, '-r', server.url, '--debug']);
+      expect(r.code).toBe(0);
+      expect(cacheState(r)).toBe(state);
+      expect(r.stdout).toBe(expected.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a cache V8 refuses (made under other V8 flags): rejected, the same answer', async () => {
+    // Any V8 flag changes V8's flag hash (as another Node version changes its version hash).
+    const r = await run(BIN, [HASH, '-r', server.url, '--debug'], { NODE_OPTIONS: '--max-old-space-size=3000' });
+    expect(r.code).toBe(0);
+    expect(cacheState(r)).toBe('rejected');
+    expect(r.stdout).toBe(expected.stdout);
+  });
+
+  test('no bundle at all: one line, exit 70', async () => {
+    const dir = freshCopy();
+    try {
+      rmSync(join(dir, 'dist'), { recursive: true, force: true });
+      const r = await run(join(dir, 'bin/txray.cjs'), [HASH, '-r', server.url]);
+      expect(r.code).toBe(70);
+      expect(r.stderr).toBe('txray: not built yet; run `npm run build` (or `npm ci`, which builds) first.\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test('a plain-HTTP lookup loads neither TLS, HTTP/2, crypto, node:http nor child_process', async () => {
+  const hook = join(copy, 'modules.cjs');
+  const list = join(copy, 'modules.txt');
+  writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+  const r = await run(BIN, [HASH, '-r', server.url, '--json'], { NODE_OPTIONS: `--require ${hook}` });
+  expect(r.code).toBe(0);
+  const loaded = readFileSync(list, 'utf8').split('\n');
+  expect(loaded).toContain('NativeModule net'); // the hook saw the lookup's modules
+  for (const name of ['tls', 'http2', 'crypto', 'http', 'child_process']) expect(loaded).not.toContain(`NativeModule ${name}`);
+});
