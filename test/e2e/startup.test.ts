@@ -4,14 +4,13 @@
  * does not load the Node modules the bundle keeps behind stand-ins (TLS, HTTP/2, crypto, node:http).
  * Answers come from a loopback server replaying what a real anvil said (scripts/warmup/answers.json).
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RpcServer, startRpcServer } from '../support/rpcServer.js';
-import { BIN, type RunResult } from '../support/runTxray.js';
+import { BIN, type RunResult, runTxray } from '../support/runTxray.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const answers = JSON.parse(readFileSync(join(ROOT, 'scripts/warmup/answers.json'), 'utf8')) as Record<string, Record<string, unknown>>;
@@ -20,18 +19,7 @@ const HASH = Object.keys(answers)[0]!;
 let server: RpcServer;
 let copy: string;
 
-function run(bin: string, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
-  const env = { ...process.env, NO_COLOR: '1', ...extraEnv };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+const run = (bin: string, args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> => runTxray(args, { NO_COLOR: '1', ...env }, undefined, undefined, bin);
 
 const cacheState = (r: RunResult): string | undefined => /code cache (\w+)/.exec(r.stderr)?.[1];
 
