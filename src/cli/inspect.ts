@@ -8,7 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import { isData, isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, RpcLog, RpcReceipt } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
 
@@ -20,16 +20,44 @@ export interface InspectSettings {
   readonly interrupt?: AbortSignal;
   /** Keep the node's answers verbatim in the model (--json needs them; text does not). */
   readonly keepAnswers: boolean;
+  /** Given the receipt's checked logs as soon as they arrive (before the trace). */
+  readonly onLogs?: (logs: readonly RpcLog[]) => void;
+}
+
+/** A receipt parsed as soon as it arrived: the result, or the error parsing it raised, and its warnings. */
+interface EarlyReceipt {
+  readonly raw: unknown;
+  readonly parsed?: RpcReceipt | null;
+  readonly error?: unknown;
+  readonly warnings: string[];
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
-  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs) });
+  // The receipt is checked the moment it arrives, and its logs handed to s.onLogs, so that work on
+  // them overlaps the wait for the trace, which is usually the slowest answer.
+  let early: EarlyReceipt | undefined;
+  const onReceipt = (raw: unknown): void => {
+    const warnings: string[] = [];
+    try {
+      const parsed = parseReceipt(raw, hash, (m) => warnings.push(m));
+      early = { raw, parsed, warnings };
+      if (parsed !== null) s.onLogs?.(parsed.logs);
+    } catch (error) {
+      early = { raw, error, warnings };
+    }
+  };
+  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt });
   const warnings = bundle.warnings;
   const warn = (m: string): void => {
     warnings.push(m);
   };
   const tx = parseTransaction(bundle.transaction, hash, warn);
-  const receipt = parseReceipt(bundle.receipt, hash, warn);
+  let receipt: RpcReceipt | null;
+  if (early !== undefined && early.raw === bundle.receipt) {
+    warnings.push(...early.warnings);
+    if (early.error !== undefined) throw early.error;
+    receipt = early.parsed ?? null;
+  } else receipt = parseReceipt(bundle.receipt, hash, warn);
   if (bundle.traceSource === 'debug_traceTransaction') {
     const converted = parseCallTrace(bundle.callTrace, warn);
     return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);

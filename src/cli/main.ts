@@ -5,7 +5,8 @@ import { CommanderError } from 'commander';
 import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, RpcLog } from '../raw/types.js';
+import type { LogDecoding } from '../decode/decodeModel.js';
 import { escapeShort } from '../render/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
@@ -181,12 +182,17 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         if ('error' in input) outcome = { input: input.text, hash: null, error: input.error, code: ExitCode.usage };
         else {
           try {
-            const plain = await inspect(client!, input.hash, settings);
+            // The receipt's logs are decoded as soon as they arrive, while the trace is still coming.
+            let earlyLogs: Promise<LogDecoding | undefined> | undefined;
+            const onLogs = (logs: readonly RpcLog[]): void => {
+              earlyLogs = decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
+            };
+            const plain = await inspect(client!, input.hash, { ...settings, onLogs });
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}answers checked and modelled at ${elapsed()}`);
             const decoder = await decoderReady;
             // With artifacts that carry runtime code, the node's code for the called contracts names them.
             const byCode = decoder.canMatchCode && plain.status !== 'not_found' ? decoder.nameByCode(await fetchCode(client!, plain, opts.timeoutMs)) : undefined;
-            const model: InspectModel = { ...plain, decoded: decoder.decode(plain, byCode) };
+            const model: InspectModel = { ...plain, decoded: decoder.decode(plain, byCode, await earlyLogs) };
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {

@@ -9,10 +9,10 @@ import type { InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../render/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { decodeModel, type DecodedModel } from './decodeModel.js';
+import { decodeLogs, decodeModel, type DecodedModel, type LogDecoding } from './decodeModel.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, RpcLog } from '../raw/types.js';
 import { BUILTIN_LABELS } from './wellKnown.js';
 
 export interface DecoderOptions {
@@ -31,7 +31,9 @@ export interface Decoder {
   readonly canMatchCode: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
-  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>): DecodedModel;
+  /** The receipt's logs alone (see decodeModel's `early`). */
+  decodeLogs(logs: readonly RpcLog[]): LogDecoding;
+  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
 }
 
 /** "0xaddr:Name" → [address, name]. */
@@ -85,6 +87,7 @@ export function createDecoder(opts: DecoderOptions): Decoder {
       }
       return out;
     },
-    decode: (model, extra) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels])),
+    decodeLogs: (logs) => decodeLogs(logs, index),
+    decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
   };
 }

@@ -319,8 +319,23 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
   return out;
 }
 
-/** Decode everything in the model; call nodes are annotated in place (they are this run's own objects). */
-export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>): DecodedModel {
+/** The receipt's share of the decoding: its logs by name and the token transfers they record. */
+export interface LogDecoding {
+  readonly logs: readonly RpcLog[];
+  readonly events: ReadonlyArray<Decoded | null>;
+  readonly tokens: readonly Transfer[];
+}
+
+/** Needs only the receipt, so it can run while the trace is still on its way. */
+export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecoding {
+  return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
+}
+
+/**
+ * Decode everything in the model; call nodes are annotated in place (they are this run's own objects).
+ * `early`: the logs already decoded, used when they are this model's logs.
+ */
+export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel {
   const labels = new Map(extraLabels);
   let rootError: Decoded | null = null;
   const tree = model.tree;
@@ -368,13 +383,14 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
       : tx && tx.value !== undefined && toBig(tx.value) > 0n && (tx.to ?? model.receipt?.contractAddress)
         ? [{ kind: 'ETH' as const, from: tx.from, to: (tx.to ?? model.receipt!.contractAddress)!, amount: toBig(tx.value).toString() }]
         : [];
-  const transfers = [...(model.status === 'success' ? native : []), ...tokenTransfers(logs)];
+  const fromLogs = early !== undefined && early.logs === logs ? early : decodeLogs(logs, index);
+  const transfers = [...(model.status === 'success' ? native : []), ...fromLogs.tokens];
   // The root call's input is the transaction's input: decoded once, above, when there is a tree.
   const root = tree?.root as (CallNode & DecodedNodeFields) | undefined;
   const sameAsRoot = root !== undefined && root.type === 'call' && input !== undefined && root.input?.toLowerCase() === input.toLowerCase();
   return {
     function: sameAsRoot ? (root.function ?? null) : input !== undefined ? (decodeCallData(index, input)?.decoded ?? null) : null,
-    events: logs.map((l) => decodeLog(index, l)),
+    events: fromLogs.events,
     error: rootError,
     transfers,
     labels,

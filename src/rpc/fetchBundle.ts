@@ -36,6 +36,8 @@ export interface FetchOptions {
   readonly tracer: TracerState;
   /** Bounds this lookup, retries included. */
   readonly deadline: AbortSignal;
+  /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
+  readonly onReceipt?: (receipt: unknown) => void;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
@@ -93,7 +95,10 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const warnings: string[] = [];
   const [tx, receipt, trace] = await Promise.allSettled([
     client.call('eth_getTransactionByHash', [hash], opts.deadline),
-    client.call('eth_getTransactionReceipt', [hash], opts.deadline),
+    client.call('eth_getTransactionReceipt', [hash], opts.deadline).then((receipt) => {
+      opts.onReceipt?.(receipt);
+      return receipt;
+    }),
     fetchTrace(client, hash, opts, warnings),
   ]);
   for (const r of [tx, receipt, trace]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
