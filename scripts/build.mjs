@@ -83,6 +83,9 @@ const { outputFiles: [bundle] } = await build({
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
 const buildId = createHash('sha256').update(bundle.text).digest('hex').slice(0, 16);
+// The bundle runs inside vm.Script, which has no loader for import(): every dynamic import must be of a
+// bundled module (esbuild turns those into require calls). One left for Node to resolve would fail at run time.
+if (/\bimport\(/.test(bundle.text)) throw new Error('dist/txray.cjs has a dynamic import() of an external module; bundle it or require() it');
 mkdirSync(dirname(bundleFile), { recursive: true });
 writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
 
