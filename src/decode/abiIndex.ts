@@ -58,7 +58,7 @@ export class AbiIndex {
   private readonly errors = new Map<string, Array<Candidate<AbiError>>>();
   private readonly events = new Map<string, Array<Candidate<AbiEvent>>>();
   private readonly shards = new Map<string, Record<string, string>>();
-  // Candidate lists by selector or event key: a 20,000-call transaction asks for the same few thousands of times.
+  // Candidate lists by selector or event key: a 20,000-call transaction asks for the same few keys thousands of times.
   private readonly functionMemo = new Map<string, Array<Candidate<AbiFunction>>>();
   private readonly eventMemo = new Map<string, Array<Candidate<AbiEvent>>>();
   readonly artifacts: Artifact[] = [];
