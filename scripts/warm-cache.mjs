@@ -28,7 +28,13 @@ const server = createServer((req, res) => {
     res.end(JSON.stringify(body));
   });
 });
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+try {
+  await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+} catch (err) {
+  // A sandbox without loopback networking: txray works without the cache, only starts slower.
+  process.stderr.write(`warm-cache: no loopback server (${err.code ?? err.message}); dist/txray.v8cache not made\n`);
+  process.exit(0);
+}
 const url = `http://127.0.0.1:${server.address().port}`;
 
 const bundle = loadBundle({ cache: false });
