@@ -235,7 +235,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     return code;
   } finally {
-    // Not awaited: the answer is complete, and the process may exit before the sockets are closed.
-    void client?.close();
+    await client?.close();
   }
 }

@@ -1,4 +1,4 @@
-/** Entry point of the bundle: wires the real process to main, sets the exit code, and exits once the output is flushed. */
+/** Entry point of the bundle: wires the real process to main and sets the exit code (never process.exit). */
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import { main } from './main.js';
@@ -42,7 +42,4 @@ export async function run(boot: Boot): Promise<void> {
     codeCache: boot.codeCache,
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
-  // Everything is written. Waiting for the connections to close and the timers to settle would add
-  // ~5-10 ms; exit now unless output is still queued (an asynchronous pipe), which the loop then flushes.
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
 }
