@@ -5,8 +5,8 @@
  * collisions are kept: the decoder takes the first candidate that decodes cleanly.
  */
 import { readFileSync } from 'node:fs';
-import { type Abi, type AbiError, type AbiEvent, type AbiFunction, formatAbiItem } from 'abitype';
-import { parseAbi, parseAbiItem, toEventSignature, toFunctionSignature } from 'viem';
+import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParameter, formatAbiItem } from 'abitype';
+import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 import { WELL_KNOWN } from './wellKnown.js';
@@ -183,16 +183,33 @@ type Kind = 'function' | 'error' | 'event';
 /** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */
 export type BuiltinRow = [Kind, string, string, AbiFunction | AbiError | AbiEvent];
 
-const selectorOf = (signature: string): string => `0x${keccakHex(signature).slice(0, 8)}`;
+/** The canonical type of a parameter, as selectors are computed from it: tuples spelled out. */
+function canonicalType(p: AbiParameter): string {
+  if (!p.type.startsWith('tuple')) return p.type;
+  const components = (p as { components?: readonly AbiParameter[] }).components ?? [];
+  return `(${components.map(canonicalType).join(',')})${p.type.slice('tuple'.length)}`;
+}
+
+const signatures = new WeakMap<object, string>();
+/** "transfer(address,uint256)": the text whose keccak gives the selector or topic0 (memoised per item). */
+export function signatureOf(item: AbiFunction | AbiEvent | AbiError): string {
+  let sig = signatures.get(item);
+  if (sig === undefined) {
+    sig = `${item.name}(${item.inputs.map(canonicalType).join(',')})`;
+    signatures.set(item, sig);
+  }
+  return sig;
+}
+
+const selectorOf = (item: AbiFunction | AbiError): string => `0x${keccakHex(signatureOf(item)).slice(0, 8)}`;
 
 /** The index keys of an ABI's items: selectors for functions and errors, (topic0, indexed count) for events. */
 function keyed(abi: Abi): Array<[Kind, string, AbiFunction | AbiError | AbiEvent]> {
   const out: Array<[Kind, string, AbiFunction | AbiError | AbiEvent]> = [];
   for (const item of abi) {
     try {
-      if (item.type === 'function') out.push(['function', selectorOf(toFunctionSignature(item)), item]);
-      else if (item.type === 'error') out.push(['error', selectorOf(toFunctionSignature(formatAbiItem(item).replace(/^error /, 'function '))), item]);
-      else if (item.type === 'event' && !item.anonymous) out.push(['event', eventKey(`0x${keccakHex(toEventSignature(item))}`, indexedCount(item)), item]);
+      if (item.type === 'function' || item.type === 'error') out.push([item.type, selectorOf(item), item]);
+      else if (item.type === 'event' && !item.anonymous) out.push(['event', eventKey(`0x${keccakHex(signatureOf(item))}`, indexedCount(item)), item]);
     } catch {
       /* an item viem cannot format (malformed ABI entry): skip it */
     }

@@ -14,7 +14,7 @@ import {
 import type { CallNode, InspectModel } from '../model/types.js';
 import { byteLength, isAddress, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import type { AbiIndex, Artifact, Candidate, Source } from './abiIndex.js';
+import { type AbiIndex, type Artifact, type Candidate, type Source, signatureOf } from './abiIndex.js';
 import { decodeRevert, revertToJson } from './decodeRevert.js';
 import { checksumAddress } from './keccak.js';
 import { decodeStaticWords } from './staticWords.js';
@@ -117,24 +117,6 @@ function decodeParams(params: readonly AbiParameter[], data: Hex, exact: boolean
   const values = decodeAbiParameters(params, data);
   if (exact && encodeAbiParameters(params, values).toLowerCase() !== data.toLowerCase()) throw new Error('the data does not re-encode to itself');
   return values;
-}
-
-/** The canonical type of a parameter, as selectors are computed from it: tuples spelled out. */
-function canonicalType(p: AbiParameter): string {
-  if (!p.type.startsWith('tuple')) return p.type;
-  const components = (p as { components?: readonly AbiParameter[] }).components ?? [];
-  return `(${components.map(canonicalType).join(',')})${p.type.slice('tuple'.length)}`;
-}
-
-const signatures = new WeakMap<object, string>();
-/** "transfer(address,uint256)": the text whose keccak gives the selector or topic0. */
-function signatureOf(item: AbiFunction | AbiEvent | AbiError): string {
-  let sig = signatures.get(item);
-  if (sig === undefined) {
-    sig = `${item.name}(${item.inputs.map(canonicalType).join(',')})`;
-    signatures.set(item, sig);
-  }
-  return sig;
 }
 
 function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unknown>, decodedArgs: DecodedArg[]): Decoded {
