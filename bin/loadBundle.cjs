@@ -1,8 +1,9 @@
 'use strict';
 // Loads dist/txray.cjs (the bundle `npm run build` writes) as Node loads a CommonJS module, but through
 // vm.Script so that V8 can start from dist/txray.v8cache: the bundle's functions as compiled during the
-// sample lookups of scripts/warm-cache.mjs. Without the cache (or with one V8 rejects: another Node
-// version, another build) the bundle is compiled from source as usual, only slower.
+// sample lookups of scripts/warm-cache.mjs. Without a cache that fits (missing, from another build,
+// damaged, or refused by V8: another Node version or V8 flags) the bundle is compiled from source as
+// usual, only slower.
 const fs = require('node:fs');
 const zlib = require('node:zlib');
 const path = require('node:path');
@@ -67,6 +68,5 @@ function loadBundle(options = {}) {
   const cache = state === 'found' ? (script.cachedDataRejected ? 'rejected' : 'used') : state;
   return { exports: module.exports, script, buildId, cache, dist: DIST, cacheFile: CACHE };
 }
-
 
 module.exports = { loadBundle, cacheHeader };

@@ -13,7 +13,7 @@ import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js
 import type { SummaryRow } from '../render/renderSummary.js';
 import { renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
-import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
+import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
 import { fetchCode, inspect, type InspectSettings } from './inspect.js';
@@ -95,8 +95,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const say = (line: string): Promise<void> => err.write(`${scrub(line, secrets)}\n`);
   const debug = (line: string): void => void say(`txray: debug: ${line}`);
   const jsonIndent = io.stdout.isTTY ? 2 : 0;
-  const started = Number(process.hrtime.bigint()) / 1e6;
-  const elapsed = (): string => `${Math.round(Number(process.hrtime.bigint()) / 1e6 - started)} ms (${Math.round(process.memoryUsage.rss() / 2 ** 20)} MB resident)`;
+  const started = nowMs();
+  const elapsed = (): string => `${Math.round(nowMs() - started)} ms (${Math.round(process.memoryUsage.rss() / 2 ** 20)} MB resident)`;
   const errorMessage = (e: unknown): string =>
     exitCodeForError(e) === ExitCode.internal
       ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`

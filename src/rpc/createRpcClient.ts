@@ -4,6 +4,9 @@ import { escapeShort } from '../render/escape.js';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 
+/** Milliseconds from a monotonic clock (performance.now() would load perf_hooks at start-up). */
+export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 export interface RpcClientOptions {
   readonly url: URL;
   readonly headers: ReadonlyArray<readonly [string, string]>;
@@ -153,7 +156,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
   async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
     const id = nextId++;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    const started = Number(process.hrtime.bigint()) / 1e6;
+    const started = nowMs();
     const signal = opts.interrupt ? AbortSignal.any([deadline, opts.interrupt]) : deadline;
     let text: string | undefined;
     for (let tries = 0; ; tries++) {
@@ -187,7 +190,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
       const wait = outcome.retryAfter ?? backoff;
       notBefore = Math.max(notBefore, Date.now() + wait);
       opts.debug?.(`${method}: HTTP ${status}, retry ${tries + 1} in ${Math.round(wait)} ms`);
-      const elapsed = Number(process.hrtime.bigint()) / 1e6 - started;
+      const elapsed = nowMs() - started;
       if (elapsed + wait >= opts.timeoutMs || wait > MAX_RETRY_DELAY_MS * 4) {
         throw new RpcFailure(
           'rate-limited',
@@ -201,7 +204,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
         throw transportFailure(err, where, opts, method, deadline);
       }
     }
-    opts.debug?.(`${method}: ${Math.round(Number(process.hrtime.bigint()) / 1e6 - started)} ms, ${text.length} bytes`);
+    opts.debug?.(`${method}: ${Math.round(nowMs() - started)} ms, ${text.length} bytes`);
     return parseEnvelope(text, method, id, where);
   }
 
