@@ -104,6 +104,36 @@ describe('the V8 code cache', () => {
   });
 });
 
+describe('HTTPS: TLS is loaded when the URL asks for it', () => {
+  const TLS = join(ROOT, 'test/support/tls/');
+  let tlsServer: RpcServer;
+  beforeAll(async () => {
+    tlsServer = await startRpcServer(
+      ({ method, params }) => {
+        const recorded = answers[String(params[0])];
+        return recorded === undefined || !(method in recorded) ? undefined : { result: recorded[method] };
+      },
+      { tls: { key: readFileSync(`${TLS}key.pem`), cert: readFileSync(`${TLS}cert.pem`) } },
+    );
+  });
+  afterAll(() => tlsServer.close());
+
+  test('a node whose certificate is trusted: the same answer as over HTTP', async () => {
+    const plain = await run(BIN, [HASH, '-r', server.url]);
+    const r = await run(BIN, [HASH, '-r', tlsServer.url], { NODE_EXTRA_CA_CERTS: `${TLS}cert.pem` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.replace(tlsServer.url, 'URL')).toBe(plain.stdout.replace(server.url, 'URL'));
+  });
+
+  test('a self-signed certificate nobody trusts: one line, exit 5', async () => {
+    const r = await run(BIN, [HASH, '-r', tlsServer.url], { NODE_EXTRA_CA_CERTS: '' });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`txray: TLS failure talking to ${tlsServer.url} (DEPTH_ZERO_SELF_SIGNED_CERT): check the certificate or use the right scheme.\n`);
+    expect(r.stdout).toBe('');
+  });
+});
+
 test('a plain-HTTP lookup loads neither TLS, HTTP/2, crypto, node:http nor child_process', async () => {
   const hook = join(copy, 'modules.cjs');
   const list = join(copy, 'modules.txt');

@@ -3,7 +3,8 @@
  * real node, and can misbehave on purpose (fault injection). It never invents an answer: a method
  * nobody planned for gets a JSON-RPC error and is recorded in `unexpected`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export type Handler = (req: { method: string; params: unknown[]; id: unknown; path: string; headers: IncomingMessage['headers'] }, res: ServerResponse) =>
@@ -21,10 +22,11 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-export async function startRpcServer(handler: Handler): Promise<RpcServer> {
+/** `tls`: serve HTTPS with this key and certificate instead of plain HTTP. */
+export async function startRpcServer(handler: Handler, options: { tls?: { key: Buffer; cert: Buffer } } = {}): Promise<RpcServer> {
   const unexpected: string[] = [];
   const requests: RpcServer['requests'] = [];
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (d: string) => (body += d));
@@ -50,11 +52,12 @@ export async function startRpcServer(handler: Handler): Promise<RpcServer> {
         res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...answer }));
       })();
     });
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     unexpected,
     requests,
