@@ -9,12 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RpcServer, startRpcServer } from '../support/rpcServer.js';
+import { type Handler, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { BIN, type RunResult, runTxray } from '../support/runTxray.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const answers = JSON.parse(readFileSync(join(ROOT, 'scripts/warmup/answers.json'), 'utf8')) as Record<string, Record<string, unknown>>;
 const HASH = Object.keys(answers)[0]!;
+
+/** Answers what the recorded node answered; anything else is unexpected (the server says so). */
+const replay: Handler = ({ method, params }) => {
+  const recorded = answers[String(params[0])];
+  return recorded === undefined || !(method in recorded) ? undefined : { result: recorded[method] };
+};
 
 let server: RpcServer;
 let copy: string;
@@ -34,11 +40,7 @@ function freshCopy(): string {
 }
 
 beforeAll(async () => {
-  server = await startRpcServer(({ method, params }) => {
-    const recorded = answers[String(params[0])];
-    if (recorded === undefined || !(method in recorded)) return undefined;
-    return { result: recorded[method] };
-  });
+  server = await startRpcServer(replay);
   copy = freshCopy();
 });
 
@@ -108,13 +110,7 @@ describe('HTTPS: TLS is loaded when the URL asks for it', () => {
   const TLS = join(ROOT, 'test/support/tls/');
   let tlsServer: RpcServer;
   beforeAll(async () => {
-    tlsServer = await startRpcServer(
-      ({ method, params }) => {
-        const recorded = answers[String(params[0])];
-        return recorded === undefined || !(method in recorded) ? undefined : { result: recorded[method] };
-      },
-      { tls: { key: readFileSync(`${TLS}key.pem`), cert: readFileSync(`${TLS}cert.pem`) } },
-    );
+    tlsServer = await startRpcServer(replay, { tls: { key: readFileSync(`${TLS}key.pem`), cert: readFileSync(`${TLS}cert.pem`) } });
   });
   afterAll(() => tlsServer.close());
 
