@@ -90,22 +90,24 @@ mkdirSync(dirname(bundleFile), { recursive: true });
 writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
 
 // The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),
-// sharded by first byte so a lookup reads one small file, never the whole set. Its licence ships beside it.
+// sharded by first byte so a lookup reads one small file (~17 KB), never the whole set. Its licence ships beside it.
 const require = createRequire(import.meta.url);
 const sevmDir = dirname(require.resolve('sevm'));
 const sevmRoot = sevmDir.slice(0, sevmDir.lastIndexOf('node_modules/sevm') + 'node_modules/sevm'.length);
 const out = new URL('../dist/sigdb/', import.meta.url);
 for (const [kind, file] of [['functions', 'functionHashes.min.json'], ['events', 'eventHashes.min.json']]) {
   const all = JSON.parse(readFileSync(join(sevmRoot, '4bytedb', file), 'utf8'));
+  // One line per entry, `<key> <signature>`: a lookup is an indexOf in the shard's text, no JSON to parse.
   const shards = new Map();
   for (const [key, sig] of Object.entries(all)) {
     const k = key.toLowerCase().replace(/^0x/, '');
+    if (!/^[0-9a-f]+$/.test(k) || /[\s]/.test(sig)) throw new Error(`4bytedb entry not in the expected form: ${k} ${JSON.stringify(sig)}`);
     const shard = k.slice(0, 2);
-    if (!shards.has(shard)) shards.set(shard, {});
-    shards.get(shard)[k] = sig;
+    if (!shards.has(shard)) shards.set(shard, []);
+    shards.get(shard).push(`${k} ${sig}`);
   }
   mkdirSync(new URL(`${kind}/`, out), { recursive: true });
-  for (const [shard, entries] of shards) writeFileSync(new URL(`${kind}/${shard}.json`, out), JSON.stringify(entries));
+  for (const [shard, lines] of shards) writeFileSync(new URL(`${kind}/${shard}.txt`, out), `${lines.join('\n')}\n`);
 }
 copyFileSync(join(sevmRoot, 'LICENSE'), new URL('LICENSE-sevm-4bytedb', out));
 

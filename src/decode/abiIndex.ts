@@ -5,6 +5,8 @@
  * collisions are kept: the decoder takes the first candidate that decodes cleanly.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParameter, formatAbiItem } from 'abitype';
 import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
@@ -57,14 +59,18 @@ export class AbiIndex {
   private readonly functions = new Map<string, Array<Candidate<AbiFunction>>>();
   private readonly errors = new Map<string, Array<Candidate<AbiError>>>();
   private readonly events = new Map<string, Array<Candidate<AbiEvent>>>();
-  private readonly shards = new Map<string, Record<string, string>>();
+  /** Shard texts by file, each with a leading newline so every line starts with "\n<key> ". */
+  private readonly shards = new Map<string, string>();
+  private readonly dbPath: string | null;
   // Candidate lists by selector or event key: a 20,000-call transaction asks for the same few keys thousands of times.
   private readonly functionMemo = new Map<string, Array<Candidate<AbiFunction>>>();
   private readonly eventMemo = new Map<string, Array<Candidate<AbiEvent>>>();
   readonly artifacts: Artifact[] = [];
 
-  /** @param dbDir the folder of the sharded signature database (functions/XX.json, events/XX.json), or null */
-  constructor(private readonly dbDir: URL | null) {}
+  /** @param dbDir the folder of the sharded signature database (functions/XX.txt, events/XX.txt), or null */
+  constructor(private readonly dbDir: URL | null) {
+    this.dbPath = dbDir === null ? null : fileURLToPath(dbDir);
+  }
 
   add(abi: Abi, source: Source, contract?: string): void {
     for (const [kind, key, item] of keyed(abi)) this.addKeyed(kind, key, item, source, contract);
@@ -101,21 +107,26 @@ export class AbiIndex {
     for (const row of builtinRows()) this.addKeyed(row[0], row[1], row[3], 'builtin', row[2]);
   }
 
-  private shard(kind: 'functions' | 'events', key: string): Record<string, string> {
-    const file = `${kind}/${key.slice(0, 2)}.json`;
-    let shard = this.shards.get(file);
-    if (shard === undefined) {
-      shard = {};
-      if (this.dbDir !== null) {
+  /** The database's signature for a selector or topic (lower-case hex, no 0x), if it has one. */
+  private lookup(kind: 'functions' | 'events', key: string): string | undefined {
+    const file = `${kind}/${key.slice(0, 2)}.txt`;
+    let text = this.shards.get(file);
+    if (text === undefined) {
+      text = '\n';
+      if (this.dbPath !== null) {
         try {
-          shard = JSON.parse(readFileSync(new URL(file, this.dbDir), 'utf8')) as Record<string, string>;
+          text += readFileSync(join(this.dbPath, file), 'utf8');
         } catch {
           /* no database shipped (a build without it): nothing from it */
         }
       }
-      this.shards.set(file, shard);
+      this.shards.set(file, text);
     }
-    return shard;
+    const at = text.indexOf(`\n${key} `);
+    if (at === -1) return undefined;
+    const start = at + key.length + 2;
+    const end = text.indexOf('\n', start);
+    return text.slice(start, end === -1 ? undefined : end);
   }
 
   /**
@@ -135,7 +146,7 @@ export class AbiIndex {
 
   private functionsFor(sel: string): Array<Candidate<AbiFunction>> {
     const known = this.functions.get(sel) ?? [];
-    const sig = this.shard('functions', sel.slice(2))[sel.slice(2)];
+    const sig = this.lookup('functions', sel.slice(2));
     if (sig === undefined) return known;
     try {
       const item = parseAbiItem(`function ${sig}`) as AbiFunction;
@@ -169,7 +180,7 @@ export class AbiIndex {
   private eventsFor(topic0: string, indexed: number): Array<Candidate<AbiEvent>> {
     const known = this.events.get(eventKey(topic0, indexed)) ?? [];
     const key = topic0.slice(2);
-    const sig = this.shard('events', key)[key];
+    const sig = this.lookup('events', key);
     if (sig === undefined || known.length > 0) return known;
     try {
       return placements(sig, indexed).map((item) => ({ item, source: 'database' as const }));

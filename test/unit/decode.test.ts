@@ -151,7 +151,7 @@ describe('ABI files and helpers', () => {
   });
 
   test('the database shards exist after the build', () => {
-    expect(fileURLToPath(new URL('functions/a9.json', DB))).toMatch(/sigdb\/functions\/a9\.json$/);
+    expect(fileURLToPath(new URL('functions/a9.txt', DB))).toMatch(/sigdb\/functions\/a9\.txt$/);
     const call = decodeCallData(new AbiIndex(DB), `0xa9059cbb${'0'.repeat(128)}`);
     expect(call?.decoded.name).toBe('transfer');
   });

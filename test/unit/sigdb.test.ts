@@ -9,10 +9,12 @@ const DB = new URL('../../dist/sigdb/', import.meta.url);
 function entries(kind: 'functions' | 'events'): Array<[string, string]> {
   const dir = new URL(`${kind}/`, DB);
   return readdirSync(dir).flatMap((file) => {
-    const shard = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Record<string, string>;
-    return Object.entries(shard).map(([key, sig]): [string, string] => {
-      expect(key.startsWith(file.slice(0, 2))).toBe(true);
-      return [key, sig];
+    const lines = readFileSync(new URL(file, dir), 'utf8').split('\n').filter((l) => l !== '');
+    return lines.map((line): [string, string] => {
+      const [key, sig, ...rest] = line.split(' ');
+      expect(rest).toEqual([]);
+      expect(key!.startsWith(file.slice(0, 2))).toBe(true);
+      return [key!, sig!];
     });
   });
 }
