@@ -231,6 +231,8 @@ const topicAddress = (t: Hex): Hex => `0x${t.slice(26)}` as Hex;
 export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
   const out: Transfer[] = [];
   for (const log of logs) {
+    const first = log.topics[0]?.toLowerCase();
+    if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
     const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
     if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
       out.push({ kind: 'ERC-20', token: log.address, from: topicAddress(t1!), to: topicAddress(t2!), amount: toBig(log.data).toString() });
