@@ -9,6 +9,8 @@
 
 /** Printable ASCII but the backslash: most text (hex, numbers, names) is all of it, and this test is cheap. */
 const ASCII_RUN = /^[\x20-\x5b\x5d-\x7e]*$/;
+/** Printable ASCII, the backslash included. */
+const ASCII_TEXT = /^[\x20-\x7e]*$/;
 
 // The Unicode classes cost ~9 ms to compile on first use; only text with non-ASCII characters needs them.
 const PRINTABLE_CLASS = '[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Zs}]';
@@ -23,7 +25,7 @@ export function isSafeRun(text: string): boolean {
 
 /** True when every character is printable (backslashes included: they are printable, if ambiguous). */
 export function isPrintableText(text: string): boolean {
-  return /^[\x20-\x7e]*$/.test(text) || classes().run.test(text);
+  return ASCII_TEXT.test(text) || classes().run.test(text);
 }
 
 /** True when the code point may be printed as it is (backslash excluded: it is the escape itself). */
@@ -45,7 +47,7 @@ function visibleEscape(char: string): string {
 export function escapeText(text: string): string {
   if (isSafeRun(text)) return text;
   let out = '';
-  // for…of walks code points; a lone surrogate arrives as a one-unit string and fails SAFE_CHAR.
+  // for…of walks code points; a lone surrogate arrives as a one-unit string and is not printable.
   for (const char of text) out += isPrintable(char) ? char : visibleEscape(char);
   return out;
 }
