@@ -53,6 +53,15 @@ const standIns = [
     'const own = { IncomingMessage, maxHeaderSize: 16 * 1024 };',
     'module.exports = new Proxy(own, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
   ], 'node:http'),
+  // undici asserts its invariants with node:assert, whose module (with its AssertionError and the
+  // colours of its diffs) costs ~1.4 ms before the first request. Called as assert(value, message) only;
+  // the stand-in hands a failing value to the real assert, so the error thrown is the real one.
+  standIn('lazy-assert', /^(node:)?assert$/, [
+    'let real;',
+    'const load = () => (real ??= require("node:assert"));',
+    'function assert(value, message) { if (!value) load()(value, message); }',
+    'module.exports = new Proxy(assert, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
+  ], 'node:assert'),
   // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
   // txray hashes and never draws random numbers. The stand-in loads node:crypto on the first call
   // (~25 modules, ~10 ms saved at start-up).

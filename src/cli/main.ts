@@ -1,6 +1,7 @@
 /**
  * The one place that does I/O and decides exit codes: parse → fetch → validate → model → render → write.
  */
+import type { ChalkInstance } from 'chalk';
 import { CommanderError } from 'commander';
 import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
@@ -115,7 +116,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // Otherwise loading waits for the event loop's check phase (setImmediate), which comes after the
     // first poll has connected and written the requests: it then runs while the node works.
     const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined;
-    const decoderReady = new Promise<void>((resolve) => (needsDecoderFirst ? resolve() : setImmediate(resolve)))
+    const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
+    const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
       .then(() => import('../decode/createDecoder.js'))
       .then((m) =>
         m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
@@ -124,7 +126,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     else decoderReady.catch(() => undefined);
 
     const single = opts.inputs.length === 1;
-    const chalk = makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
+    // Text output needs chalk, which loads while the node works too; --json and --quiet never load it.
+    const colorLevel = resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
+    let chalkReady: Promise<ChalkInstance> | undefined;
+    const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => makeChalk(colorLevel)));
+    if (!opts.json && !opts.quiet) chalk().catch(() => undefined);
     const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
     const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
     const where = redactUrl(opts.url);
@@ -162,7 +168,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         const doc = 'model' in o ? jsonDocument(o.model) : errorDocument(o.hash, { code: errorCodeName(o.error), message: scrub(errorMessage(o.error), secrets) }, []);
         await out.writeAll(renderJson(doc, single ? jsonIndent : 0));
       } else if (single || opts.full) {
-        if ('model' in o) await out.writeAll(renderText(o.model, { chalk, width, where }));
+        if ('model' in o) await out.writeAll(renderText(o.model, { chalk: await chalk(), width, where }));
         if (!single) await out.write('\n');
       }
     };
@@ -219,7 +225,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
       // cli-table3 is loaded only here: a single lookup never needs it.
       const { renderSummary } = await import('../render/renderSummary.js');
-      await out.writeAll(renderSummary(rows, chalk));
+      await out.writeAll(renderSummary(rows, await chalk()));
     }
     if (opts.debug) debug(`done in ${elapsed()}`);
     return all.reduce((max, o) => Math.max(max, o.code), 0);

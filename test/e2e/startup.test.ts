@@ -130,7 +130,7 @@ describe('HTTPS: TLS is loaded when the URL asks for it', () => {
   });
 });
 
-test('a plain-HTTP lookup loads neither TLS, HTTP/2, crypto, node:http nor child_process', async () => {
+test('a plain-HTTP lookup loads neither TLS, HTTP/2, crypto, node:http, child_process, assert nor tty', async () => {
   const hook = join(copy, 'modules.cjs');
   const list = join(copy, 'modules.txt');
   writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
@@ -138,5 +138,6 @@ test('a plain-HTTP lookup loads neither TLS, HTTP/2, crypto, node:http nor child
   expect(r.code).toBe(0);
   const loaded = readFileSync(list, 'utf8').split('\n');
   expect(loaded).toContain('NativeModule net'); // the hook saw the lookup's modules
-  for (const name of ['tls', 'http2', 'crypto', 'http', 'child_process']) expect(loaded).not.toContain(`NativeModule ${name}`);
+  // (tty: chalk loads it, and --json never needs chalk; stdout here is a pipe.)
+  for (const name of ['tls', 'http2', 'crypto', 'http', 'child_process', 'assert', 'tty']) expect(loaded).not.toContain(`NativeModule ${name}`);
 });

@@ -109,7 +109,7 @@ describe('buildCallTree', () => {
     expect(tree!.root.children[1]).toMatchObject({ type: 'suicide', from: `0x${'cc'.repeat(20)}`, to: `0x${'dd'.repeat(20)}`, value: '0x5' });
   });
 
-  test('a 10,000-deep chain builds and renders without recursion', () => {
+  test('a 10,000-deep chain builds and renders without recursion', async () => {
     const depth = 10_000;
     const entries: RpcTraceEntry[] = [];
     for (let d = 0; d <= depth; d++) entries.push(entry(new Array(d).fill(0), d < depth ? 1 : 0));
@@ -118,7 +118,8 @@ describe('buildCallTree', () => {
     expect(tree!.maxDepth).toBe(depth);
     let longest = 0;
     let lines = 0;
-    for (const chunk of renderCallTree(tree!, { chalk: makeChalk(0), width: 120 })) {
+    const chalk = await makeChalk(0);
+    for (const chunk of renderCallTree(tree!, { chalk, width: 120 })) {
       lines++;
       longest = Math.max(longest, chunk.length);
     }
