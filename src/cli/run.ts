@@ -45,6 +45,8 @@ export async function run(boot: Boot): Promise<void> {
     interrupt.abort();
   });
   const argv = process.argv.slice(2);
+  // Decided here from the raw argv (as main's own early --json check), not in main: the build's warm-up
+  // runs main in-process and must make its code cache under V8's default flags.
   if (!argv.includes('--json')) keepYoungGenerationSmall();
   const code = await main(argv, {
     stdout: process.stdout,
