@@ -1,9 +1,7 @@
 /** Output plumbing: chunked writes that respect backpressure and end quietly on a closed pipe. */
-import { once } from 'node:events';
 
 export interface OutStream {
   write(chunk: string): boolean;
-  once(event: string, listener: (...args: unknown[]) => void): unknown;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
   readonly isTTY?: boolean;
@@ -64,15 +62,26 @@ export class SafeWriter {
       this.broken = true;
       return;
     }
-    if (!ok && !this.broken) {
-      // Wait for drain, or for the error/close that a dead pipe sends instead.
-      const ac = new AbortController();
-      await Promise.race([
-        once(this.stream as never, 'drain', { signal: ac.signal }).catch(() => undefined),
-        once(this.stream as never, 'error', { signal: ac.signal }).catch(() => undefined),
-        once(this.stream as never, 'close', { signal: ac.signal }).catch(() => undefined),
-      ]);
-      ac.abort();
-    }
+    if (!ok && !this.broken) await this.drained();
+  }
+
+  /**
+   * Resolves on 'drain', or on the 'error' or 'close' that a dead pipe sends instead, and removes its
+   * listeners. (Plain listeners: aborting events.once() raised three AbortErrors a wait, each with a
+   * stack trace, and a 7.8 MB text waits ~120 times, a 22 MB --json ~340.)
+   */
+  private drained(): Promise<void> {
+    const stream = this.stream;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        stream.removeListener('drain', done);
+        stream.removeListener('error', done);
+        stream.removeListener('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('error', done);
+      stream.on('close', done);
+    });
   }
 }
