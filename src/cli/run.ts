@@ -29,7 +29,7 @@ async function readStdin(): Promise<string> {
 /**
  * V8 doubles its young generation (up to 2 x 16 MB) each time most of it survives a scavenge, as the
  * model of a 20,000-call transaction does; once grown it stays committed. For a text run that growth
- * was ~20 MB of the peak (155 → 135 MB, bench case (b)) for ~40 ms more scavenging; for --json, which
+ * was ~20 MB of the peak (155 → 135 MB, bench case (b)) for ~40–60 ms more scavenging; for --json, which
  * allocates far more while writing, the small young generation cost ~25% of its time, so it keeps the
  * default. The growth factor is read at each growth, so unlike the sizes it can be set once running.
  * Only on V8 11 (Node 20), where it was measured: V8 prints an error line for a flag it does not know.
