@@ -107,6 +107,18 @@ function absorbByte(k: number, byte: number): void {
   s[word] = s[word]! ^ (byte << ((k & 3) * 8));
 }
 
+/** Pad the last block (Keccak's 0x01 … 0x80, not SHA-3's 0x06), `k` bytes of it already absorbed, and permute. */
+function finish(k: number): void {
+  absorbByte(k, 0x01);
+  absorbByte(RATE - 1, 0x80);
+  permute();
+}
+
+/** Byte `i` (0–31) of the digest, once finish() has run. */
+function digestByte(i: number): number {
+  return (s[i >> 2]! >>> ((i & 3) * 8)) & 0xff;
+}
+
 export function keccak256(data: Uint8Array): Uint8Array {
   s.fill(0);
   let k = 0;
@@ -117,12 +129,9 @@ export function keccak256(data: Uint8Array): Uint8Array {
       k = 0;
     }
   }
-  // Keccak padding (0x01 … 0x80), not SHA-3's 0x06.
-  absorbByte(k, 0x01);
-  absorbByte(RATE - 1, 0x80);
-  permute();
+  finish(k);
   const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = (s[i >> 2]! >>> ((i & 3) * 8)) & 0xff;
+  for (let i = 0; i < 32; i++) out[i] = digestByte(i);
   return out;
 }
 
@@ -149,14 +158,12 @@ export function checksumAddress(address: string): string {
   const lower = address.toLowerCase();
   s.fill(0);
   for (let k = 0; k < 40; k++) absorbByte(k, lower.charCodeAt(k + 2));
-  absorbByte(40, 0x01);
-  absorbByte(RATE - 1, 0x80);
-  permute();
+  finish(40);
   codes[0] = 0x30; // 0
   codes[1] = 0x78; // x
   for (let k = 0; k < 40; k++) {
     const code = lower.charCodeAt(k + 2);
-    const byte = (s[k >> 3]! >>> (((k >> 1) & 3) * 8)) & 0xff; // hash byte k >> 1
+    const byte = digestByte(k >> 1);
     const nibble = (k & 1) === 0 ? byte >> 4 : byte & 0x0f;
     codes[k + 2] = code >= 0x61 && nibble >= 8 ? code - 0x20 : code;
   }
