@@ -25,6 +25,19 @@ function standIn(name, filter, lines, real) {
   };
 }
 
+/**
+ * A stand-in for the built-in `real` that answers from `own` (an expression over `load`, which loads the
+ * real module once) and reads every other property from the real module on first use.
+ */
+function lazyBuiltin(name, filter, real, ownLines, own) {
+  return standIn(name, filter, [
+    'let real;',
+    `const load = () => (real ??= require(${JSON.stringify(real)}));`,
+    ...ownLines,
+    `module.exports = new Proxy(${own}, { get: (target, key) => (key in target ? target[key] : load()[key]) });`,
+  ], real);
+}
+
 const standIns = [
   // commander requires node:child_process (and with it dgram, net's socket list…) for executable
   // subcommands, which txray does not have; loading it costs every start-up ~10 ms. The stand-in says
@@ -46,22 +59,11 @@ const standIns = [
   // ~5 ms) for two things: IncomingMessage, compared with the class of a stream it destroys (txray hands
   // undici strings, never a node:http message), and http.maxHeaderSize, the default when a Pool sets
   // none (txray's does). Everything else is read from the real module on first use.
-  standIn('lazy-http', /^(node:)?http$/, [
-    'let real;',
-    'const load = () => (real ??= require("node:http"));',
-    'class IncomingMessage {}',
-    'const own = { IncomingMessage, maxHeaderSize: 16 * 1024 };',
-    'module.exports = new Proxy(own, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
-  ], 'node:http'),
+  lazyBuiltin('lazy-http', /^(node:)?http$/, 'node:http', ['class IncomingMessage {}'], '{ IncomingMessage, maxHeaderSize: 16 * 1024 }'),
   // undici asserts its invariants with node:assert, whose module (with its AssertionError and the
   // colours of its diffs) costs ~1.4 ms before the first request. Called as assert(value, message) only;
   // the stand-in hands a failing value to the real assert, so the error thrown is the real one.
-  standIn('lazy-assert', /^(node:)?assert$/, [
-    'let real;',
-    'const load = () => (real ??= require("node:assert"));',
-    'function assert(value, message) { if (!value) load()(value, message); }',
-    'module.exports = new Proxy(assert, { get: (target, key) => (key in target ? target[key] : load()[key]) });',
-  ], 'node:assert'),
+  lazyBuiltin('lazy-assert', /^(node:)?assert$/, 'node:assert', ['function assert(value, message) { if (!value) load()(value, message); }'], 'assert'),
   // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
   // txray hashes and never draws random numbers. The stand-in loads node:crypto on the first call
   // (~25 modules, ~10 ms saved at start-up).
