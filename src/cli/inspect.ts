@@ -8,7 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import { isData, isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
-import type { Hex, RpcLog, RpcReceipt } from '../raw/types.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
 
@@ -22,6 +22,18 @@ export interface InspectSettings {
   readonly keepAnswers: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
+  /**
+   * Given the transaction and its receipt before the trace, when nothing the trace could say changes
+   * how they read: both present and checked without warnings, from the same block, and a successful
+   * receipt (a failure's reason comes from the trace). The view's head can then be written early.
+   */
+  readonly onHead?: (head: Head) => void;
+}
+
+/** A transaction and its successful receipt, checked, before the trace arrived. */
+export interface Head {
+  readonly tx: RpcTransaction;
+  readonly receipt: RpcReceipt;
 }
 
 /** A receipt parsed as soon as it arrived: the result, or the error parsing it raised, and its warnings. */
@@ -46,12 +58,35 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
       early = { raw, error, warnings };
     }
   };
-  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt });
+  let earlyTx: { readonly raw: unknown; readonly parsed: RpcTransaction } | undefined;
+  const onHead = s.onHead;
+  const onTransactionAndReceipt =
+    onHead === undefined
+      ? undefined
+      : (raw: unknown, rawReceipt: unknown): void => {
+          const checked = early;
+          if (checked === undefined || checked.raw !== rawReceipt || checked.warnings.length > 0) return;
+          const receipt = checked.parsed;
+          if (receipt === null || receipt === undefined || receipt.status !== '0x1') return;
+          const quiet: string[] = [];
+          let tx: RpcTransaction | null;
+          try {
+            tx = parseTransaction(raw, hash, (m) => quiet.push(m));
+          } catch {
+            return; // the normal path reports it
+          }
+          if (tx === null || quiet.length > 0) return;
+          earlyTx = { raw, parsed: tx };
+          // Different blocks mean a reorg between the calls: fetchBundle asks again.
+          if (tx.blockHash === null || receipt.blockHash === undefined || tx.blockHash.toLowerCase() !== receipt.blockHash.toLowerCase()) return;
+          onHead({ tx, receipt });
+        };
+  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt, onTransactionAndReceipt });
   const warnings = bundle.warnings;
   const warn = (m: string): void => {
     warnings.push(m);
   };
-  const tx = parseTransaction(bundle.transaction, hash, warn);
+  const tx = earlyTx !== undefined && earlyTx.raw === bundle.transaction ? earlyTx.parsed : parseTransaction(bundle.transaction, hash, warn);
   let receipt: RpcReceipt | null;
   if (early !== undefined && early.raw === bundle.receipt) {
     warnings.push(...early.warnings);

@@ -12,12 +12,12 @@ import { escapeShort } from '../render/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
 import type { SummaryRow } from '../render/renderSummary.js';
-import { renderText } from '../render/renderText.js';
+import { renderHead, renderTail, renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
-import { fetchCode, inspect, type InspectSettings } from './inspect.js';
+import { fetchCode, type Head, inspect, type InspectSettings } from './inspect.js';
 import { type Io, SafeWriter } from './io.js';
 import { parseHash, parseOptions } from './parseOptions.js';
 
@@ -153,6 +153,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
     // Results are written in input order as soon as every earlier one is done (NDJSON, --full);
     // the summary table waits for all of them.
+    // A single text lookup writes its head (transaction and logs) while the trace is still coming,
+    // when nothing in the trace can change it: the part after it is then all that is left at the end.
+    const writesHead = single && !opts.json && !opts.quiet;
+    let head: Promise<boolean> | undefined;
+    const writeHead = async (hash: Hex, h: Head, logs: Promise<LogDecoding | undefined> | undefined): Promise<boolean> => {
+      const decoder = await decoderReady;
+      const early = await logs;
+      if (decoder.namesFromTrace || early === undefined) return false;
+      const partial: InspectModel = { hash, status: 'success', tx: h.tx, receipt: h.receipt, tree: null, traceSource: null, traceNote: null, events: null, failure: null, warnings: [], raw: null };
+      const text = renderHead({ ...partial, decoded: decoder.decodeHead(partial, early) }, { chalk: await chalk(), width, where });
+      await out.writeAll(text);
+      return true;
+    };
     const outcomes: Array<Outcome | undefined> = new Array(opts.inputs.length);
     let flushed = 0;
     let writing = Promise.resolve();
@@ -168,7 +181,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         const doc = 'model' in o ? jsonDocument(o.model) : errorDocument(o.hash, { code: errorCodeName(o.error), message: scrub(errorMessage(o.error), secrets) }, []);
         await out.writeAll(renderJson(doc, single ? jsonIndent : 0));
       } else if (single || opts.full) {
-        if ('model' in o) await out.writeAll(renderText(o.model, { chalk: await chalk(), width, where }));
+        const rest = single && head !== undefined && (await head) ? renderTail : renderText;
+        if ('model' in o) await out.writeAll(rest(o.model, { chalk: await chalk(), width, where }));
         if (!single) await out.write('\n');
       }
     };
@@ -193,7 +207,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const onLogs = (logs: readonly RpcLog[]): void => {
               earlyLogs = decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
             };
-            const plain = await inspect(client!, input.hash, { ...settings, onLogs });
+            const onHead = (h: Head): void => {
+              head ??= writeHead(input.hash, h, earlyLogs);
+              head.catch(() => undefined); // its failure is reported where it is awaited, or not at all when the lookup failed
+            };
+            const plain = await inspect(client!, input.hash, { ...settings, onLogs, onHead: writesHead ? onHead : undefined });
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}answers checked and modelled at ${elapsed()}`);
             const decoder = await decoderReady;
             // With artifacts that carry runtime code, the node's code for the called contracts names them.

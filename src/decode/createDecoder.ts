@@ -9,7 +9,7 @@ import type { InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../render/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { decodeLogs, decodeModel, type DecodedModel, type LogDecoding } from './decodeModel.js';
+import { decodeHead, decodeLogs, decodeModel, type DecodedModel, type LogDecoding } from './decodeModel.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
 import type { Hex, RpcLog } from '../raw/types.js';
@@ -29,11 +29,18 @@ export interface Decoder {
   readonly index: AbiIndex;
   /** Whether any artifact carries runtime code, so that asking the node for code can name contracts. */
   readonly canMatchCode: boolean;
+  /**
+   * Whether the trace can name contracts: an artifact with creation code names what a create in the
+   * trace made, one with runtime code names call targets by their code.
+   */
+  readonly namesFromTrace: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
   /** The receipt's logs alone (see decodeModel's `early`). */
   decodeLogs(logs: readonly RpcLog[]): LogDecoding;
   decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
+  /** The head's share (see decodeHead); the same as decode gives for it unless namesFromTrace. */
+  decodeHead(model: InspectModel, early: LogDecoding): DecodedModel;
 }
 
 /** "0xaddr:Name" → [address, name]. */
@@ -79,6 +86,7 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   return {
     index,
     canMatchCode: index.artifacts.some((a) => a.deployedBytecode !== undefined),
+    namesFromTrace: index.artifacts.some((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined),
     nameByCode(codes) {
       const out = new Map<string, string>();
       for (const [address, code] of codes) {
@@ -88,6 +96,7 @@ export function createDecoder(opts: DecoderOptions): Decoder {
       return out;
     },
     decodeLogs: (logs) => decodeLogs(logs, index),
+    decodeHead: (model, early) => decodeHead(model, index, labels, early),
     decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
   };
 }

@@ -315,6 +315,19 @@ export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecodin
   return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
 }
 
+const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null =>
+  model.tx?.input !== undefined ? (decodeCallData(index, model.tx.input)?.decoded ?? null) : null;
+
+/**
+ * What the view's head shows, from the transaction and receipt alone (the model has no tree yet):
+ * the input's function, the logs' events, labels and checksums. The same as decodeModel gives for
+ * these, as long as no artifact can name a contract from the trace (see Decoder.namesFromTrace).
+ */
+export function decodeHead(model: InspectModel, index: AbiIndex, labels: ReadonlyMap<string, string>, early: LogDecoding): DecodedModel {
+  const fromLogs = early.logs === model.receipt?.logs ? early : decodeLogs(model.receipt?.logs ?? [], index);
+  return { function: inputFunction(model, index), events: fromLogs.events, error: null, transfers: [], labels: new Map(labels), checksums: checksumsOf(model, []) };
+}
+
 /**
  * Decode everything in the model; call nodes are annotated in place (they are this run's own objects).
  * `early`: the logs already decoded, used when they are this model's logs.
@@ -373,7 +386,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
   const root = tree?.root as (CallNode & DecodedNodeFields) | undefined;
   const sameAsRoot = root !== undefined && root.type === 'call' && input !== undefined && root.input?.toLowerCase() === input.toLowerCase();
   return {
-    function: sameAsRoot ? (root.function ?? null) : input !== undefined ? (decodeCallData(index, input)?.decoded ?? null) : null,
+    function: sameAsRoot ? (root.function ?? null) : inputFunction(model, index),
     events: fromLogs.events,
     error: rootError,
     transfers,

@@ -185,7 +185,11 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
 }
 
-export function* renderText(m: InspectModel, o: TextOptions): Generator<string> {
+/**
+ * The view in two parts, so that the head can be written before the trace arrives when nothing in the
+ * trace can change it (see main). renderText is the two in a row.
+ */
+export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
   yield `${c.bold('Transaction')} ${m.hash}\n`;
   yield row(c, 'Status', statusBadge(m.status, c));
@@ -197,6 +201,16 @@ export function* renderText(m: InspectModel, o: TextOptions): Generator<string> 
   yield* transactionRows(m, o);
   if (m.status === 'reverted') yield* failureRows(m, o);
   if (m.receipt) yield* logRows(m.receipt.logs, o, m);
+}
+
+/** Transfers and the call tree: what follows the head. */
+export function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
+  if (m.status === 'not_found' && m.tree === null) return;
   if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
   if (m.tree) yield* renderCallTree(m.tree, { ...o, decoded: m.decoded }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
+}
+
+export function* renderText(m: InspectModel, o: TextOptions): Generator<string> {
+  yield* renderHead(m, o);
+  yield* renderTail(m, o);
 }

@@ -38,6 +38,8 @@ export interface FetchOptions {
   readonly deadline: AbortSignal;
   /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
   readonly onReceipt?: (receipt: unknown) => void;
+  /** Then with both the transaction's and the receipt's results, once both are in (after onReceipt). */
+  readonly onTransactionAndReceipt?: (transaction: unknown, receipt: unknown) => void;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
@@ -93,14 +95,15 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
 
 async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {
   const warnings: string[] = [];
-  const [tx, receipt, trace] = await Promise.allSettled([
-    client.call('eth_getTransactionByHash', [hash], opts.deadline),
-    client.call('eth_getTransactionReceipt', [hash], opts.deadline).then((receipt) => {
-      opts.onReceipt?.(receipt);
-      return receipt;
-    }),
-    fetchTrace(client, hash, opts, warnings),
-  ]);
+  const txAnswer = client.call('eth_getTransactionByHash', [hash], opts.deadline);
+  const receiptAnswer = client.call('eth_getTransactionReceipt', [hash], opts.deadline).then((receipt) => {
+    opts.onReceipt?.(receipt);
+    return receipt;
+  });
+  const both = opts.onTransactionAndReceipt;
+  // Only a head start: whatever happens in there, the answers still take the normal path below.
+  if (both !== undefined) Promise.all([txAnswer, receiptAnswer]).then(([t, r]) => both(t, r)).catch(() => undefined);
+  const [tx, receipt, trace] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings)]);
   for (const r of [tx, receipt, trace]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
   if (receipt.status === 'rejected') throw receipt.reason;

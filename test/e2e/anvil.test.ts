@@ -2,11 +2,16 @@
  * End to end on a real node: the built bin against anvil (started here, stopped after), with the
  * Scenarios.sol transactions. Each test asserts stdout, stderr and the exit code.
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { call, DEV, send } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
-import { jsonOf, runTxray } from '../support/runTxray.js';
+import { forward, startRpcServer } from '../support/rpcServer.js';
+import { BIN, jsonOf, type RunResult, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
 let anvil: Anvil;
@@ -192,6 +197,100 @@ describe('pending', () => {
       expect((await runTxray([hash, '-r', anvil.url])).code).toBe(0);
     } finally {
       await anvil.rpc('evm_setAutomine', [true]);
+    }
+  });
+});
+
+/**
+ * A single text lookup writes its head (transaction and logs) as soon as the transaction and a
+ * successful receipt are in, while the trace is still on its way. A proxy in front of anvil holds
+ * trace_transaction until told, so the test sees what was written before the trace came.
+ */
+describe('the head is written before the trace arrives', () => {
+  async function holdingProxy() {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let traceAsked!: () => void;
+    const asked = new Promise<void>((r) => (traceAsked = r));
+    const server = await startRpcServer(async (req) => {
+      if (req.method === 'trace_transaction') {
+        traceAsked();
+        await released;
+      }
+      return forward(anvil.url, req.method, req.params);
+    });
+    return { server, release, asked };
+  }
+
+  /** The bin with stdout read as it comes; `seen(text)` resolves once stdout holds the text. */
+  function start(args: readonly string[]) {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, COLUMNS: undefined }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const waiters: Array<{ text: string; resolve: () => void }> = [];
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      for (const w of waiters) if (stdout.includes(w.text)) w.resolve();
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const done = new Promise<RunResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+    return {
+      done,
+      now: () => stdout,
+      seen: (text: string) => new Promise<void>((resolve) => (stdout.includes(text) ? resolve() : waiters.push({ text, resolve }))),
+    };
+  }
+
+  test('success: transaction and logs come first, the rest after the trace, the same text as in one piece', async () => {
+    const { server, release, asked } = await holdingProxy();
+    try {
+      const run = start([hashes.showcase!, '-r', server.url]);
+      await asked;
+      await run.seen('Logs (4)');
+      const early = run.now();
+      expect(early).toContain('✔ success');
+      expect(early).not.toContain('Call tree');
+      release();
+      const r = await run.done;
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout.startsWith(early)).toBe(true);
+      expect(r.stdout).toMatch(/Call tree \(14 entries, depth 4\)/);
+      // An artifact with creation code could name what the trace creates, so with one txray writes
+      // nothing early; the text must be the same byte for byte (this artifact matches nothing).
+      const dir = mkdtempSync(join(tmpdir(), 'txray-head-'));
+      writeFileSync(join(dir, 'Unrelated.json'), JSON.stringify({ abi: [], bytecode: { object: '0x6080604052deadbeef' } }));
+      const whole = await runTxray([hashes.showcase!, '-r', anvil.url, '--abi', join(dir, 'Unrelated.json')]);
+      expect(whole.code).toBe(0);
+      expect(whole.stdout).toBe(r.stdout);
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+
+  test.each([
+    ['a reverted transaction (its reason comes from the trace)', 'reason', [] as string[], 1],
+    ['--json (one document)', 'showcase', ['--json'], 0],
+    ['an artifact with creation code', 'showcase', ['--abi', 'ARTIFACT'], 0],
+  ])('nothing is written before the trace for %s', async (_what, name, extra, code) => {
+    const dir = mkdtempSync(join(tmpdir(), 'txray-head-'));
+    const artifact = join(dir, 'Unrelated.json');
+    writeFileSync(artifact, JSON.stringify({ abi: [], bytecode: { object: '0x6080604052deadbeef' } }));
+    const { server, release, asked } = await holdingProxy();
+    try {
+      const run = start([hashes[name]!, '-r', server.url, ...extra.map((a) => (a === 'ARTIFACT' ? artifact : a))]);
+      await asked;
+      // The other two answers are in by now; give txray time it would need to write a head.
+      await new Promise((r) => setTimeout(r, 700));
+      expect(run.now()).toBe('');
+      release();
+      const r = await run.done;
+      expect(r.code).toBe(code);
+      expect(r.stdout.length).toBeGreaterThan(0);
+    } finally {
+      release();
+      await server.close();
     }
   });
 });
