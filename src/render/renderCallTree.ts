@@ -26,16 +26,45 @@ export interface TreeEvents {
 type Paint = (s: string) => string;
 type Seg = readonly [text: string, paint?: Paint];
 
-/** Shrink a line to `width` visible characters: first addresses, then the tail. Paint afterwards. */
-function fit(build: (style: AddressStyle) => Seg[], decoded: DecodedModel | undefined, width: number): string {
-  let segs = build({ decoded, short: false });
-  if (width === Number.POSITIVE_INFINITY) {
-    let whole = '';
-    for (const [text, paint] of segs) whole += paint ? paint(text) : text;
-    return whole;
+/**
+ * Where a line's pieces go. Without a width to fit (output to a pipe or file) they are painted and
+ * joined as they come; otherwise they are kept as segments, to be shortened before painting.
+ */
+interface Sink {
+  add(text: string, paint?: Paint): void;
+}
+
+class JoinSink implements Sink {
+  line = '';
+  add(text: string, paint?: Paint): void {
+    this.line += paint ? paint(text) : text;
   }
-  const len = (s: readonly Seg[]): number => s.reduce((n, [t]) => n + t.length, 0);
-  if (len(segs) > width) segs = build({ decoded, short: true });
+}
+
+class SegSink implements Sink {
+  readonly segs: Seg[] = [];
+  add(text: string, paint?: Paint): void {
+    this.segs.push(paint ? [text, paint] : [text]);
+  }
+}
+
+type Build = (sink: Sink, style: AddressStyle) => void;
+
+/** Shrink a line to `width` visible characters: first addresses, then the tail. Paint afterwards. */
+function fit(build: Build, decoded: DecodedModel | undefined, width: number, join: JoinSink): string {
+  if (width === Number.POSITIVE_INFINITY) {
+    join.line = '';
+    build(join, { decoded, short: false });
+    return join.line;
+  }
+  const collect = (short: boolean): Seg[] => {
+    const sink = new SegSink();
+    build(sink, { decoded, short });
+    return sink.segs;
+  };
+  let segs = collect(false);
+  const len = (x: readonly Seg[]): number => x.reduce((n, [t]) => n + t.length, 0);
+  if (len(segs) > width) segs = collect(true);
   let room = Math.max(width, 20);
   let out = '';
   for (const [text, paint] of segs) {
@@ -55,64 +84,83 @@ function kindPaint(kind: string, c: ChalkInstance): Paint {
   return (s) => s;
 }
 
-function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: AddressStyle): Seg[] {
+function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: AddressStyle, out: Sink): void {
+  if (n.missing) return out.add(`(no root entry in the trace)`, c.dim);
   const kind = describeNodeKind(n);
-  const segs: Seg[] = [[kind, kindPaint(kind, c)]];
-  if (n.missing) return [[`(no root entry in the trace)`, c.dim]];
-  if (n.type === 'suicide') segs.push([' → ']);
-  else segs.push([' ']);
+  out.add(kind, kindPaint(kind, c));
+  out.add(n.type === 'suicide' ? ' → ' : ' ');
   const fn = n.function;
   if (n.type === 'call' && fn !== undefined && n.to !== null) {
     // Target::function(args), the way Solidity names it.
-    segs.push([`${showTarget(n.to, s)}::`], [formatDecoded(fn, s), c.bold]);
-  } else segs.push([n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?']);
-  if (n.value !== null && !isZero(n.value)) segs.push([` · ${formatValueShort(toBig(n.value))}`, c.yellow]);
+    out.add(`${showTarget(n.to, s)}::`);
+    out.add(formatDecoded(fn, s), c.bold);
+  } else out.add(n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?');
+  if (n.value !== null && !isZero(n.value)) out.add(` · ${formatValueShort(toBig(n.value))}`, c.yellow);
   if (n.input !== null && n.input !== '0x' && !(n.type === 'call' && fn !== undefined)) {
     const size = byteLength(n.input);
-    if (n.type === 'create') segs.push(fn !== undefined && fn.args.length > 0 ? [` · ${formatDecoded(fn, s)}`] : [` · init ${formatBytes(size)}`, c.dim]);
-    else if (size >= 4) segs.push([` · ${n.input.slice(0, 10)}`], ...(size > 4 ? [[` +${groupDigits(size - 4)} bytes`, c.dim] as Seg] : []));
-    else segs.push([` · ${n.input}`]);
+    if (n.type === 'create') {
+      if (fn !== undefined && fn.args.length > 0) out.add(` · ${formatDecoded(fn, s)}`);
+      else out.add(` · init ${formatBytes(size)}`, c.dim);
+    } else if (size >= 4) {
+      out.add(` · ${n.input.slice(0, 10)}`);
+      if (size > 4) out.add(` +${groupDigits(size - 4)} bytes`, c.dim);
+    } else out.add(` · ${n.input}`);
   }
-  if (n.gasUsed !== null) segs.push([` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim]);
-  if (n.error !== null) segs.push([` ✗ ${describeFailure(n, s)}`, c.red]);
-  else if (n.type === 'create' && n.output !== null) segs.push([` ← code ${formatBytes(byteLength(n.output))}`, c.dim]);
-  else if (n.type === 'call' && n.outputs !== undefined) segs.push([` ← ${formatOutputs(n.outputs, s)}`]);
+  if (n.gasUsed !== null) out.add(` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim);
+  if (n.error !== null) out.add(` ✗ ${describeFailure(n, s)}`, c.red);
+  else if (n.type === 'create' && n.output !== null) out.add(` ← code ${formatBytes(byteLength(n.output))}`, c.dim);
+  else if (n.type === 'call' && n.outputs !== undefined) out.add(` ← ${formatOutputs(n.outputs, s)}`);
   else if (n.type === 'call' && n.output !== null) {
     const size = byteLength(n.output);
-    segs.push([` ← ${size === 0 ? 'no data' : formatBytes(size)}`, c.dim]);
+    out.add(` ← ${size === 0 ? 'no data' : formatBytes(size)}`, c.dim);
   }
-  return segs;
 }
 
-function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressStyle): Seg[] {
+function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressStyle, out: Sink): void {
   const n = log.logIndex !== undefined ? toDecimal(log.logIndex) : String(index);
   const event = s.decoded?.events[index];
-  if (event) return [['event', c.green], [` #${n} `, c.dim], [`${showTarget(log.address, s)} `], [formatDecoded(event, s), c.green]];
+  out.add('event', c.green);
+  out.add(` #${n} `, c.dim);
+  if (event) {
+    out.add(`${showTarget(log.address, s)} `);
+    out.add(formatDecoded(event, s), c.green);
+    return;
+  }
   const topic0 = log.topics[0];
   const more = log.topics.length > 1 ? ` +${log.topics.length - 1} ${log.topics.length === 2 ? 'topic' : 'topics'}` : '';
-  return [
-    ['event', c.green],
-    [` #${n} `, c.dim],
-    [showAddress(log.address, s)],
-    [` · ${topic0 === undefined ? 'anonymous' : `${topic0.slice(0, 10)}…`}`],
-    [`${more} · ${formatBytes(byteLength(log.data))}`, c.dim],
-  ];
+  out.add(showAddress(log.address, s));
+  out.add(` · ${topic0 === undefined ? 'anonymous' : `${topic0.slice(0, 10)}…`}`);
+  out.add(`${more} · ${formatBytes(byteLength(log.data))}`, c.dim);
 }
 
-type Item = { readonly kind: 'call'; readonly node: CallNode } | { readonly kind: 'event'; readonly event: PlacedEvent };
+/** One line to draw: a call, or an event placed inside its call (exactly one of the two is set). */
+interface Entry {
+  readonly node: CallNode | null;
+  readonly event: PlacedEvent | null;
+  readonly last: boolean;
+  readonly depth: number;
+}
 
-/** A call's children and events in execution order: events at position p come before child p. */
-function itemsOf(node: CallNode, events: TreeEvents | undefined): Item[] {
+/** Push a call's children and events so that they pop in execution order: events at position p come before child p. */
+function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEvents | undefined): void {
   const placed = events?.byNode.get(node);
-  if (placed === undefined || placed.length === 0) return node.children.map((child) => ({ kind: 'call', node: child }));
-  const items: Item[] = [];
-  let e = 0;
-  for (let i = 0; i <= node.children.length; i++) {
-    while (e < placed.length && placed[e]!.position <= i) items.push({ kind: 'event', event: placed[e++]! });
-    if (i < node.children.length) items.push({ kind: 'call', node: node.children[i]! });
+  const children = node.children;
+  if (placed === undefined || placed.length === 0) {
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, event: null, last: i === children.length - 1, depth });
+    return;
   }
-  while (e < placed.length) items.push({ kind: 'event', event: placed[e++]! });
-  return items;
+  const items: Array<CallNode | PlacedEvent> = [];
+  let e = 0;
+  for (let i = 0; i <= children.length; i++) {
+    while (e < placed.length && placed[e]!.position <= i) items.push(placed[e++]!);
+    if (i < children.length) items.push(children[i]!);
+  }
+  while (e < placed.length) items.push(placed[e++]!);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    const isEvent = !('children' in item);
+    stack.push({ node: isEvent ? null : item, event: isEvent ? item : null, last: i === items.length - 1, depth });
+  }
 }
 
 /** Guides drawn at most this many levels; deeper lines start with a "+N" marker instead. */
@@ -123,10 +171,11 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
   const noun = tree.count === 1 ? 'entry' : 'entries';
   yield `\n${c.bold('Call tree')} ${c.dim(`(${groupDigits(tree.count)} ${noun}, depth ${tree.maxDepth})`)}\n`;
   if (note !== null) yield `  ${c.dim(note)}\n`;
+  const join = new JoinSink();
   const guides: string[] = []; // guides[d]: what the ancestor at depth d draws for the lines below it
-  const stack: Array<{ item: Item; last: boolean; depth: number }> = [{ item: { kind: 'call', node: tree.root }, last: true, depth: 0 }];
+  const stack: Entry[] = [{ node: tree.root, event: null, last: true, depth: 0 }];
   while (stack.length > 0) {
-    const { item, last, depth } = stack.pop()!;
+    const { node, event, last, depth } = stack.pop()!;
     guides.length = Math.max(depth, 0);
     let prefix = '';
     if (depth > 0) {
@@ -137,13 +186,13 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
       guides[depth] = last ? '   ' : '│  ';
     }
     const room = o.width - 2 - prefix.length;
-    if (item.kind === 'event') {
-      const log = events!.logs[item.event.log]!;
-      yield `  ${c.dim(prefix)}${fit((s) => eventSegments(item.event.log, log, c, s), o.decoded, room)}\n`;
+    if (node === null) {
+      const index = event!.log;
+      const log = events!.logs[index]!;
+      yield `  ${c.dim(prefix)}${fit((out, s) => eventSegments(index, log, c, s, out), o.decoded, room, join)}\n`;
       continue;
     }
-    yield `  ${c.dim(prefix)}${fit((s) => nodeSegments(item.node, c, s), o.decoded, room)}\n`;
-    const items = itemsOf(item.node, events);
-    for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, last: i === items.length - 1, depth: depth + 1 });
+    yield `  ${c.dim(prefix)}${fit((out, s) => nodeSegments(node, c, s, out), o.decoded, room, join)}\n`;
+    pushItems(stack, node, depth + 1, events);
   }
 }
