@@ -12,6 +12,8 @@ import { call, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mj
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
+// (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
+const FLOOR = fileURLToPath(new URL('./bench-floor.cjs', import.meta.url));
 const cast = foundryBinary('cast');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
@@ -56,10 +58,11 @@ async function delayProxy(target, delayMs) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function compare(label, hash, url, extra = []) {
+async function compare(label, hash, url, extra = [], floor = false) {
   const t = [];
   const p = [];
   const c = [];
+  const fl = [];
   const txray = (env) => measure(process.execPath, [bin, hash, '-r', url, '--no-color', ...extra], env);
   const castRun = () => measure(cast, ['run', hash, '--rpc-url', url]);
   await txray(process.env);
@@ -68,8 +71,9 @@ async function compare(label, hash, url, extra = []) {
     t.push(await txray(process.env));
     if (HAS_CA) p.push(await txray(PLAIN_ENV));
     c.push(await castRun());
+    if (floor) fl.push(await measure(process.execPath, [FLOOR, hash, url], PLAIN_ENV));
   }
-  const bad = [...t, ...p, ...c].find((r) => r.code !== 0);
+  const bad = [...t, ...p, ...c, ...fl].find((r) => r.code !== 0);
   if (bad) throw new Error(`${label}: a run exited with ${bad.code}`);
   const row = {
     case: label,
@@ -78,6 +82,8 @@ async function compare(label, hash, url, extra = []) {
     castMs: median(c.map((r) => r.ms)),
     txrayMB: median(t.map((r) => r.rss)),
     castMB: median(c.map((r) => r.rss)),
+    floorMs: floor ? median(fl.map((r) => r.ms)) : NaN,
+    floorMB: floor ? median(fl.map((r) => r.rss)) : NaN,
   };
   return row;
 }
@@ -104,7 +110,7 @@ try {
   const rows = [
     { ...(await compare('(a) 14 calls, loopback', a, anvil.url)), goal: 1.5 },
     { ...(await compare('(a) 14 calls, +40 ms/request', a, proxy.url)), goal: 0.2 },
-    { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url)), goal: 0.7, memoryGoal: 1.5 },
+    { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url, [], true)), goal: 0.7, memoryGoal: 1.5 },
     { ...(await compare('(c) index 100 of 101, +40 ms/request', cHash, proxy.url)), goal: 0.3 },
   ];
   const bJson = [];
@@ -157,6 +163,8 @@ try {
   console.log('| case | txray ms | txray ms, no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
+  const bRow = rows.find((r) => Number.isFinite(r.floorMs));
+  if (bRow) console.log(`| (b) floor: node:http, the 3 answers read and parsed, no extra CA | | ${f(bRow.floorMs)} | ${f(bRow.castMs)} | | ${r2(bRow.floorMs / bRow.castMs)} | ${f(bRow.floorMB)} | | | |`);
   console.log(`| (b) txray --json, no extra CA | ${f(median(bJson.map((x) => x.ms)))} | | | | | ${f(median(bJson.map((x) => x.rss)))} | | | |`);
   const helpMs = HAS_CA ? median(helpPlain) : median(help);
   console.log(`| txray --help | ${f(median(help))} | ${f(median(helpPlain))} | | | | | | < 100 ms | ${helpMs < 100 ? 'yes' : 'no'} |`);
