@@ -179,7 +179,8 @@ describe('--wait', () => {
       expect(pending.code).toBe(4);
       expect(pending.stdout).toContain('… pending');
       expect(pending.ms).toBeGreaterThanOrEqual(900);
-      expect(pending.ms).toBeLessThan(5000);
+      // Far below the 120 s a bare --wait allows; loose, as a loaded CI machine starts Node slowly.
+      expect(pending.ms).toBeLessThan(20_000);
       const unknown = await background([UNKNOWN, '-r', anvil.url, '--wait', '1']);
       expect(unknown.code).toBe(3);
       expect(unknown.ms).toBeGreaterThanOrEqual(900);
