@@ -151,8 +151,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       keepAnswers: opts.json,
     };
 
-    // Results are written in input order as soon as every earlier one is done (NDJSON, --full);
-    // the summary table waits for all of them.
     // A single text lookup writes its head (transaction and logs) while the trace is still coming,
     // when nothing in the trace can change it: the part after it is then all that is left at the end.
     const writesHead = single && !opts.json && !opts.quiet;
@@ -166,6 +164,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       await out.writeAll(text);
       return true;
     };
+
+    // Results are written in input order as soon as every earlier one is done (NDJSON, --full);
+    // the summary table waits for all of them.
     const outcomes: Array<Outcome | undefined> = new Array(opts.inputs.length);
     let flushed = 0;
     let writing = Promise.resolve();

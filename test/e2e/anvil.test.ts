@@ -244,11 +244,13 @@ describe('the head is written before the trace arrives', () => {
   test('success: transaction and logs come first, the rest after the trace, the same text as in one piece', async () => {
     const { server, release, asked } = await holdingProxy();
     try {
-      const run = start([hashes.showcase!, '-r', server.url]);
+      const label = `${showcase}:Showcase`;
+      const run = start([hashes.showcase!, '-r', server.url, '--labels', label]);
       await asked;
       await run.seen('Logs (4)');
       const early = run.now();
       expect(early).toContain('✔ success');
+      expect(early).toContain(`Showcase(${getAddress(showcase)})`);
       expect(early).not.toContain('Call tree');
       release();
       const r = await run.done;
@@ -260,7 +262,7 @@ describe('the head is written before the trace arrives', () => {
       // nothing early; the text must be the same byte for byte (this artifact matches nothing).
       const dir = mkdtempSync(join(tmpdir(), 'txray-head-'));
       writeFileSync(join(dir, 'Unrelated.json'), JSON.stringify({ abi: [], bytecode: { object: '0x6080604052deadbeef' } }));
-      const whole = await runTxray([hashes.showcase!, '-r', anvil.url, '--abi', join(dir, 'Unrelated.json')]);
+      const whole = await runTxray([hashes.showcase!, '-r', anvil.url, '--labels', label, '--abi', join(dir, 'Unrelated.json')]);
       expect(whole.code).toBe(0);
       expect(whole.stdout).toBe(r.stdout);
     } finally {
