@@ -24,7 +24,7 @@ export interface InspectSettings {
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
   /**
    * Given the transaction and its receipt before the trace, when nothing the trace could say changes
-   * how they read: both present and checked without warnings, from the same block, and a successful
+   * how they read: both present and checked without warnings, from one block, and a successful
    * receipt (a failure's reason comes from the trace). The view's head can then be written early.
    */
   readonly onHead?: (head: Head) => void;
@@ -77,8 +77,6 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
           }
           if (tx === null || quiet.length > 0) return;
           earlyTx = { raw, parsed: tx };
-          // Different blocks mean a reorg between the calls: fetchBundle asks again.
-          if (tx.blockHash === null || receipt.blockHash === undefined || tx.blockHash.toLowerCase() !== receipt.blockHash.toLowerCase()) return;
           onHead({ tx, receipt });
         };
   const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt, onTransactionAndReceipt });

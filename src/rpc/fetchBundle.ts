@@ -38,7 +38,7 @@ export interface FetchOptions {
   readonly deadline: AbortSignal;
   /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
   readonly onReceipt?: (receipt: unknown) => void;
-  /** Then with both the transaction's and the receipt's results, once both are in (after onReceipt). */
+  /** Then with the transaction's and the receipt's results, once both are in (after onReceipt), if they name the same block. */
   readonly onTransactionAndReceipt?: (transaction: unknown, receipt: unknown) => void;
 }
 
@@ -101,8 +101,16 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
     return receipt;
   });
   const both = opts.onTransactionAndReceipt;
-  // Only a head start: whatever happens in there, the answers still take the normal path below.
-  if (both !== undefined) Promise.all([txAnswer, receiptAnswer]).then(([t, r]) => both(t, r)).catch(() => undefined);
+  // Only a head start, and only for answers from one block (others are asked again, see fetchBundle):
+  // whatever happens in there, the answers still take the normal path below.
+  if (both !== undefined) {
+    Promise.all([txAnswer, receiptAnswer])
+      .then(([t, r]) => {
+        const block = blockHashOf(t);
+        if (block !== undefined && block === blockHashOf(r)) both(t, r);
+      })
+      .catch(() => undefined);
+  }
   const [tx, receipt, trace] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings)]);
   for (const r of [tx, receipt, trace]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
