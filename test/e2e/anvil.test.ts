@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { call, DEV, send } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { forward, startRpcServer } from '../support/rpcServer.js';
-import { BIN, jsonOf, type RunResult, runTxray } from '../support/runTxray.js';
+import { BIN, jsonOf, type RunResult, runTxray, txrayEnv } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
 let anvil: Anvil;
@@ -224,7 +224,7 @@ describe('the head is written before the trace arrives', () => {
 
   /** The bin with stdout read as it comes; `seen(text)` resolves once stdout holds the text. */
   function start(args: readonly string[]) {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, COLUMNS: undefined }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: txrayEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const waiters: Array<{ text: string; resolve: () => void }> = [];

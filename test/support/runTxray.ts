@@ -10,12 +10,16 @@ export interface RunResult {
   readonly stderr: string;
 }
 
+/** The environment a run gets: this process's, without colour, RPC URL and width variables unless given. */
+export function txrayEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
+  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined };
+  return Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+}
+
 /** Run the built bin (or another copy of it) as a user would: no TTY, colour variables cleared unless given. */
 export function runTxray(args: readonly string[], env: Record<string, string | undefined> = {}, stdin?: string, cwd?: string, bin = BIN): Promise<RunResult> {
-  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined };
-  const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: merged, stdio: ['pipe', 'pipe', 'pipe'], cwd });
+    const child = spawn(process.execPath, [bin, ...args], { env: txrayEnv(env), stdio: ['pipe', 'pipe', 'pipe'], cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
