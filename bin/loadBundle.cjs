@@ -27,10 +27,15 @@ function buildIdOf(source) {
   return m ? m[1] : null;
 }
 
+/** The Node that makes or reads a cache: its version and processor architecture (`v20.20.2/x64`). */
+const RUNTIME = `${process.version}/${process.arch}`;
+
 /**
- * The cache file: a first line `<build id> <crc32 of the rest>` and V8's data. V8 checks that the data
- * was made by the same V8, flags and source length, but not its integrity (a damaged cache crashes the
- * process inside the deserializer), so the checksum is checked here first.
+ * The cache file: a first line `<build id> <crc32 of the rest> <runtime>` and V8's data. V8 checks that
+ * the data was made by the same V8, flags and source length, but not its integrity (a damaged cache
+ * crashes the process inside the deserializer), so the checksum is checked here first. A cache made by
+ * another Node (an installed package run by a Node other than the one that packed it) is not handed to
+ * V8 at all: 'rejected', as V8 itself says of a cache made under other V8 flags.
  */
 function readCache(buildId) {
   if (buildId === null) return { cachedData: undefined, state: 'absent' };
@@ -45,17 +50,18 @@ function readCache(buildId) {
   if (header[0] !== buildId) return { cachedData: undefined, state: 'absent' }; // another build's cache
   const data = bytes.subarray(newline + 1);
   if (header[1] !== String(zlib.crc32(data))) return { cachedData: undefined, state: 'damaged' };
+  if (header[2] !== RUNTIME) return { cachedData: undefined, state: 'rejected' };
   return { cachedData: data, state: 'found' };
 }
 
-/** The header line of a cache file for `data` made from the build `buildId`. */
+/** The header line of a cache file for `data` made from the build `buildId` by this Node. */
 function cacheHeader(buildId, data) {
-  return `${buildId} ${zlib.crc32(data)}\n`;
+  return `${buildId} ${zlib.crc32(data)} ${RUNTIME}\n`;
 }
 
 /**
  * Compile and run the bundle; returns its exports, the compiled script (the warm-up serialises it) and
- * what became of the cache: 'used', 'rejected' (by V8: another Node version or flags), 'damaged' (bad
+ * what became of the cache: 'used', 'rejected' (made by another Node, or refused by V8: other flags), 'damaged' (bad
  * checksum), 'absent', or 'off' (options.cache false).
  */
 function loadBundle(options = {}) {

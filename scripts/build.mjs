@@ -6,7 +6,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,11 +73,33 @@ const standIns = [
   ]),
 ];
 
+/**
+ * The licence notices of every npm package whose code the bundle contains (from esbuild's list of its
+ * inputs): name, version, licence and the package's own licence text. The package ships this file
+ * instead of the packages themselves, which are build-time (dev) dependencies.
+ */
+function thirdPartyNotices(inputs) {
+  const roots = new Set();
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) roots.add(m[1]);
+  }
+  const sections = [...roots].sort().map((root) => {
+    const meta = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));
+    if (file === undefined) throw new Error(`${meta.name}: no licence file to ship with the bundle`);
+    return `${meta.name}@${meta.version} (${meta.license})\n\n${readFileSync(join(root, file), 'utf8').trim()}\n`;
+  });
+  const rule = `\n${'-'.repeat(78)}\n\n`;
+  return `dist/txray.cjs bundles code of the following npm packages; their licence notices follow.\n${rule}${sections.join(rule)}`;
+}
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const bundleFile = fileURLToPath(new URL('../dist/txray.cjs', import.meta.url));
-const { outputFiles: [bundle] } = await build({
+const { outputFiles: [bundle], metafile } = await build({
   entryPoints: ['src/cli/run.ts'],
+  metafile: true,
   outfile: bundleFile,
   write: false,
   bundle: true,
@@ -99,6 +121,7 @@ const buildId = createHash('sha256').update(bundle.text).digest('hex').slice(0, 
 if (/\bimport\(/.test(bundle.text)) throw new Error('dist/txray.cjs has a dynamic import() of an external module; bundle it or require() it');
 mkdirSync(dirname(bundleFile), { recursive: true });
 writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
+writeFileSync(new URL('../dist/THIRD-PARTY-LICENSES.txt', import.meta.url), thirdPartyNotices(Object.keys(metafile.inputs)));
 
 // The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),
 // sharded by first byte so a lookup reads one small file (~17 KB), never the whole set. Its licence ships beside it.

@@ -1,17 +1,19 @@
 /**
  * A loopback server that misbehaves on purpose, one way per URL path; the good path serves a real
- * mainnet answer (../shared/fixtures). Every case: the documented exit code, a one-line message,
+ * mainnet answer (test/fixtures). Every case: the documented exit code, a one-line message,
  * no stack trace, and no secret from the URL or the headers anywhere in stdout or stderr.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
-const CASE = new URL('../../../shared/fixtures/real/mainnet-legacy-transfer-b10000000/', import.meta.url);
+const CASE = new URL('../fixtures/real/mainnet-legacy-transfer-b10000000/', import.meta.url);
 const fixture = (f: string) => JSON.parse(readFileSync(new URL(f, CASE), 'utf8'));
 const TX = fixture('tx.json');
 const RECEIPT = fixture('receipt.json');
@@ -371,7 +373,7 @@ describe('output plumbing', () => {
   test('| head -1 ends quietly with the full exit code', async () => {
     const out = await new Promise<string>((resolve) => {
       const sh = spawn('bash', ['-c', `node ${BIN} ${HASH} -r http://${base}/bigtrace 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}"; cat "$ERR"`], {
-        env: { ...process.env, ERR: `/tmp/txray-head-${process.pid}.err` },
+        env: { ...process.env, ERR: join(tmpdir(), `txray-head-${process.pid}.err`) },
       });
       let s = '';
       sh.stdout.on('data', (d) => (s += d));

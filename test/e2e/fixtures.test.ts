@@ -1,5 +1,5 @@
 /**
- * Real mainnet answers (../shared/fixtures) served from a loopback JSON-RPC server, as recorded:
+ * Real mainnet answers (test/fixtures) served from a loopback JSON-RPC server, as recorded:
  * a file that exists is the node's result; an answer that was not recorded is null (tx, receipt)
  * or "method not found" (trace_transaction, debug_traceTransaction). Every case renders in both modes, and --json hands the
  * node's results back unchanged.
@@ -12,7 +12,7 @@ import { startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 interface Case {
   readonly name: string;

@@ -1,6 +1,6 @@
 /**
  * How the shipped bin starts: the bundle compiled from its V8 code cache, and what happens when that
- * cache is missing, from another build, damaged, or made by another V8; and that a plain-HTTP lookup
+ * cache is missing, from another build, damaged, or made by another Node or under other V8 flags; and that a plain-HTTP lookup
  * does not load the Node modules the bundle keeps behind stand-ins (TLS, HTTP/2, crypto, node:http).
  * Answers come from a loopback server replaying what a real anvil said (scripts/warmup/answers.json).
  */
@@ -39,6 +39,14 @@ function freshCopy(): string {
   return dir;
 }
 
+/** Replace the cache file's first line (`<build id> <crc32> <node version>/<arch>`) by `edit`'s fields. */
+function rewriteHeader(file: string, edit: (fields: string[]) => (string | undefined)[]): void {
+  const bytes = readFileSync(file);
+  const newline = bytes.indexOf(10);
+  const fields = edit(bytes.subarray(0, newline).toString('latin1').split(' '));
+  writeFileSync(file, Buffer.concat([Buffer.from(`${fields.join(' ')}\n`, 'latin1'), bytes.subarray(newline + 1)]));
+}
+
 beforeAll(async () => {
   server = await startRpcServer(replay);
   copy = freshCopy();
@@ -65,7 +73,10 @@ describe('the V8 code cache', () => {
 
   test.each([
     ['absent', 'missing', (file: string) => rmSync(file)],
-    ['absent', 'from another build', (file: string) => writeFileSync(file, Buffer.concat([Buffer.from('0123456789abcdef 1\n'), readFileSync(file).subarray(28)]))],
+    ['absent', 'from another build', (file: string) => rewriteHeader(file, ([, crc, runtime]) => ['0123456789abcdef', crc, runtime])],
+    ['rejected', 'made by another Node version', (file: string) => rewriteHeader(file, ([id, crc]) => [id, crc, 'v21.0.0/x64'])],
+    ['rejected', 'made on another architecture', (file: string) => rewriteHeader(file, ([id, crc]) => [id, crc, `${process.version}/arm64`])],
+    ['rejected', 'from before caches named their Node', (file: string) => rewriteHeader(file, ([id, crc]) => [id, crc])],
     ['damaged', 'damaged (bytes flipped)', (file: string) => {
       const bytes = readFileSync(file);
       for (let i = 4096; i < bytes.length; i += 997) bytes[i] = bytes[i]! ^ 0x5a;

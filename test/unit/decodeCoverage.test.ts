@@ -1,6 +1,6 @@
 /**
  * How much of real mainnet data the built-in ABIs and the signature database name on their own
- * (README figure): every call entry with a selector and every log in ../shared/fixtures.
+ * (README figure): every call entry with a selector and every log in test/fixtures.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { AbiIndex } from '../../src/decode/abiIndex.js';
 import { decodeCallData, decodeLog } from '../../src/decode/decodeModel.js';
 import type { Hex, RpcLog } from '../../src/raw/types.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/real/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
 test('built-in data names most calls and logs of the recorded mainnet transactions', () => {
   const index = new AbiIndex(new URL('../../dist/sigdb/', import.meta.url));

@@ -11,7 +11,7 @@ import type { CallNode } from '../../src/model/types.js';
 import { parseCallTrace } from '../../src/raw/parseCallTrace.js';
 import { parseTrace } from '../../src/raw/parseRaw.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const json = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
 /** Frames and logs of a nested callTracer result, counted iteratively. */
