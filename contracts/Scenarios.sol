@@ -186,3 +186,103 @@ contract Fanout {
         emit Leaf(i, i * 2);
     }
 }
+
+/// Storage of every layout shape solc has, for naming changed slots from `storageLayout`: packed
+/// variables, a short string, mappings (plain, nested, to a struct, to an array), a dynamic array,
+/// a struct. Run behind Proxy1967 (its storage is the proxy's), and directly.
+contract Vault {
+    struct Position {
+        uint128 amount;
+        uint64 since;
+        bool open;
+        address owner;
+    }
+
+    uint128 public total;
+    uint64 public epoch;
+    bool public paused;
+    address public admin;
+    string public title;
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    mapping(uint256 => Position) public positions;
+    mapping(address => uint256[]) public history;
+    uint256[] public items;
+    Position public last;
+
+    event Filled(address indexed who, uint256 amount);
+
+    function fill(address other, uint256 amount, uint256 id, MetaToken tokenA, MetaToken tokenB) external payable {
+        total += uint128(amount);
+        epoch = 7;
+        paused = true;
+        admin = msg.sender;
+        title = "vault";
+        balanceOf[msg.sender] = amount;
+        allowance[msg.sender][other] = amount / 2;
+        positions[id] = Position(uint128(amount), 9, true, other);
+        history[other].push(amount + 1);
+        items.push(amount * 3);
+        last = Position(1, 2, true, msg.sender);
+        tokenA.mint(other, amount);
+        tokenB.mint(msg.sender, amount * 2);
+        tokenB.mint(other, 5);
+        payable(other).transfer(msg.value / 2);
+        emit Filled(msg.sender, amount);
+    }
+}
+
+/// An EIP-1967 proxy: the implementation's address in the standard slot, every call delegated to it.
+contract Proxy1967 {
+    bytes32 private constant IMPLEMENTATION = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc;
+    bytes32 private constant ADMIN = 0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103;
+
+    constructor(address implementation) {
+        assembly {
+            sstore(IMPLEMENTATION, implementation)
+            sstore(ADMIN, caller())
+        }
+    }
+
+    fallback() external payable {
+        assembly {
+            let impl := sload(IMPLEMENTATION)
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), impl, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if iszero(ok) { revert(0, returndatasize()) }
+            return(0, returndatasize())
+        }
+    }
+}
+
+/// A token whose metadata is read for balance changes: symbol() as a string (here one that tries to
+/// drive the terminal) or, as some early tokens do (MKR), as bytes32.
+contract MetaToken {
+    string private symbolText;
+    bytes32 private symbolWord;
+    uint8 public decimals;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+
+    constructor(string memory text, bytes32 word, uint8 decimals_) {
+        symbolText = text;
+        symbolWord = word;
+        decimals = decimals_;
+    }
+
+    function symbol() external view returns (string memory) {
+        if (symbolWord != bytes32(0)) {
+            bytes32 word = symbolWord;
+            assembly {
+                mstore(0, word)
+                return(0, 32)
+            }
+        }
+        return symbolText;
+    }
+
+    function mint(address to, uint256 amount) external {
+        emit Transfer(address(0), to, amount);
+    }
+}

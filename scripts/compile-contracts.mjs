@@ -1,5 +1,5 @@
 // Compile contracts/Scenarios.sol with the solc npm package (WebAssembly, offline) into
-// contracts/out/Scenarios.json: { contractName: { abi, bytecode, deployedBytecode } }. Run by `npm run contracts`;
+// contracts/out/Scenarios.json: { contractName: { abi, bytecode, deployedBytecode, storageLayout } }. Run by `npm run contracts`;
 // the output is committed, and a test checks that it matches a fresh compile.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ export function compileScenarios() {
     settings: {
       evmVersion: 'cancun',
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout'] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
@@ -21,7 +21,7 @@ export function compileScenarios() {
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const out = {};
   for (const [name, c] of Object.entries(output.contracts['Scenarios.sol'])) {
-    out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
+    out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}`, storageLayout: c.storageLayout };
   }
   return { compiler: solc.version(), contracts: out };
 }

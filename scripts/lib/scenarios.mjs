@@ -2,17 +2,23 @@
 // Shared by the end-to-end tests, `npm run demo` and the benchmark.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeDeployData, encodeFunctionData, parseGwei } from 'viem';
+import { encodeDeployData, encodeFunctionData, parseGwei, stringToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 const artifacts = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.json', import.meta.url), 'utf8')).contracts;
 
-/** Lay the compiled contracts out as a Foundry project in `dir` (foundry.toml, out/Scenarios.sol/<Name>.json). */
+/**
+ * Lay the compiled contracts out as a Foundry project in `dir` (foundry.toml, out/Scenarios.sol/<Name>.json),
+ * with the storage layouts Foundry writes when foundry.toml asks for them.
+ */
 export function writeFoundryProject(dir) {
   mkdirSync(join(dir, 'out', 'Scenarios.sol'), { recursive: true });
-  writeFileSync(join(dir, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\n');
+  writeFileSync(join(dir, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\nextra_output = ["storageLayout"]\n');
   for (const [name, c] of Object.entries(artifacts)) {
-    writeFileSync(join(dir, 'out', 'Scenarios.sol', `${name}.json`), JSON.stringify({ abi: c.abi, bytecode: { object: c.bytecode }, deployedBytecode: { object: c.deployedBytecode } }));
+    writeFileSync(
+      join(dir, 'out', 'Scenarios.sol', `${name}.json`),
+      JSON.stringify({ abi: c.abi, bytecode: { object: c.bytecode }, deployedBytecode: { object: c.deployedBytecode }, storageLayout: c.storageLayout }),
+    );
   }
 }
 
@@ -25,6 +31,12 @@ export const DEV = {
 };
 
 const hex = (n) => `0x${BigInt(n).toString(16)}`;
+
+/** The symbol of the hostile MetaToken: terminal escapes and a bidi override. */
+/** An account that holds nothing until the state scenario sends it value and tokens. */
+export const FRESH = '0x000000000000000000000000000000000000beef';
+
+export const EVIL_SYMBOL = '\u001b[31mEVIL\u202e';
 
 export function call(contract, functionName, args = []) {
   return encodeFunctionData({ abi: artifacts[contract].abi, functionName, args });
@@ -116,6 +128,17 @@ export async function makeScenarios(rpc) {
   h.tokenFail = await send(rpc, { to: token, gas, data: call('Token', 'transfer', [DEV.other, 10n ** 25n]) });
   // Plain value to a contract: its receive() runs.
   h.receive = await send(rpc, { to: showcase, value: '0x5' });
+  // State changes: Vault behind an EIP-1967 proxy (the proxy's creation writes the standard slots),
+  // then one call through it that writes every storage shape, mints two MetaTokens (one with a
+  // hostile string symbol and 6 decimals, one with a bytes32 symbol) and passes value on to an account
+  // that did not exist before.
+  const vaultHash = await send(rpc, { data: deployData('Vault') });
+  const vault = (await receipt(rpc, vaultHash)).contractAddress;
+  h.proxyCreation = await send(rpc, { data: deployData('Proxy1967', [vault]) });
+  const proxy = (await receipt(rpc, h.proxyCreation)).contractAddress;
+  const evilToken = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', [EVIL_SYMBOL, `0x${'0'.repeat(64)}`, 6]) }))).contractAddress;
+  const wordToken = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', ['', stringToHex('MKR', { size: 32 }), 18]) }))).contractAddress;
+  h.stateShow = await send(rpc, { to: proxy, value: hex(1000), gas: hex(1_000_000), data: call('Vault', 'fill', [FRESH, 1000n, 42n, evilToken, wordToken]) });
   for (const hash of Object.values(h)) await receipt(rpc, hash);
-  return { hashes: h, logic, showcase, token };
+  return { hashes: h, logic, showcase, token, vault, proxy, evilToken, wordToken };
 }

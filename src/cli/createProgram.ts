@@ -56,6 +56,7 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .option('--no-project-abis', "do not read the ABIs of the Foundry/Hardhat project in the working directory")
     .option('--labels <0xaddr:Name>', 'name an address in the output, repeatable', collect)
     .option('--labels-file <file>', 'names for addresses from a JSON object {"0xaddress": "Name"}')
+    .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
     .option('--full', 'with several hashes: the whole view for each instead of the summary table')
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)

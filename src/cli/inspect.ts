@@ -3,14 +3,17 @@
  * no output (main writes).
  */
 import { Interrupted } from '../errors.js';
-import { buildModel } from '../model/buildModel.js';
+import { buildModel, type ParsedAnswers } from '../model/buildModel.js';
+import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/buildState.js';
 import type { InspectModel } from '../model/types.js';
 import { isData, isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
-import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
+import { parseBlockHeader, parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
+import { parseStateDiff } from '../raw/parseStateDiff.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
+import type { StateAnswer } from '../rpc/fetchState.js';
 
 export interface InspectSettings {
   readonly timeoutMs: number;
@@ -20,6 +23,8 @@ export interface InspectSettings {
   readonly interrupt?: AbortSignal;
   /** Keep the node's answers verbatim in the model (--json needs them; text does not). */
   readonly keepAnswers: boolean;
+  /** --state: also read the state diff and the block header. */
+  readonly state?: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
   /**
@@ -79,7 +84,7 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
           earlyTx = { raw, parsed: tx };
           onHead({ tx, receipt });
         };
-  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt, onTransactionAndReceipt });
+  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt, onTransactionAndReceipt });
   const warnings = bundle.warnings;
   const warn = (m: string): void => {
     warnings.push(m);
@@ -91,12 +96,21 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     if (early.error !== undefined) throw early.error;
     receipt = early.parsed ?? null;
   } else receipt = parseReceipt(bundle.receipt, hash, warn);
+  const state = bundle.state === null ? undefined : stateOf(bundle.state, receipt, warn);
+  const block = bundle.state === null ? undefined : parseBlockHeader(bundle.block, receipt?.blockHash, warn);
   if (bundle.traceSource === 'debug_traceTransaction') {
     const converted = parseCallTrace(bundle.callTrace, warn);
-    return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
+    return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null, state, block }, warnings, s.keepAnswers);
   }
   const trace = parseTrace(bundle.trace, hash, warn);
-  return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null }, warnings, s.keepAnswers);
+  return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null, state, block }, warnings, s.keepAnswers);
+}
+
+/** The checked state diff, null when the node gave none (or there is no receipt, so nothing ran). */
+function stateOf(answer: StateAnswer, receipt: RpcReceipt | null, warn: (m: string) => void): ParsedAnswers['state'] {
+  if (answer.source === null || receipt === null) return null;
+  const accounts = parseStateDiff(answer.raw, answer.source, warn);
+  return accounts === null ? null : { source: answer.source, accounts };
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */
@@ -112,11 +126,20 @@ export const MAX_CODE_LOOKUPS = 32;
 
 /**
  * The runtime code of the contracts a transaction called (its `to` and every call target), for naming
- * them by artifact. Best effort: a failure here only means fewer names.
+ * them by artifact (and their storage, with --state). Best effort: a failure here only means fewer names.
  */
 export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
   const targets = new Set<string>();
   if (model.tx?.to) targets.add(model.tx.to.toLowerCase());
+  // --state: contracts whose storage changed, unless the diff showed their code, and the code that
+  // may have run on it: an EIP-7702 delegate, the implementation an EIP-1967 slot names.
+  for (const a of model.state?.accounts ?? []) {
+    if (a.storage.length === 0) continue;
+    if (a.knownCode === undefined) targets.add(a.address);
+    const delegate = a.delegation?.after ?? delegateOf(a.knownCode);
+    if (delegate !== null) targets.add(delegate);
+    for (const s of a.storage) if (s.slot === EIP1967_IMPLEMENTATION && BigInt(s.after) !== 0n) targets.add(`0x${s.after.slice(26)}`);
+  }
   const stack = model.tree ? [model.tree.root] : [];
   while (stack.length > 0 && targets.size < MAX_CODE_LOOKUPS) {
     const n = stack.pop()!;

@@ -7,6 +7,7 @@ import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeModel.js';
 import { escapeShort } from '../render/escape.js';
 import { shortHash } from '../render/format.js';
@@ -15,6 +16,7 @@ import type { SummaryRow } from '../render/renderSummary.js';
 import { renderHead, renderTail, renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
+import { fetchTokenMeta } from '../rpc/fetchTokenMeta.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
 import { fetchCode, type Head, inspect, type InspectSettings } from './inspect.js';
@@ -87,6 +89,15 @@ type Outcome =
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
 
 
+/** --state's decoding: the tokens' own symbol and decimals (one batch request), storage names. */
+async function withState(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
+  const decoded = model.decoded!;
+  const warnings = [...model.warnings];
+  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined ? [t.token] : []));
+  const answers = await fetchTokenMeta(client, tokens, model.tx?.blockNumber ?? model.receipt?.blockNumber ?? null, timeoutMs, warnings);
+  return { ...model, warnings, decoded: decoder.decodeState(model, decoded, answers, codes) };
+}
+
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const out = new SafeWriter(io.stdout);
   const err = new SafeWriter(io.stderr);
@@ -146,7 +157,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       timeoutMs: opts.timeoutMs,
       waitMs: opts.waitMs,
       confirmations: opts.confirmations,
-      tracer: { mode: opts.tracer, traceMissing: false },
+      tracer: { mode: opts.tracer, traceMissing: false, replayMissing: false },
+      state: opts.state,
       interrupt: io.interrupt,
       keepAnswers: opts.json,
     };
@@ -215,9 +227,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const plain = await inspect(client!, input.hash, { ...settings, onLogs, onHead: writesHead ? onHead : undefined });
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}answers checked and modelled at ${elapsed()}`);
             const decoder = await decoderReady;
-            // With artifacts that carry runtime code, the node's code for the called contracts names them.
-            const byCode = decoder.canMatchCode && plain.status !== 'not_found' ? decoder.nameByCode(await fetchCode(client!, plain, opts.timeoutMs)) : undefined;
-            const model: InspectModel = { ...plain, decoded: decoder.decode(plain, byCode, await earlyLogs) };
+            // With artifacts that carry runtime code, the node's code for the called contracts (and
+            // the contracts whose storage changed) names them; the state diff may show some code itself.
+            const codes = decoder.canMatchCode && plain.status !== 'not_found' ? await fetchCode(client!, plain, opts.timeoutMs) : new Map<string, Hex>();
+            for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined && decoder.canMatchCode) codes.set(a.address, a.knownCode);
+            const byCode = decoder.canMatchCode && plain.status !== 'not_found' ? decoder.nameByCode(codes) : undefined;
+            const decoded = decoder.decode(plain, byCode, await earlyLogs);
+            const model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {

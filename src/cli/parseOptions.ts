@@ -27,6 +27,7 @@ export interface RawCliOptions {
   readonly projectAbis?: boolean;
   readonly labels?: readonly string[];
   readonly labelsFile?: string;
+  readonly state?: boolean;
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
@@ -55,6 +56,8 @@ export interface InspectOptions {
   readonly projectAbis: boolean;
   readonly labels: readonly string[];
   readonly labelsFile: string | undefined;
+  /** --state: balance, storage and account changes from the node's state diff. */
+  readonly state: boolean;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -217,6 +220,7 @@ export function parseOptions(words: readonly string[], raw: RawCliOptions, env: 
     confirmations,
     abiPaths: raw.abi ?? [],
     projectAbis: raw.projectAbis !== false,
+    state: raw.state === true,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
   };

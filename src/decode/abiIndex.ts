@@ -11,6 +11,7 @@ import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParam
 import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
+import type { StorageLayout } from './nameStorage.js';
 import { WELL_KNOWN } from './wellKnown.js';
 
 export type Source = 'abi' | 'project' | 'builtin' | 'database';
@@ -29,6 +30,8 @@ export interface Artifact {
   readonly source: Source;
   readonly bytecode?: Hex;
   readonly deployedBytecode?: Hex;
+  /** solc's storageLayout, when the artifact carries it (Foundry: extra_output = ["storageLayout"]). */
+  readonly storageLayout?: StorageLayout;
 }
 
 const indexedCount = (e: AbiEvent): number => e.inputs.filter((i) => i.indexed).length;

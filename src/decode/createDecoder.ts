@@ -9,9 +9,11 @@ import type { InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../render/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { decodeHead, decodeLogs, decodeModel, type DecodedModel, type LogDecoding } from './decodeModel.js';
+import { decodeHead, decodeLogs, decodeModel, type DecodedModel, type LogDecoding, withChecksums } from './decodeModel.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
+import { type DecodedState, decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
+import type { TokenAnswers } from '../rpc/fetchTokenMeta.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { BUILTIN_LABELS } from './wellKnown.js';
 
@@ -41,6 +43,11 @@ export interface Decoder {
   decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
   /** The head's share (see decodeHead); the same as decode gives for it unless namesFromTrace. */
   decodeHead(model: InspectModel, early: LogDecoding): DecodedModel;
+  /**
+   * --state: token balances (with what each token's symbol() and decimals() answered) and storage
+   * names (by the artifacts' storage layouts; `codes` are the contracts' runtime code).
+   */
+  decodeState(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, codes: ReadonlyMap<string, Hex>): DecodedModel;
 }
 
 /** "0xaddr:Name" → [address, name]. */
@@ -98,5 +105,13 @@ export function createDecoder(opts: DecoderOptions): Decoder {
     decodeLogs: (logs) => decodeLogs(logs, index),
     decodeHead: (model, early) => decodeHead(model, index, labels, early),
     decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
+    decodeState(model, decoded, tokens, codes) {
+      if (model.state == null) return decoded;
+      const meta = new Map([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
+      const fns = [decoded.function, ...decoded.events];
+      const { storage, layouts } = nameStorage(model, model.state, index.artifacts, codes, keyCandidates(model, fns));
+      const state: DecodedState = { tokens: tokenBalances(decoded.transfers, meta, model.tx?.from.toLowerCase()), storage, layouts };
+      return { ...decoded, state, checksums: withChecksums(decoded.checksums, stateAddresses(model.state, state)) };
+    },
   };
 }

@@ -16,6 +16,7 @@ import { byteLength, isAddress, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, type Source, signatureOf } from './abiIndex.js';
 import { decodeRevert, revertToJson } from './decodeRevert.js';
+import type { DecodedState } from './decodeState.js';
 import { checksumAddress } from './keccak.js';
 import { decodeStaticWords } from './staticWords.js';
 
@@ -59,6 +60,8 @@ export interface DecodedModel {
   readonly labels: ReadonlyMap<string, string>;
   /** Lower-case address → its EIP-55 checksummed form, for every address the views show. */
   readonly checksums: ReadonlyMap<string, string>;
+  /** --state: token balance changes and storage names (decodeState). */
+  readonly state?: DecodedState;
 }
 
 /** Call nodes with decoding attached (JSON: function, outputs, revert). */
@@ -278,6 +281,13 @@ function revertJson(node: CallNode, index: AbiIndex): { json: Record<string, unk
   return { json: revertToJson(basic), custom: null };
 }
 
+/** `known` plus the checksummed forms of `more` (lower-case addresses). */
+export function withChecksums(known: ReadonlyMap<string, string>, more: Iterable<string>): Map<string, string> {
+  const out = new Map(known);
+  for (const a of more) if (!out.has(a) && isAddress(a)) out.set(a, checksum(a));
+  return out;
+}
+
 /** Checksummed forms of the addresses the views show: parties, call targets, emitters, transfer ends. */
 function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<string, string> {
   const seen = new Set<string>();
@@ -289,6 +299,8 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
   add(model.receipt?.contractAddress);
   for (const l of model.receipt?.logs ?? []) add(l.address);
   for (const t of transfers) [t.from, t.to, t.token].forEach(add);
+  for (const a of model.state?.accounts ?? []) add(a.address);
+  if (model.state?.fee?.coinbase) add(model.state.fee.coinbase);
   if (model.tree) {
     const stack: CallNode[] = [model.tree.root];
     while (stack.length > 0) {

@@ -13,6 +13,7 @@ import { isData } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../render/escape.js';
 import type { Artifact, Source } from './abiIndex.js';
+import { parseStorageLayout } from './nameStorage.js';
 
 /** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
 export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
@@ -46,12 +47,14 @@ export function parseAbiFile(text: string, file: string, source: Source): Artifa
     if (typeof o === 'object' && o !== null && isAbiArray(o.abi)) {
       // Foundry: { abi, bytecode: { object }, deployedBytecode: { object } }, named after the file.
       // Hardhat: { _format: "hh-sol-artifact-1", contractName, abi, bytecode, deployedBytecode }.
+      // Either may carry solc's storageLayout (Foundry with extra_output = ["storageLayout"]).
       return {
         name: typeof o.contractName === 'string' ? o.contractName : name,
         abi: o.abi,
         source,
         bytecode: hexOrUndefined(o.bytecode),
         deployedBytecode: hexOrUndefined(o.deployedBytecode),
+        ...(o.storageLayout !== undefined ? { storageLayout: parseStorageLayout(o.storageLayout) } : {}),
       };
     }
     throw new Error('JSON, but neither an ABI array nor an artifact with an "abi" array');

@@ -1,4 +1,5 @@
-import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { StateSource } from '../raw/parseStateDiff.js';
+import type { Hex, RpcReceipt, RpcSlotChange, RpcTransaction } from '../raw/types.js';
 import type { DecodedModel } from '../decode/decodeModel.js';
 import type { TraceSource } from '../rpc/fetchBundle.js';
 
@@ -76,6 +77,8 @@ export interface InspectModel {
   /** Events per call, when the tracer placed them (null: they stay in the Logs section only). */
   readonly events: ReadonlyMap<CallNode, readonly PlacedEvent[]> | null;
   readonly failure: Failure | null;
+  /** --state: the changes (null when the node gave none); absent when not asked. */
+  readonly state?: StateModel | null;
   readonly warnings: readonly string[];
   /** Names for what the model holds (the decode stage); absent before it runs. */
   readonly decoded?: DecodedModel;
@@ -83,5 +86,64 @@ export interface InspectModel {
    * The node's results verbatim, for --json; null when the run prints text, so that a big answer's
    * parsed objects can be freed once the model is built.
    */
-  readonly raw: { readonly transaction: unknown; readonly receipt: unknown; readonly trace: unknown; readonly callTrace: unknown } | null;
+  readonly raw: {
+    readonly transaction: unknown;
+    readonly receipt: unknown;
+    readonly trace: unknown;
+    readonly callTrace: unknown;
+    /** --state: the state diff's answer verbatim (absent when not asked). */
+    readonly stateDiff?: unknown;
+  } | null;
+}
+
+/** What an account was to the transaction. */
+export type AccountRole = 'sender' | 'recipient' | 'coinbase' | 'created' | 'destroyed' | 'new';
+
+/** An EIP-7702 delegation: the account's code is 0xef0100 ‖ the address it runs the code of. */
+export interface DelegationChange {
+  readonly before: Hex | null;
+  readonly after: Hex | null;
+}
+
+/** One account's change, from the state diff (--state). Quantities as bigints, slots as words. */
+export interface AccountChange {
+  readonly address: Hex;
+  readonly roles: readonly AccountRole[];
+  readonly balance: { readonly before: bigint; readonly after: bigint } | null;
+  readonly nonce: { readonly before: bigint; readonly after: bigint } | null;
+  /** Code sizes in bytes, when the code changed (created, destroyed, delegated). */
+  readonly code: { readonly before: number; readonly after: number } | null;
+  readonly delegation: DelegationChange | null;
+  readonly storage: readonly RpcSlotChange[];
+  /** The account's code as the tracer showed it, for naming it by artifact. */
+  readonly knownCode?: Hex;
+}
+
+/** How the fee divides: the base fee burned (EIP-1559) and the rest to the block's coinbase. */
+export interface FeeSplit {
+  readonly gasUsed: bigint;
+  readonly effectiveGasPrice: bigint;
+  /** gasUsed × effectiveGasPrice. */
+  readonly total: bigint;
+  /** Null when the block header is not known. */
+  readonly baseFeePerGas: bigint | null;
+  readonly burned: bigint | null;
+  readonly priority: bigint | null;
+  /** EIP-4844 blob gas × blob gas price, burned as well. */
+  readonly blobFee: bigint;
+  readonly coinbase: Hex | null;
+}
+
+export interface StateModel {
+  readonly source: StateSource;
+  /** Changed accounts: the sender first, then by address. */
+  readonly accounts: readonly AccountChange[];
+  /** ETH balance changes: the sender first, then by size of the change. */
+  readonly balances: readonly AccountChange[];
+  readonly fee: FeeSplit | null;
+  /**
+   * False when the diff's ETH changes leave the gas fee out (they add up to zero although a fee was
+   * paid: seen on Erigon's trace_replayTransaction); the sender's change then lacks the fee.
+   */
+  readonly feeInDiff: boolean;
 }

@@ -6,7 +6,7 @@
 import { RpcFailure } from '../errors.js';
 import { escapeShort } from '../render/escape.js';
 import { isAddress, isData, isHash, isQuantity } from './hex.js';
-import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
+import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcBlockHeader, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
 
 export type Warn = (message: string) => void;
 
@@ -198,4 +198,21 @@ export function parseTrace(raw: unknown, hash: Hex, warn: Warn): RpcTraceEntry[]
   if (bad > 0) warn(`${bad} trace ${bad === 1 ? 'entry is' : 'entries are'} malformed (no type, action or traceAddress) and left out of the call tree.`);
   if (foreign > 0) warn(`${foreign} trace ${foreign === 1 ? 'entry belongs' : 'entries belong'} to another transaction and ${foreign === 1 ? 'is' : 'are'} left out.`);
   return out;
+}
+
+/**
+ * The receipt's block header (eth_getBlockByHash): its coinbase and base fee. Null, with a warning,
+ * when it is missing or not the receipt's block: the fee is then shown whole, not split.
+ */
+export function parseBlockHeader(raw: unknown, blockHash: Hex | undefined, warn: Warn): RpcBlockHeader | null {
+  if (raw === null || raw === undefined) return null;
+  if (!isRecord(raw) || !isHash(raw.hash) || !isAddress(raw.miner)) {
+    warn('eth_getBlockByHash: the block header is malformed (no hash or miner); the fee is not split into burned and priority parts.');
+    return null;
+  }
+  if (blockHash !== undefined && !sameHash(raw.hash, blockHash)) {
+    warn(`eth_getBlockByHash: the node answered with another block (${raw.hash}); the fee is not split into burned and priority parts.`);
+    return null;
+  }
+  return { hash: raw.hash, miner: raw.miner, baseFeePerGas: optional(raw, 'baseFeePerGas', isQuantity, 'block', warn) };
 }

@@ -69,3 +69,43 @@ export interface RpcTraceEntry {
   readonly result: Readonly<Record<string, unknown>> | null;
   readonly error: string | null;
 }
+
+/** Before and after of one account field that changed (missing values as their defaults: 0x0, 0x). */
+export interface RpcFieldChange {
+  readonly before: Hex;
+  readonly after: Hex;
+}
+
+/** One storage slot that changed; slot and values as 32-byte words (0x + 64 digits). */
+export interface RpcSlotChange {
+  readonly slot: Hex;
+  readonly before: Hex;
+  readonly after: Hex;
+}
+
+/**
+ * One account's change in a transaction, the same explicit form whichever tracer said it
+ * (trace_replayTransaction's stateDiff or the prestateTracer's diff mode).
+ */
+export interface RpcAccountDiff {
+  readonly address: Hex;
+  /** Fields that changed; absent when unchanged. */
+  readonly balance?: RpcFieldChange;
+  readonly nonce?: RpcFieldChange;
+  readonly code?: RpcFieldChange;
+  readonly storage: readonly RpcSlotChange[];
+  /** False when the account did not exist before the transaction. */
+  readonly existedBefore: boolean;
+  /** False when the transaction removed it (a selfdestruct that deleted it). */
+  readonly existsAfter: boolean;
+  /** The account's code as the tracer showed it (after, else before), when it did. */
+  readonly knownCode?: Hex;
+}
+
+/** What --state reads of the transaction's block header. */
+export interface RpcBlockHeader {
+  readonly hash: Hex;
+  readonly miner: Hex;
+  /** Absent before London (EIP-1559). */
+  readonly baseFeePerGas?: Hex;
+}

@@ -49,7 +49,55 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     function: d?.function ?? null,
     transfers: d?.transfers ?? [],
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
+    ...(m.state === undefined ? {} : { state: stateJson(m, m.raw.stateDiff ?? null) }),
     warnings: m.warnings,
+  };
+}
+
+const dec = (n: bigint | null): string | null => (n === null ? null : n.toString());
+
+/** --state: what changed, derived, with the node's answer verbatim beside it. */
+function stateJson(m: InspectModel, raw: unknown): Record<string, unknown> | null {
+  const state = m.state;
+  if (state === null || state === undefined) return null;
+  const d = m.decoded?.state;
+  const fee = state.fee;
+  const roles = new Map(state.accounts.map((a) => [a.address as string, a.roles]));
+  return {
+    source: state.source,
+    feeInDiff: state.feeInDiff,
+    fee:
+      fee === null
+        ? null
+        : {
+            gasUsed: dec(fee.gasUsed),
+            effectiveGasPrice: dec(fee.effectiveGasPrice),
+            total: dec(fee.total),
+            baseFeePerGas: dec(fee.baseFeePerGas),
+            burned: dec(fee.burned),
+            priority: dec(fee.priority),
+            blobFee: dec(fee.blobFee),
+            coinbase: fee.coinbase,
+          },
+    balances: [
+      ...state.balances.map((a) => ({ address: a.address, roles: a.roles, asset: 'ETH', before: dec(a.balance!.before), after: dec(a.balance!.after), change: dec(a.balance!.after - a.balance!.before) })),
+      ...(d?.tokens ?? []).map((t) => ({ address: t.holder, roles: roles.get(t.holder) ?? [], asset: t.token, kind: t.kind, ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}), symbol: t.symbol, decimals: t.decimals, change: t.change })),
+    ],
+    accounts: state.accounts.map((a) => {
+      const names = d?.storage.get(a.address);
+      const layout = d?.layouts.get(a.address);
+      return {
+        address: a.address,
+        roles: a.roles,
+        balance: a.balance === null ? null : { before: dec(a.balance.before), after: dec(a.balance.after), change: dec(a.balance.after - a.balance.before) },
+        nonce: a.nonce === null ? null : { before: dec(a.nonce.before), after: dec(a.nonce.after) },
+        code: a.code === null ? null : { beforeBytes: a.code.before, afterBytes: a.code.after },
+        delegation: a.delegation,
+        layout: layout === undefined ? null : { contract: layout.contract, implementation: layout.via ?? null },
+        storage: a.storage.map((s) => ({ slot: s.slot, before: s.before, after: s.after, variables: names?.get(s.slot) ?? [] })),
+      };
+    }),
+    stateDiff: raw,
   };
 }
 

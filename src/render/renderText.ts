@@ -10,6 +10,7 @@ import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
 import { escapeText } from './escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
+import { renderState } from './renderState.js';
 import { describeNodeKind } from './describe.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
@@ -203,10 +204,11 @@ export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> 
   if (m.receipt) yield* logRows(m.receipt.logs, o, m);
 }
 
-/** Transfers and the call tree: what follows the head. */
+/** Transfers, state changes (--state) and the call tree: what follows the head. */
 export function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
   if (m.status === 'not_found' && m.tree === null) return;
   if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
+  yield* renderState(m, o.chalk);
   if (m.tree) yield* renderCallTree(m.tree, { ...o, decoded: m.decoded }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
 }
 

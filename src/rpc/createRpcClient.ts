@@ -26,9 +26,21 @@ export interface RpcClient {
    * bounds everything the call does, retries included.
    */
   call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown>;
+  /**
+   * Several calls in one JSON-RPC batch request; the answers in the order of `calls`, each its result
+   * or the node's error. Throws (as call does) when the request fails or the answer is not a batch.
+   */
+  batch(calls: readonly BatchCall[], deadline: AbortSignal): Promise<BatchAnswer[]>;
   readonly where: string;
   close(): Promise<void>;
 }
+
+export interface BatchCall {
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+export type BatchAnswer = { readonly result: unknown } | { readonly error: string };
 
 const RETRY_STATUSES = new Set([429, 503]);
 const MAX_RETRY_DELAY_MS = 8_000;
@@ -155,7 +167,21 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
 
   async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
     const id = nextId++;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const text = await post(JSON.stringify({ jsonrpc: '2.0', id, method, params }), method, deadline);
+    return parseEnvelope(text, method, id, where);
+  }
+
+  async function batch(calls: readonly BatchCall[], deadline: AbortSignal): Promise<BatchAnswer[]> {
+    if (calls.length === 0) return [];
+    const first = nextId;
+    nextId += calls.length;
+    const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })));
+    const label = `batch of ${calls.length} ${calls[0]!.method}`;
+    return parseBatch(await post(body, label, deadline), label, first, calls.length, where);
+  }
+
+  /** POST one request body; the answer's text, after 429/503 retries inside the deadline. */
+  async function post(body: string, method: string, deadline: AbortSignal): Promise<string> {
     const started = nowMs();
     const signal = opts.interrupt ? AbortSignal.any([deadline, opts.interrupt]) : deadline;
     let text: string | undefined;
@@ -205,11 +231,12 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
       }
     }
     opts.debug?.(`${method}: ${Math.round(nowMs() - started)} ms, ${text.length} bytes`);
-    return parseEnvelope(text, method, id, where);
+    return text;
   }
 
   return {
     call,
+    batch,
     where,
     async close() {
       await pool.destroy().catch(() => undefined);
@@ -255,4 +282,35 @@ export function parseEnvelope(text: string, method: string, id: number, where: s
     throw new RpcFailure('protocol', `${method}: the answer from ${where} has neither result nor error.`, { method });
   }
   return envelope.result;
+}
+
+/**
+ * A batch answer: an array holding one response per request, in any order, matched by id. A node
+ * that refuses batches answers with one error object instead: that, or any answer that is not a full
+ * set of responses, throws.
+ */
+export function parseBatch(text: string, label: string, firstId: number, count: number, where: string): BatchAnswer[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new RpcFailure('not-json', `${label}: the answer from ${where} is not valid JSON.`, { method: label });
+  }
+  if (!Array.isArray(doc)) {
+    const error = (doc as { error?: { message?: unknown } } | null)?.error;
+    const why = typeof error?.message === 'string' ? `: ${escapeShort(error.message, 120)}` : '';
+    throw new RpcFailure('protocol', `${label}: ${where} did not answer the batch with a batch${why}.`, { method: label });
+  }
+  const answers: Array<BatchAnswer | undefined> = new Array(count);
+  for (const r of doc) {
+    const id = (r as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number' || id < firstId || id >= firstId + count || answers[id - firstId] !== undefined) continue;
+    const e = (r as { error?: unknown }).error;
+    if (e !== undefined && e !== null) {
+      const m = (e as { message?: unknown }).message;
+      answers[id - firstId] = { error: typeof m === 'string' ? escapeShort(m, 200) : 'no message' };
+    } else if ('result' in (r as object)) answers[id - firstId] = { result: (r as { result: unknown }).result };
+  }
+  if (answers.some((a) => a === undefined)) throw new RpcFailure('protocol', `${label}: the batch answer from ${where} misses responses.`, { method: label });
+  return answers as BatchAnswer[];
 }

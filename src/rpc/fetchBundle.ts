@@ -5,6 +5,7 @@
 import { Interrupted } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
+import { fetchBlock, fetchState, type StateAnswer } from './fetchState.js';
 
 /** auto: trace_transaction, else debug_traceTransaction; parity / geth: only that one; none: no trace. */
 export type TracerMode = 'auto' | 'parity' | 'geth' | 'none';
@@ -20,6 +21,9 @@ export interface Bundle {
   readonly traceSource: TraceSource | null;
   /** Why the tree came from another tracer than trace_transaction, for the text view's note. */
   readonly traceNote: string | null;
+  /** --state: the state diff as the node sent it, and the receipt's block header (null: not asked or not had). */
+  readonly state: StateAnswer | null;
+  readonly block: unknown;
   readonly warnings: string[];
 }
 
@@ -30,10 +34,14 @@ export interface TracerState {
   readonly mode: TracerMode;
   /** Set when the node said trace_transaction does not exist: later lookups go straight to the callTracer. */
   traceMissing: boolean;
+  /** Likewise for trace_replayTransaction (--state): later lookups ask the prestateTracer. */
+  replayMissing: boolean;
 }
 
 export interface FetchOptions {
   readonly tracer: TracerState;
+  /** --state: also the state diff and the block header. */
+  readonly state?: boolean;
   /** Bounds this lookup, retries included. */
   readonly deadline: AbortSignal;
   /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
@@ -111,12 +119,27 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
       })
       .catch(() => undefined);
   }
-  const [tx, receipt, trace] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings)]);
-  for (const r of [tx, receipt, trace]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
+  // --state: the diff in parallel with the rest; the block once the receipt names it.
+  const stateWarnings: string[] = [];
+  const stateAnswer = opts.state ? fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings) : Promise.resolve(null);
+  const blockAnswer = opts.state
+    ? receiptAnswer.then((r) => fetchBlock(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
+    : Promise.resolve(null);
+  const [tx, receipt, trace, state, block] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings), stateAnswer, blockAnswer]);
+  for (const r of [tx, receipt, trace, state, block]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
   if (receipt.status === 'rejected') throw receipt.reason;
   const traced = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
-  return { transaction: tx.value, receipt: receipt.value, ...traced, warnings };
+  // A transaction with no receipt (pending, unknown) has no state to show: nothing to warn about.
+  if (receipt.value !== null) warnings.push(...stateWarnings);
+  return {
+    transaction: tx.value,
+    receipt: receipt.value,
+    ...traced,
+    state: state.status === 'fulfilled' ? state.value : null,
+    block: block.status === 'fulfilled' ? block.value : null,
+    warnings,
+  };
 }
 
 export async function fetchBundle(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {

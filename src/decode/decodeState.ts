@@ -1,0 +1,229 @@
+/**
+ * --state's share of the decode stage: token balance changes (net, per holder, from the transfer
+ * events, with the symbol and decimals the token itself reports), and names for changed storage slots
+ * (EIP-1967 proxy slots always; other slots from a matching artifact's storageLayout, a proxy's through
+ * its implementation's).
+ */
+import type { CallNode, InspectModel, StateModel } from '../model/types.js';
+import { isAddress } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import type { Artifact } from './abiIndex.js';
+import type { Decoded, JsonValue, Transfer } from './decodeModel.js';
+import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/buildState.js';
+import { matchArtifact } from './matchCode.js';
+import { EIP1967_SLOTS, type KeyCandidates, type NamedSlotPart, nameSlots } from './nameStorage.js';
+
+/** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */
+export interface TokenMeta {
+  readonly symbol: string | null;
+  readonly decimals: number | null;
+}
+
+export interface TokenBalance {
+  readonly holder: Hex;
+  readonly token: Hex;
+  readonly kind: 'ERC-20' | 'ERC-721' | 'ERC-1155';
+  /** ERC-1155: the id; ERC-721 changes count tokens. */
+  readonly tokenId?: string;
+  /** Signed, in the token's smallest unit (decimal). */
+  readonly change: string;
+  readonly symbol: string | null;
+  readonly decimals: number | null;
+}
+
+export interface DecodedState {
+  readonly tokens: readonly TokenBalance[];
+  /** address → slot word → what lives there. */
+  readonly storage: ReadonlyMap<string, ReadonlyMap<string, readonly NamedSlotPart[]>>;
+  /** address → the artifact whose layout named its slots, and the implementation it came through. */
+  readonly layouts: ReadonlyMap<string, { readonly contract: string; readonly via?: Hex }>;
+}
+
+const ZERO = `0x${'0'.repeat(40)}`;
+const abs = (n: bigint): bigint => (n < 0n ? -n : n);
+
+/** symbol() as its ABI-encoded string or, as early tokens return it, a bytes32; null when neither. */
+export function decodeSymbol(result: unknown): string | null {
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]*$/.test(result)) return null;
+  const bytes = Buffer.from(result.slice(2), 'hex');
+  if (bytes.length === 32) {
+    const end = bytes.indexOf(0);
+    const text = bytes.subarray(0, end < 0 ? 32 : end).toString('utf8');
+    return text === '' ? null : text;
+  }
+  if (bytes.length < 64) return null;
+  const offset = Number(BigInt(`0x${bytes.subarray(0, 32).toString('hex')}`) & 0xffffffffn);
+  if (offset + 32 > bytes.length) return null;
+  const length = Number(BigInt(`0x${bytes.subarray(offset, offset + 32).toString('hex')}`) & 0xffffffffn);
+  if (length === 0 || offset + 32 + length > bytes.length || length > 256) return null;
+  return bytes.subarray(offset + 32, offset + 32 + length).toString('utf8');
+}
+
+/** decimals() as a uint8 (one word); null otherwise. */
+export function decodeDecimals(result: unknown): number | null {
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(result)) return null;
+  const n = BigInt(result);
+  return n <= 255n ? Number(n) : null;
+}
+
+/** Net token changes per holder (and id, for ERC-1155); mints and burns leave the zero address out. */
+export function tokenBalances(transfers: readonly Transfer[], meta: ReadonlyMap<string, TokenMeta>, sender: string | undefined): TokenBalance[] {
+  const net = new Map<string, { holder: Hex; token: Hex; kind: TokenBalance['kind']; tokenId?: string; change: bigint; order: number }>();
+  const tokenOrder = new Map<string, number>();
+  for (const t of transfers) {
+    if (t.kind === 'ETH' || t.token === undefined) continue;
+    const token = t.token.toLowerCase() as Hex;
+    if (!tokenOrder.has(token)) tokenOrder.set(token, tokenOrder.size);
+    const amount = t.kind === 'ERC-721' ? 1n : BigInt(t.amount);
+    for (const [holder, sign] of [[t.from, -1n], [t.to, 1n]] as const) {
+      const h = holder.toLowerCase() as Hex;
+      if (h === ZERO) continue;
+      const id = t.kind === 'ERC-1155' ? t.tokenId : undefined;
+      const key = `${h}:${token}:${id ?? ''}`;
+      const entry = net.get(key) ?? { holder: h, token, kind: t.kind, ...(id !== undefined ? { tokenId: id } : {}), change: 0n, order: tokenOrder.get(token)! };
+      entry.change += sign * amount;
+      net.set(key, entry);
+    }
+  }
+  return [...net.values()]
+    .filter((e) => e.change !== 0n)
+    .sort((a, b) => Number(b.holder === sender) - Number(a.holder === sender) || a.order - b.order || (abs(b.change) > abs(a.change) ? 1 : abs(b.change) < abs(a.change) ? -1 : 0))
+    .map(({ order: _order, change, ...e }) => ({ ...e, change: change.toString(), symbol: meta.get(e.token)?.symbol ?? null, decimals: meta.get(e.token)?.decimals ?? null }));
+}
+
+/** Every address and number the transaction shows: the keys a mapping of its storage may have used. */
+export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<Decoded | null | undefined>): KeyCandidates {
+  const addresses = new Set<bigint>();
+  const numbers = new Set<bigint>();
+  const addWord = (v: string | null | undefined): void => {
+    if (v === null || v === undefined) return;
+    let n: bigint;
+    try {
+      n = /^0x[0-9a-fA-F]{1,64}$/.test(v) || /^-?\d{1,78}$/.test(v) ? BigInt(v) : -1n;
+    } catch {
+      return;
+    }
+    if (n < 0n) return;
+    numbers.add(n);
+    if (n < 1n << 160n && isAddress(`0x${n.toString(16).padStart(40, '0')}`) && n > 0xffffffffn) addresses.add(n);
+  };
+  const addAddress = (a: string | null | undefined): void => {
+    if (a) addresses.add(BigInt(a));
+  };
+  const walk = (v: JsonValue): void => {
+    if (typeof v === 'string') addWord(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
+  };
+  addAddress(model.tx?.from);
+  addAddress(model.tx?.to);
+  addAddress(model.receipt?.contractAddress);
+  for (const log of model.receipt?.logs ?? []) {
+    addAddress(log.address);
+    for (const t of log.topics.slice(1)) addWord(t);
+  }
+  for (const d of decodedArgs) for (const a of d?.args ?? []) walk(a.value);
+  const stack: CallNode[] = model.tree ? [model.tree.root] : [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    addAddress(n.from);
+    addAddress(n.to);
+    const fn = (n as { function?: Decoded }).function;
+    for (const a of fn?.args ?? []) walk(a.value);
+    stack.push(...n.children);
+  }
+  for (const a of model.state?.accounts ?? []) addAddress(a.address);
+  // Small numbers (ids, indices) first: they are the likeliest keys when the cap on hashes is reached.
+  return { addresses: [...addresses], numbers: [...numbers].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+}
+
+/** Delegatecall targets of `address` in the tree: the code that ran on its storage. */
+function delegateTargets(model: InspectModel, address: string): Hex[] {
+  const out: Hex[] = [];
+  const stack: CallNode[] = model.tree ? [model.tree.root] : [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.callType === 'delegatecall' && n.from?.toLowerCase() === address && n.to !== null) out.push(n.to.toLowerCase() as Hex);
+    stack.push(...n.children);
+  }
+  return out;
+}
+
+/**
+ * Names for the changed slots of every account. A contract's layout is its own artifact's (matched by
+ * code); failing that, a proxy's: the artifact of the implementation its EIP-1967 slot names, or of
+ * the code it delegatecalled in this transaction.
+ */
+export function nameStorage(
+  model: InspectModel,
+  state: StateModel,
+  artifacts: readonly Artifact[],
+  codes: ReadonlyMap<string, Hex>,
+  keys: KeyCandidates,
+): Pick<DecodedState, 'storage' | 'layouts'> {
+  // A layout without variables (a proxy's own) names nothing: its storage is its implementation's.
+  const withLayout = artifacts.filter((a) => a.storageLayout !== undefined && a.storageLayout.storage.length > 0 && a.deployedBytecode !== undefined);
+  const storage = new Map<string, Map<string, NamedSlotPart[]>>();
+  const layouts = new Map<string, { contract: string; via?: Hex }>();
+  const codeOf = (a: string): Hex | undefined => state.accounts.find((x) => x.address === a)?.knownCode ?? codes.get(a);
+  const artifactOf = (a: string): Artifact | undefined => {
+    const code = codeOf(a);
+    return code === undefined ? undefined : matchArtifact(code, withLayout);
+  };
+  for (const account of state.accounts) {
+    if (account.storage.length === 0) continue;
+    const named = new Map<string, NamedSlotPart[]>();
+    for (const s of account.storage) {
+      const proxySlot = EIP1967_SLOTS[s.slot];
+      if (proxySlot !== undefined) {
+        const addr = (w: Hex): string => (BigInt(w) === 0n ? `0x${'0'.repeat(40)}` : `0x${w.slice(26)}`);
+        named.set(s.slot, [{ name: proxySlot, type: 'address', before: addr(s.before), after: addr(s.after) }]);
+      }
+    }
+    let artifact = withLayout.length > 0 ? artifactOf(account.address) : undefined;
+    let via: Hex | undefined;
+    if (artifact === undefined && withLayout.length > 0) {
+      const slot = account.storage.find((s) => s.slot === EIP1967_IMPLEMENTATION);
+      const fromSlot = slot !== undefined ? [slot.after, slot.before] : [];
+      // An EIP-7702 account runs its delegate's code on its own storage, as a proxy does.
+      const delegate = account.delegation?.after ?? delegateOf(account.knownCode);
+      const implementations = [
+        ...fromSlot.filter((w) => BigInt(w) !== 0n).map((w) => `0x${w.slice(26)}` as Hex),
+        ...(delegate ? [delegate] : []),
+        ...delegateTargets(model, account.address),
+      ];
+      for (const impl of implementations) {
+        artifact = artifactOf(impl);
+        if (artifact !== undefined) {
+          via = impl;
+          break;
+        }
+      }
+    }
+    if (artifact?.storageLayout !== undefined) {
+      layouts.set(account.address, { contract: artifact.name, ...(via !== undefined ? { via } : {}) });
+      const values = new Map(account.storage.filter((s) => !named.has(s.slot)).map((s) => [BigInt(s.slot), { before: BigInt(s.before), after: BigInt(s.after) }]));
+      for (const [slot, parts] of nameSlots(artifact.storageLayout, values, keys)) named.set(`0x${slot.toString(16).padStart(64, '0')}`, parts);
+    }
+    if (named.size > 0) storage.set(account.address, named);
+  }
+  return { storage, layouts };
+}
+
+/** Addresses the state sections show beyond the model's: delegates, implementations, address values. */
+export function* stateAddresses(state: StateModel, decoded: DecodedState): Generator<string> {
+  for (const a of state.accounts) {
+    if (a.delegation?.before) yield a.delegation.before;
+    if (a.delegation?.after) yield a.delegation.after;
+  }
+  for (const t of decoded.tokens) yield t.holder;
+  for (const l of decoded.layouts.values()) if (l.via !== undefined) yield l.via;
+  for (const slots of decoded.storage.values()) {
+    for (const parts of slots.values()) {
+      for (const p of parts) {
+        if (p.type === 'address' || p.type.startsWith('contract ')) yield* [p.before, p.after];
+        yield* p.name.match(/0x[0-9a-f]{40}/g) ?? [];
+      }
+    }
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Names for changed storage slots, from Solidity's `storageLayout` (solc's output; Foundry writes it
+ * into artifacts with `extra_output = ["storageLayout"]`).
+ *
+ * Where solc puts things (Solidity docs, "Layout of State Variables in Storage"):
+ * - value types sit at (slot, offset) and take numberOfBytes, several packed into one slot from its
+ *   low-order end; structs and static arrays start a new slot and lay out their members the same way;
+ * - a mapping's value for key k sits at keccak256(pad32(k) ‖ pad32(slot));
+ * - a dynamic array keeps its length at its slot and its elements from keccak256(pad32(slot));
+ * - bytes and string of up to 31 bytes sit in their slot with length × 2 in the lowest byte; longer
+ *   ones keep length × 2 + 1 there and the data from keccak256(pad32(slot)).
+ * Mapping keys cannot be read back from a hash, so keys are tried: the addresses and numbers the
+ * transaction itself shows (parties, call targets, arguments, event topics).
+ */
+import { EIP1967_IMPLEMENTATION } from '../model/buildState.js';
+import { keccak256 } from './keccak.js';
+import type { Hex } from '../raw/types.js';
+
+export interface StorageVar {
+  readonly label: string;
+  readonly slot: string;
+  readonly offset: number;
+  readonly type: string;
+}
+
+export interface StorageType {
+  readonly encoding: string;
+  readonly label: string;
+  readonly numberOfBytes: string;
+  readonly key?: string;
+  readonly value?: string;
+  readonly base?: string;
+  readonly members?: readonly StorageVar[];
+}
+
+export interface StorageLayout {
+  readonly storage: readonly StorageVar[];
+  readonly types: Readonly<Record<string, StorageType>>;
+}
+
+/** One variable (or part of one) that lives in a changed slot, its values before and after. */
+export interface NamedSlotPart {
+  /** "balanceOf[0xf39F…]", "positions[42].owner", "items[0]", "title". */
+  readonly name: string;
+  /** Solidity type ("uint256", "address", "string"). */
+  readonly type: string;
+  readonly before: string;
+  readonly after: string;
+  /** after − before, for integers. */
+  readonly change?: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isVar = (v: unknown): v is StorageVar =>
+  isRecord(v) && typeof v.label === 'string' && typeof v.slot === 'string' && /^\d{1,78}$/.test(v.slot) && typeof v.offset === 'number' && v.offset >= 0 && v.offset < 32 && typeof v.type === 'string';
+
+/** An artifact's `storageLayout`, when it has the shape solc writes; undefined otherwise. */
+export function parseStorageLayout(v: unknown): StorageLayout | undefined {
+  if (!isRecord(v) || !Array.isArray(v.storage) || !v.storage.every(isVar)) return undefined;
+  const types = v.types ?? {};
+  if (!isRecord(types)) return undefined;
+  for (const t of Object.values(types)) {
+    if (!isRecord(t) || typeof t.encoding !== 'string' || typeof t.label !== 'string' || typeof t.numberOfBytes !== 'string' || !/^\d{1,10}$/.test(t.numberOfBytes)) return undefined;
+    if (t.members !== undefined && (!Array.isArray(t.members) || !t.members.every(isVar))) return undefined;
+  }
+  return { storage: v.storage, types: types as Record<string, StorageType> };
+}
+
+/** The EIP-1967 proxy slots (keccak256 of the name, minus one), named wherever they change. */
+export const EIP1967_SLOTS: Readonly<Record<string, string>> = {
+  [EIP1967_IMPLEMENTATION]: 'EIP-1967 implementation',
+  '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103': 'EIP-1967 admin',
+  '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50': 'EIP-1967 beacon',
+};
+
+const TWO_256 = 1n << 256n;
+/** A dynamic array's element this far past its start is taken for a hash collision, not an index. */
+const MAX_INDEX = 1n << 40n;
+/** Mapping keys hashed per lookup at most (nested mappings try keys × keys). */
+const MAX_HASHES = 20_000;
+
+const word = (n: bigint): Uint8Array => {
+  const out = new Uint8Array(32);
+  let v = n;
+  for (let i = 31; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+};
+
+const toBigWord = (bytes: Uint8Array): bigint => {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  return n;
+};
+
+const slotHash = (parts: Uint8Array[]): bigint => {
+  const data = new Uint8Array(parts.length * 32);
+  parts.forEach((p, i) => data.set(p, i * 32));
+  return toBigWord(keccak256(data));
+};
+
+/** The values a changed slot held, by slot number. */
+export type SlotValues = ReadonlyMap<bigint, { readonly before: bigint; readonly after: bigint }>;
+
+/** Candidate mapping keys, as words. */
+export interface KeyCandidates {
+  readonly addresses: readonly bigint[];
+  readonly numbers: readonly bigint[];
+}
+
+function bitsOf(label: string): number {
+  const m = /(\d+)$/.exec(label);
+  return m ? Number(m[1]) : 256;
+}
+
+/** A value type's bytes from a word, shown: integers in decimal, addresses as 0x…, bool, bytesN as hex. */
+function show(typeLabel: string, raw: bigint, size: number): { text: string; int?: bigint } {
+  if (typeLabel === 'bool') return { text: raw === 0n ? 'false' : 'true' };
+  if (typeLabel === 'address' || typeLabel.startsWith('contract ') || typeLabel === 'address payable') {
+    return { text: `0x${raw.toString(16).padStart(40, '0')}` };
+  }
+  if (/^bytes\d+$/.test(typeLabel)) return { text: `0x${raw.toString(16).padStart(size * 2, '0')}` };
+  if (/^int\d*$/.test(typeLabel)) {
+    const bits = bitsOf(typeLabel);
+    const signed = raw >= 1n << BigInt(bits - 1) ? raw - (1n << BigInt(bits)) : raw;
+    return { text: signed.toString(), int: signed };
+  }
+  // uintN, enums, and anything else of a value type: the unsigned number.
+  return { text: raw.toString(), int: raw };
+}
+
+/** The short form of a bytes/string slot: its text, or null when the slot holds the long form's length. */
+function shortBytes(value: bigint, isString: boolean): { text: string; long: boolean } {
+  const low = Number(value & 0xffn);
+  if (low % 2 === 1) return { text: `(${(value - 1n) / 2n} bytes)`, long: true };
+  const length = low / 2;
+  const bytes = word(value).subarray(0, Math.min(length, 31));
+  if (!isString) return { text: `0x${Buffer.from(bytes).toString('hex')}`, long: false };
+  return { text: JSON.stringify(Buffer.from(bytes).toString('utf8')), long: false };
+}
+
+/**
+ * Names the changed slots of one contract. `values` are its changed slots; every name found is
+ * added to `out` under its slot. `keys` are the mapping keys to try.
+ */
+export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCandidates): Map<bigint, NamedSlotPart[]> {
+  const out = new Map<bigint, NamedSlotPart[]>();
+  const changed = [...values.keys()];
+  let hashes = 0;
+  const add = (slot: bigint, part: NamedSlotPart): void => {
+    const list = out.get(slot) ?? [];
+    if (!list.some((p) => p.name === part.name)) list.push(part);
+    out.set(slot, list);
+  };
+  const typeOf = (id: string): StorageType | undefined => layout.types[id];
+  const slotsOf = (t: StorageType): bigint => (BigInt(t.numberOfBytes) + 31n) / 32n;
+
+  /** A value type at (slot, offset): named when its bytes changed. */
+  const leaf = (t: StorageType, slot: bigint, offset: number, name: string): void => {
+    const v = values.get(slot);
+    if (v === undefined) return;
+    const size = Number(t.numberOfBytes);
+    const mask = (1n << BigInt(size * 8)) - 1n;
+    const before = (v.before >> BigInt(offset * 8)) & mask;
+    const after = (v.after >> BigInt(offset * 8)) & mask;
+    if (before === after && size < 32) return; // another variable packed in this slot changed
+    const b = show(t.label, before, size);
+    const a = show(t.label, after, size);
+    add(slot, { name, type: t.label, before: b.text, after: a.text, ...(b.int !== undefined && a.int !== undefined ? { change: (a.int - b.int).toString() } : {}) });
+  };
+
+  /** Everything of type `id` placed at `base` (and `offset` within it) that touches a changed slot. */
+  const place = (id: string, base: bigint, offset: number, name: string, depth: number): void => {
+    const t = typeOf(id);
+    if (t === undefined || depth > 8) return;
+    if (t.encoding === 'mapping') return mapping(t, base, name, depth);
+    if (t.encoding === 'dynamic_array') return dynamicArray(t, base, name, depth);
+    if (t.encoding === 'bytes') return bytes(t, base, name);
+    const span = slotsOf(t);
+    if (!changed.some((s) => s >= base && s < base + span)) return;
+    if (t.members !== undefined) {
+      for (const m of t.members) place(m.type, base + BigInt(m.slot), m.offset, `${name}.${m.label}`, depth + 1);
+      return;
+    }
+    const array = t.base !== undefined ? /\[(\d+)\]$/.exec(t.label) : null;
+    if (array !== null && t.base !== undefined) return staticArray(t.base, Number(array[1]), base, name, depth);
+    leaf(t, base, offset, name);
+  };
+
+  const elementLayout = (baseId: string): { size: number; perSlot: number; slots: bigint } | undefined => {
+    const b = typeOf(baseId);
+    if (b === undefined) return undefined;
+    const size = Number(b.numberOfBytes);
+    return size <= 16 && b.encoding === 'inplace' && b.members === undefined ? { size, perSlot: Math.floor(32 / size), slots: 1n } : { size, perSlot: 1, slots: slotsOf(b) };
+  };
+
+  /** Elements from `start` on, `length` of them at most (undefined: as many as the changed slots reach). */
+  const elements = (baseId: string, start: bigint, length: bigint | undefined, name: string, depth: number): void => {
+    const e = elementLayout(baseId);
+    if (e === undefined) return;
+    for (const s of changed) {
+      const k = (s - start + TWO_256) % TWO_256;
+      if (k >= MAX_INDEX) continue;
+      const first = e.perSlot > 1 ? k * BigInt(e.perSlot) : k / e.slots;
+      const count = e.perSlot > 1 ? e.perSlot : 1;
+      for (let j = 0; j < count; j++) {
+        const i = first + BigInt(j);
+        if (length !== undefined && i >= length) break;
+        const at = e.perSlot > 1 ? start + k : start + i * e.slots;
+        place(baseId, at, e.perSlot > 1 ? j * e.size : 0, `${name}[${i}]`, depth + 1);
+      }
+    }
+  };
+
+  const staticArray = (baseId: string, length: number, base: bigint, name: string, depth: number): void => elements(baseId, base, BigInt(length), name, depth);
+
+  const dynamicArray = (t: StorageType, base: bigint, name: string, depth: number): void => {
+    const v = values.get(base);
+    if (v !== undefined) add(base, { name: `${name}.length`, type: 'uint256', before: v.before.toString(), after: v.after.toString(), change: (v.after - v.before).toString() });
+    if (t.base === undefined) return;
+    hashes++;
+    elements(t.base, slotHash([word(base)]), undefined, name, depth);
+  };
+
+  const bytes = (t: StorageType, base: bigint, name: string): void => {
+    const isString = t.label === 'string';
+    const v = values.get(base);
+    if (v !== undefined) {
+      const b = shortBytes(v.before, isString);
+      const a = shortBytes(v.after, isString);
+      add(base, { name, type: t.label, before: b.text, after: a.text });
+    }
+    hashes++;
+    const start = slotHash([word(base)]);
+    for (const s of changed) {
+      const k = (s - start + TWO_256) % TWO_256;
+      if (k < MAX_INDEX) {
+        const x = values.get(s)!;
+        add(s, { name: `${name} (data word ${k})`, type: 'bytes32', before: `0x${x.before.toString(16).padStart(64, '0')}`, after: `0x${x.after.toString(16).padStart(64, '0')}` });
+      }
+    }
+  };
+
+  const mapping = (t: StorageType, base: bigint, name: string, depth: number): void => {
+    if (t.key === undefined || t.value === undefined) return;
+    const keyType = typeOf(t.key)?.label ?? '';
+    // Keys hash as their padded 32-byte value; string and bytes keys (hashed unpadded) are not tried.
+    const candidates = keyType === 'address' || keyType.startsWith('contract ') ? keys.addresses : /^(u?int\d*|bytes\d+|bool)$/.test(keyType) || keyType.startsWith('enum ') ? keys.numbers : [];
+    const baseWord = word(base);
+    for (const k of candidates) {
+      if (++hashes > MAX_HASHES) return;
+      const at = slotHash([word(k), baseWord]);
+      const shown = keyType === 'address' || keyType.startsWith('contract ') ? `0x${k.toString(16).padStart(40, '0')}` : /^bytes/.test(keyType) ? `0x${k.toString(16).padStart(64, '0')}` : k.toString();
+      place(t.value, at, 0, `${name}[${shown}]`, depth + 1);
+    }
+  };
+
+  for (const v of layout.storage) place(v.type, BigInt(v.slot), v.offset, v.label, 0);
+  return out;
+}
+
+/** A slot's number from its word. */
+export const slotNumber = (slot: Hex): bigint => BigInt(slot);

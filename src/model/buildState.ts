@@ -1,0 +1,96 @@
+/**
+ * --state: from the checked state diff to what changed per account (balances, nonces, code,
+ * delegations, storage), each account tagged by its role, and how the fee split.
+ *
+ * ETH is conserved inside a transaction except for what is burned: the sender pays value and
+ * gasUsed × effectiveGasPrice, the coinbase receives gasUsed × (effectiveGasPrice − baseFee), and the
+ * base fee (and any blob fee) is gone. So the diff's ETH changes add up to minus the burned part.
+ */
+import type { StateSource } from '../raw/parseStateDiff.js';
+import { toBig } from '../raw/hex.js';
+import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { AccountChange, AccountRole, DelegationChange, FeeSplit, StateModel } from './types.js';
+
+/** EIP-1967: the proxy slot holding the implementation's address (keccak256("eip1967.proxy.implementation") − 1). */
+export const EIP1967_IMPLEMENTATION = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
+
+/** EIP-7702: a delegated account's code is exactly 0xef0100 followed by the 20-byte address. */
+const DELEGATION = /^0xef0100([0-9a-f]{40})$/;
+
+export const delegateOf = (code: Hex | undefined): Hex | null => {
+  const m = code === undefined ? null : DELEGATION.exec(code.toLowerCase());
+  return m ? (`0x${m[1]}` as Hex) : null;
+};
+
+const size = (code: Hex): number => Math.floor((code.length - 2) / 2);
+const abs = (n: bigint): bigint => (n < 0n ? -n : n);
+
+function feeSplit(receipt: RpcReceipt | null, block: RpcBlockHeader | null): FeeSplit | null {
+  if (receipt?.gasUsed === undefined || receipt.effectiveGasPrice === undefined) return null;
+  const gasUsed = toBig(receipt.gasUsed);
+  const effectiveGasPrice = toBig(receipt.effectiveGasPrice);
+  // Before London there is no base fee: the whole fee goes to the coinbase.
+  const baseFeePerGas = block === null ? null : block.baseFeePerGas !== undefined ? toBig(block.baseFeePerGas) : 0n;
+  const burned = baseFeePerGas === null ? null : gasUsed * baseFeePerGas;
+  const blobFee = receipt.blobGasUsed !== undefined && receipt.blobGasPrice !== undefined ? toBig(receipt.blobGasUsed) * toBig(receipt.blobGasPrice) : 0n;
+  return {
+    gasUsed,
+    effectiveGasPrice,
+    total: gasUsed * effectiveGasPrice,
+    baseFeePerGas,
+    burned,
+    priority: burned === null ? null : gasUsed * effectiveGasPrice - burned,
+    blobFee,
+    coinbase: block?.miner.toLowerCase() as Hex | undefined ?? null,
+  };
+}
+
+function delegationOf(d: RpcAccountDiff): DelegationChange | null {
+  if (d.code === undefined) return null;
+  const before = delegateOf(d.code.before);
+  const after = delegateOf(d.code.after);
+  return before === null && after === null ? null : { before, after };
+}
+
+export function buildState(
+  source: StateSource,
+  diff: readonly RpcAccountDiff[],
+  tx: RpcTransaction | null,
+  receipt: RpcReceipt | null,
+  block: RpcBlockHeader | null,
+): StateModel {
+  const fee = feeSplit(receipt, block);
+  const sender = tx?.from.toLowerCase();
+  const recipient = (tx?.to ?? receipt?.contractAddress ?? undefined)?.toLowerCase();
+  const accounts: AccountChange[] = diff.map((d) => {
+    const delegation = delegationOf(d);
+    const code = d.code === undefined ? null : { before: size(d.code.before), after: size(d.code.after) };
+    const created = code !== null && code.before === 0 && code.after > 0 && delegation?.after == null;
+    const destroyed = !d.existsAfter || (code !== null && code.before > 0 && code.after === 0 && delegation?.before == null);
+    const roles: AccountRole[] = [];
+    if (d.address === sender) roles.push('sender');
+    if (d.address === recipient) roles.push('recipient');
+    if (fee?.coinbase != null && d.address === fee.coinbase) roles.push('coinbase');
+    if (created) roles.push('created');
+    else if (!d.existedBefore && d.existsAfter) roles.push('new');
+    if (destroyed) roles.push('destroyed');
+    return {
+      address: d.address,
+      roles,
+      balance: d.balance === undefined ? null : { before: toBig(d.balance.before), after: toBig(d.balance.after) },
+      nonce: d.nonce === undefined ? null : { before: toBig(d.nonce.before), after: toBig(d.nonce.after) },
+      code,
+      delegation,
+      storage: d.storage,
+      ...(d.knownCode !== undefined ? { knownCode: d.knownCode } : {}),
+    };
+  });
+  const senderFirst = (a: AccountChange, b: AccountChange): number => Number(b.address === sender) - Number(a.address === sender);
+  accounts.sort((a, b) => senderFirst(a, b) || (a.address < b.address ? -1 : 1));
+  const change = (a: AccountChange): bigint => (a.balance === null ? 0n : a.balance.after - a.balance.before);
+  const balances = accounts
+    .filter((a) => a.balance !== null)
+    .sort((a, b) => senderFirst(a, b) || (abs(change(b)) > abs(change(a)) ? 1 : abs(change(b)) < abs(change(a)) ? -1 : a.address < b.address ? -1 : 1));
+  const sum = balances.reduce((n, a) => n + change(a), 0n);
+  return { source, accounts, balances, fee, feeInDiff: !(sum === 0n && fee !== null && fee.total + fee.blobFee > 0n) };
+}

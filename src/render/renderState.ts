@@ -1,0 +1,124 @@
+/**
+ * --state in the text view: balance changes (ETH from the state diff with the fee split, tokens from
+ * the transfer events), storage changes (named by variable where a layout is known), accounts.
+ * Pure, like the other renderers; token symbols, variable names and labels are third-party text and
+ * go through escapeText.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { TokenBalance } from '../decode/decodeState.js';
+import type { NamedSlotPart } from '../decode/nameStorage.js';
+import type { AccountChange, AccountRole, InspectModel, StateModel } from '../model/types.js';
+import type { Hex, RpcSlotChange } from '../raw/types.js';
+import { escapeText } from './escape.js';
+import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
+import { type AddressStyle, sciHint, showAddress } from './formatDecoded.js';
+
+const signed = (n: bigint, text: string): string => (n > 0n ? `+${text}` : text);
+const plural = (n: number, one: string, many = `${one}s`): string => `${groupDigits(n)} ${n === 1 ? one : many}`;
+
+function who(a: AccountChange | { address: Hex; roles: readonly AccountRole[] }, s: AddressStyle, c: ChalkInstance): string {
+  return `${showAddress(a.address, s)}${a.roles.length > 0 ? ` ${c.dim(a.roles.join(', '))}` : ''}`;
+}
+
+function tokenAmount(t: TokenBalance, s: AddressStyle): string {
+  const n = BigInt(t.change);
+  const unit = t.symbol !== null ? escapeText(t.symbol) : `${t.kind} ${showAddress(t.token, s)}`;
+  if (t.kind === 'ERC-721') return `${signed(n, n.toString())} ${unit} ${n === 1n || n === -1n ? 'token' : 'tokens'}`;
+  const id = t.tokenId !== undefined ? ` (id ${t.tokenId})` : '';
+  if (t.decimals !== null && t.kind === 'ERC-20') return `${signed(n, formatUnits(n, t.decimals))} ${unit}${id}`;
+  return `${signed(n, groupDigits(n))}${sciHint(t.change)} ${unit}${id}${t.kind === 'ERC-20' ? ' (raw units: decimals unknown)' : ''}`;
+}
+
+function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {
+  const s: AddressStyle = { decoded: m.decoded, short: false };
+  const tokens = m.decoded?.state?.tokens ?? [];
+  const roles = new Map(state.accounts.map((a) => [a.address as string, a.roles]));
+  yield `\n${c.bold(`Balance changes (${state.balances.length + tokens.length})`)}\n`;
+  for (const a of state.balances) {
+    const { before, after } = a.balance!;
+    yield `  ${who(a, s, c)}\n      ${c.yellow(signed(after - before, formatEth(after - before)))}  ${c.dim(`${formatUnits(before, 18)} → ${formatUnits(after, 18)} ETH`)}\n`;
+  }
+  for (const t of tokens) {
+    yield `  ${who({ address: t.holder, roles: roles.get(t.holder) ?? [] }, s, c)}\n      ${c.yellow(tokenAmount(t, s))}\n`;
+  }
+  const fee = state.fee;
+  if (fee !== null) {
+    const parts =
+      fee.burned === null
+        ? c.dim('the block header is not known, so the burned part is not either')
+        : `${formatEth(fee.burned)} burned (base fee ${formatGwei(fee.baseFeePerGas!)}), ${formatEth(fee.priority!)} to the coinbase${fee.coinbase !== null ? ` ${showAddress(fee.coinbase, { ...s, short: true })}` : ''}${fee.blobFee > 0n ? `, blob fee ${formatEth(fee.blobFee)} burned` : ''}`;
+    yield `  ${c.dim('Fee')}  ${formatEth(fee.total)}: ${parts}\n`;
+  }
+  if (!state.feeInDiff && fee !== null) {
+    yield `  ${c.dim(`The node's state diff leaves the fee out: the sender also paid ${formatEth(fee.total + fee.blobFee)}, not counted above.`)}\n`;
+  }
+}
+
+const slotText = (slot: Hex): string => {
+  const n = BigInt(slot);
+  return n < 1_000_000n ? `slot ${n}` : `slot ${slot.slice(0, 10)}…${slot.slice(-8)}`;
+};
+const wordText = (w: Hex): string => `0x${BigInt(w).toString(16)}`;
+
+/** A variable's name with the addresses in it (mapping keys) shown as elsewhere. */
+function nameText(name: string, s: AddressStyle): string {
+  return escapeText(name).replace(/0x[0-9a-f]{40}\b/g, (a) => showAddress(a, { ...s, short: true }));
+}
+
+function partText(p: NamedSlotPart, s: AddressStyle): string {
+  const v = (x: string): string => (p.type === 'address' || p.type.startsWith('contract ') ? showAddress(x, { ...s, short: true }) : p.type === 'string' ? escapeText(x) : `${x}${sciHint(x)}`);
+  const change = p.change !== undefined && p.change !== '0' ? ` (${p.change.startsWith('-') ? p.change : `+${p.change}`})` : '';
+  return `${nameText(p.name, s)}: ${v(p.before)} → ${v(p.after)}${change}`;
+}
+
+function* storageRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {
+  const s: AddressStyle = { decoded: m.decoded, short: false };
+  const changed = state.accounts.filter((a) => a.storage.length > 0);
+  const slots = changed.reduce((n, a) => n + a.storage.length, 0);
+  yield `\n${c.bold(`Storage changes (${plural(changed.length, 'contract')}, ${plural(slots, 'slot')})`)}\n`;
+  for (const a of changed) {
+    const layout = m.decoded?.state?.layouts.get(a.address);
+    const via = layout === undefined ? '' : c.dim(` · names from ${escapeText(layout.contract)}'s storage layout${layout.via !== undefined ? ` (implementation ${showAddress(layout.via, { ...s, short: true })})` : ''}`);
+    yield `  ${showAddress(a.address, s)}${via}\n`;
+    const named = m.decoded?.state?.storage.get(a.address);
+    for (const slot of a.storage as readonly RpcSlotChange[]) {
+      const parts = named?.get(slot.slot);
+      if (parts === undefined || parts.length === 0) {
+        yield `      ${c.dim(slotText(slot.slot))}: ${wordText(slot.before)} → ${wordText(slot.after)}\n`;
+        continue;
+      }
+      for (const p of parts) yield `      ${partText(p, s)}  ${c.dim(slotText(slot.slot))}\n`;
+    }
+  }
+}
+
+function* accountRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {
+  const s: AddressStyle = { decoded: m.decoded, short: false };
+  yield `\n${c.bold(`Accounts (${state.accounts.length})`)}\n`;
+  for (const a of state.accounts) {
+    const what: string[] = [];
+    if (a.nonce !== null) what.push(`nonce ${a.nonce.before} → ${a.nonce.after}`);
+    if (a.delegation !== null) {
+      const d = a.delegation;
+      what.push(d.after !== null ? `delegates to ${showAddress(d.after, { ...s, short: true })} (EIP-7702)` : `delegation to ${showAddress(d.before!, { ...s, short: true })} cleared (EIP-7702)`);
+    } else if (a.code !== null) {
+      what.push(a.code.after > 0 ? `code ${formatBytes(a.code.after)}` : `code removed (${formatBytes(a.code.before)})`);
+    }
+    if (a.balance !== null) what.push('balance');
+    if (a.storage.length > 0) what.push(plural(a.storage.length, 'slot'));
+    yield `  ${who(a, s, c)}  ${what.join(', ')}\n`;
+  }
+}
+
+/** The three --state sections, or one line saying why there are none. */
+export function* renderState(m: InspectModel, c: ChalkInstance): Generator<string> {
+  const state = m.state;
+  if (state === undefined) return;
+  if (state === null) {
+    if (m.status === 'success' || m.status === 'reverted') yield `\n${c.bold('State changes')}\n  ${c.dim('not shown: the node gave no state diff (see the warning).')}\n`;
+    return;
+  }
+  yield* balanceRows(m, state, c);
+  if (state.accounts.some((a) => a.storage.length > 0)) yield* storageRows(m, state, c);
+  yield* accountRows(m, state, c);
+}
