@@ -22,7 +22,7 @@ function who(a: AccountChange | { address: Hex; roles: readonly AccountRole[] },
 
 function tokenAmount(t: TokenBalance, s: AddressStyle): string {
   const n = BigInt(t.change);
-  const unit = t.symbol !== null ? escapeText(t.symbol) : `${t.kind} ${showAddress(t.token, s)}`;
+  const unit = t.symbol !== null ? escapeText(t.symbol) : `${t.kind} ${showAddress(t.token, { ...s, short: true })}`;
   if (t.kind === 'ERC-721') return `${signed(n, n.toString())} ${unit} ${n === 1n || n === -1n ? 'token' : 'tokens'}`;
   const id = t.tokenId !== undefined ? ` (id ${t.tokenId})` : '';
   if (t.decimals !== null && t.kind === 'ERC-20') return `${signed(n, formatUnits(n, t.decimals))} ${unit}${id}`;

@@ -301,7 +301,7 @@ export function parseBatch(text: string, label: string, firstId: number, count: 
     const why = typeof error?.message === 'string' ? `: ${escapeShort(error.message, 120)}` : '';
     throw new RpcFailure('protocol', `${label}: ${where} did not answer the batch with a batch${why}.`, { method: label });
   }
-  const answers: Array<BatchAnswer | undefined> = new Array(count);
+  const answers: Array<BatchAnswer | undefined> = Array.from({ length: count }, () => undefined);
   for (const r of doc) {
     const id = (r as { id?: unknown } | null)?.id;
     if (typeof id !== 'number' || id < firstId || id >= firstId + count || answers[id - firstId] !== undefined) continue;

@@ -33,7 +33,7 @@ export async function fetchState(client: RpcClient, hash: Hex, tracer: TracerSta
       const why = isMethodNotFound(err)
         ? tracer.mode === 'geth'
           ? `debug_traceTransaction (prestateTracer) is not available on ${client.where} (method not found)`
-          : `neither trace_replayTransaction nor debug_traceTransaction (prestateTracer) is available on ${client.where}`
+          : `neither trace_replayTransaction nor debug_traceTransaction (prestateTracer) is available on ${client.where} (method not found)`
         : messageOf(err);
       warnings.push(`${why}; state changes are not shown.`);
       return none;

@@ -28,7 +28,7 @@ export async function fetchTokenMeta(client: RpcClient, tokens: readonly Hex[], 
     });
   } catch (err) {
     if (err instanceof Interrupted) throw err;
-    warnings.push(`token symbols and decimals could not be read (${err instanceof Error ? err.message : String(err)}); token amounts are shown raw.`);
+    warnings.push(`token symbols and decimals could not be read (${(err instanceof Error ? err.message : String(err)).replace(/\.$/, '')}); token amounts are shown raw.`);
   }
   return out;
 }

@@ -21,6 +21,8 @@ interface Case {
   readonly receipt: any;
   readonly trace: any[] | undefined;
   readonly callTrace: any | undefined;
+  /** trace_replayTransaction's recorded answer (its stateDiff serves --state). */
+  readonly replay?: any;
 }
 
 const read = (dir: string, file: string): any => (existsSync(join(dir, file)) ? JSON.parse(readFileSync(join(dir, file), 'utf8')) : undefined);
@@ -36,7 +38,8 @@ function loadCases(): Case[] {
     const trace = read(dir, 'trace.json');
     const callTrace = read(dir, 'calltrace.json');
     if (tx === undefined && receipt === undefined && trace === undefined && callTrace === undefined) continue; // flatCallTracer / replay only
-    cases.push({ name: `real/${name}`, hash: String(meta?.hash ?? tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace, callTrace });
+    const replay = read(dir, 'trace_replayTransaction.json');
+    cases.push({ name: `real/${name}`, hash: String(meta?.hash ?? tx?.hash ?? receipt?.transactionHash).toLowerCase(), tx, receipt, trace, callTrace, replay });
   }
   const apis = join(FIXTURES, 'execution-apis', 'cases');
   for (const name of readdirSync(apis).sort()) {
@@ -54,12 +57,18 @@ let server: RpcServer;
 
 beforeAll(async () => {
   server = await startRpcServer(({ method, params }) => {
+    // --state asks for the receipt's block header; none was recorded, so this node does not know it.
+    if (method === 'eth_getBlockByHash') return { result: null };
     const c = byHash.get(String(params[0]).toLowerCase());
     if (c === undefined) return undefined; // a hash nobody recorded: the server complains
     if (method === 'eth_getTransactionByHash') return { result: c.tx ?? null };
     if (method === 'eth_getTransactionReceipt') return { result: c.receipt ?? null };
     if (method === 'trace_transaction') return c.trace !== undefined ? { result: c.trace } : { error: { code: -32601, message: 'Method not found' } };
-    if (method === 'debug_traceTransaction') return c.callTrace !== undefined ? { result: c.callTrace } : { error: { code: -32601, message: 'Method not found' } };
+    const prestate = (params[1] as { tracer?: string } | undefined)?.tracer === 'prestateTracer';
+    if (method === 'debug_traceTransaction' && !prestate) return c.callTrace !== undefined ? { result: c.callTrace } : { error: { code: -32601, message: 'Method not found' } };
+    // --state: the recorded replay's stateDiff; no prestateTracer answer was recorded, nor any block header.
+    if (method === 'trace_replayTransaction') return c.replay !== undefined ? { result: c.replay } : { error: { code: -32601, message: 'Method not found' } };
+    if (method === 'debug_traceTransaction') return { error: { code: -32601, message: 'Method not found' } };
     return undefined;
   });
 });
@@ -135,5 +144,41 @@ describe('real mainnet answers', () => {
     if (size !== undefined) expect(countNodes(doc.calls)).toBe(size);
     else expect(doc.calls).toBeNull();
     expect(doc.logs).toHaveLength(c.receipt?.logs?.length ?? 0);
+  });
+});
+
+describe('--state on recorded answers', () => {
+  const transfer = cases.find((c) => c.name === 'real/mainnet-legacy-transfer-b10000000')!;
+
+  test('Erigon\'s stateDiff of a mainnet transfer: the value moved, and the fee it leaves out is said, not invented', async () => {
+    const r = await runTxray([transfer.hash, '-r', server.url, '--state']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    // tx.value 0x554b81ec144eea9 wei; gasUsed 21,000 at 1 gwei; the sender's nonce 0x18bc14e.
+    expect(BigInt(transfer.tx.value)).toBe(384_134_310_464_384_681n);
+    expect(r.stdout).toContain('0xEA674fdDe714fd979de3EdF0F56AA9716B898ec8 sender\n      -0.384134310464384681 ETH (-384,134,310,464,384,681 wei)  946.616585530098976017 → 946.232451219634591336 ETH');
+    expect(r.stdout).toContain('0x60f18d941F6253E3F7082Ea0db3bc3944e7e9D40 recipient\n      +0.384134310464384681 ETH');
+    expect(r.stdout).toContain("The node's state diff leaves the fee out: the sender also paid 0.000021 ETH, not counted above.");
+    expect(r.stdout).toContain('Fee  0.000021 ETH: the block header is not known, so the burned part is not either');
+    expect(r.stdout).toContain('sender  nonce 25936206 → 25936207, balance');
+  });
+
+  test('--json: the recorded stateDiff verbatim beside what was made of it', async () => {
+    const r = await runTxray([transfer.hash, '-r', server.url, '--state', '--json']);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.state).toMatchObject({ source: 'trace_replayTransaction', feeInDiff: false, fee: { burned: null, coinbase: null } });
+    expect(doc.state.stateDiff).toEqual(transfer.replay);
+    const changes = doc.state.balances.map((b: { change: string }) => BigInt(b.change));
+    expect(changes).toEqual([-BigInt(transfer.tx.value), BigInt(transfer.tx.value)]);
+  });
+
+  test('a case with no recorded state diff: one warning, the rest as without --state', async () => {
+    const c = cases.find((x) => x.name === 'real/mainnet-legacy-contract-call-internal-transfer-b10000000')!;
+    const r = await runTxray([c.hash, '-r', server.url, '--state']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`txray: warning: neither trace_replayTransaction nor debug_traceTransaction (prestateTracer) is available on ${server.url} (method not found); state changes are not shown.\n`);
+    expect(r.stdout).toContain('State changes\n  not shown');
+    expect(r.stdout).toContain('Call tree (2 entries, depth 1)');
   });
 });

@@ -22,8 +22,8 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-/** `tls`: serve HTTPS with this key and certificate instead of plain HTTP. */
-export async function startRpcServer(handler: Handler, options: { tls?: { key: Buffer; cert: Buffer } } = {}): Promise<RpcServer> {
+/** `tls`: serve HTTPS with this key and certificate instead of plain HTTP; `refuseBatches`: answer any batch with one error. */
+export async function startRpcServer(handler: Handler, options: { tls?: { key: Buffer; cert: Buffer }; refuseBatches?: boolean } = {}): Promise<RpcServer> {
   const unexpected: string[] = [];
   const requests: RpcServer['requests'] = [];
   const listener: RequestListener = (req, res) => {
@@ -37,6 +37,26 @@ export async function startRpcServer(handler: Handler, options: { tls?: { key: B
           msg = JSON.parse(body);
         } catch {
           res.writeHead(400).end();
+          return;
+        }
+        if (Array.isArray(msg)) {
+          // A JSON-RPC batch: each request through the handler, the answers in one array; or refused
+          // as a whole with one error object, as some providers do.
+          const batch = msg as Array<{ method: string; params: unknown[]; id: unknown }>;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          if (options.refuseBatches) {
+            requests.push({ method: 'batch', path: req.url ?? '/', headers: req.headers });
+            res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not served here' } }));
+            return;
+          }
+          const answers = [];
+          for (const m of batch) {
+            requests.push({ method: m.method, path: req.url ?? '/', headers: req.headers });
+            const answer = await handler({ ...m, path: req.url ?? '/', headers: req.headers }, res);
+            if (answer === undefined || answer === 'handled') unexpected.push(m.method);
+            answers.push({ jsonrpc: '2.0', id: m.id, ...(answer === undefined || answer === 'handled' ? { error: { code: -32000, message: `test server: unexpected method ${m.method}` } } : answer) });
+          }
+          res.end(JSON.stringify(answers));
           return;
         }
         requests.push({ method: msg.method, path: req.url ?? '/', headers: req.headers });
