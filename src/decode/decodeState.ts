@@ -10,6 +10,7 @@ import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
 import type { Decoded, JsonValue, Transfer } from './decodeModel.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/buildState.js';
+import { checksumAddress } from './keccak.js';
 import { matchArtifact } from './matchCode.js';
 import { EIP1967_SLOTS, type KeyCandidates, type NamedSlotPart, nameSlots } from './nameStorage.js';
 
@@ -176,8 +177,8 @@ export function nameStorage(
     for (const s of account.storage) {
       const proxySlot = EIP1967_SLOTS[s.slot];
       if (proxySlot !== undefined) {
-        const addr = (w: Hex): string => (BigInt(w) === 0n ? `0x${'0'.repeat(40)}` : `0x${w.slice(26)}`);
-        named.set(s.slot, [{ name: proxySlot, type: 'address', before: addr(s.before), after: addr(s.after) }]);
+        const addr = (w: Hex): string => checksumAddress(`0x${w.slice(26)}`);
+        named.set(s.slot, [{ name: proxySlot, path: proxySlot, keys: [], type: 'address', before: addr(s.before), after: addr(s.after) }]);
       }
     }
     let artifact = withLayout.length > 0 ? artifactOf(account.address) : undefined;
@@ -221,8 +222,8 @@ export function* stateAddresses(state: StateModel, decoded: DecodedState): Gener
   for (const slots of decoded.storage.values()) {
     for (const parts of slots.values()) {
       for (const p of parts) {
-        if (p.type === 'address' || p.type.startsWith('contract ')) yield* [p.before, p.after];
-        yield* p.name.match(/0x[0-9a-f]{40}/g) ?? [];
+        for (const v of [p.before, p.after]) if (typeof v === 'string' && (p.type === 'address' || p.type.startsWith('contract '))) yield v.toLowerCase();
+        for (const k of p.keys) if (isAddress(k)) yield k.toLowerCase();
       }
     }
   }

@@ -13,7 +13,7 @@
  * transaction itself shows (parties, call targets, arguments, event topics).
  */
 import { EIP1967_IMPLEMENTATION } from '../model/buildState.js';
-import { keccak256 } from './keccak.js';
+import { checksumAddress, keccak256 } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 
 export interface StorageVar {
@@ -40,12 +40,20 @@ export interface StorageLayout {
 
 /** One variable (or part of one) that lives in a changed slot, its values before and after. */
 export interface NamedSlotPart {
-  /** "balanceOf[0xf39F…]", "positions[42].owner", "items[0]", "title". */
+  /** The state variable it belongs to ("balanceOf", "positions"). */
   readonly name: string;
+  /**
+   * Where in it: mapping keys in brackets (addresses checksummed, integers decimal), array indices,
+   * struct members after a dot ("positions[42].owner", "allowance[0xf39F…][0x7099…]").
+   */
+  readonly path: string;
+  /** The mapping keys on the way, in order. */
+  readonly keys: readonly string[];
   /** Solidity type ("uint256", "address", "string"). */
   readonly type: string;
-  readonly before: string;
-  readonly after: string;
+  /** Decoded like call arguments: integers as decimal strings, addresses checksummed, booleans as booleans. */
+  readonly before: string | boolean;
+  readonly after: string | boolean;
   /** after − before, for integers. */
   readonly change?: string;
 }
@@ -73,7 +81,6 @@ export const EIP1967_SLOTS: Readonly<Record<string, string>> = {
   '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50': 'EIP-1967 beacon',
 };
 
-const TWO_256 = 1n << 256n;
 /** A dynamic array's element this far past its start is taken for a hash collision, not an index. */
 const MAX_INDEX = 1n << 40n;
 /** Mapping keys hashed per lookup at most (nested mappings try keys × keys). */
@@ -115,31 +122,38 @@ function bitsOf(label: string): number {
   return m ? Number(m[1]) : 256;
 }
 
-/** A value type's bytes from a word, shown: integers in decimal, addresses as 0x…, bool, bytesN as hex. */
-function show(typeLabel: string, raw: bigint, size: number): { text: string; int?: bigint } {
-  if (typeLabel === 'bool') return { text: raw === 0n ? 'false' : 'true' };
+/** A value type's bytes from a word, decoded: integers in decimal, addresses checksummed, bool, bytesN as hex. */
+function decodeValue(typeLabel: string, raw: bigint, size: number): { value: string | boolean; int?: bigint } {
+  if (typeLabel === 'bool') return { value: raw !== 0n };
   if (typeLabel === 'address' || typeLabel.startsWith('contract ') || typeLabel === 'address payable') {
-    return { text: `0x${raw.toString(16).padStart(40, '0')}` };
+    return { value: checksumAddress(`0x${raw.toString(16).padStart(40, '0')}`) };
   }
-  if (/^bytes\d+$/.test(typeLabel)) return { text: `0x${raw.toString(16).padStart(size * 2, '0')}` };
+  if (/^bytes\d+$/.test(typeLabel)) return { value: `0x${raw.toString(16).padStart(size * 2, '0')}` };
   if (/^int\d*$/.test(typeLabel)) {
     const bits = bitsOf(typeLabel);
     const signed = raw >= 1n << BigInt(bits - 1) ? raw - (1n << BigInt(bits)) : raw;
-    return { text: signed.toString(), int: signed };
+    return { value: signed.toString(), int: signed };
   }
   // uintN, enums, and anything else of a value type: the unsigned number.
-  return { text: raw.toString(), int: raw };
+  return { value: raw.toString(), int: raw };
 }
 
-/** The short form of a bytes/string slot: its text, or null when the slot holds the long form's length. */
-function shortBytes(value: bigint, isString: boolean): { text: string; long: boolean } {
+/** The short form of a bytes/string slot: its text (or hex), or, for the long form, its length. */
+function shortBytes(value: bigint, isString: boolean): string {
   const low = Number(value & 0xffn);
-  if (low % 2 === 1) return { text: `(${(value - 1n) / 2n} bytes)`, long: true };
-  const length = low / 2;
-  const bytes = word(value).subarray(0, Math.min(length, 31));
-  if (!isString) return { text: `0x${Buffer.from(bytes).toString('hex')}`, long: false };
-  return { text: JSON.stringify(Buffer.from(bytes).toString('utf8')), long: false };
+  if (low % 2 === 1) return `(${(value - 1n) / 2n} bytes)`;
+  const bytes = word(value).subarray(0, Math.min(low / 2, 31));
+  return isString ? Buffer.from(bytes).toString('utf8') : `0x${Buffer.from(bytes).toString('hex')}`;
 }
+
+/** Where a part sits: the variable, the path to it, the mapping keys on the way. */
+interface At {
+  readonly name: string;
+  readonly path: string;
+  readonly keys: readonly string[];
+}
+
+const member = (at: At, suffix: string, key?: string): At => ({ name: at.name, path: `${at.path}${suffix}`, keys: key === undefined ? at.keys : [...at.keys, key] });
 
 /**
  * Names the changed slots of one contract. `values` are its changed slots; every name found is
@@ -147,18 +161,33 @@ function shortBytes(value: bigint, isString: boolean): { text: string; long: boo
  */
 export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCandidates): Map<bigint, NamedSlotPart[]> {
   const out = new Map<bigint, NamedSlotPart[]>();
-  const changed = [...values.keys()];
+  // Sorted, for "is any changed slot in [lo, hi)" by binary search: a diff may change 100,000 slots.
+  const changed = [...values.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const firstAtOrAbove = (lo: bigint): number => {
+    let a = 0;
+    let b = changed.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (changed[mid]! < lo) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  };
+  const anyIn = (lo: bigint, hi: bigint): boolean => {
+    const i = firstAtOrAbove(lo);
+    return i < changed.length && changed[i]! < hi;
+  };
   let hashes = 0;
   const add = (slot: bigint, part: NamedSlotPart): void => {
     const list = out.get(slot) ?? [];
-    if (!list.some((p) => p.name === part.name)) list.push(part);
+    if (!list.some((p) => p.path === part.path)) list.push(part);
     out.set(slot, list);
   };
   const typeOf = (id: string): StorageType | undefined => layout.types[id];
   const slotsOf = (t: StorageType): bigint => (BigInt(t.numberOfBytes) + 31n) / 32n;
 
   /** A value type at (slot, offset): named when its bytes changed. */
-  const leaf = (t: StorageType, slot: bigint, offset: number, name: string): void => {
+  const leaf = (t: StorageType, slot: bigint, offset: number, at: At): void => {
     const v = values.get(slot);
     if (v === undefined) return;
     const size = Number(t.numberOfBytes);
@@ -166,27 +195,26 @@ export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCa
     const before = (v.before >> BigInt(offset * 8)) & mask;
     const after = (v.after >> BigInt(offset * 8)) & mask;
     if (before === after && size < 32) return; // another variable packed in this slot changed
-    const b = show(t.label, before, size);
-    const a = show(t.label, after, size);
-    add(slot, { name, type: t.label, before: b.text, after: a.text, ...(b.int !== undefined && a.int !== undefined ? { change: (a.int - b.int).toString() } : {}) });
+    const b = decodeValue(t.label, before, size);
+    const a = decodeValue(t.label, after, size);
+    add(slot, { ...at, type: t.label, before: b.value, after: a.value, ...(b.int !== undefined && a.int !== undefined ? { change: (a.int - b.int).toString() } : {}) });
   };
 
   /** Everything of type `id` placed at `base` (and `offset` within it) that touches a changed slot. */
-  const place = (id: string, base: bigint, offset: number, name: string, depth: number): void => {
+  const place = (id: string, base: bigint, offset: number, at: At, depth: number): void => {
     const t = typeOf(id);
     if (t === undefined || depth > 8) return;
-    if (t.encoding === 'mapping') return mapping(t, base, name, depth);
-    if (t.encoding === 'dynamic_array') return dynamicArray(t, base, name, depth);
-    if (t.encoding === 'bytes') return bytes(t, base, name);
-    const span = slotsOf(t);
-    if (!changed.some((s) => s >= base && s < base + span)) return;
+    if (t.encoding === 'mapping') return mapping(t, base, at, depth);
+    if (t.encoding === 'dynamic_array') return dynamicArray(t, base, at, depth);
+    if (t.encoding === 'bytes') return bytes(t, base, at);
+    if (!anyIn(base, base + slotsOf(t))) return;
     if (t.members !== undefined) {
-      for (const m of t.members) place(m.type, base + BigInt(m.slot), m.offset, `${name}.${m.label}`, depth + 1);
+      for (const m of t.members) place(m.type, base + BigInt(m.slot), m.offset, member(at, `.${m.label}`), depth + 1);
       return;
     }
     const array = t.base !== undefined ? /\[(\d+)\]$/.exec(t.label) : null;
-    if (array !== null && t.base !== undefined) return staticArray(t.base, Number(array[1]), base, name, depth);
-    leaf(t, base, offset, name);
+    if (array !== null && t.base !== undefined) return elements(t.base, base, BigInt(array[1]!), at, depth);
+    leaf(t, base, offset, at);
   };
 
   const elementLayout = (baseId: string): { size: number; perSlot: number; slots: bigint } | undefined => {
@@ -197,67 +225,61 @@ export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCa
   };
 
   /** Elements from `start` on, `length` of them at most (undefined: as many as the changed slots reach). */
-  const elements = (baseId: string, start: bigint, length: bigint | undefined, name: string, depth: number): void => {
+  const elements = (baseId: string, start: bigint, length: bigint | undefined, at: At, depth: number): void => {
     const e = elementLayout(baseId);
     if (e === undefined) return;
-    for (const s of changed) {
-      const k = (s - start + TWO_256) % TWO_256;
-      if (k >= MAX_INDEX) continue;
+    const slotsSpanned = length === undefined ? MAX_INDEX : e.perSlot > 1 ? (length + BigInt(e.perSlot) - 1n) / BigInt(e.perSlot) : length * e.slots;
+    const end = start + slotsSpanned;
+    for (let i = firstAtOrAbove(start); i < changed.length && changed[i]! < end; i++) {
+      const k = changed[i]! - start;
       const first = e.perSlot > 1 ? k * BigInt(e.perSlot) : k / e.slots;
       const count = e.perSlot > 1 ? e.perSlot : 1;
       for (let j = 0; j < count; j++) {
-        const i = first + BigInt(j);
-        if (length !== undefined && i >= length) break;
-        const at = e.perSlot > 1 ? start + k : start + i * e.slots;
-        place(baseId, at, e.perSlot > 1 ? j * e.size : 0, `${name}[${i}]`, depth + 1);
+        const index = first + BigInt(j);
+        if (length !== undefined && index >= length) break;
+        const slot = e.perSlot > 1 ? start + k : start + index * e.slots;
+        place(baseId, slot, e.perSlot > 1 ? j * e.size : 0, member(at, `[${index}]`), depth + 1);
       }
     }
   };
 
-  const staticArray = (baseId: string, length: number, base: bigint, name: string, depth: number): void => elements(baseId, base, BigInt(length), name, depth);
-
-  const dynamicArray = (t: StorageType, base: bigint, name: string, depth: number): void => {
+  const dynamicArray = (t: StorageType, base: bigint, at: At, depth: number): void => {
     const v = values.get(base);
-    if (v !== undefined) add(base, { name: `${name}.length`, type: 'uint256', before: v.before.toString(), after: v.after.toString(), change: (v.after - v.before).toString() });
+    if (v !== undefined) add(base, { ...member(at, '.length'), type: 'uint256', before: v.before.toString(), after: v.after.toString(), change: (v.after - v.before).toString() });
     if (t.base === undefined) return;
     hashes++;
-    elements(t.base, slotHash([word(base)]), undefined, name, depth);
+    elements(t.base, slotHash([word(base)]), undefined, at, depth);
   };
 
-  const bytes = (t: StorageType, base: bigint, name: string): void => {
+  const bytes = (t: StorageType, base: bigint, at: At): void => {
     const isString = t.label === 'string';
     const v = values.get(base);
-    if (v !== undefined) {
-      const b = shortBytes(v.before, isString);
-      const a = shortBytes(v.after, isString);
-      add(base, { name, type: t.label, before: b.text, after: a.text });
-    }
+    if (v !== undefined) add(base, { ...at, type: t.label, before: shortBytes(v.before, isString), after: shortBytes(v.after, isString) });
     hashes++;
     const start = slotHash([word(base)]);
-    for (const s of changed) {
-      const k = (s - start + TWO_256) % TWO_256;
-      if (k < MAX_INDEX) {
-        const x = values.get(s)!;
-        add(s, { name: `${name} (data word ${k})`, type: 'bytes32', before: `0x${x.before.toString(16).padStart(64, '0')}`, after: `0x${x.after.toString(16).padStart(64, '0')}` });
-      }
+    for (let i = firstAtOrAbove(start); i < changed.length && changed[i]! < start + MAX_INDEX; i++) {
+      const s = changed[i]!;
+      const x = values.get(s)!;
+      add(s, { ...member(at, ` (data word ${s - start})`), type: 'bytes32', before: `0x${x.before.toString(16).padStart(64, '0')}`, after: `0x${x.after.toString(16).padStart(64, '0')}` });
     }
   };
 
-  const mapping = (t: StorageType, base: bigint, name: string, depth: number): void => {
+  const mapping = (t: StorageType, base: bigint, at: At, depth: number): void => {
     if (t.key === undefined || t.value === undefined) return;
     const keyType = typeOf(t.key)?.label ?? '';
+    const isAddressKey = keyType === 'address' || keyType.startsWith('contract ');
     // Keys hash as their padded 32-byte value; string and bytes keys (hashed unpadded) are not tried.
-    const candidates = keyType === 'address' || keyType.startsWith('contract ') ? keys.addresses : /^(u?int\d*|bytes\d+|bool)$/.test(keyType) || keyType.startsWith('enum ') ? keys.numbers : [];
+    const candidates = isAddressKey ? keys.addresses : /^(u?int\d*|bytes\d+|bool)$/.test(keyType) || keyType.startsWith('enum ') ? keys.numbers : [];
     const baseWord = word(base);
     for (const k of candidates) {
       if (++hashes > MAX_HASHES) return;
-      const at = slotHash([word(k), baseWord]);
-      const shown = keyType === 'address' || keyType.startsWith('contract ') ? `0x${k.toString(16).padStart(40, '0')}` : /^bytes/.test(keyType) ? `0x${k.toString(16).padStart(64, '0')}` : k.toString();
-      place(t.value, at, 0, `${name}[${shown}]`, depth + 1);
+      const slot = slotHash([word(k), baseWord]);
+      const shown = isAddressKey ? checksumAddress(`0x${k.toString(16).padStart(40, '0')}`) : /^bytes/.test(keyType) ? `0x${k.toString(16).padStart(64, '0')}` : k.toString();
+      place(t.value, slot, 0, member(at, `[${shown}]`, shown), depth + 1);
     }
   };
 
-  for (const v of layout.storage) place(v.type, BigInt(v.slot), v.offset, v.label, 0);
+  for (const v of layout.storage) place(v.type, BigInt(v.slot), v.offset, { name: v.label, path: v.label, keys: [] }, 0);
   return out;
 }
 

@@ -49,55 +49,62 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     function: d?.function ?? null,
     transfers: d?.transfers ?? [],
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
-    ...(m.state === undefined ? {} : { state: stateJson(m, m.raw.stateDiff ?? null) }),
+    ...stateJson(m),
     warnings: m.warnings,
   };
 }
 
 const dec = (n: bigint | null): string | null => (n === null ? null : n.toString());
 
-/** --state: what changed, derived, with the node's answer verbatim beside it. */
-function stateJson(m: InspectModel, raw: unknown): Record<string, unknown> | null {
+/** The --state fields, all null without --state (or when the node gave no diff). */
+const NO_STATE = { stateSource: null, stateDiff: null, balanceChanges: null, storageChanges: null, accountChanges: null, fee: null } as const;
+
+/** --state: what changed, derived, with the node's diff verbatim beside it. */
+function stateJson(m: InspectModel): Record<string, unknown> {
   const state = m.state;
-  if (state === null || state === undefined) return null;
+  if (state === null || state === undefined) return NO_STATE;
   const d = m.decoded?.state;
+  const raw = m.raw?.stateDiff as { stateDiff?: unknown } | null | undefined;
   const fee = state.fee;
-  const roles = new Map(state.accounts.map((a) => [a.address as string, a.roles]));
   return {
-    source: state.source,
-    feeInDiff: state.feeInDiff,
-    fee:
-      fee === null
-        ? null
-        : {
-            gasUsed: dec(fee.gasUsed),
-            effectiveGasPrice: dec(fee.effectiveGasPrice),
-            total: dec(fee.total),
-            baseFeePerGas: dec(fee.baseFeePerGas),
-            burned: dec(fee.burned),
-            priority: dec(fee.priority),
-            blobFee: dec(fee.blobFee),
-            coinbase: fee.coinbase,
-          },
-    balances: [
-      ...state.balances.map((a) => ({ address: a.address, roles: a.roles, asset: 'ETH', before: dec(a.balance!.before), after: dec(a.balance!.after), change: dec(a.balance!.after - a.balance!.before) })),
-      ...(d?.tokens ?? []).map((t) => ({ address: t.holder, roles: roles.get(t.holder) ?? [], asset: t.token, kind: t.kind, ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}), symbol: t.symbol, decimals: t.decimals, change: t.change })),
+    stateSource: state.source,
+    // trace_replayTransaction: the stateDiff member of its result; the prestateTracer: its whole {pre, post}.
+    stateDiff: state.source === 'trace_replayTransaction' ? (raw?.stateDiff ?? null) : (raw ?? null),
+    balanceChanges: [
+      ...state.balances.map((a) => ({ address: a.address, asset: 'ETH', standard: 'ETH', before: dec(a.balance!.before), after: dec(a.balance!.after), delta: dec(a.balance!.after - a.balance!.before) })),
+      ...(d?.tokens ?? []).map((t) => ({
+        address: t.holder,
+        asset: t.token,
+        standard: t.kind,
+        ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
+        ...(t.symbol !== null ? { symbol: t.symbol } : {}),
+        ...(t.decimals !== null ? { decimals: t.decimals } : {}),
+        delta: t.change,
+      })),
     ],
-    accounts: state.accounts.map((a) => {
+    storageChanges: state.accounts.flatMap((a) => {
       const names = d?.storage.get(a.address);
-      const layout = d?.layouts.get(a.address);
-      return {
-        address: a.address,
-        roles: a.roles,
-        balance: a.balance === null ? null : { before: dec(a.balance.before), after: dec(a.balance.after), change: dec(a.balance.after - a.balance.before) },
-        nonce: a.nonce === null ? null : { before: dec(a.nonce.before), after: dec(a.nonce.after) },
-        code: a.code === null ? null : { beforeBytes: a.code.before, afterBytes: a.code.after },
-        delegation: a.delegation,
-        layout: layout === undefined ? null : { contract: layout.contract, implementation: layout.via ?? null },
-        storage: a.storage.map((s) => ({ slot: s.slot, before: s.before, after: s.after, variables: names?.get(s.slot) ?? [] })),
-      };
+      return a.storage.map((s) => {
+        const variables = names?.get(s.slot);
+        return {
+          address: a.address,
+          slot: s.slot,
+          before: s.before,
+          after: s.after,
+          ...(variables !== undefined ? { variables: variables.map((v) => ({ name: v.name, path: v.path, keys: v.keys, type: v.type, before: v.before, after: v.after })) } : {}),
+        };
+      });
     }),
-    stateDiff: raw,
+    accountChanges: state.accounts.map((a) => ({
+      address: a.address,
+      roles: a.roles,
+      ...(a.nonce !== null ? { nonceBefore: dec(a.nonce.before), nonceAfter: dec(a.nonce.after) } : {}),
+      ...(a.roles.includes('created') ? { created: true } : {}),
+      ...(a.roles.includes('destroyed') ? { destroyed: true } : {}),
+      ...(a.code !== null ? { codeSize: a.code.after } : {}),
+      ...(a.delegation !== null ? { delegatedTo: a.delegation.after } : {}),
+    })),
+    fee: fee === null ? null : { paid: dec(fee.total), burned: dec(fee.burned), tip: dec(fee.priority), ...(fee.blobFee > 0n ? { blobFee: dec(fee.blobFee) } : {}) },
   };
 }
 
@@ -116,6 +123,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     function: null,
     transfers: [],
     failure: null,
+    ...NO_STATE,
     warnings,
     error,
   };

@@ -60,15 +60,27 @@ const slotText = (slot: Hex): string => {
 };
 const wordText = (w: Hex): string => `0x${BigInt(w).toString(16)}`;
 
-/** A variable's name with the addresses in it (mapping keys) shown as elsewhere. */
-function nameText(name: string, s: AddressStyle): string {
-  return escapeText(name).replace(/0x[0-9a-f]{40}\b/g, (a) => showAddress(a, { ...s, short: true }));
+/** What nameSlots says of a string too long to sit in its slot: its length only. */
+const LONG_BYTES = /^\(\d+ bytes\)$/;
+
+/** A variable's path with the addresses in it (mapping keys) shown as elsewhere. */
+function pathText(path: string, s: AddressStyle): string {
+  return escapeText(path).replace(/0x[0-9a-fA-F]{40}\b/g, (a) => showAddress(a, { ...s, short: true }));
 }
 
 function partText(p: NamedSlotPart, s: AddressStyle): string {
-  const v = (x: string): string => (p.type === 'address' || p.type.startsWith('contract ') ? showAddress(x, { ...s, short: true }) : p.type === 'string' ? escapeText(x) : `${x}${sciHint(x)}`);
+  const v = (x: string | boolean): string =>
+    typeof x === 'boolean'
+      ? String(x)
+      : p.type === 'address' || p.type.startsWith('contract ')
+        ? showAddress(x, { ...s, short: true })
+        : p.type === 'string'
+          ? LONG_BYTES.test(x)
+            ? x
+            : `"${escapeText(x)}"`
+          : `${escapeText(x)}${sciHint(x)}`;
   const change = p.change !== undefined && p.change !== '0' ? ` (${p.change.startsWith('-') ? p.change : `+${p.change}`})` : '';
-  return `${nameText(p.name, s)}: ${v(p.before)} → ${v(p.after)}${change}`;
+  return `${pathText(p.path, s)}: ${v(p.before)} → ${v(p.after)}${change}`;
 }
 
 function* storageRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {

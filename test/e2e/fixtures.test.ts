@@ -167,9 +167,9 @@ describe('--state on recorded answers', () => {
     const r = await runTxray([transfer.hash, '-r', server.url, '--state', '--json']);
     const doc = jsonOf(r);
     expect(schemaErrors(doc)).toBe('');
-    expect(doc.state).toMatchObject({ source: 'trace_replayTransaction', feeInDiff: false, fee: { burned: null, coinbase: null } });
-    expect(doc.state.stateDiff).toEqual(transfer.replay);
-    const changes = doc.state.balances.map((b: { change: string }) => BigInt(b.change));
+    expect(doc).toMatchObject({ stateSource: 'trace_replayTransaction', fee: { paid: '21000000000000', burned: null, tip: null } });
+    expect(doc.stateDiff).toEqual(transfer.replay.stateDiff);
+    const changes = doc.balanceChanges.map((b: { delta: string }) => BigInt(b.delta));
     expect(changes).toEqual([-BigInt(transfer.tx.value), BigInt(transfer.tx.value)]);
   });
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EVIL_SYMBOL, FRESH, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
+import { getAddress } from 'viem';
 import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, type RunResult, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
@@ -31,9 +32,9 @@ const ESC = '\u001b';
 const txray = (name: string, ...extra: string[]): Promise<RunResult> => runTxray([hashes[name]!, '--rpc-url', anvil.url, '--state', ...extra], {}, undefined, project);
 const big = (v: unknown): bigint => BigInt(v as string);
 
-/** The ETH rows of a --json state, by address. */
-const ethRows = (doc: Record<string, any>): Map<string, { change: string; roles: string[] }> =>
-  new Map(doc.state.balances.filter((b: { asset: string }) => b.asset === 'ETH').map((b: { address: string }) => [b.address, b]));
+/** The ETH rows of a --json document's balanceChanges, by address. */
+const ethRows = (doc: Record<string, any>): Map<string, { delta: string }> =>
+  new Map(doc.balanceChanges.filter((b: { asset: string }) => b.asset === 'ETH').map((b: { address: string }) => [b.address, b]));
 
 describe('--state on anvil, from a Foundry project with storage layouts', () => {
   test('every storage shape named through the proxy, token changes with their own symbols, value to a new account', async () => {
@@ -78,32 +79,61 @@ describe('--state on anvil, from a Foundry project with storage layouts', () => 
     expect(r.code).toBe(0);
     const doc = jsonOf(r);
     expect(schemaErrors(doc)).toBe('');
-    const { state, transaction, receipt } = doc;
-    expect(state.source).toBe('debug_traceTransaction');
-    expect(state.feeInDiff).toBe(true);
-    const fee = state.fee;
-    expect(big(fee.total)).toBe(big(receipt.gasUsed) * big(receipt.effectiveGasPrice));
-    expect(big(fee.burned) + big(fee.priority)).toBe(big(fee.total));
+    const { transaction, receipt, fee } = doc;
+    expect(doc.stateSource).toBe('debug_traceTransaction');
+    expect(big(fee.paid)).toBe(big(receipt.gasUsed) * big(receipt.effectiveGasPrice));
+    expect(big(fee.burned) + big(fee.tip)).toBe(big(fee.paid));
     const rows = ethRows(doc);
-    const sum = [...rows.values()].reduce((n, b) => n + big(b.change), 0n);
+    const sum = [...rows.values()].reduce((n, b) => n + big(b.delta), 0n);
     expect(sum).toBe(-big(fee.burned));
-    expect(big(rows.get(transaction.from)!.change)).toBe(-(big(fee.total) + big(transaction.value)));
-    expect(big(rows.get(fee.coinbase)!.change)).toBe(big(fee.priority));
-    expect(rows.get(transaction.from)!.roles).toEqual(['sender']);
-    expect(rows.get(FRESH)!.roles).toEqual(['new']);
+    expect(big(rows.get(transaction.from)!.delta)).toBe(-(big(fee.paid) + big(transaction.value)));
+    const accounts = new Map(doc.accountChanges.map((a: { address: string }) => [a.address, a]));
+    const coinbase = [...accounts.values()].find((a: any) => a.roles.includes('coinbase')) as { address: string };
+    expect(big(rows.get(coinbase.address)!.delta)).toBe(big(fee.tip));
+    expect(accounts.get(transaction.from)).toEqual({ address: transaction.from, roles: ['sender'], nonceBefore: String(Number(transaction.nonce)), nonceAfter: String(Number(transaction.nonce) + 1) });
+    expect(accounts.get(FRESH)).toEqual({ address: FRESH, roles: ['new'] });
     // Token rows: what the tokens themselves answered, hostile text unchanged in JSON (escaped by JSON).
-    const evil = state.balances.find((b: any) => b.asset === s.evilToken.toLowerCase());
-    expect(evil).toMatchObject({ address: FRESH, kind: 'ERC-20', symbol: EVIL_SYMBOL, decimals: 6, change: '1000' });
+    const evil = doc.balanceChanges.find((b: any) => b.asset === s.evilToken.toLowerCase());
+    expect(evil).toEqual({ address: FRESH, asset: s.evilToken.toLowerCase(), standard: 'ERC-20', symbol: EVIL_SYMBOL, decimals: 6, delta: '1000' });
     expect(r.stdout).not.toContain(ESC);
-    // Storage: variables with their types and values.
-    const proxy = state.accounts.find((a: any) => a.address === s.proxy.toLowerCase());
-    expect(proxy.layout).toEqual({ contract: 'Vault', implementation: s.vault.toLowerCase() });
-    const variables = proxy.storage.flatMap((slot: any) => slot.variables);
-    expect(variables).toContainEqual({ name: `positions[42].owner`, type: 'address', before: `0x${'0'.repeat(40)}`, after: FRESH });
-    expect(variables).toContainEqual({ name: 'total', type: 'uint128', before: '0', after: '1000', change: '1000' });
+    // Storage: one entry per changed slot, the variables in it with their paths, keys and typed values.
+    const proxy = s.proxy.toLowerCase();
+    const slots = doc.storageChanges.filter((c: { address: string }) => c.address === proxy);
+    expect(slots).toHaveLength(13);
+    const variables = slots.flatMap((c: any) => c.variables ?? []);
+    expect(variables).toContainEqual({ name: 'positions', path: 'positions[42].owner', keys: ['42'], type: 'address', before: `0x${'0'.repeat(40)}`, after: '0x000000000000000000000000000000000000bEEF' });
+    expect(variables).toContainEqual({ name: 'paused', path: 'paused', keys: [], type: 'bool', before: false, after: true });
+    expect(variables).toContainEqual({ name: 'total', path: 'total', keys: [], type: 'uint128', before: '0', after: '1000' });
+    const sender = variables.find((v: any) => v.name === 'allowance');
+    expect(sender).toEqual({ name: 'allowance', path: `allowance[${getAddress(transaction.from)}][0x000000000000000000000000000000000000bEEF]`, keys: [getAddress(transaction.from), '0x000000000000000000000000000000000000bEEF'], type: 'uint256', before: '0', after: '500' });
     // The node's answer rides along verbatim.
     const direct = await forward(anvil.url, 'debug_traceTransaction', [hashes['stateShow'], { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
-    expect(state.stateDiff).toEqual((direct as { result: unknown }).result);
+    expect(doc.stateDiff).toEqual((direct as { result: unknown }).result);
+  });
+
+  test('an ERC-20 transfer: the token deltas from the events match the decoded balanceOf slots', async () => {
+    const r = await txray('tokenTransfer', '--json');
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    const tokens = doc.balanceChanges.filter((b: any) => b.standard === 'ERC-20');
+    expect(tokens.map((t: any) => [t.symbol, t.decimals])).toEqual([['TT', 18], ['TT', 18]]);
+    const slots = doc.storageChanges.flatMap((c: any) => c.variables ?? []).filter((v: any) => v.name === 'balanceOf');
+    expect(slots).toHaveLength(2);
+    for (const t of tokens) {
+      const slot = slots.find((v: any) => v.keys[0].toLowerCase() === t.address)!;
+      expect(big(slot.after) - big(slot.before)).toBe(big(t.delta));
+    }
+  });
+
+  test('a plain ETH transfer: sender, recipient and coinbase, adding up to minus the burned fee', async () => {
+    const r = await txray('legacyTransfer', '--json');
+    const doc = jsonOf(r);
+    const roles = doc.accountChanges.map((a: any) => a.roles);
+    expect(roles).toEqual(expect.arrayContaining([['sender'], ['recipient'], ['coinbase']]));
+    expect(roles).toHaveLength(3);
+    const sum = [...ethRows(doc).values()].reduce((n, b) => n + big(b.delta), 0n);
+    expect(sum).toBe(-big(doc.fee.burned));
+    expect(doc.storageChanges).toEqual([]);
   });
 
   test('a contract created inside the transaction, and a storage write of its creator', async () => {
@@ -142,13 +172,16 @@ describe('--state on anvil, from a Foundry project with storage layouts', () => 
     const r = await txray('custom', '--json');
     expect(r.code).toBe(1);
     const doc = jsonOf(r);
-    expect(doc.state.accounts.map((a: any) => a.roles)).toEqual([['sender'], ['coinbase']]);
-    expect(big(ethRows(doc).get(doc.transaction.from)!.change)).toBe(-big(doc.state.fee.total));
+    expect(doc.accountChanges.map((a: any) => a.roles)).toEqual([['sender'], ['coinbase']]);
+    expect(doc.accountChanges[0]).toMatchObject({ nonceBefore: String(Number(doc.transaction.nonce)) });
+    expect(big(ethRows(doc).get(doc.transaction.from)!.delta)).toBe(-big(doc.fee.paid));
+    expect(doc.storageChanges).toEqual([]);
   });
 
   test('without --state nothing changes: no sections, no state key, no extra request', async () => {
     const r = await runTxray([hashes['stateShow']!, '--rpc-url', anvil.url, '--json'], {}, undefined, project);
-    expect('state' in jsonOf(r)).toBe(false);
+    const doc = jsonOf(r);
+    for (const key of ['stateSource', 'stateDiff', 'balanceChanges', 'storageChanges', 'accountChanges', 'fee']) expect(doc[key]).toBeNull();
     const t = await runTxray([hashes['stateShow']!, '--rpc-url', anvil.url], {}, undefined, project);
     expect(t.stdout).not.toContain('Balance changes');
   });
@@ -178,7 +211,7 @@ describe('nodes that cannot or will not', () => {
     expect(r.stdout).toContain('State changes\n  not shown: the node gave no state diff (see the warning).');
     expect(r.stdout).toContain('Call tree (1 entry, depth 0)');
     const j = await runTxray([hashes['custom']!, '--rpc-url', noState.url, '--state', '--json'], {}, undefined, project);
-    expect(jsonOf(j).state).toBeNull();
+    expect(jsonOf(j)).toMatchObject({ stateSource: null, stateDiff: null, balanceChanges: null, fee: null });
     expect(schemaErrors(jsonOf(j))).toBe('');
   });
 
@@ -201,7 +234,7 @@ describe('nodes that cannot or will not', () => {
     const r = await runTxray([...names.map((n) => hashes[n]!), '--rpc-url', counting.url, '--state', '--json', '--concurrency', '1'], {}, undefined, project);
     expect(r.code).toBe(0);
     const docs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(docs.map((d) => d.state.source)).toEqual(['debug_traceTransaction', 'debug_traceTransaction', 'debug_traceTransaction']);
+    expect(docs.map((d) => d.stateSource)).toEqual(['debug_traceTransaction', 'debug_traceTransaction', 'debug_traceTransaction']);
     const asked = (m: string) => counting.requests.filter((q) => q.method === m).length;
     expect(asked('trace_replayTransaction')).toBe(1);
     expect(asked('eth_getBlockByHash')).toBe(3);

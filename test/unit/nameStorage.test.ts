@@ -4,7 +4,7 @@
  * metadata decoding and the batch answer reader.
  */
 import { readFileSync } from 'node:fs';
-import { encodeAbiParameters, hexToBigInt, keccak256, stringToHex, toHex } from 'viem';
+import { encodeAbiParameters, getAddress, hexToBigInt, keccak256, stringToHex, toHex } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { decodeDecimals, decodeSymbol, tokenBalances } from '../../src/decode/decodeState.js';
 import { nameSlots, parseStorageLayout } from '../../src/decode/nameStorage.js';
@@ -16,6 +16,8 @@ const layout = parseStorageLayout(compiled.Vault.storageLayout)!;
 const ALICE = '0x00000000000000000000000000000000000a11ce';
 const BOB = '0x0000000000000000000000000000000000000b0b';
 const keys = { addresses: [BigInt(ALICE), BigInt(BOB)], numbers: [7n, 42n] };
+const [Alice, Bob, Zero] = [getAddress(ALICE), getAddress(BOB), getAddress(`0x${'0'.repeat(40)}`)];
+const q = (v: string) => JSON.stringify(v);
 
 /** keccak256(pad32(key) ‖ pad32(slot)), as solc places a mapping's value. */
 const mapSlot = (keyType: 'address' | 'uint256', key: string | bigint, slot: bigint): bigint =>
@@ -25,7 +27,7 @@ const arrayStart = (slot: bigint): bigint => hexToBigInt(keccak256(encodeAbiPara
 function names(values: Array<[bigint, bigint, bigint]>): Record<string, string> {
   const named = nameSlots(layout, new Map(values.map(([s, before, after]) => [s, { before, after }])), keys);
   const out: Record<string, string> = {};
-  for (const parts of named.values()) for (const p of parts) out[p.name] = `${p.before} -> ${p.after}${p.change !== undefined ? ` (${p.change})` : ''}`;
+  for (const parts of named.values()) for (const p of parts) out[p.path] = `${JSON.stringify(p.before)} -> ${JSON.stringify(p.after)}${p.change !== undefined ? ` (${p.change})` : ''}`;
   return out;
 }
 
@@ -38,19 +40,19 @@ describe('nameSlots on the Vault layout', () => {
     // slot 0: total (uint128, offset 0), epoch (uint64, offset 16), paused (bool, offset 24)
     const before = 5n | (3n << 128n);
     const after = 9n | (3n << 128n) | (1n << 192n);
-    expect(names([[0n, before, after]])).toEqual({ total: '5 -> 9 (4)', paused: 'false -> true' });
+    expect(names([[0n, before, after]])).toEqual({ total: '"5" -> "9" (4)', paused: 'false -> true' });
   });
 
   test('an address and a short string', () => {
     const title = hexToBigInt(stringToHex('vault', { size: 32 })) | 10n; // 5 bytes: length × 2 in the lowest byte
-    expect(names([[1n, 0n, BigInt(ALICE)], [2n, 0n, title]])).toEqual({ admin: `0x${'0'.repeat(40)} -> ${ALICE}`, title: '"" -> "vault"' });
+    expect(names([[1n, 0n, BigInt(ALICE)], [2n, 0n, title]])).toEqual({ admin: `${q(Zero)} -> ${q(Alice)}`, title: '"" -> "vault"' });
   });
 
   test('a long string: its length word and its data words', () => {
     const start = arrayStart(2n);
     expect(names([[2n, 0n, 2n * 40n + 1n], [start + 1n, 0n, 0x41n]])).toEqual({
-      title: '"" -> (40 bytes)',
-      'title (data word 1)': `0x${'0'.repeat(64)} -> 0x${'41'.padStart(64, '0')}`,
+      title: '"" -> "(40 bytes)"',
+      'title (data word 1)': `${q(`0x${'0'.repeat(64)}`)} -> ${q(`0x${'41'.padStart(64, '0')}`)}`,
     });
   });
 
@@ -67,22 +69,27 @@ describe('nameSlots on the Vault layout', () => {
         [arrayStart(history), 0n, 1001n],
       ]),
     ).toEqual({
-      [`balanceOf[${ALICE}]`]: '100 -> 90 (-10)',
-      [`allowance[${ALICE}][${BOB}]`]: '0 -> 500 (500)',
-      'positions[42].amount': '0 -> 1000 (1000)',
-      'positions[42].since': '0 -> 9 (9)',
-      'positions[42].owner': `0x${'0'.repeat(40)} -> ${BOB}`,
-      [`history[${BOB}].length`]: '0 -> 1 (1)',
-      [`history[${BOB}][0]`]: '0 -> 1001 (1001)',
+      [`balanceOf[${Alice}]`]: '"100" -> "90" (-10)',
+      [`allowance[${Alice}][${Bob}]`]: '"0" -> "500" (500)',
+      'positions[42].amount': '"0" -> "1000" (1000)',
+      'positions[42].since': '"0" -> "9" (9)',
+      'positions[42].owner': `${q(Zero)} -> ${q(Bob)}`,
+      [`history[${Bob}].length`]: '"0" -> "1" (1)',
+      [`history[${Bob}][0]`]: '"0" -> "1001" (1001)',
     });
   });
 
+  test('a variable part says its variable, its path and the mapping keys on the way', () => {
+    const named = nameSlots(layout, new Map([[mapSlot('address', BOB, mapSlot('address', ALICE, 4n)), { before: 0n, after: 1n }]]), keys);
+    expect([...named.values()].flat()).toEqual([{ name: 'allowance', path: `allowance[${Alice}][${Bob}]`, keys: [Alice, Bob], type: 'uint256', before: '0', after: '1', change: '1' }]);
+  });
+
   test('a dynamic array: its length and the element at keccak256(slot) + index', () => {
-    expect(names([[7n, 2n, 3n], [arrayStart(7n) + 2n, 0n, 77n]])).toEqual({ 'items.length': '2 -> 3 (1)', 'items[2]': '0 -> 77 (77)' });
+    expect(names([[7n, 2n, 3n], [arrayStart(7n) + 2n, 0n, 77n]])).toEqual({ 'items.length': '"2" -> "3" (1)', 'items[2]': '"0" -> "77" (77)' });
   });
 
   test('a struct variable across its two slots', () => {
-    expect(names([[8n, 0n, 1n | (2n << 128n)], [9n, 0n, BigInt(ALICE)]])).toEqual({ 'last.amount': '0 -> 1 (1)', 'last.since': '0 -> 2 (2)', 'last.owner': `0x${'0'.repeat(40)} -> ${ALICE}` });
+    expect(names([[8n, 0n, 1n | (2n << 128n)], [9n, 0n, BigInt(ALICE)]])).toEqual({ 'last.amount': '"0" -> "1" (1)', 'last.since': '"0" -> "2" (2)', 'last.owner': `${q(Zero)} -> ${q(Alice)}` });
   });
 
   test('a key the transaction does not show, and a slot no variable owns, stay unnamed', () => {
