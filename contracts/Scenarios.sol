@@ -257,7 +257,7 @@ contract Proxy1967 {
 }
 
 /// A token whose metadata is read for balance changes: symbol() as a string (here one that tries to
-/// drive the terminal) or, as some early tokens do (MKR), as bytes32.
+/// drive the terminal) or, as some early tokens do (MKR), as bytes32; with neither, symbol() reverts.
 contract MetaToken {
     string private symbolText;
     bytes32 private symbolWord;
@@ -272,6 +272,7 @@ contract MetaToken {
     }
 
     function symbol() external view returns (string memory) {
+        require(symbolWord != bytes32(0) || bytes(symbolText).length > 0, "no symbol");
         if (symbolWord != bytes32(0)) {
             bytes32 word = symbolWord;
             assembly {

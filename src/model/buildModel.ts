@@ -93,7 +93,7 @@ export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, war
     failure: status === 'reverted' ? failureOf(tree) : null,
     ...(parsed.state === undefined
       ? {}
-      : { state: parsed.state === null || parsed.receipt === null ? null : buildState(parsed.state.source, parsed.state.accounts, parsed.tx, parsed.receipt, parsed.block ?? null) }),
+      : { state: parsed.state === null || parsed.receipt === null ? null : buildState(parsed.state.source, parsed.state.accounts, parsed.tx, parsed.receipt, parsed.block ?? null, warn) }),
     warnings,
     raw: keepAnswers
       ? {

@@ -6,6 +6,7 @@
  * gasUsed × effectiveGasPrice, the coinbase receives gasUsed × (effectiveGasPrice − baseFee), and the
  * base fee (and any blob fee) is gone. So the diff's ETH changes add up to minus the burned part.
  */
+import type { Warn } from '../raw/parseRaw.js';
 import type { StateSource } from '../raw/parseStateDiff.js';
 import { toBig } from '../raw/hex.js';
 import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../raw/types.js';
@@ -58,6 +59,7 @@ export function buildState(
   tx: RpcTransaction | null,
   receipt: RpcReceipt | null,
   block: RpcBlockHeader | null,
+  warn: Warn = () => undefined,
 ): StateModel {
   const fee = feeSplit(receipt, block);
   const sender = tx?.from.toLowerCase();
@@ -91,6 +93,13 @@ export function buildState(
   const balances = accounts
     .filter((a) => a.balance !== null)
     .sort((a, b) => senderFirst(a, b) || (abs(change(b)) > abs(change(a)) ? 1 : abs(change(b)) < abs(change(a)) ? -1 : a.address < b.address ? -1 : 1));
-  const sum = balances.reduce((n, a) => n + change(a), 0n);
-  return { source, accounts, balances, fee, feeInDiff: !(sum === 0n && fee !== null && fee.total + fee.blobFee > 0n) };
+  const ethSum = balances.reduce((n, a) => n + change(a), 0n);
+  const feeInDiff = !(ethSum === 0n && fee !== null && fee.total + fee.blobFee > 0n);
+  const expectedSum = fee?.burned == null ? null : -(fee.burned + fee.blobFee);
+  if (!feeInDiff) {
+    warn(`the state diff's ETH changes add up to 0 wei although the transaction paid a fee of ${fee!.total + fee!.blobFee} wei: this node leaves the fee out of its diff, so the sender's change lacks it.`);
+  } else if (expectedSum !== null && ethSum !== expectedSum) {
+    warn(`the state diff's ETH changes add up to ${ethSum} wei, not to minus the burned fee (${expectedSum} wei): the diff may be incomplete.`);
+  }
+  return { source, accounts, balances, fee, feeInDiff, ethSum, expectedSum };
 }

@@ -146,4 +146,7 @@ export interface StateModel {
    * paid: seen on Erigon's trace_replayTransaction); the sender's change then lacks the fee.
    */
   readonly feeInDiff: boolean;
+  /** The self-check: the diff's ETH changes added up, and what they should add up to (minus the burned fee), when known. */
+  readonly ethSum: bigint;
+  readonly expectedSum: bigint | null;
 }

@@ -13,6 +13,10 @@ import { escapeText } from './escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
 import { type AddressStyle, sciHint, showAddress } from './formatDecoded.js';
 
+/** Lines each section shows at most; a transaction that touches 10,000 slots says how many it left out. */
+const MAX_ROWS = 100;
+const MAX_SLOTS = 200;
+
 const signed = (n: bigint, text: string): string => (n > 0n ? `+${text}` : text);
 const plural = (n: number, one: string, many = `${one}s`): string => `${groupDigits(n)} ${n === 1 ? one : many}`;
 
@@ -33,14 +37,16 @@ function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
   const s: AddressStyle = { decoded: m.decoded, short: false };
   const tokens = m.decoded?.state?.tokens ?? [];
   const roles = new Map(state.accounts.map((a) => [a.address as string, a.roles]));
-  yield `\n${c.bold(`Balance changes (${state.balances.length + tokens.length})`)}\n`;
-  for (const a of state.balances) {
+  const rows = state.balances.length + tokens.length;
+  yield `\n${c.bold(`Balance changes (${groupDigits(rows)})`)}\n`;
+  for (const a of state.balances.slice(0, MAX_ROWS)) {
     const { before, after } = a.balance!;
     yield `  ${who(a, s, c)}\n      ${c.yellow(signed(after - before, formatEth(after - before)))}  ${c.dim(`${formatUnits(before, 18)} → ${formatUnits(after, 18)} ETH`)}\n`;
   }
-  for (const t of tokens) {
+  for (const t of tokens.slice(0, Math.max(0, MAX_ROWS - state.balances.length))) {
     yield `  ${who({ address: t.holder, roles: roles.get(t.holder) ?? [] }, s, c)}\n      ${c.yellow(tokenAmount(t, s))}\n`;
   }
+  if (rows > MAX_ROWS) yield `  ${c.dim(`… ${plural(rows - MAX_ROWS, 'more row')} not shown (all of them are in --json)`)}\n`;
   const fee = state.fee;
   if (fee !== null) {
     const parts =
@@ -51,6 +57,9 @@ function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
   }
   if (!state.feeInDiff && fee !== null) {
     yield `  ${c.dim(`The node's state diff leaves the fee out: the sender also paid ${formatEth(fee.total + fee.blobFee)}, not counted above.`)}\n`;
+  } else if (state.expectedSum !== null) {
+    const holds = state.ethSum === state.expectedSum;
+    yield `  ${c.dim('Sum')}  ${formatEth(state.ethSum)} ${holds ? c.green('= minus the burned fee ✔') : c.red(`≠ minus the burned fee (${formatEth(state.expectedSum)}) ✘`)}\n`;
   }
 }
 
@@ -88,12 +97,15 @@ function* storageRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
   const changed = state.accounts.filter((a) => a.storage.length > 0);
   const slots = changed.reduce((n, a) => n + a.storage.length, 0);
   yield `\n${c.bold(`Storage changes (${plural(changed.length, 'contract')}, ${plural(slots, 'slot')})`)}\n`;
+  let shown = 0;
   for (const a of changed) {
+    if (shown >= MAX_SLOTS) break;
     const layout = m.decoded?.state?.layouts.get(a.address);
     const via = layout === undefined ? '' : c.dim(` · names from ${escapeText(layout.contract)}'s storage layout${layout.via !== undefined ? ` (implementation ${showAddress(layout.via, { ...s, short: true })})` : ''}`);
     yield `  ${showAddress(a.address, s)}${via}\n`;
     const named = m.decoded?.state?.storage.get(a.address);
-    for (const slot of a.storage as readonly RpcSlotChange[]) {
+    for (const slot of (a.storage as readonly RpcSlotChange[]).slice(0, MAX_SLOTS - shown)) {
+      shown++;
       const parts = named?.get(slot.slot);
       if (parts === undefined || parts.length === 0) {
         yield `      ${c.dim(slotText(slot.slot))}: ${wordText(slot.before)} → ${wordText(slot.after)}\n`;
@@ -102,12 +114,13 @@ function* storageRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
       for (const p of parts) yield `      ${partText(p, s)}  ${c.dim(slotText(slot.slot))}\n`;
     }
   }
+  if (slots > shown) yield `  ${c.dim(`… ${plural(slots - shown, 'more slot')} not shown (all of them are in --json)`)}\n`;
 }
 
 function* accountRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {
   const s: AddressStyle = { decoded: m.decoded, short: false };
-  yield `\n${c.bold(`Accounts (${state.accounts.length})`)}\n`;
-  for (const a of state.accounts) {
+  yield `\n${c.bold(`Accounts (${groupDigits(state.accounts.length)})`)}\n`;
+  for (const a of state.accounts.slice(0, MAX_ROWS)) {
     const what: string[] = [];
     if (a.nonce !== null) what.push(`nonce ${a.nonce.before} → ${a.nonce.after}`);
     if (a.delegation !== null) {
@@ -120,6 +133,7 @@ function* accountRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
     if (a.storage.length > 0) what.push(plural(a.storage.length, 'slot'));
     yield `  ${who(a, s, c)}  ${what.join(', ')}\n`;
   }
+  if (state.accounts.length > MAX_ROWS) yield `  ${c.dim(`… ${plural(state.accounts.length - MAX_ROWS, 'more account')} not shown (all of them are in --json)`)}\n`;
 }
 
 /** The three --state sections, or one line saying why there are none. */

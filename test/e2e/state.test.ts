@@ -17,7 +17,7 @@ import { schemaErrors } from '../support/schema.js';
 
 let anvil: Anvil;
 let hashes: Record<string, string>;
-let s: { vault: string; proxy: string; evilToken: string; wordToken: string; showcase: string; logic: string; token: string };
+let s: { vault: string; proxy: string; evilToken: string; wordToken: string; mute: string; showcase: string; logic: string; token: string };
 withScenarioNode((scenarios) => {
   anvil = scenarios.anvil;
   hashes = scenarios.hashes as Record<string, string>;
@@ -187,12 +187,33 @@ describe('--state on anvil, from a Foundry project with storage layouts', () => 
   });
 });
 
+const isPrestate = (params: unknown[]) => (params[1] as { tracer?: string } | undefined)?.tracer === 'prestateTracer';
+
 describe('nodes that cannot or will not', () => {
   let noState: RpcServer;
   let noBatch: RpcServer;
   let counting: RpcServer;
+  let bloated: RpcServer;
+  let padded: RpcServer;
   beforeAll(async () => {
-    const isPrestate = (params: unknown[]) => (params[1] as { tracer?: string } | undefined)?.tracer === 'prestateTracer';
+    // 100,000 more changed slots on the recipient of whatever transaction is asked.
+    bloated = await startRpcServer(async ({ method, params }) => {
+      const answer = await forward(anvil.url, method, params);
+      if (method !== 'debug_traceTransaction' || !isPrestate(params) || !('result' in answer)) return answer;
+      const { pre, post } = answer.result as { pre: Record<string, any>; post: Record<string, any> };
+      const target = Object.keys(post).find((a) => a === s.proxy.toLowerCase())!;
+      const storage = { ...(post[target].storage ?? {}) };
+      for (let i = 0; i < 100_000; i++) storage[`0x${(0x10000000n + BigInt(i)).toString(16).padStart(64, '0')}`] = `0x${(i + 1).toString(16).padStart(64, '0')}`;
+      return { result: { pre, post: { ...post, [target]: { ...post[target], storage } } } };
+    });
+    // The state answer padded past --max-response-mb 1 (the others stay small).
+    padded = await startRpcServer(async ({ method, params }, res) => {
+      const answer = await forward(anvil.url, method, params);
+      if (method !== 'debug_traceTransaction' || !isPrestate(params)) return answer;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: 0, ...answer, padding: 'x'.repeat(2_000_000) }));
+      return 'handled';
+    });
     noState = await startRpcServer(({ method, params }) =>
       method === 'trace_replayTransaction' || (method === 'debug_traceTransaction' && isPrestate(params)) ? { error: { code: -32601, message: 'the method does not exist/is not available' } } : forward(anvil.url, method, params),
     );
@@ -200,7 +221,7 @@ describe('nodes that cannot or will not', () => {
     counting = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
   });
   afterAll(async () => {
-    await Promise.all([noState.close(), noBatch.close(), counting.close()]);
+    await Promise.all([noState.close(), noBatch.close(), counting.close(), bloated.close(), padded.close()]);
   });
 
   test('a node with neither state tracer: one warning, everything else shown, exit by status', async () => {
@@ -239,5 +260,33 @@ describe('nodes that cannot or will not', () => {
     expect(asked('trace_replayTransaction')).toBe(1);
     expect(asked('eth_getBlockByHash')).toBe(3);
     expect(asked('eth_call')).toBe(2 * 2 + 2); // two tokens in stateShow, one in tokenTransfer: symbol and decimals each
+  });
+
+  test('a token whose symbol() reverts: its amount shown against its address', async () => {
+    const r = await txray('muteMint');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/\n {6}\+7 ERC-20 MetaToken\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)\n/);
+    const doc = jsonOf(await txray('muteMint', '--json'));
+    expect(doc.balanceChanges.find((b: any) => b.standard === 'ERC-20')).toEqual({ address: doc.transaction.from, asset: s.mute.toLowerCase(), standard: 'ERC-20', decimals: 0, delta: '7' });
+  });
+
+  test('100,000 changed slots: the text view stays bounded and says how many it left out; --json has them all', async () => {
+    const r = await runTxray([hashes['stateShow']!, '--rpc-url', bloated.url, '--state'], {}, undefined, project);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Storage changes (1 contract, 100,013 slots)');
+    expect(r.stdout).toContain('… 99,813 more slots not shown (all of them are in --json)');
+    expect(r.stdout.split('\n').length).toBeLessThan(400);
+    const j = await runTxray([hashes['stateShow']!, '--rpc-url', bloated.url, '--state', '--json'], {}, undefined, project);
+    const doc = jsonOf(j);
+    expect(doc.storageChanges).toHaveLength(100_013);
+    expect(doc.storageChanges.filter((c: any) => c.variables !== undefined)).toHaveLength(13);
+  }, 120_000);
+
+  test('a state answer over --max-response-mb: one warning, the rest shown', async () => {
+    const r = await runTxray([hashes['showcase']!, '--rpc-url', padded.url, '--state', '--max-response-mb', '1'], {}, undefined, project);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^txray: warning: the answer from http:\/\/127\.0\.0\.1:\d+ is larger than 1 MiB; raise the cap with --max-response-mb if this is expected; state changes are not shown\.\n$/);
+    expect(r.stdout).toContain('Call tree (14 entries, depth 4)');
   });
 });
