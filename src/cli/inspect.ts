@@ -3,13 +3,12 @@
  * no output (main writes).
  */
 import { Interrupted } from '../errors.js';
-import { buildModel, type ParsedAnswers } from '../model/buildModel.js';
-import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/buildState.js';
-import type { InspectModel } from '../model/types.js';
+import { buildModel } from '../model/buildModel.js';
+import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
+import type { InspectModel, StateModel } from '../model/types.js';
 import { isData, isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseBlockHeader, parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
-import { parseStateDiff } from '../raw/parseStateDiff.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
@@ -96,21 +95,24 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     if (early.error !== undefined) throw early.error;
     receipt = early.parsed ?? null;
   } else receipt = parseReceipt(bundle.receipt, hash, warn);
-  const state = bundle.state === null ? undefined : stateOf(bundle.state, receipt, warn);
-  const block = bundle.state === null ? undefined : parseBlockHeader(bundle.block, receipt?.blockHash, warn);
+  let model: InspectModel;
   if (bundle.traceSource === 'debug_traceTransaction') {
     const converted = parseCallTrace(bundle.callTrace, warn);
-    return buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null, state, block }, warnings, s.keepAnswers);
-  }
-  const trace = parseTrace(bundle.trace, hash, warn);
-  return buildModel(hash, bundle, { tx, receipt, trace, frameLogs: null, state, block }, warnings, s.keepAnswers);
+    model = buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
+  } else model = buildModel(hash, bundle, { tx, receipt, trace: parseTrace(bundle.trace, hash, warn), frameLogs: null }, warnings, s.keepAnswers);
+  return bundle.state === null ? model : { ...model, state: await stateOf(bundle.state, bundle.block, tx, receipt, warn) };
 }
 
-/** The checked state diff, null when the node gave none (or there is no receipt, so nothing ran). */
-function stateOf(answer: StateAnswer, receipt: RpcReceipt | null, warn: (m: string) => void): ParsedAnswers['state'] {
+/**
+ * --state: the diff checked and modelled, null when the node gave none (or there is no receipt, so
+ * nothing ran). Its code is loaded only here.
+ */
+async function stateOf(answer: StateAnswer, rawBlock: unknown, tx: RpcTransaction | null, receipt: RpcReceipt | null, warn: (m: string) => void): Promise<StateModel | null> {
   if (answer.source === null || receipt === null) return null;
+  const [{ parseStateDiff }, { buildState }] = await Promise.all([import('../raw/parseStateDiff.js'), import('../model/buildState.js')]);
   const accounts = parseStateDiff(answer.raw, answer.source, warn);
-  return accounts === null ? null : { source: answer.source, accounts };
+  if (accounts === null) return null;
+  return buildState(answer.source, accounts, tx, receipt, parseBlockHeader(rawBlock, receipt.blockHash, warn), warn);
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */

@@ -16,7 +16,6 @@ import type { SummaryRow } from '../render/renderSummary.js';
 import { renderHead, renderTail, renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
-import { fetchTokenMeta } from '../rpc/fetchTokenMeta.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createProgram, type ParsedArgs } from './createProgram.js';
 import { fetchCode, type Head, inspect, type InspectSettings } from './inspect.js';
@@ -94,6 +93,7 @@ async function withState(client: RpcClient, decoder: Decoder, model: InspectMode
   const decoded = model.decoded!;
   const warnings = [...model.warnings];
   const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined ? [t.token] : []));
+  const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
   const answers = await fetchTokenMeta(client, tokens, model.tx?.blockNumber ?? model.receipt?.blockNumber ?? null, timeoutMs, warnings);
   return { ...model, warnings, decoded: decoder.decodeState(model, decoded, answers, codes) };
 }
@@ -142,6 +142,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     let chalkReady: Promise<ChalkInstance> | undefined;
     const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => makeChalk(colorLevel)));
     if (!opts.json && !opts.quiet) chalk().catch(() => undefined);
+    // --state's text sections, loaded while the node works (a lookup without --state never loads them).
+    const stateView = opts.state && !opts.json && !opts.quiet ? afterRequests.then(() => import('../render/renderState.js')) : undefined;
+    stateView?.catch(() => undefined);
     const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
     const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
     const where = redactUrl(opts.url);
@@ -195,7 +198,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         await out.writeAll(renderJson(doc, single ? jsonIndent : 0));
       } else if (single || opts.full) {
         const rest = single && head !== undefined && (await head) ? renderTail : renderText;
-        if ('model' in o) await out.writeAll(rest(o.model, { chalk: await chalk(), width, where }));
+        const renderState = stateView === undefined ? undefined : (await stateView).renderState;
+        if ('model' in o) await out.writeAll(rest(o.model, { chalk: await chalk(), width, where, renderState }));
         if (!single) await out.write('\n');
       }
     };

@@ -9,7 +9,7 @@ import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
 import type { Decoded, JsonValue, Transfer } from './decodeModel.js';
-import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/buildState.js';
+import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
 import { matchArtifact } from './matchCode.js';
 import { EIP1967_SLOTS, type KeyCandidates, type NamedSlotPart, nameSlots } from './nameStorage.js';

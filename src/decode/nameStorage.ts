@@ -12,7 +12,7 @@
  * Mapping keys cannot be read back from a hash, so keys are tried: the addresses and numbers the
  * transaction itself shows (parties, call targets, arguments, event topics).
  */
-import { EIP1967_IMPLEMENTATION } from '../model/buildState.js';
+import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress, keccak256 } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 

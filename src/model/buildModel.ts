@@ -5,10 +5,8 @@ import { decodeRevert } from '../decode/decodeRevert.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
 import type { Bundle } from '../rpc/fetchBundle.js';
-import type { StateSource } from '../raw/parseStateDiff.js';
-import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
 import { buildCallTree } from './buildCallTree.js';
-import { buildState } from './buildState.js';
 import { placeLogs } from './placeLogs.js';
 import type { CallNode, CallTree, Failure, InspectModel, Status } from './types.js';
 
@@ -68,9 +66,6 @@ export interface ParsedAnswers {
   readonly trace: readonly RpcTraceEntry[] | null;
   /** Where each log was emitted, when the tracer says (callTracer with withLog). */
   readonly frameLogs: readonly FrameLog[] | null;
-  /** --state: the checked diff (null: the node gave none) and the block header; absent when not asked. */
-  readonly state?: { readonly source: StateSource; readonly accounts: readonly RpcAccountDiff[] } | null;
-  readonly block?: RpcBlockHeader | null;
 }
 
 export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
@@ -91,9 +86,6 @@ export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, war
     traceNote: tree === null ? null : bundle.traceNote,
     events,
     failure: status === 'reverted' ? failureOf(tree) : null,
-    ...(parsed.state === undefined
-      ? {}
-      : { state: parsed.state === null || parsed.receipt === null ? null : buildState(parsed.state.source, parsed.state.accounts, parsed.tx, parsed.receipt, parsed.block ?? null, warn) }),
     warnings,
     raw: keepAnswers
       ? {

@@ -10,7 +10,6 @@ import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
 import { escapeText } from './escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
-import { renderState } from './renderState.js';
 import { describeNodeKind } from './describe.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
@@ -20,6 +19,8 @@ export interface TextOptions {
   readonly width: number;
   /** Shown on "not found", so the user sees which node was asked (already redacted). */
   readonly where: string;
+  /** --state's sections (render/renderState.ts), handed in so that a lookup without --state never loads them. */
+  readonly renderState?: (m: InspectModel, c: ChalkInstance) => Generator<string>;
 }
 
 const LABEL = 15;
@@ -208,7 +209,7 @@ export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> 
 export function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
   if (m.status === 'not_found' && m.tree === null) return;
   if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
-  yield* renderState(m, o.chalk);
+  if (o.renderState) yield* o.renderState(m, o.chalk);
   if (m.tree) yield* renderCallTree(m.tree, { ...o, decoded: m.decoded }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
 }
 

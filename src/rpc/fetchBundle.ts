@@ -5,7 +5,7 @@
 import { Interrupted } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
-import { fetchBlock, fetchState, type StateAnswer } from './fetchState.js';
+import type { StateAnswer } from './fetchState.js';
 
 /** auto: trace_transaction, else debug_traceTransaction; parity / geth: only that one; none: no trace. */
 export type TracerMode = 'auto' | 'parity' | 'geth' | 'none';
@@ -121,9 +121,11 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   }
   // --state: the diff in parallel with the rest; the block once the receipt names it.
   const stateWarnings: string[] = [];
-  const stateAnswer = opts.state ? fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings) : Promise.resolve(null);
-  const blockAnswer = opts.state
-    ? receiptAnswer.then((r) => fetchBlock(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
+  // Its code is loaded only when asked for (a lookup without --state loads none of it).
+  const stateModule = opts.state ? import('./fetchState.js') : null;
+  const stateAnswer = stateModule ? stateModule.then((m) => m.fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings)) : Promise.resolve(null);
+  const blockAnswer = stateModule
+    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlock(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
     : Promise.resolve(null);
   const [tx, receipt, trace, state, block] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings), stateAnswer, blockAnswer]);
   for (const r of [tx, receipt, trace, state, block]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
