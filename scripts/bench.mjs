@@ -112,6 +112,9 @@ try {
     { ...(await compare('(a) 14 calls, +40 ms/request', a, proxy.url)), goal: 0.2 },
     { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url, [], true)), goal: 0.7, memoryGoal: 1.5 },
     { ...(await compare('(c) index 100 of 101, +40 ms/request', cHash, proxy.url)), goal: 0.3 },
+    // --state: one more read (anvil: the prestateTracer in diff mode) and the block header.
+    { ...(await compare('(a) with --state, loopback', a, anvil.url, ['--state'])) },
+    { ...(await compare('(b) with --state, loopback', b, anvil.url, ['--state'])) },
   ];
   const bJson = [];
   for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
@@ -153,13 +156,19 @@ try {
   console.log(`node -e 0 here: ${f(median(bare))} ms as configured, ${f(median(barePlain))} ms without NODE_EXTRA_CA_CERTS; txray's code cache: ${probe}\n`);
   // "met" judges the figure without NODE_EXTRA_CA_CERTS when the environment sets it (a user's Node does not pay it).
   const best = (r) => (HAS_CA ? r.plainMs : r.txrayMs);
+  // The --state rows are judged against the same case without --state: (b) with it ≤ 1.5× (b) without.
+  const withoutState = (r) => rows.find((x) => x.case.startsWith(r.case.slice(0, 4)) && x.case.endsWith('loopback') && !x.case.includes('--state'));
   const met = (r) => {
+    if (r.goal === undefined) {
+      const ratio = best(r) / best(withoutState(r));
+      return `${r2(ratio)} of the same without --state${r.case.startsWith('(b)') ? (ratio <= 1.5 ? ' (goal ≤ 1.5×: yes)' : ' (goal ≤ 1.5×: no)') : ''}`;
+    }
     const wall = best(r) / r.castMs <= r.goal;
     if (r.memoryGoal === undefined) return wall ? 'yes' : 'no';
     const ratio = r.txrayMB / r.castMB;
     return `wall ${wall ? 'yes' : 'no'}, memory ${ratio <= r.memoryGoal ? 'yes' : 'no'} (${r2(ratio)})`;
   };
-  const goal = (r) => `≤ ${r.goal}×${r.memoryGoal !== undefined ? `, ≤ ${r.memoryGoal}× memory` : ''}`;
+  const goal = (r) => (r.goal === undefined ? '' : `≤ ${r.goal}×${r.memoryGoal !== undefined ? `, ≤ ${r.memoryGoal}× memory` : ''}`);
   console.log('| case | txray ms | txray ms, no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
