@@ -139,9 +139,13 @@ export async function makeScenarios(rpc) {
   const evilToken = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', [EVIL_SYMBOL, `0x${'0'.repeat(64)}`, 6]) }))).contractAddress;
   const wordToken = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', ['', stringToHex('MKR', { size: 32 }), 18]) }))).contractAddress;
   h.stateShow = await send(rpc, { to: proxy, value: hex(1000), gas: hex(1_000_000), data: call('Vault', 'fill', [FRESH, 1000n, 42n, evilToken, wordToken]) });
+  // A selfdestruct of a contract made in an earlier transaction (the showcase's Child): after Cancun
+  // (EIP-6780) it only sends the balance away; the account and its code stay.
+  const child = `0x${(await rpc('eth_call', [{ to: showcase, data: call('Showcase', 'lastChild') }, 'latest'])).slice(26)}`;
+  h.destroyOld = await send(rpc, { to: child, gas, data: call('Child', 'destroy', [FRESH]) });
   // A token whose symbol() reverts, minting to the sender.
   const mute = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', ['', `0x${'0'.repeat(64)}`, 0]) }))).contractAddress;
   h.muteMint = await send(rpc, { to: mute, data: call('MetaToken', 'mint', [DEV.sender, 7n]) });
   for (const hash of Object.values(h)) await receipt(rpc, hash);
-  return { hashes: h, logic, showcase, token, vault, proxy, evilToken, wordToken, mute };
+  return { hashes: h, logic, showcase, token, vault, proxy, evilToken, wordToken, mute, child };
 }

@@ -17,7 +17,7 @@ import { schemaErrors } from '../support/schema.js';
 
 let anvil: Anvil;
 let hashes: Record<string, string>;
-let s: { vault: string; proxy: string; evilToken: string; wordToken: string; mute: string; showcase: string; logic: string; token: string };
+let s: { vault: string; proxy: string; evilToken: string; wordToken: string; mute: string; child: string; showcase: string; logic: string; token: string };
 withScenarioNode((scenarios) => {
   anvil = scenarios.anvil;
   hashes = scenarios.hashes as Record<string, string>;
@@ -142,6 +142,16 @@ describe('--state on anvil, from a Foundry project with storage layouts', () => 
     expect(r.stdout).toMatch(/Child\(0x[0-9a-fA-F]{40}\) created {2}nonce 0 → 1, code 651 bytes, balance/);
     expect(r.stdout).toContain('counter: 0 → 3 (+3)  slot 0');
     expect(r.stdout).toMatch(/lastChild: 0x0000…0000 → Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\) {2}slot 2/);
+  });
+
+  test('a selfdestruct after Cancun (EIP-6780) of an older contract: the balance goes, the account stays', async () => {
+    const doc = jsonOf(await txray('destroyOld', '--json'));
+    expect(schemaErrors(doc)).toBe('');
+    const rows = ethRows(doc);
+    const child = s.child.toLowerCase();
+    expect(rows.get(child)).toMatchObject({ before: '3', after: '0', delta: '-3' });
+    expect(big(rows.get(FRESH)!.delta)).toBe(3n);
+    expect(doc.accountChanges.find((a: any) => a.address === child)).toEqual({ address: child, roles: ['recipient'] });
   });
 
   test('an EIP-7702 delegation set, and the account\'s storage named by its delegate\'s layout', async () => {
