@@ -233,9 +233,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const decoder = await decoderReady;
             // With artifacts that carry runtime code, the node's code for the called contracts (and
             // the contracts whose storage changed) names them; the state diff may show some code itself.
-            const codes = decoder.canMatchCode && plain.status !== 'not_found' ? await fetchCode(client!, plain, opts.timeoutMs) : new Map<string, Hex>();
-            for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined && decoder.canMatchCode) codes.set(a.address, a.knownCode);
-            const byCode = decoder.canMatchCode && plain.status !== 'not_found' ? decoder.nameByCode(codes) : undefined;
+            const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
+            const codes = namesByCode ? await fetchCode(client!, plain, opts.timeoutMs) : new Map<string, Hex>();
+            if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
+            const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
             const decoded = decoder.decode(plain, byCode, await earlyLogs);
             const model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
