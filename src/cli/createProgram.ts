@@ -57,6 +57,8 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .option('--labels <0xaddr:Name>', 'name an address in the output, repeatable', collect)
     .option('--labels-file <file>', 'names for addresses from a JSON object {"0xaddress": "Name"}')
     .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
+    .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
+    .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope')
     .option('--full', 'with several hashes: the whole view for each instead of the summary table')
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)

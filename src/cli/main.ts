@@ -9,6 +9,8 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeModel.js';
+import { writeFile } from 'node:fs/promises';
+import { type GasProfile, gasProfile, unknownGasCalls } from '../decode/gasProfile.js';
 import { escapeShort } from '../render/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
@@ -88,6 +90,23 @@ type Outcome =
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
 
 
+/**
+ * --gas-out: every lookup's call paths with their self gas, in one file (with several hashes each
+ * path starts with its transaction's short hash).
+ */
+async function writeFolded(path: string, outcomes: readonly Outcome[], folded: (m: InspectModel, p: GasProfile, prefix?: string) => Generator<string>): Promise<void> {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    if (!('model' in o) || o.model.tree === null) continue;
+    for (const line of folded(o.model, gasProfile(o.model.tree.root), outcomes.length > 1 ? shortHash(o.hash) : undefined)) lines.push(line);
+  }
+  try {
+    await writeFile(path, lines.join(''));
+  } catch (err) {
+    throw new UsageError(`--gas-out ${escapeShort(path, 80)}: could not write it (${escapeShort(String((err as { code?: unknown }).code ?? 'error'), 20)}).`);
+  }
+}
+
 /** --state's decoding: the tokens' own symbol and decimals (one batch request), storage names. */
 async function withState(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
   const decoded = model.decoded!;
@@ -145,6 +164,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // --state's text sections, loaded while the node works (a lookup without --state never loads them).
     const stateView = opts.state && !opts.json && !opts.quiet ? afterRequests.then(() => import('../render/renderState.js')) : undefined;
     stateView?.catch(() => undefined);
+    // --gas's table (cli-table3) and --gas-out's folded stacks, likewise only when asked for.
+    const gasView = (opts.gas && !opts.json && !opts.quiet) || opts.gasOut !== undefined ? afterRequests.then(() => import('../render/renderGasProfile.js')) : undefined;
+    gasView?.catch(() => undefined);
     const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
     const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
     const where = redactUrl(opts.url);
@@ -200,6 +222,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         const rest = single && head !== undefined && (await head) ? renderTail : renderText;
         const renderState = stateView === undefined ? undefined : (await stateView).renderState;
         if ('model' in o) await out.writeAll(rest(o.model, { chalk: await chalk(), width, where, renderState }));
+        if ('model' in o && o.model.tree !== null && gasView !== undefined) {
+          const { renderGasProfile } = await gasView;
+          await out.writeAll(renderGasProfile(o.model, gasProfile(o.model.tree.root), await chalk()));
+        }
         if (!single) await out.write('\n');
       }
     };
@@ -238,7 +264,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
             const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
             const decoded = decoder.decode(plain, byCode, await earlyLogs);
-            const model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
+            let model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
+            // Wherever the gas profile is shown: calls without gas used make its sums partial.
+            const unknownGas = (opts.gas || opts.json || opts.gasOut !== undefined) && model.tree !== null ? unknownGasCalls(model.tree.root) : 0;
+            if (unknownGas > 0) {
+              const partial = `${unknownGas} ${unknownGas === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`;
+              model = { ...model, warnings: [...model.warnings, partial] };
+            }
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {
@@ -267,6 +299,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, await chalk()));
     }
+    if (opts.gasOut !== undefined) await writeFolded(opts.gasOut, all, (await gasView!).foldedStacks);
     if (opts.debug) debug(`done in ${elapsed()}`);
     return all.reduce((max, o) => Math.max(max, o.code), 0);
   } catch (e) {

@@ -2,6 +2,8 @@
  * From command-line words to checked options. Everything here runs before any network call, and
  * every failure is a UsageError (exit 2) whose message never repeats a URL or a header value.
  */
+import { accessSync, constants, type Stats, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../render/escape.js';
@@ -28,6 +30,8 @@ export interface RawCliOptions {
   readonly labels?: readonly string[];
   readonly labelsFile?: string;
   readonly state?: boolean;
+  readonly gas?: boolean;
+  readonly gasOut?: string;
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
@@ -58,6 +62,10 @@ export interface InspectOptions {
   readonly labelsFile: string | undefined;
   /** --state: balance, storage and account changes from the node's state diff. */
   readonly state: boolean;
+  /** --gas: the gas profile table after the call tree. */
+  readonly gas: boolean;
+  /** --gas-out: where to write the folded stacks (checked: a regular file, or a new one in a writable folder). */
+  readonly gasOut: string | undefined;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -159,6 +167,30 @@ function wholeNumber(input: string, option: string, min: number, max: number): n
   return n;
 }
 
+/**
+ * A file to write: an existing regular file (overwritten), or a new one in a folder that exists and
+ * can be written to. Anything else is a usage error, before any request.
+ */
+export function parseOutputFile(path: string, option: string): string {
+  const shown = escapeShort(path, 80);
+  if (path.trim() === '') throw new UsageError(`${option} needs a file name.`);
+  let st: Stats | undefined;
+  try {
+    st = statSync(path);
+  } catch {
+    st = undefined;
+  }
+  if (st !== undefined && !st.isFile()) throw new UsageError(`${option} ${shown}: not a regular file; give a file name to write.`);
+  const dir = dirname(resolve(path));
+  try {
+    if (!statSync(dir).isDirectory()) throw new Error('not a folder');
+    accessSync(st !== undefined ? path : dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${option} ${shown}: ${st !== undefined ? 'the file is not writable' : 'its folder does not exist or is not writable'}.`);
+  }
+  return path;
+}
+
 export function parseWait(wait: string | boolean | undefined, confirmations: number): number | null {
   if (wait === undefined || wait === false) return confirmations > 0 ? DEFAULT_WAIT_S * 1000 : null;
   if (wait === true) return DEFAULT_WAIT_S * 1000;
@@ -221,6 +253,8 @@ export function parseOptions(words: readonly string[], raw: RawCliOptions, env: 
     abiPaths: raw.abi ?? [],
     projectAbis: raw.projectAbis !== false,
     state: raw.state === true,
+    gas: raw.gas === true,
+    gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
   };

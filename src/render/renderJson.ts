@@ -3,6 +3,7 @@
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
 import { revertToJson } from '../decode/decodeRevert.js';
+import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
 import { writeJson } from './writeJson.js';
@@ -48,6 +49,7 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     logs: events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l)),
     function: d?.function ?? null,
     transfers: d?.transfers ?? [],
+    ...gasJson(m),
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
     ...stateJson(m),
     warnings: m.warnings,
@@ -55,6 +57,27 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
 }
 
 const dec = (n: bigint | null): string | null => (n === null ? null : n.toString());
+
+/** The gas profile, present whenever there is a call tree; unknown gas (failed Parity entries) as null. */
+function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: string | null } {
+  if (m.tree === null) return { gasProfile: null, gasOutsideCalls: null };
+  const profile = gasProfile(m.tree.root);
+  return {
+    gasProfile: profile.rows.map((r) => {
+      const contract = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
+      return {
+        address: r.address,
+        ...(contract !== undefined ? { contract } : {}),
+        ...(r.function !== null ? { function: r.function } : {}),
+        ...(r.selector !== null ? { selector: r.selector } : {}),
+        calls: r.calls,
+        gasUsed: dec(r.gasUsed),
+        selfGas: dec(r.selfGas),
+      };
+    }),
+    gasOutsideCalls: dec(gasOutsideCalls(m.receipt, profile)),
+  };
+}
 
 /** The --state fields, all null without --state (or when the node gave no diff). */
 const NO_STATE = { stateSource: null, stateDiff: null, balanceChanges: null, storageChanges: null, accountChanges: null, fee: null } as const;
@@ -122,6 +145,8 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     logs: [],
     function: null,
     transfers: [],
+    gasProfile: null,
+    gasOutsideCalls: null,
     failure: null,
     ...NO_STATE,
     warnings,

@@ -184,3 +184,21 @@ describe('--state on recorded answers', () => {
     expect(r.stdout).toContain('Call tree (2 entries, depth 1)');
   });
 });
+
+describe('the gas profile on recorded traces', () => {
+  const traced = cases.filter((c) => c.trace !== undefined && c.trace.length > 0);
+  test.each(traced.map((c) => [c.name, c] as const))('%s: self gas adds up to the root call, or the sums are said to be partial', async (_name, c) => {
+    const doc = jsonOf(await runTxray([c.hash, '-r', server.url, '--json']));
+    expect(schemaErrors(doc)).toBe('');
+    const root = c.trace!.find((e: any) => e.traceAddress.length === 0);
+    const rows = doc.gasProfile as Array<{ selfGas: string | null; gasUsed: string | null }>;
+    const unknown = c.trace!.filter((e: any) => e.type !== 'suicide' && (e.result === null || e.result === undefined || e.result.gasUsed === undefined)).length;
+    if (unknown === 0) {
+      expect(rows.reduce((n, r) => n + BigInt(r.selfGas!), 0n)).toBe(BigInt(root.result.gasUsed));
+      expect(doc.warnings.join('\n')).not.toContain('partial');
+    } else {
+      expect(rows.some((r) => r.selfGas === null)).toBe(true);
+      expect(doc.warnings).toContain(`${unknown} ${unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`);
+    }
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Where the gas went: per (contract, function), the calls made, the gas they used including their
+ * subcalls, and their self gas (gas used minus that of their direct subcalls). Self gas telescopes: it
+ * adds up to the root call's gas used. Parity omits `gasUsed` on failed entries; such a call's gas, and
+ * its parent's self gas, are unknown, never 0.
+ */
+import type { CallNode } from '../model/types.js';
+import { toBig } from '../raw/hex.js';
+import type { Hex, RpcReceipt } from '../raw/types.js';
+import type { Decoded } from './decodeModel.js';
+
+export interface GasRow {
+  /** The code that ran: the call's target (for a delegatecall, the code's address), a create's new contract. */
+  readonly address: Hex | null;
+  readonly function: string | null;
+  readonly selector: Hex | null;
+  readonly calls: number;
+  /** Null when a call of this row has no known gas. */
+  readonly gasUsed: bigint | null;
+  readonly selfGas: bigint | null;
+}
+
+export interface GasProfile {
+  /** Sorted by self gas, largest first (unknown last). */
+  readonly rows: readonly GasRow[];
+  /** The root call's gas used (null when unknown). */
+  readonly rootGas: bigint | null;
+  /** Calls whose gas is unknown (failed Parity entries): the sums are partial when there are any. */
+  readonly unknown: number;
+  /** Folded stacks, one line per call path with its self gas ("a;b;c 123"), for flame-graph viewers. */
+  readonly folded: readonly { readonly stack: readonly CallNode[]; readonly selfGas: bigint }[];
+}
+
+const gasOf = (n: CallNode): bigint | null => (n.gasUsed === null ? null : toBig(n.gasUsed));
+const functionOf = (n: CallNode): Decoded | undefined => (n as { function?: Decoded }).function;
+
+/** The key a call is grouped under: its code's address and its selector (or the kind of call). */
+function keyOf(n: CallNode): { address: Hex | null; selector: Hex | null; name: string | null } {
+  const fn = functionOf(n);
+  if (n.type === 'create') return { address: n.to, selector: null, name: fn?.name ?? 'constructor' };
+  const selector = n.input !== null && n.input.length >= 10 ? (n.input.slice(0, 10).toLowerCase() as Hex) : null;
+  // No data: receive()/fallback() when the decode stage named it so, else value sent to an account with no code.
+  return { address: n.to, selector, name: fn?.name ?? (selector === null ? (n.input === null || n.input === '0x' ? '(no data)' : null) : null) };
+}
+
+export function gasProfile(root: CallNode): GasProfile {
+  const rows = new Map<string, { address: Hex | null; function: string | null; selector: Hex | null; calls: number; gasUsed: bigint | null; selfGas: bigint | null }>();
+  const folded: Array<{ stack: CallNode[]; selfGas: bigint }> = [];
+  let unknown = 0;
+  // Iterative walk with the path to each node (trees can be 1,000s deep and 20,000 wide).
+  const stack: Array<{ node: CallNode; path: CallNode[] }> = [{ node: root, path: [root] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, path: [...path, node.children[i]!] });
+    if (node.type === 'suicide' || node.type === 'reward') continue; // no gas of their own
+    const used = gasOf(node);
+    if (used === null) unknown++;
+    let self = used;
+    for (const c of node.children) {
+      if (c.type === 'suicide' || c.type === 'reward') continue;
+      const g = gasOf(c);
+      self = self === null || g === null ? null : self - g;
+    }
+    const k = keyOf(node);
+    const id = `${k.address ?? ''}:${k.selector ?? k.name ?? ''}:${node.type}`;
+    const row = rows.get(id) ?? { address: k.address, function: k.name, selector: k.selector, calls: 0, gasUsed: 0n, selfGas: 0n };
+    row.calls++;
+    // A recursive call's gas is inside its caller's: count each row's inclusive gas once per outermost call.
+    const nestedInSameRow = path.slice(0, -1).some((p) => p !== node && `${keyOf(p).address ?? ''}:${keyOf(p).selector ?? keyOf(p).name ?? ''}:${p.type}` === id);
+    if (!nestedInSameRow) row.gasUsed = row.gasUsed === null || used === null ? null : row.gasUsed + used;
+    row.selfGas = row.selfGas === null || self === null ? null : row.selfGas + self;
+    rows.set(id, row);
+    if (self !== null) folded.push({ stack: path, selfGas: self });
+  }
+  const sorted = [...rows.values()].sort((a, b) => {
+    if (a.selfGas === null || b.selfGas === null) return a.selfGas === null ? (b.selfGas === null ? 0 : 1) : -1;
+    return a.selfGas > b.selfGas ? -1 : a.selfGas < b.selfGas ? 1 : 0;
+  });
+  return { rows: sorted, rootGas: gasOf(root), unknown, folded };
+}
+
+/**
+ * The gas no call accounts for: the receipt's gas used minus the root call's (null when either is
+ * unknown). Under Parity traces that is the intrinsic gas less refunds; geth's callTracer counts the
+ * intrinsic gas in its root call, so there it is mostly the refund, negative.
+ */
+export function gasOutsideCalls(receipt: RpcReceipt | null, profile: GasProfile): bigint | null {
+  const used = receipt?.gasUsed;
+  return used === undefined || profile.rootGas === null ? null : toBig(used) - profile.rootGas;
+}
+
+/** Calls with no gas used in the trace (Parity leaves it out of failed entries). */
+export function unknownGasCalls(root: CallNode): number {
+  let n = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.gasUsed === null && node.type !== 'suicide' && node.type !== 'reward') n++;
+    for (const c of node.children) stack.push(c);
+  }
+  return n;
+}

@@ -1,0 +1,73 @@
+/**
+ * --gas in the text view: the gas profile as a table after the call tree (loaded only with --gas),
+ * and the folded stacks --gas-out writes for flame-graph viewers. Pure.
+ */
+import type { ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import { type GasProfile, type GasRow, gasOutsideCalls } from '../decode/gasProfile.js';
+import type { Decoded } from '../decode/decodeModel.js';
+import type { CallNode, InspectModel } from '../model/types.js';
+import { toBig } from '../raw/hex.js';
+import { escapeShort } from './escape.js';
+import { groupDigits, percent } from './format.js';
+import { showAddress, showTarget } from './formatDecoded.js';
+
+/** Rows the table shows; the rest are summed on one line. */
+const TOP = 20;
+
+const gas = (g: bigint | null): string => (g === null ? 'unknown' : groupDigits(g));
+
+/** A row's name; a label that several addresses share (two instances of one contract) keeps its address. */
+function rowName(r: GasRow, m: InspectModel, shared: ReadonlySet<string>): string {
+  const label = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
+  const s = { decoded: m.decoded, short: true };
+  const where = r.address === null ? '?' : label !== undefined && shared.has(label) ? showAddress(r.address, s) : showTarget(r.address, s);
+  return `${where}::${r.function !== null ? escapeShort(r.function, 40) : (r.selector ?? '?')}`;
+}
+
+export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: ChalkInstance): Generator<string> {
+  const calls = profile.rows.reduce((n, r) => n + r.calls, 0);
+  yield `\n${c.bold(`Gas profile (${groupDigits(profile.rows.length)} ${profile.rows.length === 1 ? 'function' : 'functions'}, ${groupDigits(calls)} ${calls === 1 ? 'call' : 'calls'})`)}\n`;
+  const table = new Table({
+    head: ['contract::function', 'calls', 'gas used', 'self gas', 'self %'].map((h) => c.bold(h)),
+    style: { head: [], border: [], compact: true },
+    colAligns: ['left', 'right', 'right', 'right', 'right'],
+  });
+  const total = profile.rootGas;
+  const byLabel = new Map<string, Set<string>>();
+  for (const r of profile.rows) {
+    const label = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
+    if (label !== undefined) byLabel.set(label, (byLabel.get(label) ?? new Set()).add(r.address!.toLowerCase()));
+  }
+  const shared = new Set([...byLabel].filter(([, a]) => a.size > 1).map(([l]) => l));
+  for (const r of profile.rows.slice(0, TOP)) {
+    table.push([rowName(r, m, shared), groupDigits(r.calls), gas(r.gasUsed), gas(r.selfGas), r.selfGas === null || total === null || total === 0n ? '' : percent(r.selfGas, total)]);
+  }
+  yield `${table.toString()}\n`;
+  const rest = profile.rows.slice(TOP);
+  if (rest.length > 0) {
+    const restSelf = rest.reduce<bigint | null>((n, r) => (n === null || r.selfGas === null ? null : n + r.selfGas), 0n);
+    yield `  ${c.dim(`… ${groupDigits(rest.length)} more rows, ${gas(restSelf)} self gas`)}\n`;
+  }
+  yield `  ${c.dim('Self gas adds up to the root call\'s gas used')} ${gas(total)}${profile.unknown > 0 ? c.dim(` (partial: ${groupDigits(profile.unknown)} ${profile.unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace)`) : ''}\n`;
+  const outside = gasOutsideCalls(m.receipt, profile);
+  if (outside !== null) {
+    const what = m.traceSource === 'debug_traceTransaction' ? "geth's callTracer counts the intrinsic gas in its root call" : 'intrinsic gas less refunds';
+    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(toBig(m.receipt!.gasUsed!))} minus the root call's ${gas(total)}: ${what})`)}\n`;
+  }
+}
+
+/** A frame's name for a folded stack: "Contract::function", no ';' or whitespace (the format's separators). */
+function frame(n: CallNode, m: InspectModel): string {
+  const fn = (n as { function?: Decoded }).function;
+  const target = n.to === null ? '?' : (m.decoded?.labels.get(n.to.toLowerCase()) ?? showAddress(n.to, { decoded: m.decoded, short: false }));
+  const name = n.type === 'create' ? 'constructor' : (fn?.name ?? (n.input !== null && n.input.length >= 10 ? n.input.slice(0, 10) : '(no data)'));
+  return escapeShort(`${target}::${name}`, 120).replace(/[;\s]/g, '_');
+}
+
+/** Folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno and speedscope; `prefix` names the transaction with several. */
+export function* foldedStacks(m: InspectModel, profile: GasProfile, prefix?: string): Generator<string> {
+  for (const { stack, selfGas } of profile.folded) {
+    yield `${prefix !== undefined ? `${prefix};` : ''}${stack.map((n) => frame(n, m)).join(';')} ${selfGas}\n`;
+  }
+}
