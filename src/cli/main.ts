@@ -265,8 +265,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
             const decoded = decoder.decode(plain, byCode, await earlyLogs);
             let model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
-            // Wherever the gas profile is shown: calls without gas used make its sums partial.
-            const unknownGas = (opts.gas || opts.json || opts.gasOut !== undefined) && model.tree !== null ? unknownGasCalls(model.tree.root) : 0;
+            // With the gas profile asked for (--gas, --gas-out): calls without gas used make its sums
+            // partial. --json always carries the profile, its unknowns as null, and warns with --gas only.
+            const unknownGas = (opts.gas || opts.gasOut !== undefined) && model.tree !== null ? unknownGasCalls(model.tree.root) : 0;
             if (unknownGas > 0) {
               const partial = `${unknownGas} ${unknownGas === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`;
               model = { ...model, warnings: [...model.warnings, partial] };

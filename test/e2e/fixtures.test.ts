@@ -188,7 +188,7 @@ describe('--state on recorded answers', () => {
 describe('the gas profile on recorded traces', () => {
   const traced = cases.filter((c) => c.trace !== undefined && c.trace.length > 0);
   test.each(traced.map((c) => [c.name, c] as const))('%s: self gas adds up to the root call, or the sums are said to be partial', async (_name, c) => {
-    const doc = jsonOf(await runTxray([c.hash, '-r', server.url, '--json']));
+    const doc = jsonOf(await runTxray([c.hash, '-r', server.url, '--json', '--gas']));
     expect(schemaErrors(doc)).toBe('');
     const root = c.trace!.find((e: any) => e.traceAddress.length === 0);
     const rows = doc.gasProfile as Array<{ selfGas: string | null; gasUsed: string | null }>;
