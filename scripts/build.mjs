@@ -3,7 +3,7 @@
 // CommonJS rather than ESM: Node 20 starts an ESM entry ~12 ms slower (it loads its ESM loader), and only a
 // classic script can be compiled from a code cache. The dynamic import()s of the sources (undici, the
 // decoder, the summary table) stay lazy: esbuild turns them into modules initialised on first use.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +95,25 @@ function thirdPartyNotices(inputs) {
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// The HTML report's page: its script (src/report/page.ts, for browsers) and styles, minified, with the
+// hashes its Content-Security-Policy allows them by. The main bundle carries them as one constant.
+const sha256 = (text) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+const { outputFiles: [pageScript] } = await build({
+  entryPoints: ['src/report/page.ts'],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  write: false,
+  logLevel: 'warning',
+});
+const reportJs = pageScript.text.trim();
+const reportCss = (await transform(readFileSync(new URL('../src/report/page.css', import.meta.url), 'utf8'), { loader: 'css', minify: true, legalComments: 'none' })).code.trim();
+if (/<\/script/i.test(reportJs) || /<\/style/i.test(reportCss)) throw new Error('the report page would close its own element');
+const report = { js: reportJs, css: reportCss, jsHash: sha256(reportJs), cssHash: sha256(reportCss) };
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const bundleFile = fileURLToPath(new URL('../dist/txray.cjs', import.meta.url));
 const { outputFiles: [bundle], metafile } = await build({
@@ -109,7 +128,7 @@ const { outputFiles: [bundle], metafile } = await build({
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
-  define: { __TXRAY_VERSION__: JSON.stringify(pkg.version) },
+  define: { __TXRAY_VERSION__: JSON.stringify(pkg.version), __TXRAY_REPORT__: JSON.stringify(report) },
   logLevel: 'warning',
   plugins: standIns,
 });

@@ -59,6 +59,7 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
     .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
     .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope')
+    .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
     .option('--full', 'with several hashes: the whole view for each instead of the summary table')
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)

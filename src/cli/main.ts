@@ -9,7 +9,9 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeModel.js';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { type GasProfile, gasProfile, unknownGasCalls } from '../decode/gasProfile.js';
 import { escapeShort } from '../render/escape.js';
 import { shortHash } from '../render/format.js';
@@ -100,10 +102,15 @@ async function writeFolded(path: string, outcomes: readonly Outcome[], folded: (
     if (!('model' in o) || o.model.tree === null) continue;
     for (const line of folded(o.model, gasProfile(o.model.tree.root), outcomes.length > 1 ? shortHash(o.hash) : undefined)) lines.push(line);
   }
+  await writeOutput(path, lines, '--gas-out');
+}
+
+/** Write a file the command line named (checked before any request); a failure now is one line, exit 2. */
+async function writeOutput(path: string, chunks: Iterable<string>, option: string): Promise<void> {
   try {
-    await writeFile(path, lines.join(''));
+    await writeFile(path, Readable.from(chunks));
   } catch (err) {
-    throw new UsageError(`--gas-out ${escapeShort(path, 80)}: could not write it (${escapeShort(String((err as { code?: unknown }).code ?? 'error'), 20)}).`);
+    throw new UsageError(`${option} ${escapeShort(path, 80)}: could not write it (${escapeShort(String((err as { code?: unknown }).code ?? 'error'), 20)}).`);
   }
 }
 
@@ -164,6 +171,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // --state's text sections, loaded while the node works (a lookup without --state never loads them).
     const stateView = opts.state && !opts.json && !opts.quiet ? afterRequests.then(() => import('../render/renderState.js')) : undefined;
     stateView?.catch(() => undefined);
+    // --html's page renderer and its inlined script and styles, likewise.
+    const htmlView = opts.html !== undefined ? afterRequests.then(async () => ({ ...(await import('../render/renderHtml.js')), ...(await import('../report/assets.js')) })) : undefined;
+    htmlView?.catch(() => undefined);
+    const pages = new Map<string, string>();
+    if (opts.html !== undefined && !single) await mkdir(opts.html, { recursive: true }).catch(() => undefined);
     // --gas's table (cli-table3) and --gas-out's folded stacks, likewise only when asked for.
     const gasView = (opts.gas && !opts.json && !opts.quiet) || opts.gasOut !== undefined ? afterRequests.then(() => import('../render/renderGasProfile.js')) : undefined;
     gasView?.catch(() => undefined);
@@ -185,12 +197,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       tracer: { mode: opts.tracer, traceMissing: false, replayMissing: false },
       state: opts.state,
       interrupt: io.interrupt,
-      keepAnswers: opts.json,
+      keepAnswers: opts.json || opts.html !== undefined,
     };
 
     // A single text lookup writes its head (transaction and logs) while the trace is still coming,
     // when nothing in the trace can change it: the part after it is then all that is left at the end.
-    const writesHead = single && !opts.json && !opts.quiet;
+    const writesHead = single && !opts.json && !opts.quiet && opts.html !== '-';
     let head: Promise<boolean> | undefined;
     const writeHead = async (hash: Hex, h: Head, logs: Promise<LogDecoding | undefined> | undefined): Promise<boolean> => {
       const decoder = await decoderReady;
@@ -214,6 +226,17 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if ('model' in o) for (const w of o.model.warnings) await say(`txray: warning: ${tag}${w}`);
       else await say(`txray: ${tag}${errorMessage(o.error)}`);
       if ('error' in o && debugOn && o.error instanceof Error && o.error.stack) await say(o.error.stack);
+      if (htmlView !== undefined && 'model' in o) {
+        const { renderHtml, reportAssets } = await htmlView;
+        const page = renderHtml(jsonDocument(o.model), reportAssets());
+        if (opts.html === '-') {
+          await out.writeAll(page);
+          return;
+        }
+        const file = single ? opts.html! : join(opts.html!, `${o.hash}.html`);
+        await writeOutput(file, page, '--html');
+        pages.set(o.hash, basename(file));
+      }
       if (opts.quiet) return;
       if (opts.json) {
         const doc = 'model' in o ? jsonDocument(o.model) : errorDocument(o.hash, { code: errorCodeName(o.error), message: scrub(errorMessage(o.error), secrets) }, []);
@@ -301,6 +324,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       await out.writeAll(renderSummary(rows, await chalk()));
     }
     if (opts.gasOut !== undefined) await writeFolded(opts.gasOut, all, (await gasView!).foldedStacks);
+    if (opts.html !== undefined && !single) {
+      const { renderHtmlIndex, reportAssets } = await htmlView!;
+      const rows = all.map((o) => ({
+        row: 'model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) },
+        file: o.hash !== null ? (pages.get(o.hash) ?? null) : null,
+        status: 'model' in o ? o.model.status : 'error',
+        what: 'model' in o ? (o.model.decoded?.function?.name ?? o.model.failure?.error ?? '') : errorMessage(o.error),
+      }));
+      await writeOutput(join(opts.html, 'index.html'), renderHtmlIndex(rows, reportAssets()), '--html');
+    }
     if (opts.debug) debug(`done in ${elapsed()}`);
     return all.reduce((max, o) => Math.max(max, o.code), 0);
   } catch (e) {

@@ -32,6 +32,7 @@ export interface RawCliOptions {
   readonly state?: boolean;
   readonly gas?: boolean;
   readonly gasOut?: string;
+  readonly html?: string;
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
@@ -66,6 +67,11 @@ export interface InspectOptions {
   readonly gas: boolean;
   /** --gas-out: where to write the folded stacks (checked: a regular file, or a new one in a writable folder). */
   readonly gasOut: string | undefined;
+  /**
+   * --html: '-' (the page on stdout instead of the text view), a file (one hash), or a folder (several:
+   * one page per hash and index.html); checked before any request.
+   */
+  readonly html: string | undefined;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -232,11 +238,39 @@ export function parseInputs(words: readonly string[], stdin: string | undefined)
   });
 }
 
+/** A folder to write pages into: an existing writable folder, or a new one inside one. */
+export function parseOutputDir(path: string, option: string): string {
+  const shown = escapeShort(path, 80);
+  let st: Stats | undefined;
+  try {
+    st = statSync(path);
+  } catch {
+    st = undefined;
+  }
+  if (st !== undefined && !st.isDirectory()) throw new UsageError(`${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`);
+  try {
+    accessSync(st !== undefined ? path : dirname(resolve(path)), constants.W_OK);
+  } catch {
+    throw new UsageError(`${option} ${shown}: ${st !== undefined ? 'the folder is not writable' : 'the folder it would be made in does not exist or is not writable'}.`);
+  }
+  return path;
+}
+
+function parseHtml(raw: RawCliOptions, inputs: readonly Input[]): string | undefined {
+  if (raw.html === undefined) return undefined;
+  if (raw.html === '-') {
+    if (inputs.length !== 1 || raw.json === true) throw new UsageError('--html - writes one page to stdout in place of the text view: it takes one hash and no --json (give a file or a folder instead).');
+    return '-';
+  }
+  return inputs.length === 1 ? parseOutputFile(raw.html, '--html') : parseOutputDir(raw.html, '--html');
+}
+
 export function parseOptions(words: readonly string[], raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>, stdin?: string): InspectOptions {
   const fromFlag = raw.rpcUrl !== undefined;
+  const inputs = parseInputs(words, stdin);
   const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
   return {
-    inputs: parseInputs(words, stdin),
+    inputs,
     url: parseRpcUrl(fromFlag ? raw.rpcUrl : env.ETH_RPC_URL, fromFlag ? '--rpc-url' : 'ETH_RPC_URL'),
     json: raw.json === true,
     color: raw.color,
@@ -255,6 +289,7 @@ export function parseOptions(words: readonly string[], raw: RawCliOptions, env: 
     state: raw.state === true,
     gas: raw.gas === true,
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
+    html: parseHtml(raw, inputs),
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
   };

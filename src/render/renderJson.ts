@@ -52,8 +52,21 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     ...gasJson(m),
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
     ...stateJson(m),
+    labels: labelsJson(m),
     warnings: m.warnings,
   };
+}
+
+/** Names for the addresses this document shows (from --labels, artifacts, built-in names), by lower-case address. */
+function labelsJson(m: InspectModel): Record<string, string> {
+  const d = m.decoded;
+  if (d === undefined) return {};
+  const out: Record<string, string> = {};
+  for (const a of d.checksums.keys()) {
+    const name = d.labels.get(a);
+    if (name !== undefined) out[a] = name;
+  }
+  return out;
 }
 
 const dec = (n: bigint | null): string | null => (n === null ? null : n.toString());
@@ -149,6 +162,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     gasOutsideCalls: null,
     failure: null,
     ...NO_STATE,
+    labels: {},
     warnings,
     error,
   };

@@ -1,0 +1,52 @@
+/**
+ * --html: one self-contained HTML file per transaction. The --json document is embedded once as
+ * `<script type="application/json" id="txray-data">` (every "<" written as \u003c, so no text from the
+ * chain can close the element); the page's own script and styles (src/report/, bundled and inlined by
+ * the build) draw it. A Content-Security-Policy allows that one script and that one style sheet by
+ * their hashes and nothing else: no requests, no other code. Pure: (document, assets) → chunks.
+ */
+import type { SummaryRow } from './renderSummary.js';
+import { writeJson } from './writeJson.js';
+
+/** The page's script and styles with their CSP hashes ("sha256-…"), made by scripts/build.mjs. */
+export interface ReportAssets {
+  readonly js: string;
+  readonly css: string;
+  readonly jsHash: string;
+  readonly cssHash: string;
+}
+
+const csp = (a: ReportAssets, script: boolean): string =>
+  `default-src 'none'; ${script ? `script-src '${a.jsHash}'; ` : ''}style-src '${a.cssHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
+
+/** Text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function* renderHtml(doc: Record<string, unknown>, assets: ReportAssets): Generator<string> {
+  const hash = typeof doc.hash === 'string' ? doc.hash : 'transaction';
+  yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
+  yield `<meta http-equiv="Content-Security-Policy" content="${csp(assets, true)}">\n`;
+  yield '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="referrer" content="no-referrer">\n';
+  yield `<title>txray ${escapeHtml(hash)}</title>\n<style>${assets.css}</style>\n</head>\n<body>\n`;
+  yield '<noscript>This report draws itself with JavaScript; its data is the JSON in script#txray-data.</noscript>\n';
+  yield '<script type="application/json" id="txray-data">';
+  // JSON has "<" only inside strings, where \u003c reads back as the same character.
+  for (const chunk of writeJson(doc, 0)) yield chunk.includes('<') ? chunk.replaceAll('<', '\\u003c') : chunk;
+  yield `</script>\n<script>${assets.js}</script>\n</body>\n</html>\n`;
+}
+
+/** With several hashes: index.html, the summary table with a link to each transaction's page. */
+export function* renderHtmlIndex(rows: ReadonlyArray<{ readonly row: SummaryRow; readonly file: string | null; readonly status: string; readonly what: string }>, assets: ReportAssets): Generator<string> {
+  yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
+  yield `<meta http-equiv="Content-Security-Policy" content="${csp(assets, false)}">\n`;
+  yield `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>txray: ${rows.length} transactions</title>\n<style>${assets.css}</style>\n</head>\n<body>\n<main>\n`;
+  yield `<h1>${rows.length} transactions</h1>\n<table class="grid">\n<thead><tr><th>hash</th><th>status</th><th>what</th></tr></thead>\n<tbody>\n`;
+  for (const { row, file, status, what } of rows) {
+    const name = escapeHtml(row.input);
+    const link = file === null ? `<code>${name}</code>` : `<a href="${escapeHtml(file)}"><code>${name}</code></a>`;
+    yield `<tr><td>${link}</td><td><span class="status ${escapeHtml(status)}">${escapeHtml(status)}</span></td><td>${escapeHtml(what)}</td></tr>\n`;
+  }
+  yield '</tbody>\n</table>\n</main>\n</body>\n</html>\n';
+}

@@ -1,0 +1,480 @@
+/// <reference lib="dom" />
+/**
+ * The HTML report's own script (bundled and inlined by scripts/build.mjs; the page's CSP allows it by
+ * its hash and nothing else). It reads the --json document embedded in the page and draws the header,
+ * the call tree, a call's details, the search, the gas flame graph, logs, transfers and state changes.
+ *
+ * Every string from the chain, the node, an ABI, a label or the signature database goes in through
+ * textContent or an attribute set one by one, never innerHTML: the page shows hostile text, it never
+ * runs it. Children of collapsed nodes are not in the DOM; long child lists come in pages.
+ */
+
+interface Decoded {
+  readonly name: string;
+  readonly signature: string;
+  readonly args: ReadonlyArray<{ readonly name: string; readonly type: string; readonly value: unknown }>;
+  readonly contract?: string;
+  readonly source?: string;
+}
+
+interface CallNode {
+  readonly type: string;
+  readonly callType?: string;
+  readonly creationMethod?: string;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly value: string | null;
+  readonly gas: string | null;
+  readonly gasUsed: string | null;
+  readonly input: string | null;
+  readonly output: string | null;
+  readonly error: string | null;
+  readonly traceAddress: readonly number[];
+  readonly children: readonly CallNode[];
+  readonly logs?: readonly number[];
+  readonly function?: Decoded;
+  readonly outputs?: Decoded['args'];
+  readonly revert?: { readonly kind: string; readonly message?: string; readonly meaning?: string; readonly name?: string; readonly args?: Decoded['args']; readonly text?: string; readonly selector?: string };
+}
+
+type Json = Record<string, any>;
+
+const data = document.getElementById('txray-data');
+const doc: Json = JSON.parse(data?.textContent ?? 'null') ?? {};
+const labels: Record<string, string> = doc.labels ?? {};
+const root: CallNode | null = doc.calls ?? null;
+
+/** How many children a node shows before a "show more" row, and how deep a large tree opens. */
+const PAGE = 500;
+const SMALL_TREE = 300;
+
+// ---- small DOM helpers: text always through textContent -------------------------------------------
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string | null>): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) if (c !== null) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  return e;
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+const big = (v: string | null | undefined): bigint => (v === null || v === undefined ? 0n : BigInt(v));
+const group = (n: bigint | number | string): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+function units(v: bigint, decimals: number): string {
+  const neg = v < 0n;
+  const a = neg ? -v : v;
+  const base = 10n ** BigInt(decimals);
+  const frac = (a % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${neg ? '-' : ''}${group(a / base)}${frac ? `.${frac}` : ''}`;
+}
+
+const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10n ** 12n ? `${group(wei)} wei` : `${units(wei, 18)} ETH`);
+const short = (a: string): string => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+const pathOf = (n: CallNode): string => n.traceAddress.join('.');
+
+function addressText(a: string | null | undefined, full = false): string {
+  if (!a) return '—';
+  const label = labels[a.toLowerCase()];
+  const shown = full ? a : short(a);
+  return label !== undefined ? `${label}(${shown})` : shown;
+}
+
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(valueText).join(', ')}]`;
+  if (v !== null && typeof v === 'object') return `(${Object.entries(v).map(([k, x]) => `${k}: ${valueText(x)}`).join(', ')})`;
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)) return addressText(v);
+  return String(v);
+}
+
+const argsText = (args: Decoded['args'] | undefined): string => (args ?? []).map((a) => (a.name ? `${a.name}: ${valueText(a.value)}` : valueText(a.value))).join(', ');
+
+function callName(n: CallNode): string {
+  const target = n.to ? (labels[n.to.toLowerCase()] ?? short(n.to)) : '?';
+  if (n.type === 'suicide') return `selfdestruct → ${addressText(n.to)}`;
+  if (n.type === 'create') return `${target}${n.function ? `(${argsText(n.function.args)})` : ''}`;
+  const fn = n.function ? `${n.function.name}(${argsText(n.function.args)})` : n.input && n.input.length >= 10 ? n.input.slice(0, 10) : '';
+  return `${target}${fn ? `::${fn}` : ''}`;
+}
+
+const kindOf = (n: CallNode): string => (n.type === 'call' ? (n.callType ?? 'call') : n.type === 'suicide' ? 'selfdestruct' : n.type === 'create' ? (n.creationMethod ?? 'create') : n.type);
+
+function revertText(n: CallNode): string | null {
+  const r = n.revert;
+  if (!r) return n.error;
+  if (r.kind === 'Error') return `Error: ${r.message ?? ''}`;
+  if (r.kind === 'Panic') return `Panic: ${r.meaning ?? ''}`;
+  if (r.kind === 'custom' && r.name) return `${r.name}(${argsText(r.args)})`;
+  if (r.kind === 'text') return r.text ?? '';
+  return n.error;
+}
+
+// ---- the model of the page: nodes by path, parents, expansion ------------------------------------
+
+const parent = new Map<CallNode, CallNode>();
+const byPath = new Map<string, CallNode>();
+const all: CallNode[] = [];
+if (root !== null) {
+  const stack: CallNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    all.push(n);
+    byPath.set(pathOf(n), n);
+    for (let i = n.children.length - 1; i >= 0; i--) {
+      parent.set(n.children[i]!, n);
+      stack.push(n.children[i]!);
+    }
+  }
+}
+const failedBelow = new Set<CallNode>();
+for (const n of all) {
+  if (n.error === null) continue;
+  for (let p: CallNode | undefined = n; p !== undefined && !failedBelow.has(p); p = parent.get(p)) failedBelow.add(p);
+}
+
+const expanded = new Set<CallNode>();
+const shownChildren = new Map<CallNode, number>();
+const elements = new Map<CallNode, HTMLLIElement>();
+let selected: CallNode | null = null;
+const hits = new Set<CallNode>();
+
+function openPath(n: CallNode): void {
+  for (let p = parent.get(n); p !== undefined; p = parent.get(p)) {
+    expanded.add(p);
+    const siblings = p.children.indexOf(n);
+    if (siblings >= (shownChildren.get(p) ?? PAGE)) shownChildren.set(p, siblings + 1);
+    n = p;
+  }
+}
+
+const depthOf = (n: CallNode): number => n.traceAddress.length;
+
+// ---- the tree ---------------------------------------------------------------------------------------
+
+const treeRoot = h('ul', { class: 'tree', role: 'tree' });
+
+function row(n: CallNode): HTMLLIElement {
+  const li = h('li', { 'data-trace-address': pathOf(n), role: 'treeitem', class: `call${n.error !== null ? ' failed' : failedBelow.has(n) ? ' failed-below' : ''}${hits.has(n) ? ' hit' : ''}${selected === n ? ' selected' : ''}` });
+  const line = h('div', { class: 'line' });
+  if (n.children.length > 0) {
+    li.setAttribute('aria-expanded', expanded.has(n) ? 'true' : 'false');
+    const toggle = h('button', { class: 'toggle', type: 'button', 'aria-label': expanded.has(n) ? 'collapse' : 'expand' }, expanded.has(n) ? '▾' : '▸');
+    toggle.addEventListener('click', (e) => {
+      e.stopPropagation();
+      if (expanded.has(n)) expanded.delete(n);
+      else expanded.add(n);
+      redraw(n);
+    });
+    line.append(toggle);
+  } else line.append(h('span', { class: 'leaf' }, '·'));
+  line.append(h('span', { class: 'kind' }, kindOf(n)), ' ', h('span', { class: 'name' }, callName(n)));
+  if (n.value !== null && big(n.value) > 0n) line.append(h('span', { class: 'value' }, ` · ${eth(big(n.value))}`));
+  line.append(h('span', { class: 'gas' }, n.gasUsed !== null ? ` · ${group(big(n.gasUsed))} gas` : ''));
+  const why = n.error !== null ? revertText(n) : null;
+  if (why !== null) line.append(h('span', { class: 'error' }, ` ✗ ${why}`));
+  line.addEventListener('click', () => select(n));
+  li.append(line);
+  if (n.children.length > 0 && expanded.has(n)) {
+    const ul = h('ul', { role: 'group' });
+    const limit = Math.min(n.children.length, shownChildren.get(n) ?? PAGE);
+    for (let i = 0; i < limit; i++) ul.append(row(n.children[i]!));
+    if (limit < n.children.length) {
+      const more = h('button', { type: 'button', class: 'more', 'data-action': 'show-more' }, `show ${group(Math.min(PAGE, n.children.length - limit))} more of ${group(n.children.length - limit)}`);
+      more.addEventListener('click', () => {
+        shownChildren.set(n, limit + PAGE);
+        redraw(n);
+      });
+      ul.append(h('li', { class: 'more-row' }, more));
+    }
+    li.append(ul);
+  }
+  elements.set(n, li);
+  return li;
+}
+
+/** Draw `n`'s subtree again (or the whole tree), in place. */
+function redraw(n: CallNode | null = null): void {
+  const old = n === null ? undefined : elements.get(n);
+  if (n !== null && old !== undefined && old.isConnected) {
+    old.replaceWith(row(n));
+    return;
+  }
+  treeRoot.replaceChildren();
+  if (root !== null) treeRoot.append(row(root));
+}
+
+// ---- details -----------------------------------------------------------------------------------------
+
+const details = h('section', { class: 'details', id: 'details', 'aria-live': 'polite' }, h('p', { class: 'hint' }, 'Click a call to see its details.'));
+
+function kv(table: HTMLTableElement, key: string, value: string | Node): void {
+  table.append(h('tr', {}, h('th', {}, key), h('td', {}, value)));
+}
+
+function rawData(hex: string | null): Node {
+  if (hex === null) return document.createTextNode('—');
+  if (hex.length <= 138) return h('code', {}, hex);
+  return h('details', {}, h('summary', {}, `${(hex.length - 2) / 2} bytes`), h('code', { class: 'wrap' }, hex));
+}
+
+function select(n: CallNode): void {
+  const previous = selected;
+  selected = n;
+  if (previous !== null) elements.get(previous)?.classList.remove('selected');
+  elements.get(n)?.classList.add('selected');
+  const t = h('table', { class: 'kv' });
+  kv(t, 'call', `${kindOf(n)} at [${n.traceAddress.join(',')}], depth ${depthOf(n)}`);
+  kv(t, 'from', addressText(n.from, true));
+  kv(t, 'to', addressText(n.to, true));
+  if (n.value !== null) kv(t, 'value', eth(big(n.value)));
+  kv(t, 'gas', `${n.gasUsed !== null ? group(big(n.gasUsed)) : 'unknown'} used of ${n.gas !== null ? group(big(n.gas)) : '?'}`);
+  if (n.function) {
+    kv(t, 'function', `${n.function.signature}${n.function.contract ? ` (${n.function.contract})` : ''}`);
+    for (const a of n.function.args) kv(t, `  ${a.name || '(unnamed)'}`, `${a.type} = ${valueText(a.value)}`);
+  }
+  for (const a of n.outputs ?? []) kv(t, `  returns ${a.name || ''}`, `${a.type} = ${valueText(a.value)}`);
+  if (n.error !== null) kv(t, 'error', revertText(n) ?? n.error);
+  kv(t, n.type === 'create' ? 'init code' : 'input', rawData(n.input));
+  kv(t, n.type === 'create' ? 'code' : 'output', rawData(n.output));
+  const logs: Json[] = doc.logs ?? [];
+  for (const i of n.logs ?? []) {
+    const l = logs[i];
+    if (l) kv(t, `event #${i}`, l.event ? `${l.event.name}(${argsText(l.event.args)})` : (l.topics?.[0] ?? 'anonymous'));
+  }
+  details.replaceChildren(h('h3', {}, callName(n)), t);
+}
+
+// ---- search ----------------------------------------------------------------------------------------
+
+const searchBox = h('input', { type: 'search', placeholder: 'search calls: address, label, contract, function, selector', 'aria-label': 'search calls' });
+const searchCount = h('span', { class: 'count' });
+
+function matches(n: CallNode, q: string): boolean {
+  const fields = [n.to, n.from, n.to ? labels[n.to.toLowerCase()] : undefined, n.function?.name, n.function?.contract, n.function?.signature, n.input?.slice(0, 10)];
+  return fields.some((f) => f !== undefined && f !== null && f.toLowerCase().includes(q));
+}
+
+function search(): void {
+  const q = searchBox.value.trim().toLowerCase();
+  hits.clear();
+  if (q !== '') {
+    for (const n of all) {
+      if (!matches(n, q)) continue;
+      hits.add(n);
+      if (hits.size <= 500) openPath(n);
+    }
+  }
+  searchCount.textContent = q === '' ? '' : `${group(hits.size)} ${hits.size === 1 ? 'call matches' : 'calls match'}${hits.size > 500 ? ' (the first 500 opened)' : ''}`;
+  redraw();
+  const first = [...hits][0];
+  if (first !== undefined) elements.get(first)?.scrollIntoView({ block: 'nearest' });
+}
+
+let searchTimer: number | undefined;
+searchBox.addEventListener('input', () => {
+  window.clearTimeout(searchTimer);
+  searchTimer = window.setTimeout(search, 120);
+});
+
+// ---- controls ----------------------------------------------------------------------------------------
+
+function button(label: string, action: string, run: () => void): HTMLButtonElement {
+  const b = h('button', { type: 'button', 'data-action': action }, label);
+  b.addEventListener('click', run);
+  return b;
+}
+
+const depthInput = h('input', { type: 'number', min: '0', value: '2', 'aria-label': 'depth', class: 'depth' });
+const controls = h(
+  'div',
+  { class: 'controls' },
+  button('expand all', 'expand-all', () => {
+    for (const n of all) if (n.children.length > 0) expanded.add(n);
+    redraw();
+  }),
+  button('collapse all', 'collapse-all', () => {
+    expanded.clear();
+    redraw();
+  }),
+  button('to depth', 'to-depth', () => {
+    const d = Math.max(0, Number(depthInput.value) || 0);
+    expanded.clear();
+    for (const n of all) if (n.children.length > 0 && depthOf(n) < d) expanded.add(n);
+    redraw();
+  }),
+  depthInput,
+  searchBox,
+  searchCount,
+);
+
+// ---- the gas flame graph (icicle) ------------------------------------------------------------------
+
+const FLAME_WIDTH = 1200;
+const BAR = 18;
+/** Past this many calls, bars under half a pixel are left out (and with them their subtrees). */
+const ALL_BARS = 5000;
+const flameBox = h('div', { class: 'flame' });
+let flameRoot: CallNode | null = root;
+
+function drawFlame(): void {
+  flameBox.replaceChildren();
+  if (flameRoot === null) return;
+  const top = flameRoot;
+  const total = Number(big(top.gasUsed)) || 1;
+  const scale = FLAME_WIDTH / total;
+  const base = depthOf(top);
+  let maxDepth = 0;
+  const bars: Array<{ n: CallNode; x: number; w: number; d: number }> = [];
+  const stack: Array<{ n: CallNode; x: number }> = [{ n: top, x: 0 }];
+  while (stack.length > 0) {
+    const { n, x } = stack.pop()!;
+    const w = Number(big(n.gasUsed)) * scale;
+    if (all.length > ALL_BARS && w < 0.5) continue;
+    const d = depthOf(n) - base;
+    maxDepth = Math.max(maxDepth, d);
+    bars.push({ n, x, w, d });
+    let cx = x;
+    for (const c of n.children) {
+      if (c.type === 'suicide') continue;
+      stack.push({ n: c, x: cx });
+      cx += Number(big(c.gasUsed)) * scale;
+    }
+  }
+  const picture = svg('svg', { width: FLAME_WIDTH, height: (maxDepth + 1) * BAR, viewBox: `0 0 ${FLAME_WIDTH} ${(maxDepth + 1) * BAR}`, role: 'img', 'aria-label': 'gas flame graph' });
+  for (const { n, x, w, d } of bars) {
+    const g = svg('g', { class: `bar${n.error !== null ? ' failed' : ''}` });
+    const rect = svg('rect', { x: x.toFixed(2), y: d * BAR, width: Math.max(0, w).toFixed(2), height: BAR - 1, 'data-trace-address': pathOf(n), 'data-gas': n.gasUsed === null ? '' : big(n.gasUsed).toString() });
+    const title = svg('title');
+    title.textContent = `${callName(n)} · ${n.gasUsed !== null ? group(big(n.gasUsed)) : 'unknown'} gas`;
+    rect.append(title);
+    rect.addEventListener('click', () => {
+      flameRoot = n === flameRoot ? (parent.get(n) ?? root) : n;
+      drawFlame();
+      openPath(n);
+      redraw();
+      select(n);
+    });
+    g.append(rect);
+    if (w > 40) {
+      const label = svg('text', { x: (x + 3).toFixed(2), y: d * BAR + 13 });
+      const name = callName(n);
+      label.textContent = name.length * 7 > w ? `${name.slice(0, Math.max(1, Math.floor(w / 7) - 1))}…` : name;
+      g.append(label);
+    }
+    picture.append(g);
+  }
+  flameBox.append(picture);
+  if (flameRoot !== root) flameBox.prepend(button('whole transaction', 'flame-reset', () => {
+    flameRoot = root;
+    drawFlame();
+  }));
+}
+
+// ---- header, logs, transfers, state ----------------------------------------------------------------
+
+function section(title: string, ...content: Array<Node | string | null>): HTMLElement {
+  return h('section', {}, h('h2', {}, title), ...content);
+}
+
+function tableOf(head: string[], rows: string[][]): HTMLTableElement {
+  const t = h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
+  const body = h('tbody');
+  for (const r of rows) body.append(h('tr', {}, ...r.map((c) => h('td', {}, c))));
+  t.append(body);
+  return t;
+}
+
+function header(): HTMLElement {
+  const tx: Json | null = doc.transaction;
+  const r: Json | null = doc.receipt;
+  const t = h('table', { class: 'kv' });
+  kv(t, 'status', String(doc.status));
+  if (tx) {
+    kv(t, 'from', addressText(tx.from, true));
+    kv(t, 'to', tx.to ? addressText(tx.to, true) : `contract creation${r?.contractAddress ? ` → ${addressText(r.contractAddress, true)}` : ''}`);
+    kv(t, 'value', eth(big(tx.value)));
+  }
+  if (r?.gasUsed) kv(t, 'gas', `${group(big(r.gasUsed))} used${tx?.gas ? ` of ${group(big(tx.gas))}` : ''}`);
+  if (r?.gasUsed && r.effectiveGasPrice) kv(t, 'fee', eth(big(r.gasUsed) * big(r.effectiveGasPrice)));
+  const block = tx?.blockNumber ?? r?.blockNumber;
+  if (block) kv(t, 'block', group(big(block)));
+  if (doc.function) kv(t, 'input', `${doc.function.name}(${argsText(doc.function.args)})`);
+  const f: Json | null = doc.failure;
+  if (f) {
+    const rv = f.revert;
+    const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
+    kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
+  }
+  return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? ''))), t);
+}
+
+function logsSection(): HTMLElement | null {
+  const logs: Json[] = doc.logs ?? [];
+  if (logs.length === 0) return null;
+  const rows = logs.slice(0, 2000).map((l, i) => [String(i), addressText(l.address), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${(l.topics ?? []).join(' ')} ${l.data ?? ''}`]);
+  return section(`Logs (${group(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${group(logs.length - 2000)} more in the embedded JSON`) : null);
+}
+
+function transfersSection(): HTMLElement | null {
+  const ts: Json[] = doc.transfers ?? [];
+  if (ts.length === 0) return null;
+  return section(`Transfers (${group(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : `${group(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
+}
+
+function stateSections(): HTMLElement[] {
+  if (!Array.isArray(doc.balanceChanges)) return [];
+  const out: HTMLElement[] = [];
+  out.push(section('Balance changes', tableOf(['address', 'asset', 'change', 'before → after'], doc.balanceChanges.slice(0, 1000).map((b: Json) => [addressText(b.address), b.asset === 'ETH' ? 'ETH' : (b.symbol ?? addressText(b.asset)), b.asset === 'ETH' ? eth(big(b.delta)) : b.decimals !== undefined ? units(big(b.delta), b.decimals) : group(b.delta), b.before !== undefined ? `${eth(big(b.before))} → ${eth(big(b.after))}` : '']))));
+  if (Array.isArray(doc.storageChanges) && doc.storageChanges.length > 0) {
+    const rows: string[][] = [];
+    for (const s of doc.storageChanges.slice(0, 2000) as Json[]) {
+      const vars: Json[] = s.variables ?? [];
+      if (vars.length === 0) rows.push([addressText(s.address), s.slot, `${s.before} → ${s.after}`]);
+      for (const v of vars) rows.push([addressText(s.address), v.path, `${valueText(v.before)} → ${valueText(v.after)}`]);
+    }
+    out.push(section(`Storage changes (${group(doc.storageChanges.length)} slots)`, tableOf(['contract', 'slot or variable', 'before → after'], rows)));
+  }
+  if (Array.isArray(doc.accountChanges)) out.push(section('Accounts', tableOf(['address', 'roles', 'nonce'], doc.accountChanges.map((a: Json) => [addressText(a.address), (a.roles ?? []).join(', '), a.nonceBefore !== undefined ? `${a.nonceBefore} → ${a.nonceAfter}` : '']))));
+  return out;
+}
+
+function gasSection(): HTMLElement | null {
+  const rows: Json[] = doc.gasProfile ?? [];
+  if (rows.length === 0) return null;
+  return section('Gas profile', tableOf(['contract::function', 'calls', 'gas used', 'self gas'], rows.slice(0, 50).map((r) => [`${r.contract ?? (r.address ? short(r.address) : '?')}::${r.function ?? r.selector ?? '?'}`, String(r.calls), r.gasUsed === null ? 'unknown' : group(r.gasUsed), r.selfGas === null ? 'unknown' : group(r.selfGas)])));
+}
+
+// ---- the page ----------------------------------------------------------------------------------------
+
+if (root !== null) {
+  if (all.length <= SMALL_TREE) {
+    for (const n of all) if (n.children.length > 0) expanded.add(n);
+  } else expanded.add(root);
+  // The path to the failing call is open from the start.
+  const origin: unknown = doc.failure?.origin;
+  if (Array.isArray(origin)) {
+    const n = byPath.get(origin.join('.'));
+    if (n !== undefined) {
+      openPath(n);
+      if (n.children.length > 0) expanded.add(n);
+    }
+  }
+}
+
+const main = h('main');
+main.append(header());
+if (root !== null) {
+  redraw();
+  main.append(section(`Call tree (${group(all.length)} ${all.length === 1 ? 'call' : 'calls'})`, controls, h('div', { class: 'split' }, h('div', { class: 'tree-box' }, treeRoot), details)));
+  drawFlame();
+  main.append(section('Gas flame graph', h('p', { class: 'hint' }, 'Width is gas used; children sit under their parent. Hover a bar for the call, click it to zoom in (click again to zoom out).'), flameBox));
+}
+for (const s of [gasSection(), transfersSection(), ...stateSections(), logsSection()]) if (s !== null) main.append(s);
+main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data)`));
+document.body.append(main);
+document.documentElement.dataset.ready = 'true';
