@@ -120,6 +120,17 @@ contract Showcase {
         }
     }
 
+    /// Hostile text for the HTML report: an event string and a (caught) revert string that try to
+    /// become markup and script.
+    function evilHtml() external {
+        emit Note("<img src=x onerror=alert(1)>");
+        try this.failWith("</script><script>alert(1)</script>") {} catch {}
+    }
+
+    function failWith(string calldata why) external pure {
+        revert(why);
+    }
+
     /// Hostile text: a revert string that tries to drive the terminal.
     function evil() external {
         emit Note("\x1b]0;pwned\x07\x1b[2J");

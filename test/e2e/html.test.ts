@@ -1,0 +1,247 @@
+/**
+ * --html in a real headless Chromium (@sparticuz/chromium, driven by playwright-core; see
+ * test/support/chromium.setup.ts): reports of anvil transactions, opened from disk as a user would,
+ * with every request, console error, page error and dialog recorded.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+
+let anvil: Anvil;
+let hashes: Record<string, string>;
+let showcaseAddress: string;
+withScenarioNode((s) => {
+  anvil = s.anvil;
+  hashes = s.hashes as Record<string, string>;
+  showcaseAddress = s.showcase;
+});
+
+const work = mkdtempSync(join(tmpdir(), 'txray-html-'));
+const project = join(work, 'project');
+mkdirSync(project);
+writeFoundryProject(project);
+/** Screenshots land here (ignored by git); scripts/screenshot-report.mjs makes the README's. */
+const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
+
+const txray = (args: string[]) => runTxray([...args, '--rpc-url', anvil.url], {}, undefined, project);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: ['--no-sandbox'], headless: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Opened {
+  readonly page: Page;
+  readonly problems: string[];
+  readonly dialogs: string[];
+}
+
+/** Open a report from disk; anything but the file itself being fetched is a problem. */
+async function open(file: string, ready = 'html[data-ready="true"]'): Promise<Opened> {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (r.url() !== `file://${file}`) problems.push(`request: ${r.url()}`);
+  });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(`file://${file}`);
+  await page.waitForSelector(ready);
+  return { page, problems, dialogs };
+}
+
+async function report(name: string, ...extra: string[]): Promise<{ file: string; json: Record<string, any> }> {
+  const file = join(work, `${name}.html`);
+  const r = await txray([hashes[name]!, '--html', file, '--quiet', ...extra]);
+  expect(r.code).toBeLessThanOrEqual(1);
+  const json = jsonOf(await txray([hashes[name]!, '--json', ...extra]));
+  return { file, json };
+}
+
+const countCalls = (n: { children: unknown[] }): number => 1 + n.children.reduce<number>((k, c) => k + countCalls(c as never), 0);
+const treeNodes = (page: Page) => page.locator('.tree [data-trace-address]');
+
+describe('the showcase report in headless Chromium', () => {
+  let opened: Opened;
+  let json: Record<string, any>;
+  beforeAll(async () => {
+    const made = await report('showcase');
+    json = made.json;
+    opened = await open(made.file);
+  });
+  afterAll(async () => {
+    await opened?.page.close();
+  });
+
+  test('loads with no console or page error and no request of any kind', () => {
+    expect(opened.problems).toEqual([]);
+  });
+
+  test('the embedded data is exactly the document --json prints', async () => {
+    const embedded = JSON.parse((await opened.page.locator('#txray-data').textContent())!);
+    expect(embedded).toEqual(json);
+  });
+
+  test('a CSP that allows the page\'s own script and styles by hash, and nothing else', async () => {
+    const policy = await opened.page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src data:; base-uri 'none'; form-action 'none'$/);
+    expect(policy).not.toContain('connect-src');
+  });
+
+  test('the markup contract: tree nodes, toggles, the two buttons, the search box', async () => {
+    const { page } = opened;
+    await page.click('button[data-action="expand-all"]');
+    expect(await treeNodes(page).count()).toBe(countCalls(json.calls));
+    expect(await page.locator('.tree [data-trace-address=""]').count()).toBe(1);
+    const withChildren = page.locator('.tree [data-trace-address][aria-expanded]');
+    const parents = (n: any): number => (n.children.length > 0 ? 1 : 0) + n.children.reduce((k: number, c: any) => k + parents(c), 0);
+    expect(await withChildren.count()).toBe(parents(json.calls));
+    expect(await withChildren.locator(':scope > .line > button').count()).toBe(parents(json.calls));
+    expect(await page.locator('input[type="search"]').count()).toBe(1);
+    expect(await page.locator('button[data-action="collapse-all"]').count()).toBe(1);
+  });
+
+  test('collapsing a node takes its descendants out; expanding brings them back', async () => {
+    const { page } = opened;
+    await page.click('button[data-action="expand-all"]');
+    const all = await treeNodes(page).count();
+    const recurse = json.calls.children.findIndex((c: any) => c.function?.name === 'recurse');
+    const node = page.locator(`.tree [data-trace-address="${recurse}"]`);
+    expect(await node.getAttribute('aria-expanded')).toBe('true');
+    await node.locator(':scope > .line > button').click();
+    expect(await page.locator(`.tree [data-trace-address="${recurse}"]`).getAttribute('aria-expanded')).toBe('false');
+    expect(await treeNodes(page).count()).toBe(all - 3); // recurse(2), (1), (0)
+    await page.locator(`.tree [data-trace-address="${recurse}"] > .line > button`).click();
+    expect(await treeNodes(page).count()).toBe(all);
+    await page.click('button[data-action="collapse-all"]');
+    expect(await treeNodes(page).count()).toBe(1);
+  });
+
+  test('search finds calls by function name and opens the path to each', async () => {
+    const { page } = opened;
+    await page.click('button[data-action="collapse-all"]');
+    await page.fill('input[type="search"]', 'recurse');
+    await expect.poll(() => page.locator('.tree .hit').count()).toBe(4);
+    expect(await page.locator('.count').textContent()).toBe('4 calls match');
+    await page.fill('input[type="search"]', showcaseAddress.slice(2, 12));
+    await expect.poll(() => page.locator('.tree .hit').count()).toBeGreaterThanOrEqual(5);
+  });
+
+  test('clicking a call shows its decoded arguments and raw input', async () => {
+    const { page } = opened;
+    await page.click('button[data-action="expand-all"]');
+    const ping = json.calls.children.findIndex((c: any) => c.function?.name === 'ping');
+    await page.locator(`.tree [data-trace-address="${ping}"] > .line`).click();
+    const text = await page.locator('#details').textContent();
+    expect(text).toContain('ping(uint256)');
+    expect(text).toContain('uint256 = 7');
+    expect(text).toContain(json.calls.children[ping].input);
+  });
+
+  test('the flame graph: one bar per call, widths ordered like gas used', async () => {
+    const { page } = opened;
+    const bars = await page.locator('svg rect[data-trace-address]').evaluateAll((rects) => rects.map((r) => ({ gas: Number(r.getAttribute('data-gas')), width: Number(r.getAttribute('width')), at: r.getAttribute('data-trace-address') })));
+    const calls: any[] = [];
+    const stack = [json.calls];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n.type !== 'suicide') calls.push(n);
+      stack.push(...n.children);
+    }
+    expect(bars).toHaveLength(calls.length);
+    expect(new Set(bars.map((b) => b.at))).toEqual(new Set(calls.map((c) => c.traceAddress.join('.'))));
+    const byGas = [...bars].sort((a, b) => a.gas - b.gas);
+    for (let i = 1; i < byGas.length; i++) expect(byGas[i]!.width).toBeGreaterThanOrEqual(byGas[i - 1]!.width);
+    // Click zooms into a subtree: its bar becomes the whole width.
+    const child = bars.find((b) => b.at === '0')!;
+    await page.locator('svg rect[data-trace-address="0"]').click();
+    expect(Number(await page.locator('svg rect[data-trace-address="0"]').getAttribute('width'))).toBeCloseTo(1200, 0);
+    expect(child.width).toBeLessThan(1200);
+  });
+
+  test('a screenshot, as a person sees it', async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    await opened.page.click('button[data-action="expand-all"]');
+    const file = join(OUTPUT, 'showcase-report.png');
+    await opened.page.screenshot({ path: file, fullPage: true });
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
+describe('hostile text is shown, never run', () => {
+  test('a revert string that closes the script, an event that is an <img onerror>, a javascript: label', async () => {
+    const label = `${showcaseAddress}:javascript:alert(1)`;
+    const { file } = await report('evilHtml', '--labels', label);
+    const html = readFileSync(file, 'utf8');
+    expect(html.split('</script>')).toHaveLength(3); // the data's own and the page script's, nothing from the chain
+    const { page, problems, dialogs } = await open(file);
+    await page.click('button[data-action="expand-all"]');
+    const text = (await page.locator('body').textContent())!;
+    expect(text).toContain('</script><script>alert(1)</script>');
+    expect(text).toContain('<img src=x onerror=alert(1)>');
+    expect(text).toContain('javascript:alert(1)');
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('a').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(2);
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('--html on the command line', () => {
+  test('--html - writes the page to stdout instead of the text view', async () => {
+    const r = await txray([hashes['showcase']!, '--html', '-']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('<!doctype html>\n')).toBe(true);
+    expect(r.stdout).not.toMatch(/^Transaction 0x/m);
+    expect(r.stdout.trimEnd().endsWith('</html>')).toBe(true);
+  });
+
+  test('several hashes: a folder with one page each and index.html linking them', async () => {
+    const dir = join(work, 'many');
+    const names = ['showcase', 'custom', 'tokenTransfer'];
+    const r = await txray([...names.map((n) => hashes[n]!), '--html', dir]);
+    expect(r.code).toBe(1);
+    for (const n of names) expect(existsSync(join(dir, `${hashes[n]}.html`))).toBe(true);
+    const { page, problems } = await open(join(dir, 'index.html'), 'table'); // no script on the index
+    expect(await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(names.map((n) => `${hashes[n]}.html`));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('an existing regular file is overwritten', async () => {
+    const file = join(work, 'again.html');
+    writeFileSync(file, 'old');
+    expect((await txray([hashes['showcase']!, '--html', file, '--quiet'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8').startsWith('<!doctype html>')).toBe(true);
+  });
+
+  test.each([
+    ['a folder that does not exist', () => [join(work, 'nope', 'x.html')], /^txray: --html .*nope\/x\.html: its folder does not exist or is not writable\.\n$/],
+    ['a directory, for one hash', () => [work], /^txray: --html .*: not a regular file; give a file name to write\.\n$/],
+    ['a file, for several hashes', () => [join(work, 'again.html'), `0x${'11'.repeat(32)}`], /^txray: --html .*again\.html: with several hashes this is a folder/],
+    ['- with --json', () => ['-', '--json'], /^txray: --html - writes one page to stdout in place of the text view/],
+  ])('%s: exit 2 before any request', async (_what, args, message) => {
+    const [path, ...rest] = args();
+    const r = await runTxray([`0x${'ab'.repeat(32)}`, '--html', path!, ...rest, '--rpc-url', 'http://127.0.0.1:1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
