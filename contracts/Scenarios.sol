@@ -120,17 +120,6 @@ contract Showcase {
         }
     }
 
-    /// Hostile text for the HTML report: an event string and a (caught) revert string that try to
-    /// become markup and script.
-    function evilHtml() external {
-        emit Note("<img src=x onerror=alert(1)>");
-        try this.failWith("</script><script>alert(1)</script>") {} catch {}
-    }
-
-    function failWith(string calldata why) external pure {
-        revert(why);
-    }
-
     /// Hostile text: a revert string that tries to drive the terminal.
     function evil() external {
         emit Note("\x1b]0;pwned\x07\x1b[2J");
@@ -296,5 +285,20 @@ contract MetaToken {
 
     function mint(address to, uint256 amount) external {
         emit Transfer(address(0), to, amount);
+    }
+}
+
+/// Hostile text for the HTML report: an event string and a (caught) revert string that try to become
+/// markup and script.
+contract Hostile {
+    event Note(string text);
+
+    function evilHtml() external {
+        emit Note("<img src=x onerror=alert(1)>");
+        try this.failWith("</script><script>alert(1)</script>") {} catch {}
+    }
+
+    function failWith(string calldata why) external pure {
+        revert(why);
     }
 }

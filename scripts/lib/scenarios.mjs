@@ -147,7 +147,8 @@ export async function makeScenarios(rpc) {
   const mute = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', ['', `0x${'0'.repeat(64)}`, 0]) }))).contractAddress;
   h.muteMint = await send(rpc, { to: mute, data: call('MetaToken', 'mint', [DEV.sender, 7n]) });
   // Hostile text for the HTML report (an event and a caught revert that try to become markup).
-  h.evilHtml = await send(rpc, { to: showcase, gas, data: call('Showcase', 'evilHtml') });
+  const hostile = (await receipt(rpc, await send(rpc, { data: deployData('Hostile') }))).contractAddress;
+  h.evilHtml = await send(rpc, { to: hostile, gas, data: call('Hostile', 'evilHtml') });
   for (const hash of Object.values(h)) await receipt(rpc, hash);
-  return { hashes: h, logic, showcase, token, vault, proxy, evilToken, wordToken, mute, child };
+  return { hashes: h, logic, showcase, token, vault, proxy, evilToken, wordToken, mute, child, hostile };
 }

@@ -16,10 +16,12 @@ import { jsonOf, runTxray } from '../support/runTxray.js';
 let anvil: Anvil;
 let hashes: Record<string, string>;
 let showcaseAddress: string;
+let hostileAddress: string;
 withScenarioNode((s) => {
   anvil = s.anvil;
   hashes = s.hashes as Record<string, string>;
   showcaseAddress = s.showcase;
+  hostileAddress = s.hostile;
 });
 
 const work = mkdtempSync(join(tmpdir(), 'txray-html-'));
@@ -186,7 +188,7 @@ describe('the showcase report in headless Chromium', () => {
 
 describe('hostile text is shown, never run', () => {
   test('a revert string that closes the script, an event that is an <img onerror>, a javascript: label', async () => {
-    const label = `${showcaseAddress}:javascript:alert(1)`;
+    const label = `${hostileAddress}:javascript:alert(1)`;
     const { file } = await report('evilHtml', '--labels', label);
     const html = readFileSync(file, 'utf8');
     expect(html.split('</script>')).toHaveLength(3); // the data's own and the page script's, nothing from the chain
