@@ -2,12 +2,14 @@
 // transaction, alternately, after a warm-up: median wall time and peak RSS of each, and the ratio.
 // Run against anvil directly (loopback) and through a loopback proxy that adds 40 ms per request,
 // as a hosted endpoint does. A benchmark, not a test: it prints figures and asserts nothing.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { foundryBinary, startAnvil } from './lib/anvil.mjs';
+import { launchBrowser } from './lib/browser.mjs';
 import { call, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -56,6 +58,48 @@ async function delayProxy(target, delayMs) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/**
+ * (b) as an HTML report, opened from disk in headless Chromium: its size against --json, the time from
+ * asking for the page to the painted tree, and from a click on the root's toggle to the collapsed tree.
+ */
+async function measureReport(hash, url) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'txray-bench-report-'));
+  const file = join(dir, 'b.html');
+  const json = join(dir, 'b.json');
+  const made = spawnSync(process.execPath, [bin, hash, '-r', url, '--html', file, '--json'], { stdio: ['ignore', openSync(json, 'w'), 'ignore'] });
+  if (made.status !== 0) throw new Error(`--html exited ${made.status}`);
+  const browser = await launchBrowser();
+  const paint = [];
+  const collapse = [];
+  let domNodes = 0;
+  let heap = 0;
+  const runs = 5;
+  try {
+    for (let i = 0; i < runs; i++) {
+      const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+      const t0 = performance.now();
+      await page.goto(`file://${file}`);
+      await page.waitForSelector('.tree [data-trace-address=""]');
+      const t1 = performance.now();
+      await page.click('.tree [data-trace-address=""] > .line > button');
+      await page.waitForSelector('.tree [data-trace-address=""][aria-expanded="false"]');
+      const t2 = performance.now();
+      paint.push(t1 - t0);
+      collapse.push(t2 - t1);
+      await page.click('.tree [data-trace-address=""] > .line > button');
+      domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+      heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const mb = (p) => statSync(p).size / 2 ** 20;
+  const result = { htmlMB: mb(file), jsonMB: mb(json), paintMs: median(paint), collapseMs: median(collapse), domNodes, heapMB: heap / 2 ** 20, runs };
+  rmSync(dir, { recursive: true, force: true });
+  return result;
 }
 
 async function compare(label, hash, url, extra = [], floor = false) {
@@ -118,6 +162,7 @@ try {
   ];
   const bJson = [];
   for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
+  const report = await measureReport(b, anvil.url);
   const help = [];
   const helpPlain = [];
   const usage = [];
@@ -178,6 +223,7 @@ try {
   const helpMs = HAS_CA ? median(helpPlain) : median(help);
   console.log(`| txray --help | ${f(median(help))} | ${f(median(helpPlain))} | | | | | | < 100 ms | ${helpMs < 100 ? 'yes' : 'no'} |`);
   console.log(`| usage error (bad hash), no extra CA | | ${f(median(usage))} | | | | | | < 100 ms | ${median(usage) < 100 ? 'yes' : 'no'} |`);
+  console.log(`\n(b) as an HTML report in headless Chromium: ${f(report.htmlMB)} MB against ${f(report.jsonMB)} MB of --json (${r2(report.htmlMB / report.jsonMB)}, goal ≤ 3×); the tree painted ${f(report.paintMs)} ms after the page was asked for, a collapse of the root ${f(report.collapseMs)} ms more (goal under 2 s together: ${report.paintMs + report.collapseMs < 2000 ? 'yes' : 'no'}); ${f(report.domNodes)} DOM elements, JS heap ${f(report.heapMB)} MB (medians of ${report.runs})`);
   console.log(`\nbatch: 300 hashes in one run ${f(median(batchRuns))} ms = ${perHashBatch.toFixed(1)} ms per hash; one process per hash ${f(perHashSingle)} ms; ratio ${(perHashBatch / perHashSingle).toFixed(3)} (goal ≤ 0.1)`);
 } finally {
   await proxy.close();

@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -35,7 +36,7 @@ const txray = (args: string[]) => runTxray([...args, '--rpc-url', anvil.url], {}
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: ['--no-sandbox'], headless: true });
+  browser = await launchBrowser(inject('chromiumPath'));
 });
 afterAll(async () => {
   await browser?.close();
