@@ -32,8 +32,15 @@ export function* renderHtml(doc: Record<string, unknown>, assets: ReportAssets):
   yield `<title>txray ${escapeHtml(hash)}</title>\n<style>${assets.css}</style>\n</head>\n<body>\n`;
   yield '<noscript>This report draws itself with JavaScript; its data is the JSON in script#txray-data.</noscript>\n';
   yield '<script type="application/json" id="txray-data">';
-  // JSON has "<" only inside strings, where \u003c reads back as the same character.
-  for (const chunk of writeJson(doc, 0)) yield chunk.includes('<') ? chunk.replaceAll('<', '\\u003c') : chunk;
+  // JSON has "<" only inside strings, where \u003c reads back as the same character. The document
+  // stays on the tag's line (writeJson ends it with a newline), so one sed line pulls it back out.
+  const safe = (chunk: string): string => (chunk.includes('<') ? chunk.replaceAll('<', '\\u003c') : chunk);
+  let previous: string | undefined;
+  for (const chunk of writeJson(doc, 0)) {
+    if (previous !== undefined) yield safe(previous);
+    previous = chunk;
+  }
+  if (previous !== undefined) yield safe(previous.replace(/\n$/, ''));
   yield `</script>\n<script>${assets.js}</script>\n</body>\n</html>\n`;
 }
 

@@ -83,9 +83,11 @@ const treeNodes = (page: Page) => page.locator('.tree [data-trace-address]');
 describe('the showcase report in headless Chromium', () => {
   let opened: Opened;
   let json: Record<string, any>;
+  let file: string;
   beforeAll(async () => {
     const made = await report('showcase');
     json = made.json;
+    file = made.file;
     opened = await open(made.file);
   });
   afterAll(async () => {
@@ -96,9 +98,12 @@ describe('the showcase report in headless Chromium', () => {
     expect(opened.problems).toEqual([]);
   });
 
-  test('the embedded data is exactly the document --json prints', async () => {
+  test('the embedded data is exactly the document --json prints, and one line of the file holds it', async () => {
     const embedded = JSON.parse((await opened.page.locator('#txray-data').textContent())!);
     expect(embedded).toEqual(json);
+    // What the README's sed recipe relies on: the tag, the document and its end on one line.
+    const line = /^<script type="application\/json" id="txray-data">(.*)<\/script>$/m.exec(readFileSync(file, 'utf8'));
+    expect(JSON.parse(line![1]!)).toEqual(json);
   });
 
   test('a CSP that allows the page\'s own script and styles by hash, and nothing else', async () => {
