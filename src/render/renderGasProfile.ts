@@ -29,11 +29,13 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   const calls = profile.rows.reduce((n, r) => n + r.calls, 0);
   yield `\n${c.bold(`Gas profile (${groupDigits(profile.rows.length)} ${profile.rows.length === 1 ? 'function' : 'functions'}, ${groupDigits(calls)} ${calls === 1 ? 'call' : 'calls'})`)}\n`;
   const table = new Table({
-    head: ['contract::function', 'calls', 'gas used', 'self gas', 'self %'].map((h) => c.bold(h)),
+    head: ['contract::function', 'calls', 'gas used', 'self gas', 'of the tx'].map((h) => c.bold(h)),
     style: { head: [], border: [], compact: true },
     colAligns: ['left', 'right', 'right', 'right', 'right'],
   });
   const total = profile.rootGas;
+  // Self gas as a share of the transaction's gas used (the receipt's), else of the root call's.
+  const whole = m.receipt?.gasUsed !== undefined ? toBig(m.receipt.gasUsed) : total;
   const byLabel = new Map<string, Set<string>>();
   for (const r of profile.rows) {
     const label = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
@@ -41,7 +43,7 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   }
   const shared = new Set([...byLabel].filter(([, a]) => a.size > 1).map(([l]) => l));
   for (const r of profile.rows.slice(0, TOP)) {
-    table.push([rowName(r, m, shared), groupDigits(r.calls), gas(r.gasUsed), gas(r.selfGas), r.selfGas === null || total === null || total === 0n ? '' : percent(r.selfGas, total)]);
+    table.push([rowName(r, m, shared), groupDigits(r.calls), gas(r.gasUsed), gas(r.selfGas), r.selfGas === null || whole === null || whole === 0n ? '' : percent(r.selfGas, whole)]);
   }
   yield `${table.toString()}\n`;
   const rest = profile.rows.slice(TOP);
