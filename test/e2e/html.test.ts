@@ -145,10 +145,10 @@ describe('the showcase report in headless Chromium', () => {
     const { page } = opened;
     await page.click('button[data-action="collapse-all"]');
     await page.fill('input[type="search"]', 'recurse');
-    await expect.poll(() => page.locator('.tree .hit').count()).toBe(4);
+    await expect.poll(() => page.locator('.tree .hit').count(), { timeout: 10_000 }).toBe(4);
     expect(await page.locator('.count').textContent()).toBe('4 calls match');
     await page.fill('input[type="search"]', showcaseAddress.slice(2, 12));
-    await expect.poll(() => page.locator('.tree .hit').count()).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => page.locator('.tree .hit').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
   });
 
   test('clicking a call shows its decoded arguments and raw input', async () => {
