@@ -13,6 +13,7 @@
  * transaction itself shows (parties, call targets, arguments, event topics).
  */
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
+import { isRecord } from '../raw/hex.js';
 import { checksumAddress, keccak256 } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 
@@ -58,7 +59,6 @@ export interface NamedSlotPart {
   readonly change?: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isVar = (v: unknown): v is StorageVar =>
   isRecord(v) && typeof v.label === 'string' && typeof v.slot === 'string' && /^\d{1,78}$/.test(v.slot) && typeof v.offset === 'number' && v.offset >= 0 && v.offset < 32 && typeof v.type === 'string';
 

@@ -12,6 +12,9 @@ export const isData = (v: unknown): v is Hex => typeof v === 'string' && DATA.te
 export const isAddress = (v: unknown): v is Hex => typeof v === 'string' && ADDRESS.test(v);
 export const isHash = (v: unknown): v is Hex => typeof v === 'string' && HASH.test(v);
 
+/** A JSON object (not null, not an array). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The bigint of a validated quantity. */
 export const toBig = (q: Hex): bigint => BigInt(q);
 

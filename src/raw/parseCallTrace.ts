@@ -16,7 +16,7 @@
  * - some clients leave out calls to precompiles in one tracer and not the other.
  */
 import { escapeShort } from '../render/escape.js';
-import { isAddress, isData, isQuantity } from './hex.js';
+import { isAddress, isData, isQuantity, isRecord } from './hex.js';
 import type { Warn } from './parseRaw.js';
 import type { Hex, RpcTraceEntry } from './types.js';
 
@@ -35,8 +35,6 @@ export interface ConvertedCallTrace {
   /** Every log, in execution order (the order the receipt lists the surviving ones in). */
   readonly logs: FrameLog[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function frameEntry(f: Record<string, unknown>, traceAddress: number[], subtraces: number): RpcTraceEntry | string {
   const type = typeof f.type === 'string' ? f.type.toUpperCase() : '';

@@ -5,12 +5,11 @@
  */
 import { RpcFailure } from '../errors.js';
 import { escapeShort } from '../render/escape.js';
-import { isAddress, isData, isHash, isQuantity } from './hex.js';
+import { isAddress, isData, isHash, isQuantity, isRecord } from './hex.js';
 import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcBlockHeader, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
 
 export type Warn = (message: string) => void;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function malformed(method: string, what: string): RpcFailure {
   return new RpcFailure('malformed', `${method}: the node's answer is malformed (${what}); it cannot be shown as this transaction.`, { method });

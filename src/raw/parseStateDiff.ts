@@ -15,13 +15,12 @@
  * changes are an addition to the view, like the call tree.
  */
 import { escapeShort } from '../render/escape.js';
-import { isAddress, isData, isQuantity } from './hex.js';
+import { isAddress, isData, isQuantity, isRecord } from './hex.js';
 import type { Warn } from './parseRaw.js';
 import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange } from './types.js';
 
 export type StateSource = 'trace_replayTransaction' | 'debug_traceTransaction';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ZERO_WORD = `0x${'0'.repeat(64)}` as Hex;
 const WORD = /^0x[0-9a-fA-F]{1,64}$/;
 
