@@ -12,7 +12,7 @@ import type { LogDecoding } from '../decode/decodeModel.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type GasProfile, gasProfile, unknownGasCalls } from '../decode/gasProfile.js';
+import { type GasProfile, gasProfile } from '../decode/gasProfile.js';
 import { escapeShort } from '../render/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
@@ -100,7 +100,8 @@ async function writeFolded(path: string, outcomes: readonly Outcome[], folded: (
   const lines: string[] = [];
   for (const o of outcomes) {
     if (!('model' in o) || o.model.tree === null) continue;
-    for (const line of folded(o.model, gasProfile(o.model.tree.root), outcomes.length > 1 ? shortHash(o.hash) : undefined)) lines.push(line);
+    const profile = o.model.decoded?.gasProfile;
+    if (profile !== undefined) for (const line of folded(o.model, profile, outcomes.length > 1 ? shortHash(o.hash) : undefined)) lines.push(line);
   }
   await writeOutput(path, lines, '--gas-out');
 }
@@ -177,6 +178,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const pages = new Map<string, string>();
     if (opts.html !== undefined && !single) await mkdir(opts.html, { recursive: true }).catch(() => undefined);
     // --gas's table (cli-table3) and --gas-out's folded stacks, likewise only when asked for.
+    const needsGasProfile = opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined;
     const gasView = (opts.gas && !opts.json && !opts.quiet) || opts.gasOut !== undefined ? afterRequests.then(() => import('../render/renderGasProfile.js')) : undefined;
     gasView?.catch(() => undefined);
     const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
@@ -226,9 +228,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if ('model' in o) for (const w of o.model.warnings) await say(`txray: warning: ${tag}${w}`);
       else await say(`txray: ${tag}${errorMessage(o.error)}`);
       if ('error' in o && debugOn && o.error instanceof Error && o.error.stack) await say(o.error.stack);
-      if (htmlView !== undefined && 'model' in o) {
+      // The --json document, made once when both --json and --html show it.
+      const doc = 'model' in o && (opts.json || htmlView !== undefined) ? jsonDocument(o.model) : undefined;
+      if (htmlView !== undefined && 'model' in o && doc !== undefined) {
         const { renderHtml, reportAssets } = await htmlView;
-        const page = renderHtml(jsonDocument(o.model), reportAssets());
+        const page = renderHtml(doc, reportAssets());
         if (opts.html === '-') {
           await out.writeAll(page);
           return;
@@ -239,15 +243,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       }
       if (opts.quiet) return;
       if (opts.json) {
-        const doc = 'model' in o ? jsonDocument(o.model) : errorDocument(o.hash, { code: errorCodeName(o.error), message: scrub(errorMessage(o.error), secrets) }, []);
-        await out.writeAll(renderJson(doc, single ? jsonIndent : 0));
+        const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: scrub(errorMessage(o.error), secrets) }, []);
+        await out.writeAll(renderJson(printed, single ? jsonIndent : 0));
       } else if (single || opts.full) {
         const rest = single && head !== undefined && (await head) ? renderTail : renderText;
         const renderState = stateView === undefined ? undefined : (await stateView).renderState;
         if ('model' in o) await out.writeAll(rest(o.model, { chalk: await chalk(), width, where, renderState }));
-        if ('model' in o && o.model.tree !== null && gasView !== undefined) {
-          const { renderGasProfile } = await gasView;
-          await out.writeAll(renderGasProfile(o.model, gasProfile(o.model.tree.root), await chalk()));
+        const profile = 'model' in o ? o.model.decoded?.gasProfile : undefined;
+        if ('model' in o && profile !== undefined && opts.gas) {
+          const { renderGasProfile } = await gasView!;
+          await out.writeAll(renderGasProfile(o.model, profile, await chalk()));
         }
         if (!single) await out.write('\n');
       }
@@ -288,12 +293,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
             const decoded = decoder.decode(plain, byCode, await earlyLogs);
             let model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
-            // With the gas profile asked for (--gas, --gas-out): calls without gas used make its sums
-            // partial. --json always carries the profile, its unknowns as null, and warns with --gas only.
-            const unknownGas = (opts.gas || opts.gasOut !== undefined) && model.tree !== null ? unknownGasCalls(model.tree.root) : 0;
-            if (unknownGas > 0) {
-              const partial = `${unknownGas} ${unknownGas === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`;
-              model = { ...model, warnings: [...model.warnings, partial] };
+            // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out),
+            // calls without gas used make its sums partial; --json carries its unknowns as null only.
+            if (needsGasProfile && model.tree !== null) {
+              const profile = gasProfile(model.tree.root);
+              const unknown = profile.unknown;
+              const partial = `${unknown} ${unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`;
+              const warns = unknown > 0 && (opts.gas || opts.gasOut !== undefined);
+              model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
             }
             if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };

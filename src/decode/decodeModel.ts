@@ -17,6 +17,7 @@ import type { Hex, RpcLog } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, type Source, signatureOf } from './abiIndex.js';
 import { decodeRevert, revertToJson } from './decodeRevert.js';
 import type { DecodedState } from './decodeState.js';
+import type { GasProfile } from './gasProfile.js';
 import { checksumAddress } from './keccak.js';
 import { decodeStaticWords } from './staticWords.js';
 
@@ -62,6 +63,8 @@ export interface DecodedModel {
   readonly checksums: ReadonlyMap<string, string>;
   /** --state: token balance changes and storage names (decodeState). */
   readonly state?: DecodedState;
+  /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
+  readonly gasProfile?: GasProfile;
 }
 
 /** Call nodes with decoding attached (JSON: function, outputs, revert). */

@@ -47,6 +47,7 @@ export function gasProfile(root: CallNode): GasProfile {
   const rows = new Map<string, { address: Hex | null; function: string | null; selector: Hex | null; calls: number; gasUsed: bigint | null; selfGas: bigint | null }>();
   const folded: Array<{ stack: CallNode[]; selfGas: bigint }> = [];
   let unknown = 0;
+  const rowOf = new Map<CallNode, string>();
   // Iterative walk with the path to each node (trees can be 1,000s deep and 20,000 wide).
   const stack: Array<{ node: CallNode; path: CallNode[] }> = [{ node: root, path: [root] }];
   while (stack.length > 0) {
@@ -63,10 +64,12 @@ export function gasProfile(root: CallNode): GasProfile {
     }
     const k = keyOf(node);
     const id = `${k.address ?? ''}:${k.selector ?? k.name ?? ''}:${node.type}`;
+    rowOf.set(node, id);
     const row = rows.get(id) ?? { address: k.address, function: k.name, selector: k.selector, calls: 0, gasUsed: 0n, selfGas: 0n };
     row.calls++;
-    // A recursive call's gas is inside its caller's: count each row's inclusive gas once per outermost call.
-    const nestedInSameRow = path.slice(0, -1).some((p) => p !== node && `${keyOf(p).address ?? ''}:${keyOf(p).selector ?? keyOf(p).name ?? ''}:${p.type}` === id);
+    // A recursive call's gas is inside its caller's: count each row's inclusive gas once per outermost
+    // call. Callers come first in this pre-order walk, so their rows are known.
+    const nestedInSameRow = path.some((p) => p !== node && rowOf.get(p) === id);
     if (!nestedInSameRow) row.gasUsed = row.gasUsed === null || used === null ? null : row.gasUsed + used;
     row.selfGas = row.selfGas === null || self === null ? null : row.selfGas + self;
     rows.set(id, row);
@@ -89,14 +92,3 @@ export function gasOutsideCalls(receipt: RpcReceipt | null, profile: GasProfile)
   return used === undefined || profile.rootGas === null ? null : toBig(used) - profile.rootGas;
 }
 
-/** Calls with no gas used in the trace (Parity leaves it out of failed entries). */
-export function unknownGasCalls(root: CallNode): number {
-  let n = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.gasUsed === null && node.type !== 'suicide' && node.type !== 'reward') n++;
-    for (const c of node.children) stack.push(c);
-  }
-  return n;
-}

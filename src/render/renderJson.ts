@@ -74,7 +74,7 @@ const dec = (n: bigint | null): string | null => (n === null ? null : n.toString
 /** The gas profile, present whenever there is a call tree; unknown gas (failed Parity entries) as null. */
 function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: string | null } {
   if (m.tree === null) return { gasProfile: null, gasOutsideCalls: null };
-  const profile = gasProfile(m.tree.root);
+  const profile = m.decoded?.gasProfile ?? gasProfile(m.tree.root);
   return {
     gasProfile: profile.rows.map((r) => {
       const contract = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());

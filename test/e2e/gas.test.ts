@@ -59,6 +59,10 @@ describe('the gas profile on anvil', () => {
     expect(out).toMatch(/Gas outside calls [\d,]+ \(the receipt's [\d,]+ minus the root call's [\d,]+: intrinsic gas less refunds\)/);
     const plain = await run([hashes['showcase']!]);
     expect(plain.stdout).not.toContain('Gas profile');
+    // --gas-out alone writes its file and leaves the text view as it is.
+    const outOnly = await run([hashes['showcase']!, '--gas-out', join(work, 'only.folded')]);
+    expect(outOnly.stdout).toBe(plain.stdout);
+    expect(readFileSync(join(work, 'only.folded'), 'utf8')).toMatch(/^Showcase::run \d+\n/);
   });
 
   test('--gas-out: folded stacks whose counts add up to the root call; an existing file is overwritten', async () => {
