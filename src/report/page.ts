@@ -9,6 +9,8 @@
  * runs it. Children of collapsed nodes are not in the DOM; long child lists come in pages.
  */
 
+import { formatUnits, groupDigits } from '../render/format.js';
+
 interface Decoded {
   readonly name: string;
   readonly signature: string;
@@ -64,17 +66,7 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 }
 
 const big = (v: string | null | undefined): bigint => (v === null || v === undefined ? 0n : BigInt(v));
-const group = (n: bigint | number | string): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-function units(v: bigint, decimals: number): string {
-  const neg = v < 0n;
-  const a = neg ? -v : v;
-  const base = 10n ** BigInt(decimals);
-  const frac = (a % base).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${neg ? '-' : ''}${group(a / base)}${frac ? `.${frac}` : ''}`;
-}
-
-const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10n ** 12n ? `${group(wei)} wei` : `${units(wei, 18)} ETH`);
+const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10n ** 12n ? `${groupDigits(wei)} wei` : `${formatUnits(wei, 18)} ETH`);
 const short = (a: string): string => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 const pathOf = (n: CallNode): string => n.traceAddress.join('.');
 
@@ -174,7 +166,7 @@ function row(n: CallNode): HTMLLIElement {
   } else line.append(h('span', { class: 'leaf' }, '·'));
   line.append(h('span', { class: 'kind' }, kindOf(n)), ' ', h('span', { class: 'name' }, callName(n)));
   if (n.value !== null && big(n.value) > 0n) line.append(h('span', { class: 'value' }, ` · ${eth(big(n.value))}`));
-  line.append(h('span', { class: 'gas' }, n.gasUsed !== null ? ` · ${group(big(n.gasUsed))} gas` : ''));
+  line.append(h('span', { class: 'gas' }, n.gasUsed !== null ? ` · ${groupDigits(big(n.gasUsed))} gas` : ''));
   const why = n.error !== null ? revertText(n) : null;
   if (why !== null) line.append(h('span', { class: 'error' }, ` ✗ ${why}`));
   line.addEventListener('click', () => select(n));
@@ -184,7 +176,7 @@ function row(n: CallNode): HTMLLIElement {
     const limit = Math.min(n.children.length, shownChildren.get(n) ?? PAGE);
     for (let i = 0; i < limit; i++) ul.append(row(n.children[i]!));
     if (limit < n.children.length) {
-      const more = h('button', { type: 'button', class: 'more', 'data-action': 'show-more' }, `show ${group(Math.min(PAGE, n.children.length - limit))} more of ${group(n.children.length - limit)}`);
+      const more = h('button', { type: 'button', class: 'more', 'data-action': 'show-more' }, `show ${groupDigits(Math.min(PAGE, n.children.length - limit))} more of ${groupDigits(n.children.length - limit)}`);
       more.addEventListener('click', () => {
         shownChildren.set(n, limit + PAGE);
         redraw(n);
@@ -232,7 +224,7 @@ function select(n: CallNode): void {
   kv(t, 'from', addressText(n.from, true));
   kv(t, 'to', addressText(n.to, true));
   if (n.value !== null) kv(t, 'value', eth(big(n.value)));
-  kv(t, 'gas', `${n.gasUsed !== null ? group(big(n.gasUsed)) : 'unknown'} used of ${n.gas !== null ? group(big(n.gas)) : '?'}`);
+  kv(t, 'gas', `${n.gasUsed !== null ? groupDigits(big(n.gasUsed)) : 'unknown'} used of ${n.gas !== null ? groupDigits(big(n.gas)) : '?'}`);
   if (n.function) {
     kv(t, 'function', `${n.function.signature}${n.function.contract ? ` (${n.function.contract})` : ''}`);
     for (const a of n.function.args) kv(t, `  ${a.name || '(unnamed)'}`, `${a.type} = ${valueText(a.value)}`);
@@ -269,7 +261,7 @@ function search(): void {
       if (hits.size <= 500) openPath(n);
     }
   }
-  searchCount.textContent = q === '' ? '' : `${group(hits.size)} ${hits.size === 1 ? 'call matches' : 'calls match'}${hits.size > 500 ? ' (the first 500 opened)' : ''}`;
+  searchCount.textContent = q === '' ? '' : `${groupDigits(hits.size)} ${hits.size === 1 ? 'call matches' : 'calls match'}${hits.size > 500 ? ' (the first 500 opened)' : ''}`;
   redraw();
   const first = [...hits][0];
   if (first !== undefined) elements.get(first)?.scrollIntoView({ block: 'nearest' });
@@ -350,7 +342,7 @@ function drawFlame(): void {
     const g = svg('g', { class: `bar${n.error !== null ? ' failed' : ''}` });
     const rect = svg('rect', { x: x.toFixed(2), y: d * BAR, width: Math.max(0, w).toFixed(2), height: BAR - 1, 'data-trace-address': pathOf(n), 'data-gas': n.gasUsed === null ? '' : big(n.gasUsed).toString() });
     const title = svg('title');
-    title.textContent = `${callName(n)} · ${n.gasUsed !== null ? group(big(n.gasUsed)) : 'unknown'} gas`;
+    title.textContent = `${callName(n)} · ${n.gasUsed !== null ? groupDigits(big(n.gasUsed)) : 'unknown'} gas`;
     rect.append(title);
     rect.addEventListener('click', () => {
       flameRoot = n === flameRoot ? (parent.get(n) ?? root) : n;
@@ -399,10 +391,10 @@ function header(): HTMLElement {
     kv(t, 'to', tx.to ? addressText(tx.to, true) : `contract creation${r?.contractAddress ? ` → ${addressText(r.contractAddress, true)}` : ''}`);
     kv(t, 'value', eth(big(tx.value)));
   }
-  if (r?.gasUsed) kv(t, 'gas', `${group(big(r.gasUsed))} used${tx?.gas ? ` of ${group(big(tx.gas))}` : ''}`);
+  if (r?.gasUsed) kv(t, 'gas', `${groupDigits(big(r.gasUsed))} used${tx?.gas ? ` of ${groupDigits(big(tx.gas))}` : ''}`);
   if (r?.gasUsed && r.effectiveGasPrice) kv(t, 'fee', eth(big(r.gasUsed) * big(r.effectiveGasPrice)));
   const block = tx?.blockNumber ?? r?.blockNumber;
-  if (block) kv(t, 'block', group(big(block)));
+  if (block) kv(t, 'block', groupDigits(big(block)));
   if (doc.function) kv(t, 'input', `${doc.function.name}(${argsText(doc.function.args)})`);
   const f: Json | null = doc.failure;
   if (f) {
@@ -417,19 +409,19 @@ function logsSection(): HTMLElement | null {
   const logs: Json[] = doc.logs ?? [];
   if (logs.length === 0) return null;
   const rows = logs.slice(0, 2000).map((l, i) => [String(i), addressText(l.address), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${(l.topics ?? []).join(' ')} ${l.data ?? ''}`]);
-  return section(`Logs (${group(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${group(logs.length - 2000)} more in the embedded JSON`) : null);
+  return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${groupDigits(logs.length - 2000)} more in the embedded JSON`) : null);
 }
 
 function transfersSection(): HTMLElement | null {
   const ts: Json[] = doc.transfers ?? [];
   if (ts.length === 0) return null;
-  return section(`Transfers (${group(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : `${group(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
+  return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
 }
 
 function stateSections(): HTMLElement[] {
   if (!Array.isArray(doc.balanceChanges)) return [];
   const out: HTMLElement[] = [];
-  out.push(section('Balance changes', tableOf(['address', 'asset', 'change', 'before → after'], doc.balanceChanges.slice(0, 1000).map((b: Json) => [addressText(b.address), b.asset === 'ETH' ? 'ETH' : (b.symbol ?? addressText(b.asset)), b.asset === 'ETH' ? eth(big(b.delta)) : b.decimals !== undefined ? units(big(b.delta), b.decimals) : group(b.delta), b.before !== undefined ? `${eth(big(b.before))} → ${eth(big(b.after))}` : '']))));
+  out.push(section('Balance changes', tableOf(['address', 'asset', 'change', 'before → after'], doc.balanceChanges.slice(0, 1000).map((b: Json) => [addressText(b.address), b.asset === 'ETH' ? 'ETH' : (b.symbol ?? addressText(b.asset)), b.asset === 'ETH' ? eth(big(b.delta)) : b.decimals !== undefined ? formatUnits(big(b.delta), b.decimals) : groupDigits(b.delta), b.before !== undefined ? `${eth(big(b.before))} → ${eth(big(b.after))}` : '']))));
   if (Array.isArray(doc.storageChanges) && doc.storageChanges.length > 0) {
     const rows: string[][] = [];
     for (const s of doc.storageChanges.slice(0, 2000) as Json[]) {
@@ -437,7 +429,7 @@ function stateSections(): HTMLElement[] {
       if (vars.length === 0) rows.push([addressText(s.address), s.slot, `${s.before} → ${s.after}`]);
       for (const v of vars) rows.push([addressText(s.address), v.path, `${valueText(v.before)} → ${valueText(v.after)}`]);
     }
-    out.push(section(`Storage changes (${group(doc.storageChanges.length)} slots)`, tableOf(['contract', 'slot or variable', 'before → after'], rows)));
+    out.push(section(`Storage changes (${groupDigits(doc.storageChanges.length)} slots)`, tableOf(['contract', 'slot or variable', 'before → after'], rows)));
   }
   if (Array.isArray(doc.accountChanges)) out.push(section('Accounts', tableOf(['address', 'roles', 'nonce'], doc.accountChanges.map((a: Json) => [addressText(a.address), (a.roles ?? []).join(', '), a.nonceBefore !== undefined ? `${a.nonceBefore} → ${a.nonceAfter}` : '']))));
   return out;
@@ -446,7 +438,7 @@ function stateSections(): HTMLElement[] {
 function gasSection(): HTMLElement | null {
   const rows: Json[] = doc.gasProfile ?? [];
   if (rows.length === 0) return null;
-  return section('Gas profile', tableOf(['contract::function', 'calls', 'gas used', 'self gas'], rows.slice(0, 50).map((r) => [`${r.contract ?? (r.address ? short(r.address) : '?')}::${r.function ?? r.selector ?? '?'}`, String(r.calls), r.gasUsed === null ? 'unknown' : group(r.gasUsed), r.selfGas === null ? 'unknown' : group(r.selfGas)])));
+  return section('Gas profile', tableOf(['contract::function', 'calls', 'gas used', 'self gas'], rows.slice(0, 50).map((r) => [`${r.contract ?? (r.address ? short(r.address) : '?')}::${r.function ?? r.selector ?? '?'}`, String(r.calls), r.gasUsed === null ? 'unknown' : groupDigits(r.gasUsed), r.selfGas === null ? 'unknown' : groupDigits(r.selfGas)])));
 }
 
 // ---- the page ----------------------------------------------------------------------------------------
@@ -470,7 +462,7 @@ const main = h('main');
 main.append(header());
 if (root !== null) {
   redraw();
-  main.append(section(`Call tree (${group(all.length)} ${all.length === 1 ? 'call' : 'calls'})`, controls, h('div', { class: 'split' }, h('div', { class: 'tree-box' }, treeRoot), details)));
+  main.append(section(`Call tree (${groupDigits(all.length)} ${all.length === 1 ? 'call' : 'calls'})`, controls, h('div', { class: 'split' }, h('div', { class: 'tree-box' }, treeRoot), details)));
   drawFlame();
   main.append(section('Gas flame graph', h('p', { class: 'hint' }, 'Width is gas used; children sit under their parent. Hover a bar for the call, click it to zoom in (click again to zoom out).'), flameBox));
 }

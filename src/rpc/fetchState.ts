@@ -17,7 +17,7 @@ export interface StateAnswer {
 
 const PRESTATE = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
 /** An error's message as the first part of a warning sentence (without its own full stop). */
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
 
 /**
  * --tracer parity asks only trace_replayTransaction, geth only the prestateTracer; auto (and none,

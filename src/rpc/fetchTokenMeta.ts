@@ -6,6 +6,7 @@
 import { Interrupted } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from './createRpcClient.js';
+import { messageOf } from './fetchState.js';
 
 export const MAX_TOKENS = 32;
 const SYMBOL = '0x95d89b41';
@@ -28,7 +29,7 @@ export async function fetchTokenMeta(client: RpcClient, tokens: readonly Hex[], 
     });
   } catch (err) {
     if (err instanceof Interrupted) throw err;
-    warnings.push(`token symbols and decimals could not be read (${(err instanceof Error ? err.message : String(err)).replace(/\.$/, '')}); token amounts are shown raw.`);
+    warnings.push(`token symbols and decimals could not be read (${messageOf(err)}); token amounts are shown raw.`);
   }
   return out;
 }
