@@ -15,7 +15,6 @@
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { isRecord } from '../raw/hex.js';
 import { checksumAddress, keccak256 } from './keccak.js';
-import type { Hex } from '../raw/types.js';
 
 export interface StorageVar {
   readonly label: string;
@@ -282,6 +281,3 @@ export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCa
   for (const v of layout.storage) place(v.type, BigInt(v.slot), v.offset, { name: v.label, path: v.label, keys: [] }, 0);
   return out;
 }
-
-/** A slot's number from its word. */
-export const slotNumber = (slot: Hex): bigint => BigInt(slot);
