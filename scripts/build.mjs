@@ -164,6 +164,18 @@ for (const [kind, file] of [['functions', 'functionHashes.min.json'], ['events',
 }
 copyFileSync(join(sevmRoot, 'LICENSE'), new URL('LICENSE-sevm-4bytedb', out));
 
+// The protocol signature set: functions, events and errors with their parameter names, from the ABIs
+// that protocol packages publish (scripts/lib/protocolAbis.mjs), sharded like the database. Lines are
+// `<key>\t<contract>\t<item JSON>`; the licences of the packages ship beside them.
+const { extractProtocolAbis } = await import('./lib/protocolAbis.mjs');
+const protocols = extractProtocolAbis();
+for (const [shard, lines] of protocols.rows) {
+  const file = new URL(`protocols/${shard}`, out);
+  mkdirSync(new URL('./', file), { recursive: true });
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+writeFileSync(new URL('LICENSE-protocol-abis.txt', out), protocols.notice);
+
 // The built-in ABIs, parsed and keyed once here rather than at every start.
 const { outputFiles } = await build({ entryPoints: ['src/decode/abiIndex.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
 const { builtinRows } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);

@@ -1,25 +1,26 @@
 /**
  * Every ABI item txray knows, keyed the way chain data names them: functions and errors by 4-byte
  * selector, events by (topic0, number of indexed topics). Candidates keep their source's priority
- * (--abi, then the project's artifacts, then the built-in ABIs, then the signature database) and all
- * collisions are kept: the decoder takes the first candidate that decodes cleanly.
+ * (--abi, then the project's artifacts, then the built-in ABIs, then the protocol set extracted from
+ * published protocol packages, then the signature database) and all collisions are kept: the decoder
+ * takes the first candidate that decodes cleanly.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParameter, formatAbiItem } from 'abitype';
+import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParameter } from 'abitype';
 import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 import type { StorageLayout } from './nameStorage.js';
 import { WELL_KNOWN } from './wellKnown.js';
 
-export type Source = 'abi' | 'project' | 'builtin' | 'database';
+export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database';
 
 export interface Candidate<T> {
   readonly item: T;
   readonly source: Source;
-  /** Contract or standard the item came from ("Token", "ERC-20"); absent for the database. */
+  /** Contract or standard the item came from ("Token", "ERC-20", "IUniswapV2Router02"); absent for the database. */
   readonly contract?: string;
 }
 
@@ -110,9 +111,8 @@ export class AbiIndex {
     for (const row of builtinRows()) this.addKeyed(row[0], row[1], row[3], 'builtin', row[2]);
   }
 
-  /** The database's signature for a selector or topic (lower-case hex, no 0x), if it has one. */
-  private lookup(kind: 'functions' | 'events', key: string): string | undefined {
-    const file = `${kind}/${key.slice(0, 2)}.txt`;
+  /** A shard's text with a leading newline (empty when the build shipped no such file); read once. */
+  private shard(file: string): string {
     let text = this.shards.get(file);
     if (text === undefined) {
       text = '\n';
@@ -125,11 +125,39 @@ export class AbiIndex {
       }
       this.shards.set(file, text);
     }
+    return text;
+  }
+
+  /** The database's signature for a selector or topic (lower-case hex, no 0x), if it has one. */
+  private lookup(kind: 'functions' | 'events', key: string): string | undefined {
+    const text = this.shard(`${kind}/${key.slice(0, 2)}.txt`);
     const at = text.indexOf(`\n${key} `);
     if (at === -1) return undefined;
     const start = at + key.length + 2;
     const end = text.indexOf('\n', start);
     return text.slice(start, end === -1 ? undefined : end);
+  }
+
+  /**
+   * The protocol set's items under a key (selector, or "topic0:indexed" for events; no 0x): lines of
+   * `<key>\t<contract>\t<item JSON>`, only these parsed. A line that does not parse is skipped.
+   */
+  private protocolItems<T extends AbiFunction | AbiError | AbiEvent>(kind: 'functions' | 'errors' | 'events', key: string): Array<Candidate<T>> {
+    const text = this.shard(`protocols/${kind}/${key.slice(0, 2)}.txt`);
+    const out: Array<Candidate<T>> = [];
+    const needle = `\n${key}\t`;
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+      const nameAt = at + needle.length;
+      const jsonAt = text.indexOf('\t', nameAt);
+      const end = text.indexOf('\n', nameAt);
+      try {
+        const item = JSON.parse(text.slice(jsonAt + 1, end === -1 ? undefined : end)) as T;
+        out.push({ item, source: 'protocol', contract: text.slice(nameAt, jsonAt) });
+      } catch {
+        /* a damaged line: nothing from it */
+      }
+    }
+    return out;
   }
 
   /**
@@ -148,13 +176,13 @@ export class AbiIndex {
   }
 
   private functionsFor(sel: string): Array<Candidate<AbiFunction>> {
-    const known = this.functions.get(sel) ?? [];
+    const known = withoutRepeats(this.functions.get(sel) ?? [], this.protocolItems<AbiFunction>('functions', sel.slice(2)));
     const sig = this.lookup('functions', sel.slice(2));
     if (sig === undefined) return known;
     try {
       const item = parseAbiItem(`function ${sig}`) as AbiFunction;
       // The database has no parameter names: a known ABI with the same signature says more.
-      if (known.some((k) => formatAbiItem(k.item) === formatAbiItem(item))) return known;
+      if (known.some((k) => signatureOf(k.item) === signatureOf(item))) return known;
       return [...known, { item, source: 'database' }];
     } catch {
       return known;
@@ -164,7 +192,7 @@ export class AbiIndex {
   /** Custom errors share the selector space with functions: database function signatures are tried too. */
   errorCandidates(selector: Hex): Array<Candidate<AbiError>> {
     const sel = selector.toLowerCase();
-    const known = this.errors.get(sel) ?? [];
+    const known = withoutRepeats(this.errors.get(sel) ?? [], this.protocolItems<AbiError>('errors', sel.slice(2)));
     const fromDb = this.functionCandidates(selector).filter((c) => c.source === 'database');
     return [...known, ...fromDb.map((c) => ({ item: { type: 'error', name: c.item.name, inputs: c.item.inputs } as AbiError, source: c.source }))];
   }
@@ -181,7 +209,7 @@ export class AbiIndex {
   }
 
   private eventsFor(topic0: string, indexed: number): Array<Candidate<AbiEvent>> {
-    const known = this.events.get(eventKey(topic0, indexed)) ?? [];
+    const known = withoutRepeats(this.events.get(eventKey(topic0, indexed)) ?? [], this.protocolItems<AbiEvent>('events', `${topic0.slice(2)}:${indexed}`));
     const key = topic0.slice(2);
     const sig = this.lookup('events', key);
     if (sig === undefined || known.length > 0) return known;
@@ -234,6 +262,13 @@ function keyed(abi: Abi): Array<[Kind, string, AbiFunction | AbiError | AbiEvent
 /** The built-in ABIs, parsed and keyed (the build writes these rows to builtin.json). */
 export function builtinRows(): BuiltinRow[] {
   return Object.entries(WELL_KNOWN).flatMap(([contract, lines]) => keyed(parseAbi(lines as string[])).map(([kind, key, item]): BuiltinRow => [kind, key, contract, item]));
+}
+
+/** The known candidates, then the protocol set's where no known one has the same signature (its names are the ABI's own). */
+function withoutRepeats<T extends AbiFunction | AbiError | AbiEvent>(known: Array<Candidate<T>>, protocol: Array<Candidate<T>>): Array<Candidate<T>> {
+  if (protocol.length === 0) return known;
+  const sigs = new Set(known.map((k) => `${signatureOf(k.item)}${k.item.type === 'event' ? indexedCount(k.item as AbiEvent) : ''}`));
+  return [...known, ...protocol.filter((p) => !sigs.has(`${signatureOf(p.item)}${p.item.type === 'event' ? indexedCount(p.item as AbiEvent) : ''}`))];
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -19,24 +19,33 @@ import { decodeRevert, revertToJson } from './decodeRevert.js';
 import type { DecodedState } from './decodeState.js';
 import type { GasProfile } from './gasProfile.js';
 import { checksumAddress } from './keccak.js';
+import { guessTypes } from './guessTypes.js';
 import { decodeStaticWords } from './staticWords.js';
 
 /** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
 export type JsonValue = string | boolean | JsonValue[] | { [name: string]: JsonValue };
 
 export interface DecodedArg {
-  readonly name: string;
+  /** Absent for guessed types. */
+  readonly name?: string;
   readonly type: string;
   readonly indexed?: boolean;
   readonly value: JsonValue;
 }
 
 export interface Decoded {
-  readonly name: string;
-  readonly signature: string;
+  /** null when no source knows the selector and the types were guessed from the data's layout. */
+  readonly name: string | null;
+  /** Canonical signature, e.g. transfer(address,uint256); null for guessed types. */
+  readonly signature: string | null;
   readonly args: readonly DecodedArg[];
-  readonly source: Source;
+  readonly source: Source | 'guessed';
   readonly contract?: string;
+  /** Guessed types only: the selector no source names. */
+  readonly selector?: Hex;
+  readonly guessed?: true;
+  /** Bytes after the canonical encoding that the function ignores (Solidity does); absent when there are none. */
+  readonly trailingBytes?: number;
 }
 
 export interface Transfer {
@@ -137,7 +146,8 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
   if (byteLength(input) < 4) return null;
   const data = input.toLowerCase() as Hex;
   const body = `0x${data.slice(10)}` as Hex;
-  for (const c of index.functionCandidates(data.slice(0, 10) as Hex)) {
+  const candidates = index.functionCandidates(data.slice(0, 10) as Hex);
+  for (const c of candidates) {
     try {
       const values = decodeParams(c.item.inputs, body, true);
       return { decoded: named(c.item, c, args(c.item.inputs, values)), item: c.item };
@@ -145,7 +155,52 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
       /* this candidate does not fit: try the next */
     }
   }
+  // None fits exactly: the first whose canonical encoding is followed only by extra bytes (a router's
+  // tracking suffix, a memo), which the function never reads. Those bytes are counted, not dropped.
+  for (const c of candidates) {
+    try {
+      const values = decodeAbiParameters(c.item.inputs, body);
+      const canonical = encodeAbiParameters(c.item.inputs, values).toLowerCase();
+      if (canonical.length >= body.length || !body.startsWith(canonical)) continue;
+      const decoded = { ...named(c.item, c, args(c.item.inputs, values)), trailingBytes: (body.length - canonical.length) / 2 };
+      return { decoded, item: c.item };
+    } catch {
+      /* next */
+    }
+  }
   return null;
+}
+
+/** Guessed types by selector, reused while they fit (a big transaction calls the same unknown function many times). */
+const guessMemo = new Map<string, AbiParameter[]>();
+
+/**
+ * Types for call data that no source names (see guessTypes), kept only when the values decoded with
+ * them re-encode to exactly the same bytes. Its args carry a type and a value, no name.
+ */
+export function guessCallData(input: Hex): Decoded | null {
+  if (byteLength(input) < 4) return null;
+  const data = input.toLowerCase() as Hex;
+  const selector = data.slice(0, 10) as Hex;
+  const body = `0x${data.slice(10)}` as Hex;
+  const fit = (params: readonly AbiParameter[]): Decoded | null => {
+    try {
+      const values = decodeParams(params, body, true);
+      return { name: null, selector, guessed: true, signature: null, args: args(params, values).map(({ type, value }) => ({ type, value })), source: 'guessed' };
+    } catch {
+      return null;
+    }
+  };
+  const known = guessMemo.get(selector);
+  const again = known === undefined ? null : fit(known);
+  if (again !== null) return again;
+  const params = guessTypes(body);
+  const guess = params === null ? null : fit(params);
+  if (guess !== null && params !== null) {
+    if (guessMemo.size >= 4096) guessMemo.clear();
+    guessMemo.set(selector, params);
+  }
+  return guess;
 }
 
 export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | null {
@@ -330,8 +385,12 @@ export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecodin
   return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
 }
 
-const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null =>
-  model.tx?.input !== undefined ? (decodeCallData(index, model.tx.input)?.decoded ?? null) : null;
+const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null => {
+  const input = model.tx?.input;
+  if (input === undefined) return null;
+  // A creation's input is init code, not call data: nothing to guess there.
+  return decodeCallData(index, input)?.decoded ?? (model.tx?.to == null ? null : guessCallData(input));
+};
 
 /**
  * What the view's head shows, from the transaction and receipt alone (the model has no tree yet):
@@ -376,6 +435,9 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
             const outputs = decodeReturn(call.item, n.output);
             if (outputs !== null) node.outputs = outputs;
           }
+        } else {
+          const guess = guessCallData(n.input);
+          if (guess !== null) node.function = guess;
         }
       }
       const revert = revertJson(n, index);

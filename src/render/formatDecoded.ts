@@ -55,12 +55,17 @@ function value(v: JsonValue, type: string, s: AddressStyle): string {
 }
 
 export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
-  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${value(a.value, a.type, s)}` : value(a.value, a.type, s))).join(', ');
+  // Guessed types have no names: the type stands in for one ("address: 0x…").
+  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${value(a.value, a.type, s)}` : a.name === undefined ? `${a.type}: ${value(a.value, a.type, s)}` : value(a.value, a.type, s))).join(', ');
 }
 
-/** "transferFrom(from: 0xf39F…2266, to: 0xa513…c853, amount: 40000000000000000000 [4e19])" */
+/**
+ * "transferFrom(from: 0xf39F…2266, to: 0xa513…c853, amount: 40000000000000000000 [4e19])"; guessed
+ * types: "0xe10076ad(address: 0x…, uint256: 12)" (the views mark them as guessed).
+ */
 export function formatDecoded(d: Decoded, s: AddressStyle): string {
-  return `${escapeText(d.name)}(${formatArgs(d.args, s)})`;
+  const trailing = d.trailingBytes === undefined ? '' : ` +${d.trailingBytes} trailing byte${d.trailingBytes === 1 ? '' : 's'}`;
+  return `${d.name === null ? (d.selector ?? '?') : escapeText(d.name)}(${formatArgs(d.args, s)})${trailing}`;
 }
 
 /** Return values: one unnamed value alone, else a parenthesised list. */

@@ -94,6 +94,7 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     // Target::function(args), the way Solidity names it.
     out.add(`${showTarget(n.to, s)}::`);
     out.add(formatDecoded(fn, s), c.bold);
+    if (fn.guessed) out.add(' (guessed types)', c.dim);
   } else out.add(n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?');
   if (n.value !== null && !isZero(n.value)) out.add(` · ${formatValueShort(toBig(n.value))}`, c.yellow);
   if (n.input !== null && n.input !== '0x' && !(n.type === 'call' && fn !== undefined)) {

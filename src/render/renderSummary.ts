@@ -26,7 +26,7 @@ function method(m: InspectModel): string {
   if (input === undefined) return '';
   if (byteLength(input) === 0) return m.tx?.to === null ? '' : 'transfer';
   if (m.tx?.to === null) return 'create';
-  return m.decoded?.function ? escapeShort(m.decoded.function.name, 24) : input.slice(0, 10);
+  return m.decoded?.function?.name ? escapeShort(m.decoded.function.name, 24) : input.slice(0, 10);
 }
 
 function cells(row: SummaryRow, c: ChalkInstance): string[] {

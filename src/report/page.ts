@@ -12,9 +12,12 @@
 import { formatUnits, groupDigits } from '../render/format.js';
 
 interface Decoded {
-  readonly name: string;
-  readonly signature: string;
-  readonly args: ReadonlyArray<{ readonly name: string; readonly type: string; readonly value: unknown }>;
+  /** null for guessed types (then `selector` and `guessed` are set). */
+  readonly name: string | null;
+  readonly signature: string | null;
+  readonly selector?: string;
+  readonly guessed?: boolean;
+  readonly args: ReadonlyArray<{ readonly name?: string; readonly type: string; readonly value: unknown }>;
   readonly contract?: string;
   readonly source?: string;
 }
@@ -84,13 +87,16 @@ function valueText(v: unknown): string {
   return String(v);
 }
 
-const argsText = (args: Decoded['args'] | undefined): string => (args ?? []).map((a) => (a.name ? `${a.name}: ${valueText(a.value)}` : valueText(a.value))).join(', ');
+const argsText = (args: Decoded['args'] | undefined): string =>
+  (args ?? []).map((a) => (a.name ? `${a.name}: ${valueText(a.value)}` : a.name === undefined ? `${a.type}: ${valueText(a.value)}` : valueText(a.value))).join(', ');
+/** "transfer(…)", or for guessed types "0xe10076ad(…) (guessed types)". */
+const callText = (f: Decoded): string => (f.name === null ? `${f.selector ?? '?'}(${argsText(f.args)}) (guessed types)` : `${f.name}(${argsText(f.args)})`);
 
 function callName(n: CallNode): string {
   const target = n.to ? (labels[n.to.toLowerCase()] ?? short(n.to)) : '?';
   if (n.type === 'suicide') return `selfdestruct → ${addressText(n.to)}`;
   if (n.type === 'create') return `${target}${n.function ? `(${argsText(n.function.args)})` : ''}`;
-  const fn = n.function ? `${n.function.name}(${argsText(n.function.args)})` : n.input && n.input.length >= 10 ? n.input.slice(0, 10) : '';
+  const fn = n.function ? callText(n.function) : n.input && n.input.length >= 10 ? n.input.slice(0, 10) : '';
   return `${target}${fn ? `::${fn}` : ''}`;
 }
 
@@ -226,8 +232,9 @@ function select(n: CallNode): void {
   if (n.value !== null) kv(t, 'value', eth(big(n.value)));
   kv(t, 'gas', `${n.gasUsed !== null ? groupDigits(big(n.gasUsed)) : 'unknown'} used of ${n.gas !== null ? groupDigits(big(n.gas)) : '?'}`);
   if (n.function) {
-    kv(t, 'function', `${n.function.signature}${n.function.contract ? ` (${n.function.contract})` : ''}`);
-    for (const a of n.function.args) kv(t, `  ${a.name || '(unnamed)'}`, `${a.type} = ${valueText(a.value)}`);
+    const sig = n.function.signature ?? `${n.function.selector ?? '?'} (no source names it; types guessed from the data's layout)`;
+    kv(t, 'function', `${sig}${n.function.contract ? ` (${n.function.contract})` : ''}`);
+    for (const a of n.function.args) kv(t, `  ${a.name || (a.name === undefined ? '(guessed)' : '(unnamed)')}`, `${a.type} = ${valueText(a.value)}`);
   }
   for (const a of n.outputs ?? []) kv(t, `  returns ${a.name || ''}`, `${a.type} = ${valueText(a.value)}`);
   if (n.error !== null) kv(t, 'error', revertText(n) ?? n.error);
@@ -395,7 +402,7 @@ function header(): HTMLElement {
   if (r?.gasUsed && r.effectiveGasPrice) kv(t, 'fee', eth(big(r.gasUsed) * big(r.effectiveGasPrice)));
   const block = tx?.blockNumber ?? r?.blockNumber;
   if (block) kv(t, 'block', groupDigits(big(block)));
-  if (doc.function) kv(t, 'input', `${doc.function.name}(${argsText(doc.function.args)})`);
+  if (doc.function) kv(t, 'input', callText(doc.function));
   const f: Json | null = doc.failure;
   if (f) {
     const rv = f.revert;

@@ -46,7 +46,15 @@ describe('calls', () => {
 
   test('malformed call data falls back to raw (null), never throws', () => {
     const good = encodeFunctionData({ abi: erc20, args: [A, 5n] });
-    for (const bad of [good.slice(0, 40), `${good}00`, '0xa9059cbb', '0xa9', '0x']) expect(decodeCallData(index, bad as Hex)).toBeNull();
+    for (const bad of [good.slice(0, 40), `${good.slice(0, -2)}`, '0xa9059cbb', '0xa9', '0x']) expect(decodeCallData(index, bad as Hex)).toBeNull();
+  });
+
+  test('bytes after a clean encoding: named, and counted as trailing', () => {
+    const good = encodeFunctionData({ abi: erc20, args: [A, 5n] });
+    expect(decodeCallData(index, good)?.decoded.trailingBytes).toBeUndefined();
+    for (const [extra, n] of [['00', 1], ['deadbeef', 4], ['ff'.repeat(32), 32]] as const) {
+      expect(decodeCallData(index, `${good}${extra}` as Hex)?.decoded).toMatchObject({ name: 'transfer', trailingBytes: n, args: [{ name: 'to' }, { name: 'amount', value: '5' }] });
+    }
   });
 
   test('selector collision: the candidate that decodes and re-encodes the same bytes wins', () => {
@@ -95,15 +103,28 @@ describe('events and errors', () => {
   });
 
   test('database events: which parameters are indexed is found by trying placements', () => {
-    // The database says only "Transfer(address,address,uint256)"; the log's topics say how many are indexed.
+    // The database says only "WithdrawToken(address,address,uint256)" (no ABI or protocol package has it);
+    // the log's topics say how many are indexed.
+    const db = new AbiIndex(DB);
+    const two = parseAbi(['event WithdrawToken(address indexed a, address indexed b, uint256 c)']);
+    const three = parseAbi(['event WithdrawToken(address indexed a, address indexed b, uint256 indexed c)']);
+    const t2 = encodeEventTopics({ abi: two, eventName: 'WithdrawToken', args: { a: A, b: A } }) as Hex[];
+    const t3 = encodeEventTopics({ abi: three, eventName: 'WithdrawToken', args: { a: A, b: A, c: 9n } }) as Hex[];
+    const e2 = decodeLog(db, { address: A as Hex, topics: t2, data: encodeAbiParameters([{ type: 'uint256' }], [5n]) });
+    expect(e2).toMatchObject({ name: 'WithdrawToken', source: 'database' });
+    expect(e2!.args.map((a) => a.indexed)).toEqual([true, true, false]);
+    const e3 = decodeLog(db, { address: A as Hex, topics: t3, data: '0x' });
+    expect(e3!.args.map((a) => [a.indexed, a.value])).toEqual([[true, A], [true, A], [true, '9']]);
+  });
+
+  test('the protocol set names events with their own parameter names, both Transfer shapes', () => {
     const db = new AbiIndex(DB);
     const t20 = encodeEventTopics({ abi: transfer20, eventName: 'Transfer', args: { from: A, to: A } }) as Hex[];
     const t721 = encodeEventTopics({ abi: transfer721, eventName: 'Transfer', args: { from: A, to: A, tokenId: 9n } }) as Hex[];
     const e20 = decodeLog(db, { address: A as Hex, topics: t20, data: encodeAbiParameters([{ type: 'uint256' }], [5n]) });
-    expect(e20).toMatchObject({ name: 'Transfer', source: 'database' });
-    expect(e20!.args.map((a) => a.indexed)).toEqual([true, true, false]);
+    expect(e20).toMatchObject({ name: 'Transfer', source: 'protocol', args: [{ name: 'from', indexed: true }, { name: 'to', indexed: true }, { name: 'value', value: '5', indexed: false }] });
     const e721 = decodeLog(db, { address: A as Hex, topics: t721, data: '0x' });
-    expect(e721!.args.map((a) => [a.indexed, a.value])).toEqual([[true, A], [true, A], [true, '9']]);
+    expect(e721).toMatchObject({ name: 'Transfer', source: 'protocol', args: [{ name: 'from' }, { name: 'to' }, { name: 'tokenId', value: '9', indexed: true }] });
   });
 
   test('custom errors: built-in ERC-6093 errors by name', () => {

@@ -1,0 +1,172 @@
+// The protocol signature set: every function, event and error, with its parameter names, from the
+// compiled ABIs that published protocol packages ship (devDependencies; only the extracted rows are
+// shipped). Run by the build; `extractProtocolAbis()` returns the rows and the licence notice.
+//
+// Rows are deduplicated by what a selector or topic names (kind, key and canonical types): the first
+// package in PACKAGES wins, so the order below is also the order of preference for parameter names.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toEventSelector, toFunctionSelector } from 'viem';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const require = createRequire(import.meta.url);
+
+/**
+ * Where each package keeps its ABIs: `json` folders (artifacts or bare ABI arrays, walked), or CommonJS
+ * `modules` whose exports hold ABI arrays. BUSL-licensed packages (Uniswap v3-core/v4, Aave core,
+ * Chainlink ≥ 1.0) are left out; GPL/LGPL ones ship their licence text beside the data.
+ */
+export const PACKAGES = [
+  { pkg: '@openzeppelin/contracts', json: ['build/contracts'] },
+  { pkg: '@uniswap/v2-core', json: ['build'] },
+  { pkg: '@uniswap/v2-periphery', json: ['build'] },
+  { pkg: '@uniswap/v3-periphery', json: ['artifacts/contracts'] },
+  { pkg: '@uniswap/universal-router', json: ['artifacts/contracts'] },
+  { pkg: '@safe-global/safe-deployments', json: ['dist/assets'] },
+  { pkg: '@account-abstraction/contracts', json: ['artifacts'] },
+  { pkg: '@bgd-labs/aave-address-book', modules: ['dist/abis'] },
+  { pkg: '@compound-finance/compound-js', modules: ['dist/nodejs/constants.js'] },
+  { pkg: '@chainlink/contracts', json: ['abi'] },
+  { pkg: '@0x/contract-artifacts', json: ['lib/artifacts'] },
+  { pkg: '@cowprotocol/contracts', json: ['lib/contracts'] },
+  { pkg: '@curvefi/api', json: ['lib/constants/abis'] },
+];
+
+/** Test doubles and examples name selectors no deployed protocol uses: left out. */
+const NOT_DEPLOYED = /(^|[/\\])(mocks?|test|tests|examples?)([/\\]|$)|(^|[^a-z])(Mock|Test|Echidna|Harness)/;
+
+const isItem = (x) => x !== null && typeof x === 'object' && (x.type === 'function' || x.type === 'event' || x.type === 'error')
+  && typeof x.name === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(x.name) && Array.isArray(x.inputs);
+
+/** ABI arrays anywhere in a document (artifact fields like `abi`, `compilerOutput.abi`, or the array itself). */
+function abisIn(doc, found, depth = 0) {
+  if (depth > 4 || doc === null || typeof doc !== 'object') return;
+  if (Array.isArray(doc)) {
+    if (doc.some(isItem)) found.push(doc.filter(isItem));
+    else for (const x of doc.slice(0, 200)) abisIn(x, found, depth + 1);
+    return;
+  }
+  for (const v of Object.values(doc)) abisIn(v, found, depth + 1);
+}
+
+function filesUnder(dir, ext) {
+  if (!existsSync(dir)) return [];
+  if (statSync(dir).isFile()) return [dir];
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p, ext));
+    else if (name.endsWith(ext) && name !== 'package.json' && !name.endsWith('.dbg.json')) out.push(p);
+  }
+  return out;
+}
+
+/** A parameter as the index needs it: name, type, components, indexed (events). Nothing else ships. */
+function param(p, event) {
+  if (typeof p?.type !== 'string' || !/^[a-z0-9_()[\],]+$/.test(p.type)) throw new Error(`parameter type ${JSON.stringify(p?.type)}`);
+  const out = { name: typeof p.name === 'string' && /^[A-Za-z0-9_$]*$/.test(p.name) ? p.name : '', type: p.type };
+  if (p.type.startsWith('tuple')) out.components = (p.components ?? []).map((c) => param(c, false));
+  if (event) out.indexed = p.indexed === true;
+  return out;
+}
+
+function canonical(p) {
+  return p.type.startsWith('tuple') ? `(${p.components.map(canonical).join(',')})${p.type.slice(5)}` : p.type;
+}
+
+/** [kind, key, item] for an ABI item, or null for one that is not well formed. */
+function row(item) {
+  try {
+    const event = item.type === 'event';
+    if (event && item.anonymous) return null;
+    const inputs = item.inputs.map((p) => param(p, event));
+    const slim = { type: item.type, name: item.name, inputs };
+    if (item.type === 'function') slim.outputs = (item.outputs ?? []).map((p) => param(p, false));
+    const sig = `${item.name}(${inputs.map(canonical).join(',')})`;
+    if (event) return ['events', `${toEventSelector(sig).slice(2)}:${inputs.filter((p) => p.indexed).length}`, sig, slim];
+    return [item.type === 'function' ? 'functions' : 'errors', toFunctionSelector(sig).slice(2), sig, slim];
+  } catch {
+    return null;
+  }
+}
+
+function licenceOf(dir) {
+  const name = readdirSync(dir).find((n) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(n));
+  return name === undefined ? null : readFileSync(join(dir, name), 'utf8').trim();
+}
+
+/**
+ * @returns {{ rows: Map<string, string[]>, packages: Array<{pkg: string, version: string, license: string, items: number, kept: number}>, notice: string }}
+ *   rows: shard path ("functions/a9.txt") → lines `<key>\t<contract>\t<item JSON>`.
+ */
+export function extractProtocolAbis() {
+  const seen = new Set();
+  const rows = new Map();
+  const packages = [];
+  const notices = [];
+  for (const { pkg, json = [], modules = [] } of PACKAGES) {
+    const dir = join(root, 'node_modules', ...pkg.split('/'));
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    let items = 0;
+    let kept = 0;
+    const take = (contract, abi) => {
+      for (const item of abi) {
+        const r = row(item);
+        if (r === null) continue;
+        items++;
+        const [kind, key, sig, slim] = r;
+        const id = `${kind} ${key} ${sig}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        kept++;
+        const shard = `${kind}/${key.slice(0, 2)}.txt`;
+        if (!rows.has(shard)) rows.set(shard, []);
+        rows.get(shard).push(`${key}\t${contract}\t${JSON.stringify(slim)}`);
+      }
+    };
+    for (const sub of json) {
+      for (const file of filesUnder(join(dir, sub), '.json')) {
+        const rel = relative(dir, file).split(sep).join('/');
+        if (NOT_DEPLOYED.test(rel)) continue;
+        let doc;
+        try {
+          doc = JSON.parse(readFileSync(file, 'utf8'));
+        } catch {
+          continue;
+        }
+        const contract = typeof doc?.contractName === 'string' ? doc.contractName : basename(file, '.json');
+        if (NOT_DEPLOYED.test(contract) || !/^[A-Za-z0-9_.-]+$/.test(contract)) continue;
+        const found = [];
+        abisIn(doc, found);
+        for (const abi of found) take(contract, abi);
+      }
+    }
+    for (const sub of modules) {
+      for (const file of filesUnder(join(dir, sub), '.js')) {
+        const exported = require(file);
+        for (const [name, value] of Object.entries(exported)) {
+          const found = [];
+          abisIn(value, found);
+          const contract = name.replace(/_ABI$/, '');
+          if (NOT_DEPLOYED.test(contract)) continue;
+          // An object of ABIs by contract name (Compound's `abi`): each keeps its own name.
+          if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+            for (const [inner, abi] of Object.entries(value)) if (Array.isArray(abi)) take(inner, abi.filter(isItem));
+          } else for (const abi of found) take(contract, abi);
+        }
+      }
+    }
+    if (items === 0) throw new Error(`${pkg}: no ABI found where protocolAbis.mjs looks (${[...json, ...modules].join(', ')})`);
+    packages.push({ pkg, version: meta.version, license: meta.license ?? 'UNLICENSED', items, kept });
+    const text = licenceOf(dir);
+    notices.push(`${'='.repeat(78)}\n${pkg}@${meta.version} (${meta.license})\n${'='.repeat(78)}\n${text ?? `The package ships no licence text; its package.json declares ${meta.license}.`}\n`);
+  }
+  for (const lines of rows.values()) lines.sort();
+  const head = 'The protocol signature set (dist/sigdb/protocols/) holds the function, event and error\n'
+    + 'signatures, with parameter names, extracted from the ABIs these npm packages publish. Only the\n'
+    + 'names and types were taken; no code. Each package\'s licence follows.\n\n'
+    + packages.map((p) => `  ${p.pkg}@${p.version}  ${p.license}  (${p.kept} of ${p.items} items kept after deduplication)`).join('\n');
+  return { rows, packages, notice: `${head}\n\n${notices.join('\n')}` };
+}
