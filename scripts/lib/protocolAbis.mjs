@@ -24,6 +24,7 @@ export const PACKAGES = [
   { pkg: '@uniswap/v2-periphery', json: ['build'] },
   { pkg: '@uniswap/v3-periphery', json: ['artifacts/contracts'] },
   { pkg: '@uniswap/universal-router', json: ['artifacts/contracts'] },
+  { pkg: '@uniswap/v4-periphery', json: ['foundry-out'] },
   { pkg: '@safe-global/safe-deployments', json: ['dist/assets'] },
   { pkg: '@account-abstraction/contracts', json: ['artifacts'] },
   { pkg: '@bgd-labs/aave-address-book', modules: ['dist/abis'] },
@@ -32,10 +33,16 @@ export const PACKAGES = [
   { pkg: '@0x/contract-artifacts', json: ['lib/artifacts'] },
   { pkg: '@cowprotocol/contracts', json: ['lib/contracts'] },
   { pkg: '@curvefi/api', json: ['lib/constants/abis'] },
+  { pkg: '@eth-optimism/contracts-bedrock', json: ['forge-artifacts'] },
+  { pkg: '@lido-sdk/contracts', modules: ['dist/cjs/generated/factories'] },
+  { pkg: '@opensea/seaport-js', modules: ['lib/abi'] },
 ];
 
-/** Test doubles and examples name selectors no deployed protocol uses: left out. */
-const NOT_DEPLOYED = /(^|[/\\])(mocks?|test|tests|examples?)([/\\]|$)|(^|[^a-z])(Mock|Test|Echidna|Harness)/;
+/**
+ * Test doubles, examples, Foundry tests and scripts, and forge-std's helpers name selectors no deployed
+ * protocol uses: left out.
+ */
+const NOT_DEPLOYED = /(^|[/\\])(mocks?|test|tests|examples?)([/\\]|$)|(^|[^a-z])(Mock|Test|Echidna|Harness)|\.[ts]\.sol([/\\]|$)|(^|[/\\])(Std[A-Za-z]*|Vm|console2?|safeconsole|Script|Base|Deploy[A-Za-z]*|Fuzzers|Deployers)\.sol([/\\]|$)/;
 
 const isItem = (x) => x !== null && typeof x === 'object' && (x.type === 'function' || x.type === 'event' || x.type === 'error')
   && typeof x.name === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(x.name) && Array.isArray(x.inputs);
@@ -146,10 +153,12 @@ export function extractProtocolAbis() {
     for (const sub of modules) {
       for (const file of filesUnder(join(dir, sub), '.js')) {
         const exported = require(file);
-        for (const [name, value] of Object.entries(exported)) {
+        for (const [name, exportedValue] of Object.entries(exported)) {
+          // TypeChain factories (Lido's) keep the ABI on the class: `StethAbi__factory.abi`.
+          const value = typeof exportedValue === 'function' && Array.isArray(exportedValue.abi) ? exportedValue.abi : exportedValue;
           const found = [];
           abisIn(value, found);
-          const contract = name.replace(/_ABI$/, '');
+          const contract = name.replace(/__factory$/, '').replace(/_?(ABI|Abi)$/, '');
           if (NOT_DEPLOYED.test(contract)) continue;
           // An object of ABIs by contract name (Compound's `abi`): each keeps its own name.
           if (value !== null && typeof value === 'object' && !Array.isArray(value)) {

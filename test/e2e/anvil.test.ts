@@ -160,6 +160,16 @@ describe('--json on anvil', () => {
     expect(kids[5]!.traceAddress).toEqual([5]);
   });
 
+  test('a call no source names: JSON carries the guessed types, with name null and the selector', async () => {
+    const doc = jsonOf(await txray('showcase', '--json'));
+    // Showcase's fail(string) is in no ABI txray has here (no --abi, no project): its layout is one string.
+    const fail = (doc.calls.children as Array<Record<string, any>>)[5]!;
+    expect(fail.function).toEqual({ name: null, selector: '0x78122f3a', guessed: true, signature: null, args: [{ type: 'string', value: 'caught it' }], source: 'guessed' });
+    expect(fail.input.startsWith('0x78122f3a')).toBe(true);
+    // The transaction's own input, run(uint256), is named by the signature database, not guessed.
+    expect(doc.function).toMatchObject({ name: 'run', source: 'database' });
+  });
+
   test('reverted: failure names the reason and where it came from', async () => {
     const doc = jsonOf(await txray('deep', '--json'));
     expect(doc.status).toBe('reverted');

@@ -147,6 +147,39 @@ describe('real mainnet answers', () => {
   });
 });
 
+describe('names on recorded mainnet calls', () => {
+  test('a Safe created through its proxy factory: both calls named by the protocol set, with parameter names', async () => {
+    const c = cases.find((x) => x.name === 'real/mainnet-ape-create')!;
+    const doc = jsonOf(await runTxray([c.hash, '-r', server.url, '--json']));
+    expect(doc.calls.function).toMatchObject({ name: 'createProxy', source: 'protocol', contract: 'ProxyFactory', args: [{ name: 'masterCopy', type: 'address' }, { name: 'data', type: 'bytes' }] });
+    const setup = (doc.calls.children as Array<Record<string, any>>).find((k) => k.function?.name === 'setup');
+    expect(setup?.function).toMatchObject({ source: 'protocol', contract: 'GnosisSafe' });
+    expect(setup!.function.args.map((a: { name: string }) => a.name)).toEqual(['_owners', '_threshold', 'to', 'data', 'fallbackHandler', 'paymentToken', 'payment', 'paymentReceiver']);
+    const text = await runTxray([c.hash, '-r', server.url]);
+    expect(text.stdout).toMatch(/::setup\(_owners: \[0x/);
+  });
+
+  test('calls no source names: typed from their layout and marked, never left as a bare selector when they parse', async () => {
+    const c = cases.find((x) => x.name === 'real/mainnet-large-82-entries-suicides-oog-b17073191')!;
+    const r = await runTxray([c.hash, '-r', server.url]);
+    // 0xdf0030ef is in no source txray ships: one word with 20 bytes of high bits set, read as an address.
+    expect(r.stdout).toMatch(/::0xdf0030ef\(address: 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\) \(guessed types\) · /);
+    const doc = jsonOf(await runTxray([c.hash, '-r', server.url, '--json']));
+    const guessed: Array<Record<string, any>> = [];
+    const walk = (n: Record<string, any>): void => {
+      if (n.function?.guessed) guessed.push(n.function);
+      for (const k of n.children ?? []) walk(k);
+    };
+    walk(doc.calls);
+    expect(guessed.length).toBeGreaterThan(0);
+    for (const g of guessed) {
+      expect(g.name).toBeNull();
+      expect(g.selector).toMatch(/^0x[0-9a-f]{8}$/);
+      for (const a of g.args) expect(Object.keys(a).sort()).toEqual(['type', 'value']);
+    }
+  });
+});
+
 describe('--state on recorded answers', () => {
   const transfer = cases.find((c) => c.name === 'real/mainnet-legacy-transfer-b10000000')!;
 
