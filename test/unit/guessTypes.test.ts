@@ -12,7 +12,7 @@ import type { Hex } from '../../src/raw/types.js';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const USDT = '0xdac17f958d2ee523a2206206994597c13d831ec7';
 const typesOf = (params: ReturnType<typeof guessTypes>): string[] | null =>
-  params === null ? null : params.map((p) => (p.type.startsWith('tuple') ? `(${((p as { components: Array<{ type: string }> }).components).map((c) => c.type).join(',')})${p.type.slice(5)}` : p.type));
+  params === null ? null : params.map((p) => (p.type.startsWith('tuple') ? `(${((p as { components: ReadonlyArray<{ type: string }> }).components).map((c) => c.type).join(',')})${p.type.slice(5)}` : p.type));
 
 describe('layouts read back as the types that wrote them', () => {
   test.each([
