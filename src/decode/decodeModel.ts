@@ -156,8 +156,10 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
     }
   }
   // None fits exactly: the first whose canonical encoding is followed only by extra bytes (a router's
-  // tracking suffix, a memo), which the function never reads. Those bytes are counted, not dropped.
+  // tracking suffix, a memo), which the function never reads. Those bytes are counted, not dropped. A
+  // database signature with no parameters would "fit" any data this way: too weak to name anything.
   for (const c of candidates) {
+    if (c.source === 'database' && c.item.inputs.length === 0) continue;
     try {
       const values = decodeAbiParameters(c.item.inputs, body);
       const canonical = encodeAbiParameters(c.item.inputs, values).toLowerCase();
@@ -179,28 +181,32 @@ const guessMemo = new Map<string, AbiParameter[]>();
  * them re-encode to exactly the same bytes. Its args carry a type and a value, no name.
  */
 export function guessCallData(input: Hex): Decoded | null {
-  if (byteLength(input) < 4) return null;
+  if (input.length < 10) return null;
   const data = input.toLowerCase() as Hex;
   const selector = data.slice(0, 10) as Hex;
   const body = `0x${data.slice(10)}` as Hex;
-  const fit = (params: readonly AbiParameter[]): Decoded | null => {
-    try {
-      const values = decodeParams(params, body, true);
-      return { name: null, selector, guessed: true, signature: null, args: args(params, values).map(({ type, value }) => ({ type, value })), source: 'guessed' };
-    } catch {
-      return null;
-    }
-  };
   const known = guessMemo.get(selector);
-  const again = known === undefined ? null : fit(known);
+  const again = known === undefined ? null : fitGuess(selector, known, body);
   if (again !== null) return again;
   const params = guessTypes(body);
-  const guess = params === null ? null : fit(params);
+  const guess = params === null ? null : fitGuess(selector, params, body);
   if (guess !== null && params !== null) {
     if (guessMemo.size >= 4096) guessMemo.clear();
     guessMemo.set(selector, params);
   }
   return guess;
+}
+
+function fitGuess(selector: Hex, params: readonly AbiParameter[], body: Hex): Decoded | null {
+  let values: readonly unknown[];
+  try {
+    values = decodeParams(params, body, true);
+  } catch {
+    return null;
+  }
+  const guessedArgs: DecodedArg[] = [];
+  for (let i = 0; i < params.length; i++) guessedArgs.push({ type: params[i]!.type, value: jsonValue(values[i], params[i]!) });
+  return { name: null, selector, guessed: true, signature: null, args: guessedArgs, source: 'guessed' };
 }
 
 export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | null {

@@ -57,6 +57,14 @@ describe('calls', () => {
     }
   });
 
+  test('a database signature without parameters does not name data that follows it', () => {
+    // ping() is only in the database; with a word after it, nothing is named (the guesser may type it).
+    const db = new AbiIndex(DB);
+    const selector = encodeFunctionData({ abi: parseAbi(['function ping()']) });
+    expect(decodeCallData(db, selector)?.decoded).toMatchObject({ name: 'ping', source: 'database' });
+    expect(decodeCallData(db, `${selector}${'00'.repeat(31)}01` as Hex)).toBeNull();
+  });
+
   test('selector collision: the candidate that decodes and re-encodes the same bytes wins', () => {
     // burn(uint256) and collate_propagate_storage(bytes16) share selector 0x42966c68.
     const colliding = new AbiIndex(null);
