@@ -192,6 +192,27 @@ describe('the showcase report in headless Chromium', () => {
   });
 });
 
+describe('a call no source names', () => {
+  test('its guessed types are shown as guessed, in the tree and in the details', async () => {
+    const made = await report('showcase', '--no-project-abis');
+    const opened = await open(made.file);
+    try {
+      const { page } = opened;
+      expect(opened.problems).toEqual([]);
+      const fail = (made.json.calls.children as Array<Record<string, any>>).findIndex((c) => c.function?.selector === '0x78122f3a');
+      expect(made.json.calls.children[fail].function.guessed).toBe(true);
+      const line = page.locator(`.tree [data-trace-address="${fail}"] > .line`);
+      expect(await line.textContent()).toContain('0x78122f3a(string: caught it) (guessed types)');
+      await line.click();
+      const text = (await page.locator('#details').textContent())!;
+      expect(text).toContain('types guessed from the data\'s layout');
+      expect(text).toContain('(guessed)');
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
 describe('hostile text is shown, never run', () => {
   test('a revert string that closes the script, an event that is an <img onerror>, a javascript: label', async () => {
     const label = `${hostileAddress}:javascript:alert(1)`;
