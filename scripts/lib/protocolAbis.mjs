@@ -42,7 +42,7 @@ export const PACKAGES = [
  * Test doubles, examples, Foundry tests and scripts, and forge-std's helpers name selectors no deployed
  * protocol uses: left out.
  */
-const NOT_DEPLOYED = /(^|[/\\])(mocks?|test|tests|examples?)([/\\]|$)|(^|[^a-z])(Mock|Test|Echidna|Harness)|\.[ts]\.sol([/\\]|$)|(^|[/\\])(Std[A-Za-z]*|Vm|console2?|safeconsole|Script|Base|Deploy[A-Za-z]*|Fuzzers|Deployers)\.sol([/\\]|$)/;
+const NOT_DEPLOYED = /(^|[/\\])(mocks?|test|tests|examples?|scripts?|forge-std|build-info)([/\\]|$)|(^|[^a-z])(Mock|Test|Echidna|Harness)|\.[ts]\.sol([/\\]|$)|(^|[/\\])(Std[A-Za-z]*|Vm|console2?|safeconsole|Script|Base|Deploy[A-Za-z]*|Fuzzers|Deployers)\.sol([/\\]|$)/;
 
 const isItem = (x) => x !== null && typeof x === 'object' && (x.type === 'function' || x.type === 'event' || x.type === 'error')
   && typeof x.name === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(x.name) && Array.isArray(x.inputs);
@@ -145,6 +145,10 @@ export function extractProtocolAbis() {
         }
         const contract = typeof doc?.contractName === 'string' ? doc.contractName : basename(file, '.json');
         if (NOT_DEPLOYED.test(contract) || !/^[A-Za-z0-9_.-]+$/.test(contract)) continue;
+        // A Foundry artifact names the source it was compiled from: a test helper lives under test/.
+        const target = doc?.metadata?.settings?.compilationTarget;
+        const source = target !== null && typeof target === 'object' ? Object.keys(target)[0] : doc?.ast?.absolutePath;
+        if (typeof source === 'string' && NOT_DEPLOYED.test(source)) continue;
         const found = [];
         abisIn(doc, found);
         for (const abi of found) take(contract, abi);
