@@ -36,6 +36,8 @@ export const PACKAGES = [
   { pkg: '@eth-optimism/contracts-bedrock', json: ['forge-artifacts'] },
   { pkg: '@lido-sdk/contracts', modules: ['dist/cjs/generated/factories'] },
   { pkg: '@opensea/seaport-js', modules: ['lib/abi'] },
+  { pkg: '@morpho-org/blue-sdk-viem', modules: ['lib/cjs/abis.js'] },
+  { pkg: '@balancer/sdk', modules: ['dist/index.js'] },
 ];
 
 /**
