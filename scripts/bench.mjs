@@ -16,6 +16,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 // (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
 const FLOOR = fileURLToPath(new URL('./bench-floor.cjs', import.meta.url));
+// The same with the trace asked for and parsed in a worker thread (the two-thread design's floor), and
+// with nothing parsed at all (what the node's three answers cost on their own).
+const FLOOR_WORKER = fileURLToPath(new URL('./bench-floor-worker.cjs', import.meta.url));
 const cast = foundryBinary('cast');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
@@ -107,6 +110,8 @@ async function compare(label, hash, url, extra = [], floor = false) {
   const p = [];
   const c = [];
   const fl = [];
+  const fw = [];
+  const fn = [];
   const txray = (env) => measure(process.execPath, [bin, hash, '-r', url, '--no-color', ...extra], env);
   const castRun = () => measure(cast, ['run', hash, '--rpc-url', url]);
   await txray(process.env);
@@ -115,9 +120,13 @@ async function compare(label, hash, url, extra = [], floor = false) {
     t.push(await txray(process.env));
     if (HAS_CA) p.push(await txray(PLAIN_ENV));
     c.push(await castRun());
-    if (floor) fl.push(await measure(process.execPath, [FLOOR, hash, url], PLAIN_ENV));
+    if (floor) {
+      fl.push(await measure(process.execPath, [FLOOR, hash, url], PLAIN_ENV));
+      fw.push(await measure(process.execPath, [FLOOR_WORKER, hash, url], PLAIN_ENV));
+      fn.push(await measure(process.execPath, [FLOOR_WORKER, hash, url, '--no-parse'], PLAIN_ENV));
+    }
   }
-  const bad = [...t, ...p, ...c, ...fl].find((r) => r.code !== 0);
+  const bad = [...t, ...p, ...c, ...fl, ...fw, ...fn].find((r) => r.code !== 0);
   if (bad) throw new Error(`${label}: a run exited with ${bad.code}`);
   const row = {
     case: label,
@@ -128,6 +137,9 @@ async function compare(label, hash, url, extra = [], floor = false) {
     castMB: median(c.map((r) => r.rss)),
     floorMs: floor ? median(fl.map((r) => r.ms)) : NaN,
     floorMB: floor ? median(fl.map((r) => r.rss)) : NaN,
+    workerFloorMs: floor ? median(fw.map((r) => r.ms)) : NaN,
+    workerFloorMB: floor ? median(fw.map((r) => r.rss)) : NaN,
+    answersMs: floor ? median(fn.map((r) => r.ms)) : NaN,
   };
   return row;
 }
@@ -218,7 +230,11 @@ try {
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
   const bRow = rows.find((r) => Number.isFinite(r.floorMs));
-  if (bRow) console.log(`| (b) floor: node:http, the 3 answers read and parsed, no extra CA | | ${f(bRow.floorMs)} | ${f(bRow.castMs)} | | ${r2(bRow.floorMs / bRow.castMs)} | ${f(bRow.floorMB)} | | | |`);
+  if (bRow) {
+    console.log(`| (b) floor: node:http, the 3 answers read and parsed, no extra CA | | ${f(bRow.floorMs)} | ${f(bRow.castMs)} | | ${r2(bRow.floorMs / bRow.castMs)} | ${f(bRow.floorMB)} | | | |`);
+    console.log(`| (b) floor, two threads: the trace read and parsed in a worker, no extra CA | | ${f(bRow.workerFloorMs)} | ${f(bRow.castMs)} | | ${r2(bRow.workerFloorMs / bRow.castMs)} | ${f(bRow.workerFloorMB)} | | | |`);
+    console.log(`| (b) the node's 3 answers alone: read whole, nothing parsed, no extra CA | | ${f(bRow.answersMs)} | ${f(bRow.castMs)} | | ${r2(bRow.answersMs / bRow.castMs)} | | | | |`);
+  }
   console.log(`| (b) txray --json, no extra CA | ${f(median(bJson.map((x) => x.ms)))} | | | | | ${f(median(bJson.map((x) => x.rss)))} | | | |`);
   const helpMs = HAS_CA ? median(helpPlain) : median(help);
   console.log(`| txray --help | ${f(median(help))} | ${f(median(helpPlain))} | | | | | | < 100 ms | ${helpMs < 100 ? 'yes' : 'no'} |`);
