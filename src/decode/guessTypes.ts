@@ -5,8 +5,8 @@
  * the decoder keeps them only when the values re-encode to exactly the same bytes.
  *
  * Word types are a reading, not a fact: a 20-byte value with high bits set is shown as an address, a
- * full word with leading 0xff bytes as an int256, a word with no leading zero bytes as bytes32, and
- * every other word as uint256 (bools and small enums among them).
+ * word starting with four 0xff bytes as an int256, a word whose first byte is set (or a left-aligned
+ * short byte string) as bytes32, and every other word as uint256 (bools and small enums among them).
  */
 import type { AbiParameter } from 'abitype';
 import type { Hex } from '../raw/types.js';

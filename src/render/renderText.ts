@@ -95,7 +95,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   if (tx?.input !== undefined) {
     const size = byteLength(tx.input);
     const fn = m.decoded?.function;
-    const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(`(${tx.input.slice(0, 10)}, ${fn.source})`)}` : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
+    const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(fn.guessed ? '(guessed types)' : `(${tx.input.slice(0, 10)}, ${fn.source})`)}` : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
     yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${what}`);
   }
   const pad = ' '.repeat(2 + LABEL);

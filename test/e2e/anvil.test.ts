@@ -100,6 +100,7 @@ describe('text output on anvil', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Call tree (61 entries, depth 60)');
     expect(r.stdout.split('\n').filter((l) => /call 0x[0-9a-fA-F]{40}::0xb2041d21\(uint256: \d+\) \(guessed types\)/.test(l))).toHaveLength(61);
+    expect(r.stdout).toMatch(/Input +36 bytes: 0xb2041d21\(uint256: \d+\) \(guessed types\)\n/);
   });
 
   test('unknown hash: exit 3', async () => {
