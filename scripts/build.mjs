@@ -168,7 +168,7 @@ copyFileSync(join(sevmRoot, 'LICENSE'), new URL('LICENSE-sevm-4bytedb', out));
 // that protocol packages publish (scripts/lib/protocolAbis.mjs), sharded like the database. Lines are
 // `<key>\t<contract>\t<item JSON>`; the licences of the packages ship beside them.
 const { extractProtocolAbis } = await import('./lib/protocolAbis.mjs');
-const protocols = extractProtocolAbis();
+const protocols = await extractProtocolAbis();
 for (const [shard, lines] of protocols.rows) {
   const file = new URL(`protocols/${shard}`, out);
   mkdirSync(new URL('./', file), { recursive: true });

@@ -5,17 +5,15 @@
 // Rows are deduplicated by what a selector or topic names (kind, key and canonical types): the first
 // package in PACKAGES wins, so the order below is also the order of preference for parameter names.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toEventSelector, toFunctionSelector } from 'viem';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const require = createRequire(import.meta.url);
 
 /**
- * Where each package keeps its ABIs: `json` folders (artifacts or bare ABI arrays, walked), or CommonJS
- * `modules` whose exports hold ABI arrays. BUSL-licensed packages (Uniswap v3-core/v4, Aave core,
+ * Where each package keeps its ABIs: `json` folders (artifacts or bare ABI arrays, walked), or
+ * `modules` (CommonJS or ES) whose exports hold ABI arrays. BUSL-licensed packages (Uniswap v3-core/v4, Aave core,
  * Chainlink ≥ 1.0) are left out; GPL/LGPL ones ship their licence text beside the data.
  */
 export const PACKAGES = [
@@ -38,6 +36,8 @@ export const PACKAGES = [
   { pkg: '@opensea/seaport-js', modules: ['lib/abi'] },
   { pkg: '@morpho-org/blue-sdk-viem', modules: ['lib/cjs/abis.js'] },
   { pkg: '@balancer/sdk', modules: ['dist/index.js'] },
+  // ENS: ES modules of ABI snippets by contract (baseRegistrar.js, publicResolver.js…): named by file.
+  { pkg: '@ensdomains/ensjs', modules: ['dist/contracts'], nameByFile: true },
 ];
 
 /**
@@ -110,12 +110,12 @@ function licenceOf(dir) {
  * @returns {{ rows: Map<string, string[]>, packages: Array<{pkg: string, version: string, license: string, items: number, kept: number}>, notice: string }}
  *   rows: shard path ("functions/a9.txt") → lines `<key>\t<contract>\t<item JSON>`.
  */
-export function extractProtocolAbis() {
+export async function extractProtocolAbis() {
   const seen = new Set();
   const rows = new Map();
   const packages = [];
   const notices = [];
-  for (const { pkg, json = [], modules = [] } of PACKAGES) {
+  for (const { pkg, json = [], modules = [], nameByFile = false } of PACKAGES) {
     const dir = join(root, 'node_modules', ...pkg.split('/'));
     const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     let items = 0;
@@ -158,13 +158,14 @@ export function extractProtocolAbis() {
     }
     for (const sub of modules) {
       for (const file of filesUnder(join(dir, sub), '.js')) {
-        const exported = require(file);
+        const exported = await import(pathToFileURL(file).href);
         for (const [name, exportedValue] of Object.entries(exported)) {
+          if (name === 'default' && typeof exportedValue === 'object' && exportedValue !== null && !Array.isArray(exportedValue)) continue; // CommonJS: the same exports again
           // TypeChain factories (Lido's) keep the ABI on the class: `StethAbi__factory.abi`.
           const value = typeof exportedValue === 'function' && Array.isArray(exportedValue.abi) ? exportedValue.abi : exportedValue;
           const found = [];
           abisIn(value, found);
-          const contract = name.replace(/__factory$/, '').replace(/_?(ABI|Abi)$/, '');
+          const contract = nameByFile ? basename(file, '.js') : name.replace(/__factory$/, '').replace(/_?(ABI|Abi)$/, '');
           if (NOT_DEPLOYED.test(contract)) continue;
           // An object of ABIs by contract name (Compound's `abi`): each keeps its own name.
           if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
