@@ -20,6 +20,7 @@ import type { DecodedState } from './decodeState.js';
 import type { GasProfile } from './gasProfile.js';
 import { checksumAddress } from './keccak.js';
 import { guessTypes } from './guessTypes.js';
+import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { decodeStaticWords } from './staticWords.js';
 
 /** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
@@ -433,6 +434,13 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
         // geth's callTracer counts the intrinsic gas in its root frame, so there gas says nothing.
         const gasTellsCode = !(n === tree.root && model.traceSource === 'debug_traceTransaction');
         if (gasTellsCode && n.value !== null && toBig(n.value) > 0n && n.gasUsed !== null && toBig(n.gasUsed) > 0n) node.function = RECEIVE;
+      } else if (n.type === 'call' && n.input !== null && n.to !== null && isPrecompile(n.to)) {
+        // A precompile's input is not call data: decoded by its address, or left raw.
+        const pre = decodePrecompile(n.to, n.input, n.error === null ? n.output : null);
+        if (pre !== null) {
+          node.function = pre.function;
+          if (pre.outputs !== undefined) node.outputs = pre.outputs;
+        }
       } else if (n.type === 'call' && n.input !== null) {
         const call = decodeCallData(index, n.input);
         if (call !== null) {

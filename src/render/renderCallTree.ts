@@ -91,8 +91,8 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
   out.add(n.type === 'suicide' ? ' → ' : ' ');
   const fn = n.function;
   if (n.type === 'call' && fn !== undefined && n.to !== null) {
-    // Target::function(args), the way Solidity names it.
-    out.add(`${showTarget(n.to, s)}::`);
+    // Target::function(args), the way Solidity names it; a precompile is its own function.
+    if (fn.contract !== 'precompile') out.add(`${showTarget(n.to, s)}::`);
     out.add(formatDecoded(fn, s), c.bold);
     if (fn.guessed) out.add(' (guessed types)', c.dim);
   } else out.add(n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?');

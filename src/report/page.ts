@@ -97,6 +97,8 @@ function callName(n: CallNode): string {
   if (n.type === 'suicide') return `selfdestruct → ${addressText(n.to)}`;
   if (n.type === 'create') return `${target}${n.function ? `(${argsText(n.function.args)})` : ''}`;
   const fn = n.function ? callText(n.function) : n.input && n.input.length >= 10 ? n.input.slice(0, 10) : '';
+  // A precompile is its own function: "ecrecover(hash: …)", not "ecrecover::ecrecover(…)".
+  if (n.function?.contract === 'precompile') return fn;
   return `${target}${fn ? `::${fn}` : ''}`;
 }
 

@@ -123,10 +123,24 @@ describe('real mainnet answers', () => {
     if (c.receipt?.logs?.length) expect(r.stdout).toContain(`Logs (${c.receipt.logs.length})`);
   });
 
-  test('built-in labels: the callTracer lists calls to precompiles, and they are named', async () => {
+  test('the callTracer lists calls to precompiles: named, and their input and output decoded by address', async () => {
     const c = cases.find((x) => x.name === 'real/sepolia-trace-and-calltracer')!;
     const r = await runTxray([c.hash, '-r', server.url, '--tracer', 'geth']);
-    expect(r.stdout).toMatch(/staticcall ecrecover\(0x0000000000000000000000000000000000000001\) · /);
+    expect(r.stdout).toMatch(/staticcall ecrecover\(hash: 0x[0-9a-f]{8}…[0-9a-f]{8} \(32 bytes\), v: 2[78], r: 0x[0-9a-f]{8}…[0-9a-f]{8} \(32 bytes\), s: 0x[0-9a-f]{8}…[0-9a-f]{8} \(32 bytes\)\) · 3,000 gas ← \(signer: 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)/);
+    const doc = jsonOf(await runTxray([c.hash, '-r', server.url, '--tracer', 'geth', '--json']));
+    const found: Array<Record<string, any>> = [];
+    const walk = (n: Record<string, any>): void => {
+      if (n.to === '0x0000000000000000000000000000000000000001') found.push(n);
+      for (const k of n.children ?? []) walk(k);
+    };
+    walk(doc.calls);
+    expect(found.length).toBeGreaterThan(0);
+    for (const n of found) {
+      expect(n.function).toMatchObject({ name: 'ecrecover', source: 'builtin', contract: 'precompile', signature: 'ecrecover(bytes32,uint256,bytes32,bytes32)' });
+      expect(n.function.args.map((a: { name: string }) => a.name)).toEqual(['hash', 'v', 'r', 's']);
+      // The signer ecrecover returned, as the address in the node's own output word.
+      expect(n.outputs[0].value.toLowerCase()).toBe(`0x${n.output.slice(26)}`);
+    }
   });
 
   test.each(cases.map((c) => [c.name, c] as const))('%s: --json gives the answers back unchanged', async (_name, c) => {
