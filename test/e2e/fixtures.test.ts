@@ -141,6 +141,11 @@ describe('real mainnet answers', () => {
       // The signer ecrecover returned, as the address in the node's own output word.
       expect(n.outputs[0].value.toLowerCase()).toBe(`0x${n.output.slice(26)}`);
     }
+    // In the gas profile, all of them are one row under the precompile's name, with no selector.
+    const rows = (doc.gasProfile as Array<Record<string, any>>).filter((r) => r.function === 'ecrecover');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.selector).toBeUndefined();
+    expect(rows[0]!.calls).toBe(found.length);
   });
 
   test.each(cases.map((c) => [c.name, c] as const))('%s: --json gives the answers back unchanged', async (_name, c) => {
