@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { toEventSelector, toFunctionSelector } from 'viem';
+import { toEventSelector, toEventSignature, toFunctionSelector, toFunctionSignature } from 'viem';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -81,10 +81,6 @@ function param(p, event) {
   return out;
 }
 
-function canonical(p) {
-  return p.type.startsWith('tuple') ? `(${p.components.map(canonical).join(',')})${p.type.slice(5)}` : p.type;
-}
-
 /** [kind, key, item] for an ABI item, or null for one that is not well formed. */
 function row(item) {
   try {
@@ -93,7 +89,8 @@ function row(item) {
     const inputs = item.inputs.map((p) => param(p, event));
     const slim = { type: item.type, name: item.name, inputs };
     if (item.type === 'function') slim.outputs = (item.outputs ?? []).map((p) => param(p, false));
-    const sig = `${item.name}(${inputs.map(canonical).join(',')})`;
+    // The canonical signature (tuples spelled out), whose keccak is the selector or topic0.
+    const sig = event ? toEventSignature(slim) : toFunctionSignature({ ...slim, type: 'function', outputs: [] });
     if (event) return ['events', `${toEventSelector(sig).slice(2)}:${inputs.filter((p) => p.indexed).length}`, sig, slim];
     return [item.type === 'function' ? 'functions' : 'errors', toFunctionSelector(sig).slice(2), sig, slim];
   } catch {
