@@ -5,31 +5,8 @@
 // worker before any request, as a design that processes the trace off the main thread would.
 // `--no-parse` reads the bodies whole and parses nothing: what the node's answers cost on their own.
 // Usage: node scripts/bench-floor-worker.cjs <hash> <url> [--no-parse]
-const http = require('node:http');
 const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
-
-function ask(url, hash, method, parse) {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [hash] });
-    const req = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (!parse) return resolve(text.length);
-          const doc = JSON.parse(text);
-          if (doc.result === undefined || doc.result === null) reject(new Error(`${method}: no result`));
-          else resolve(Array.isArray(doc.result) ? doc.result.length : 1);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const { ask } = require('./bench-floor.cjs');
 
 if (isMainThread) {
   const [hash, url, flag] = process.argv.slice(2);
