@@ -9,10 +9,10 @@ import type { InspectModel, StateModel } from '../model/types.js';
 import { isData, isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseBlockHeader, parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
-import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTransaction, StateAnswer } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
-import { fetchBundle, type TracerState } from '../rpc/fetchBundle.js';
-import type { StateAnswer } from '../rpc/fetchState.js';
+import { fetchBundle } from '../rpc/fetchBundle.js';
+import type { TracerState } from '../rpc/types.js';
 
 export interface InspectSettings {
   readonly timeoutMs: number;

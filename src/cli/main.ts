@@ -5,15 +5,15 @@ import type { ChalkInstance } from 'chalk';
 import { CommanderError } from 'commander';
 import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import type { InspectModel } from '../model/types.js';
+import type { GasProfile, InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeModel.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type GasProfile, gasProfile } from '../decode/gasProfile.js';
-import { escapeShort } from '../render/escape.js';
+import { gasProfile } from '../decode/gasProfile.js';
+import { escapeShort } from '../raw/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
 import type { SummaryRow } from '../render/renderSummary.js';
@@ -90,7 +90,6 @@ function pickHash(argv: readonly string[]): string | null {
 type Outcome =
   | { readonly input: string; readonly hash: Hex; readonly model: InspectModel; readonly code: number }
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
-
 
 /**
  * --gas-out: every lookup's call paths with their self gas, in one file (with several hashes each

@@ -6,8 +6,8 @@ import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Hex } from '../raw/types.js';
-import { escapeShort } from '../render/escape.js';
-import type { TracerMode } from '../rpc/fetchBundle.js';
+import { escapeShort } from '../raw/escape.js';
+import type { TracerMode } from '../rpc/types.js';
 
 export interface RawCliOptions {
   readonly rpcUrl?: string;

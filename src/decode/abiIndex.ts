@@ -14,8 +14,7 @@ import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 import type { StorageLayout } from './nameStorage.js';
 import { WELL_KNOWN } from './wellKnown.js';
-
-export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database';
+import type { Source } from '../model/types.js';
 
 export interface Candidate<T> {
   readonly item: T;

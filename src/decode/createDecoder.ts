@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { InspectModel } from '../model/types.js';
+import type { DecodedModel, DecodedState, InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
-import { escapeShort } from '../render/escape.js';
+import { escapeShort } from '../raw/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { decodeHead, decodeLogs, decodeModel, type DecodedModel, type LogDecoding, withChecksums } from './decodeModel.js';
+import { decodeHead, decodeLogs, decodeModel, type LogDecoding, withChecksums } from './decodeModel.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
-import { type DecodedState, decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
+import { decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
 import type { TokenAnswers } from '../rpc/fetchTokenMeta.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { BUILTIN_LABELS } from './wellKnown.js';

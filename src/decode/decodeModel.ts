@@ -11,78 +11,16 @@ import {
   encodeAbiParameters,
   encodeErrorResult,
 } from 'viem';
-import type { CallNode, InspectModel } from '../model/types.js';
+import type { CallNode, Decoded, DecodedArg, DecodedModel, DecodedNodeFields, InspectModel, JsonValue, Transfer } from '../model/types.js';
 import { byteLength, isAddress, toBig } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { type AbiIndex, type Artifact, type Candidate, type Source, signatureOf } from './abiIndex.js';
-import { decodeRevert, revertToJson } from './decodeRevert.js';
-import type { DecodedState } from './decodeState.js';
-import type { GasProfile } from './gasProfile.js';
+import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abiIndex.js';
+import { decodeRevert, revertToJson } from '../model/decodeRevert.js';
+
 import { checksumAddress } from './keccak.js';
 import { guessTypes } from './guessTypes.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { decodeStaticWords } from './staticWords.js';
-
-/** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
-export type JsonValue = string | boolean | JsonValue[] | { [name: string]: JsonValue };
-
-export interface DecodedArg {
-  /** Absent for guessed types. */
-  readonly name?: string;
-  readonly type: string;
-  readonly indexed?: boolean;
-  readonly value: JsonValue;
-}
-
-export interface Decoded {
-  /** null when no source knows the selector and the types were guessed from the data's layout. */
-  readonly name: string | null;
-  /** Canonical signature, e.g. transfer(address,uint256); null for guessed types. */
-  readonly signature: string | null;
-  readonly args: readonly DecodedArg[];
-  readonly source: Source | 'guessed';
-  readonly contract?: string;
-  /** Guessed types only: the selector no source names. */
-  readonly selector?: Hex;
-  readonly guessed?: true;
-  /** Bytes after the canonical encoding that the function ignores (Solidity does); absent when there are none. */
-  readonly trailingBytes?: number;
-}
-
-export interface Transfer {
-  readonly kind: 'ETH' | 'ERC-20' | 'ERC-721' | 'ERC-1155';
-  readonly from: Hex;
-  readonly to: Hex;
-  /** Wei or token units, decimal. */
-  readonly amount: string;
-  readonly token?: Hex;
-  readonly tokenId?: string;
-}
-
-export interface DecodedModel {
-  /** The transaction's input, decoded. */
-  readonly function: Decoded | null;
-  /** One entry per receipt log (same order), null where nothing decoded it. */
-  readonly events: ReadonlyArray<Decoded | null>;
-  /** Custom error of the root revert, when an ABI names it. */
-  readonly error: Decoded | null;
-  readonly transfers: readonly Transfer[];
-  /** Lower-case address → name, for display. */
-  readonly labels: ReadonlyMap<string, string>;
-  /** Lower-case address → its EIP-55 checksummed form, for every address the views show. */
-  readonly checksums: ReadonlyMap<string, string>;
-  /** --state: token balance changes and storage names (decodeState). */
-  readonly state?: DecodedState;
-  /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
-  readonly gasProfile?: GasProfile;
-}
-
-/** Call nodes with decoding attached (JSON: function, outputs, revert). */
-export interface DecodedNodeFields {
-  function?: Decoded;
-  outputs?: DecodedArg[];
-  revert?: Record<string, unknown>;
-}
 
 /** EIP-55 forms, by lower-case address: a big transaction names the same few contracts thousands of times. */
 const checksummed = new Map<string, string>();

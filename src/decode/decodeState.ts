@@ -4,40 +4,20 @@
  * (EIP-1967 proxy slots always; other slots from a matching artifact's storageLayout, a proxy's through
  * its implementation's).
  */
-import type { CallNode, InspectModel, StateModel } from '../model/types.js';
+import type { CallNode, Decoded, DecodedState, InspectModel, JsonValue, NamedSlotPart, StateModel, TokenBalance, Transfer } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
-import type { Decoded, JsonValue, Transfer } from './decodeModel.js';
+
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
 import { matchArtifact } from './matchCode.js';
-import { EIP1967_SLOTS, type KeyCandidates, type NamedSlotPart, nameSlots } from './nameStorage.js';
+import { EIP1967_SLOTS, type KeyCandidates, nameSlots } from './nameStorage.js';
 
 /** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */
 export interface TokenMeta {
   readonly symbol: string | null;
   readonly decimals: number | null;
-}
-
-export interface TokenBalance {
-  readonly holder: Hex;
-  readonly token: Hex;
-  readonly kind: 'ERC-20' | 'ERC-721' | 'ERC-1155';
-  /** ERC-1155: the id; ERC-721 changes count tokens. */
-  readonly tokenId?: string;
-  /** Signed, in the token's smallest unit (decimal). */
-  readonly change: string;
-  readonly symbol: string | null;
-  readonly decimals: number | null;
-}
-
-export interface DecodedState {
-  readonly tokens: readonly TokenBalance[];
-  /** address → slot word → what lives there. */
-  readonly storage: ReadonlyMap<string, ReadonlyMap<string, readonly NamedSlotPart[]>>;
-  /** address → the artifact whose layout named its slots, and the implementation it came through. */
-  readonly layouts: ReadonlyMap<string, { readonly contract: string; readonly via?: Hex }>;
 }
 
 const ZERO = `0x${'0'.repeat(40)}`;

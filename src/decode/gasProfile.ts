@@ -4,32 +4,9 @@
  * adds up to the root call's gas used. Parity omits `gasUsed` on failed entries; such a call's gas, and
  * its parent's self gas, are unknown, never 0.
  */
-import type { CallNode } from '../model/types.js';
+import type { CallNode, Decoded, GasProfile } from '../model/types.js';
 import { toBig } from '../raw/hex.js';
 import type { Hex, RpcReceipt } from '../raw/types.js';
-import type { Decoded } from './decodeModel.js';
-
-export interface GasRow {
-  /** The code that ran: the call's target (for a delegatecall, the code's address), a create's new contract. */
-  readonly address: Hex | null;
-  readonly function: string | null;
-  readonly selector: Hex | null;
-  readonly calls: number;
-  /** Null when a call of this row has no known gas. */
-  readonly gasUsed: bigint | null;
-  readonly selfGas: bigint | null;
-}
-
-export interface GasProfile {
-  /** Sorted by self gas, largest first (unknown last). */
-  readonly rows: readonly GasRow[];
-  /** The root call's gas used (null when unknown). */
-  readonly rootGas: bigint | null;
-  /** Calls whose gas is unknown (failed Parity entries): the sums are partial when there are any. */
-  readonly unknown: number;
-  /** Folded stacks, one line per call path with its self gas ("a;b;c 123"), for flame-graph viewers. */
-  readonly folded: readonly { readonly stack: readonly CallNode[]; readonly selfGas: bigint }[];
-}
 
 const gasOf = (n: CallNode): bigint | null => (n.gasUsed === null ? null : toBig(n.gasUsed));
 const functionOf = (n: CallNode): Decoded | undefined => (n as { function?: Decoded }).function;

@@ -11,9 +11,10 @@ import { parseAbi } from 'viem';
 import { UsageError } from '../errors.js';
 import { isData } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
-import { escapeShort } from '../render/escape.js';
-import type { Artifact, Source } from './abiIndex.js';
+import { escapeShort } from '../raw/escape.js';
+import type { Artifact } from './abiIndex.js';
 import { parseStorageLayout } from './nameStorage.js';
+import type { Source } from '../model/types.js';
 
 /** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
 export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;

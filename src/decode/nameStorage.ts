@@ -15,6 +15,7 @@
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { isRecord } from '../raw/hex.js';
 import { checksumAddress, keccak256 } from './keccak.js';
+import type { NamedSlotPart } from '../model/types.js';
 
 export interface StorageVar {
   readonly label: string;
@@ -36,26 +37,6 @@ export interface StorageType {
 export interface StorageLayout {
   readonly storage: readonly StorageVar[];
   readonly types: Readonly<Record<string, StorageType>>;
-}
-
-/** One variable (or part of one) that lives in a changed slot, its values before and after. */
-export interface NamedSlotPart {
-  /** The state variable it belongs to ("balanceOf", "positions"). */
-  readonly name: string;
-  /**
-   * Where in it: mapping keys in brackets (addresses checksummed, integers decimal), array indices,
-   * struct members after a dot ("positions[42].owner", "allowance[0xf39F…][0x7099…]").
-   */
-  readonly path: string;
-  /** The mapping keys on the way, in order. */
-  readonly keys: readonly string[];
-  /** Solidity type ("uint256", "address", "string"). */
-  readonly type: string;
-  /** Decoded like call arguments: integers as decimal strings, addresses checksummed, booleans as booleans. */
-  readonly before: string | boolean;
-  readonly after: string | boolean;
-  /** after − before, for integers. */
-  readonly change?: string;
 }
 
 const isVar = (v: unknown): v is StorageVar =>

@@ -4,8 +4,9 @@
  * length its precompile reads is left raw, as is anything at an address that is not a precompile.
  */
 import type { Hex } from '../raw/types.js';
-import type { Decoded, DecodedArg, JsonValue } from './decodeModel.js';
+
 import { checksumAddress } from './keccak.js';
+import type { Decoded, DecodedArg, JsonValue } from '../model/types.js';
 
 export interface PrecompileCall {
   readonly function: Decoded;

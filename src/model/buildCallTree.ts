@@ -9,7 +9,7 @@
 import { isAddress, isData, isQuantity } from '../raw/hex.js';
 import type { Warn } from '../raw/parseRaw.js';
 import type { Hex, RpcTraceEntry } from '../raw/types.js';
-import { escapeShort } from '../render/escape.js';
+import { escapeShort } from '../raw/escape.js';
 import type { CallNode, CallTree } from './types.js';
 
 interface Slot {

@@ -1,11 +1,10 @@
 /**
  * From validated answers to the model the renderers read: status, call tree and why it failed.
  */
-import { decodeRevert } from '../decode/decodeRevert.js';
+import { decodeRevert } from './decodeRevert.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
-import type { Bundle } from '../rpc/fetchBundle.js';
-import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction, SourceAnswers } from '../raw/types.js';
 import { buildCallTree } from './buildCallTree.js';
 import { placeLogs } from './placeLogs.js';
 import type { CallNode, CallTree, Failure, InspectModel, Status } from './types.js';
@@ -68,7 +67,7 @@ export interface ParsedAnswers {
   readonly frameLogs: readonly FrameLog[] | null;
 }
 
-export function buildModel(hash: Hex, bundle: Bundle, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
+export function buildModel(hash: Hex, bundle: SourceAnswers, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
   const warn: Warn = (m) => warnings.push(m);
   const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
   const events = tree !== null && parsed.frameLogs !== null && parsed.receipt !== null ? placeLogs(tree, parsed.frameLogs, parsed.receipt.logs, warn) : null;

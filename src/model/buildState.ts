@@ -7,9 +7,8 @@
  * base fee (and any blob fee) is gone. So the diff's ETH changes add up to minus the burned part.
  */
 import type { Warn } from '../raw/parseRaw.js';
-import type { StateSource } from '../raw/parseStateDiff.js';
 import { toBig } from '../raw/hex.js';
-import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTransaction, StateSource } from '../raw/types.js';
 import { delegateOf } from './accountCode.js';
 import type { AccountChange, AccountRole, DelegationChange, FeeSplit, StateModel } from './types.js';
 

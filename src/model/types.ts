@@ -1,7 +1,4 @@
-import type { StateSource } from '../raw/parseStateDiff.js';
-import type { Hex, RpcReceipt, RpcSlotChange, RpcTransaction } from '../raw/types.js';
-import type { DecodedModel } from '../decode/decodeModel.js';
-import type { TraceSource } from '../rpc/fetchBundle.js';
+import type { Hex, RpcReceipt, RpcSlotChange, RpcTransaction, StateSource, TraceSource } from '../raw/types.js';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
 
@@ -149,4 +146,131 @@ export interface StateModel {
   /** The self-check: the diff's ETH changes added up, and what they should add up to (minus the burned fee), when known. */
   readonly ethSum: bigint;
   readonly expectedSum: bigint | null;
+}
+
+// What the decode stage adds to the model (it fills them; the renderers read them).
+
+export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database';
+
+/** One variable (or part of one) that lives in a changed slot, its values before and after. */
+export interface NamedSlotPart {
+  /** The state variable it belongs to ("balanceOf", "positions"). */
+  readonly name: string;
+  /**
+   * Where in it: mapping keys in brackets (addresses checksummed, integers decimal), array indices,
+   * struct members after a dot ("positions[42].owner", "allowance[0xf39F…][0x7099…]").
+   */
+  readonly path: string;
+  /** The mapping keys on the way, in order. */
+  readonly keys: readonly string[];
+  /** Solidity type ("uint256", "address", "string"). */
+  readonly type: string;
+  /** Decoded like call arguments: integers as decimal strings, addresses checksummed, booleans as booleans. */
+  readonly before: string | boolean;
+  readonly after: string | boolean;
+  /** after − before, for integers. */
+  readonly change?: string;
+}
+
+/** A decoded value in JSON-safe form: integers as decimal strings, addresses checksummed, tuples as objects or arrays. */
+export type JsonValue = string | boolean | JsonValue[] | { [name: string]: JsonValue };
+
+export interface DecodedArg {
+  /** Absent for guessed types. */
+  readonly name?: string;
+  readonly type: string;
+  readonly indexed?: boolean;
+  readonly value: JsonValue;
+}
+
+export interface Decoded {
+  /** null when no source knows the selector and the types were guessed from the data's layout. */
+  readonly name: string | null;
+  /** Canonical signature, e.g. transfer(address,uint256); null for guessed types. */
+  readonly signature: string | null;
+  readonly args: readonly DecodedArg[];
+  readonly source: Source | 'guessed';
+  readonly contract?: string;
+  /** Guessed types only: the selector no source names. */
+  readonly selector?: Hex;
+  readonly guessed?: true;
+  /** Bytes after the canonical encoding that the function ignores (Solidity does); absent when there are none. */
+  readonly trailingBytes?: number;
+}
+
+export interface Transfer {
+  readonly kind: 'ETH' | 'ERC-20' | 'ERC-721' | 'ERC-1155';
+  readonly from: Hex;
+  readonly to: Hex;
+  /** Wei or token units, decimal. */
+  readonly amount: string;
+  readonly token?: Hex;
+  readonly tokenId?: string;
+}
+
+export interface DecodedModel {
+  /** The transaction's input, decoded. */
+  readonly function: Decoded | null;
+  /** One entry per receipt log (same order), null where nothing decoded it. */
+  readonly events: ReadonlyArray<Decoded | null>;
+  /** Custom error of the root revert, when an ABI names it. */
+  readonly error: Decoded | null;
+  readonly transfers: readonly Transfer[];
+  /** Lower-case address → name, for display. */
+  readonly labels: ReadonlyMap<string, string>;
+  /** Lower-case address → its EIP-55 checksummed form, for every address the views show. */
+  readonly checksums: ReadonlyMap<string, string>;
+  /** --state: token balance changes and storage names (decodeState). */
+  readonly state?: DecodedState;
+  /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
+  readonly gasProfile?: GasProfile;
+}
+
+/** Call nodes with decoding attached (JSON: function, outputs, revert). */
+export interface DecodedNodeFields {
+  function?: Decoded;
+  outputs?: DecodedArg[];
+  revert?: Record<string, unknown>;
+}
+
+export interface TokenBalance {
+  readonly holder: Hex;
+  readonly token: Hex;
+  readonly kind: 'ERC-20' | 'ERC-721' | 'ERC-1155';
+  /** ERC-1155: the id; ERC-721 changes count tokens. */
+  readonly tokenId?: string;
+  /** Signed, in the token's smallest unit (decimal). */
+  readonly change: string;
+  readonly symbol: string | null;
+  readonly decimals: number | null;
+}
+
+export interface DecodedState {
+  readonly tokens: readonly TokenBalance[];
+  /** address → slot word → what lives there. */
+  readonly storage: ReadonlyMap<string, ReadonlyMap<string, readonly NamedSlotPart[]>>;
+  /** address → the artifact whose layout named its slots, and the implementation it came through. */
+  readonly layouts: ReadonlyMap<string, { readonly contract: string; readonly via?: Hex }>;
+}
+
+export interface GasRow {
+  /** The code that ran: the call's target (for a delegatecall, the code's address), a create's new contract. */
+  readonly address: Hex | null;
+  readonly function: string | null;
+  readonly selector: Hex | null;
+  readonly calls: number;
+  /** Null when a call of this row has no known gas. */
+  readonly gasUsed: bigint | null;
+  readonly selfGas: bigint | null;
+}
+
+export interface GasProfile {
+  /** Sorted by self gas, largest first (unknown last). */
+  readonly rows: readonly GasRow[];
+  /** The root call's gas used (null when unknown). */
+  readonly rootGas: bigint | null;
+  /** Calls whose gas is unknown (failed Parity entries): the sums are partial when there are any. */
+  readonly unknown: number;
+  /** Folded stacks, one line per call path with its self gas ("a;b;c 123"), for flame-graph viewers. */
+  readonly folded: readonly { readonly stack: readonly CallNode[]; readonly selfGas: bigint }[];
 }

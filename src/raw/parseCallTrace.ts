@@ -15,7 +15,7 @@
  * - error wording: geth "execution reverted", Parity/Erigon "Reverted" (both are reverts here);
  * - some clients leave out calls to precompiles in one tracer and not the other.
  */
-import { escapeShort } from '../render/escape.js';
+import { escapeShort } from './escape.js';
 import { isAddress, isData, isQuantity, isRecord } from './hex.js';
 import type { Warn } from './parseRaw.js';
 import type { Hex, RpcTraceEntry } from './types.js';

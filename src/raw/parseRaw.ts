@@ -4,7 +4,7 @@
  * optional and broken is dropped with a warning, so the rest still renders.
  */
 import { RpcFailure } from '../errors.js';
-import { escapeShort } from '../render/escape.js';
+import { escapeShort } from './escape.js';
 import { isAddress, isData, isHash, isQuantity, isRecord } from './hex.js';
 import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcBlockHeader, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
 

@@ -14,12 +14,14 @@
  * A diff that does not fit is dropped with a warning (the rest of the lookup is still shown): state
  * changes are an addition to the view, like the call tree.
  */
-import { escapeShort } from '../render/escape.js';
+import { escapeShort } from './escape.js';
 import { isAddress, isData, isQuantity, isRecord } from './hex.js';
 import type { Warn } from './parseRaw.js';
-import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange } from './types.js';
+import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange, StateSource } from './types.js';
 
-export type StateSource = 'trace_replayTransaction' | 'debug_traceTransaction';
+/** trace_replayTransaction and trace_call put Parity's stateDiff in their result; the prestateTracer gives {pre, post}. */
+export const isParityState = (source: StateSource): boolean => source === 'trace_replayTransaction' || source === 'trace_call';
+
 
 const ZERO_WORD = `0x${'0'.repeat(64)}` as Hex;
 const WORD = /^0x[0-9a-fA-F]{1,64}$/;
@@ -174,7 +176,7 @@ function fromPrestate(result: unknown): RpcAccountDiff[] {
  */
 export function parseStateDiff(raw: unknown, source: StateSource, warn: Warn): RpcAccountDiff[] | null {
   try {
-    const accounts = source === 'trace_replayTransaction' ? fromReplay(raw) : fromPrestate(raw);
+    const accounts = isParityState(source) ? fromReplay(raw) : fromPrestate(raw);
     return accounts
       .filter((d) => d.balance !== undefined || d.nonce !== undefined || d.code !== undefined || d.storage.length > 0 || d.existedBefore !== d.existsAfter)
       .sort((x, y) => (x.address < y.address ? -1 : 1));

@@ -109,3 +109,35 @@ export interface RpcBlockHeader {
   /** Absent before London (EIP-1559). */
   readonly baseFeePerGas?: Hex;
 }
+
+/** Which node method gave the call tree. */
+export type TraceSource = 'trace_transaction' | 'debug_traceTransaction' | 'trace_call' | 'debug_traceCall';
+
+/** Which node method gave the state diff (--state). */
+export type StateSource = 'trace_replayTransaction' | 'debug_traceTransaction' | 'trace_call' | 'debug_traceCall';
+
+/** The state diff as a node sent it, and which method sent it (source null: no method gave one). */
+export interface StateAnswer {
+  readonly raw: unknown;
+  readonly source: StateSource | null;
+}
+
+/**
+ * What a source stage hands on, whichever it was (a mined transaction looked up by hash, a simulated
+ * call): the node's answers verbatim, not yet checked. From here on no stage knows which source it was.
+ */
+export interface SourceAnswers {
+  readonly transaction: unknown;
+  readonly receipt: unknown;
+  /** A Parity-style trace (trace_transaction, trace_call's trace), verbatim; null when not used. */
+  readonly trace: unknown;
+  /** A callTracer frame (debug_traceTransaction, debug_traceCall), verbatim; null when not used. */
+  readonly callTrace: unknown;
+  readonly traceSource: TraceSource | null;
+  /** Why the tree came from another tracer than the first choice, for the text view's note. */
+  readonly traceNote: string | null;
+  /** --state: the state diff, and the block header that splits the fee (null: not asked or not had). */
+  readonly state: StateAnswer | null;
+  readonly block: unknown;
+  readonly warnings: string[];
+}

@@ -1,9 +1,9 @@
 /** Short descriptions of call nodes shared by the text views. Escaped for the terminal. */
-import { decodeRevert, describeRevert } from '../decode/decodeRevert.js';
+import { decodeRevert, describeRevert } from '../model/decodeRevert.js';
 import { isRevertError } from '../model/buildModel.js';
-import type { CallNode } from '../model/types.js';
-import type { Decoded, DecodedNodeFields } from '../decode/decodeModel.js';
-import { escapeText } from './escape.js';
+import type { CallNode, Decoded, DecodedNodeFields } from '../model/types.js';
+
+import { escapeText } from '../raw/escape.js';
 import { type AddressStyle, formatDecoded } from './formatDecoded.js';
 
 export function describeNodeKind(n: CallNode): string {

@@ -3,10 +3,11 @@
  * their labels, strings quoted and escaped, long bytes shortened. Names from ABIs and the database
  * are third-party text too, and escaped like everything else.
  */
-import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../decode/decodeModel.js';
+
 import type { Hex } from '../raw/types.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../raw/escape.js';
 import { shortHex } from './format.js';
+import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
 
 /** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */
 export function sciHint(decimal: string): string {

@@ -3,10 +3,10 @@
  * stack), and only the last few levels of guides are drawn, so a 10,000-deep chain costs O(n) output.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CallNode, CallTree, PlacedEvent } from '../model/types.js';
+import type { CallNode, CallTree, DecodedModel, DecodedNodeFields, PlacedEvent } from '../model/types.js';
 import { byteLength, isZero, toBig, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
-import type { DecodedModel, DecodedNodeFields } from '../decode/decodeModel.js';
+
 import { formatBytes, formatValueShort, groupDigits } from './format.js';
 import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from './formatDecoded.js';
 import { describeFailure, describeNodeKind } from './describe.js';

@@ -4,11 +4,11 @@
  */
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { type GasProfile, type GasRow, gasOutsideCalls } from '../decode/gasProfile.js';
-import type { Decoded } from '../decode/decodeModel.js';
-import type { CallNode, InspectModel } from '../model/types.js';
+import { gasOutsideCalls } from '../decode/gasProfile.js';
+
+import type { CallNode, Decoded, GasProfile, GasRow, InspectModel } from '../model/types.js';
 import { toBig } from '../raw/hex.js';
-import { escapeShort } from './escape.js';
+import { escapeShort } from '../raw/escape.js';
 import { groupDigits, percent } from './format.js';
 import { showAddress, showTarget } from './formatDecoded.js';
 

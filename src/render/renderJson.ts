@@ -2,10 +2,11 @@
  * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
-import { revertToJson } from '../decode/decodeRevert.js';
+import { revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
+import { isParityState } from '../raw/parseStateDiff.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;
@@ -105,7 +106,7 @@ function stateJson(m: InspectModel): Record<string, unknown> {
   return {
     stateSource: state.source,
     // trace_replayTransaction: the stateDiff member of its result; the prestateTracer: its whole {pre, post}.
-    stateDiff: state.source === 'trace_replayTransaction' ? (raw?.stateDiff ?? null) : (raw ?? null),
+    stateDiff: isParityState(state.source) ? (raw?.stateDiff ?? null) : (raw ?? null),
     balanceChanges: [
       ...state.balances.map((a) => ({ address: a.address, asset: 'ETH', standard: 'ETH', before: dec(a.balance!.before), after: dec(a.balance!.after), delta: dec(a.balance!.after - a.balance!.before) })),
       ...(d?.tokens ?? []).map((t) => ({

@@ -5,11 +5,10 @@
  * go through escapeText.
  */
 import type { ChalkInstance } from 'chalk';
-import type { TokenBalance } from '../decode/decodeState.js';
-import type { NamedSlotPart } from '../decode/nameStorage.js';
-import type { AccountChange, AccountRole, InspectModel, StateModel } from '../model/types.js';
+
+import type { AccountChange, AccountRole, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
 import type { Hex, RpcSlotChange } from '../raw/types.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
 import { type AddressStyle, sciHint, showAddress } from './formatDecoded.js';
 

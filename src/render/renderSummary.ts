@@ -3,10 +3,10 @@
  */
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { describeRevert } from '../decode/decodeRevert.js';
+import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
-import { escapeShort } from './escape.js';
+import { escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
 import { showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';

@@ -3,11 +3,11 @@
  * Everything that came from the node passes through escapeText or was validated as hex upstream.
  */
 import type { ChalkInstance } from 'chalk';
-import { describeRevert } from '../decode/decodeRevert.js';
+import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel, Status } from '../model/types.js';
 import { byteLength, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { describeNodeKind } from './describe.js';

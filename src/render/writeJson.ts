@@ -4,7 +4,7 @@
  * This writer yields chunks, keeps its own stack, and escapes every character that is not plainly
  * printable as a \u sequence, which any JSON reader turns back into the same string.
  */
-import { isPrintable, isSafeRun } from './escape.js';
+import { isPrintable, isSafeRun } from '../raw/escape.js';
 
 const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 

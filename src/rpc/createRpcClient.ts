@@ -1,6 +1,6 @@
 import type { Dispatcher, Pool } from 'undici';
 import { Interrupted, RpcFailure } from '../errors.js';
-import { escapeShort } from '../render/escape.js';
+import { escapeShort } from '../raw/escape.js';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 

@@ -3,40 +3,14 @@
  * several providers refuse trace/debug methods inside batches and geth caps batch sizes).
  */
 import { Interrupted } from '../errors.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, SourceAnswers } from '../raw/types.js';
 import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
-import type { StateAnswer } from './fetchState.js';
+import { messageOf, type TracerState } from './types.js';
 
-/** auto: trace_transaction, else debug_traceTransaction; parity / geth: only that one; none: no trace. */
-export type TracerMode = 'auto' | 'parity' | 'geth' | 'none';
-export type TraceSource = 'trace_transaction' | 'debug_traceTransaction';
-
-export interface Bundle {
-  readonly transaction: unknown;
-  readonly receipt: unknown;
-  /** trace_transaction's result, verbatim (null when not used). */
-  readonly trace: unknown;
-  /** debug_traceTransaction's result, verbatim (null when not used). */
-  readonly callTrace: unknown;
-  readonly traceSource: TraceSource | null;
-  /** Why the tree came from another tracer than trace_transaction, for the text view's note. */
-  readonly traceNote: string | null;
-  /** --state: the state diff as the node sent it, and the receipt's block header (null: not asked or not had). */
-  readonly state: StateAnswer | null;
-  readonly block: unknown;
-  readonly warnings: string[];
-}
+/** The answers of a lookup by hash. */
+export type Bundle = SourceAnswers;
 
 const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
-
-/** What a run has learnt about the node's tracers, shared by all its lookups (detection happens once). */
-export interface TracerState {
-  readonly mode: TracerMode;
-  /** Set when the node said trace_transaction does not exist: later lookups go straight to the callTracer. */
-  traceMissing: boolean;
-  /** Likewise for trace_replayTransaction (--state): later lookups ask the prestateTracer. */
-  replayMissing: boolean;
-}
 
 export interface FetchOptions {
   readonly tracer: TracerState;
@@ -54,8 +28,6 @@ const blockHashOf = (v: unknown): string | undefined => {
   const h = (v as { blockHash?: unknown } | null)?.blockHash;
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
-
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote'>;
 const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null };
@@ -87,7 +59,7 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
   } catch (err) {
     if (err instanceof Interrupted) throw err;
     if (!isMethodNotFound(err)) {
-      warnings.push(`${messageOf(err).replace(/^trace_transaction: /, 'trace_transaction failed: ')} The call tree is not shown.`);
+      warnings.push(`${messageOf(err).replace(/^trace_transaction: /, 'trace_transaction failed: ')}; the call tree is not shown.`);
       return NO_TRACE;
     }
     if (mode === 'parity') {

@@ -4,20 +4,11 @@
  * (its base fee and coinbase split the fee). Failures become warnings: state changes add to the view.
  */
 import { Interrupted } from '../errors.js';
-import type { StateSource } from '../raw/parseStateDiff.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
-import type { TracerState } from './fetchBundle.js';
-
-export interface StateAnswer {
-  /** The node's result verbatim, or null when no method gave one (a warning says why). */
-  readonly raw: unknown;
-  readonly source: StateSource | null;
-}
+import { messageOf, type TracerState } from './types.js';
 
 const PRESTATE = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
-/** An error's message as the first part of a warning sentence (without its own full stop). */
-export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
 
 /**
  * --tracer parity asks only trace_replayTransaction, geth only the prestateTracer; auto (and none,

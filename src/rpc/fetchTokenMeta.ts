@@ -6,7 +6,7 @@
 import { Interrupted } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from './createRpcClient.js';
-import { messageOf } from './fetchState.js';
+import { messageOf } from './types.js';
 
 export const MAX_TOKENS = 32;
 const SYMBOL = '0x95d89b41';

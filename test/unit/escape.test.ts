@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { escapeText } from '../../src/render/escape.js';
+import { escapeText } from '../../src/raw/escape.js';
 import { jsonString, writeJson } from '../../src/render/writeJson.js';
 
 /** Characters that must never reach a terminal raw: C0, DEL, C1, format (bidi, zero-width), line/paragraph separators, surrogates. */

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeDecimals, decodeSymbol, tokenBalances } from '../../src/decode/decodeState.js';
 import { nameSlots, parseStorageLayout } from '../../src/decode/nameStorage.js';
 import { parseBatch } from '../../src/rpc/createRpcClient.js';
-import type { Transfer } from '../../src/decode/decodeModel.js';
+import type { Transfer } from '../../src/model/types.js';
 
 const compiled = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.json', import.meta.url), 'utf8')).contracts;
 const layout = parseStorageLayout(compiled.Vault.storageLayout)!;

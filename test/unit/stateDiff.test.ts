@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { buildState } from '../../src/model/buildState.js';
 import { parseReceipt, parseTransaction } from '../../src/raw/parseRaw.js';
-import { parseStateDiff, type StateSource } from '../../src/raw/parseStateDiff.js';
+import { parseStateDiff } from '../../src/raw/parseStateDiff.js';
+import type { StateSource } from '../../src/raw/types.js';
 import type { Hex, RpcAccountDiff } from '../../src/raw/types.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));

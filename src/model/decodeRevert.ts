@@ -3,9 +3,9 @@
  * custom error by selector → empty. (Custom errors by name come with the decoding issue.)
  */
 import { byteLength } from '../raw/hex.js';
-import { isPrintableText } from '../render/escape.js';
+import { isPrintableText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import type { Revert } from '../model/types.js';
+import type { Revert } from './types.js';
 
 const ERROR_STRING = '0x08c379a0';
 const PANIC = '0x4e487b71';
