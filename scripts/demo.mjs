@@ -1,4 +1,5 @@
-// `npm run demo`: start a local anvil, deploy the scenario contracts, send the showcase transaction
+// `npm run demo`: start a local anvil, deploy the scenario contracts, simulate the showcase call with
+// `txray call` (nothing sent), send the showcase transaction
 // (nested calls, value, staticcall, delegatecall, create, create2, a caught revert, a selfdestruct,
 // events) and a failing one, and inspect both with txray. anvil is stopped at the end.
 import { spawn } from 'node:child_process';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnvil } from './lib/anvil.mjs';
-import { call, deploy, send, writeFoundryProject } from './lib/scenarios.mjs';
+import { call, deploy, DEV, send, writeFoundryProject } from './lib/scenarios.mjs';
 
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 
@@ -29,6 +30,11 @@ try {
   console.log(`anvil is listening on ${anvil.url}; deploying the scenario contracts…`);
   console.log(`(txray runs in ${project}, a Foundry project holding their artifacts)\n`);
   const { showcase } = await deploy(anvil.rpc);
+  // First what the transaction would do, simulated at the latest block (nothing is sent), then the real thing.
+  const simulate = ['call', showcase, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender, '--rpc-url', anvil.url];
+  console.log(`$ txray ${simulate.join(' ')}\n`);
+  const code0 = await txray(simulate);
+  console.log(`\n(exit code ${code0}: 0 means it would succeed; now it is sent for real)\n`);
   const ok = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
   const bad = await send(anvil.rpc, { to: showcase, gas: '0xf4240', data: call('Showcase', 'failCustom') });
 
@@ -38,7 +44,7 @@ try {
   const code2 = await txray([bad, '--rpc-url', anvil.url]);
   console.log(`\n(exit code ${code2}: 1 means the transaction reverted)\n`);
   console.log(`Try it yourself: txray ${ok} --rpc-url <url> --json | jq '.calls.children[].callType'`);
-  failed = code1 !== 0 || code2 !== 1;
+  failed = code0 !== 0 || code1 !== 0 || code2 !== 1;
 } finally {
   await anvil.stop();
   rmSync(project, { recursive: true, force: true });

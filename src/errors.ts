@@ -26,14 +26,17 @@ export class RpcFailure extends Error {
   constructor(
     readonly kind: RpcFailureKind,
     message: string,
-    options?: { cause?: unknown; rpcCode?: number; method?: string },
+    options?: { cause?: unknown; rpcCode?: number; method?: string; data?: string },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.rpcCode = options?.rpcCode;
     this.method = options?.method;
+    this.data = options?.data;
   }
   readonly rpcCode: number | undefined;
   readonly method: string | undefined;
+  /** The error's `data` when it is hex (eth_call's revert data), else undefined. */
+  readonly data: string | undefined;
 }
 
 /** The run was interrupted (SIGINT): exit 130, nothing printed. */

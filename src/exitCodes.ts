@@ -20,3 +20,11 @@ export const exitCodeHelp = `Exit codes:
   5    node or RPC failure (unreachable, timeout, HTTP error, JSON-RPC error, malformed answer)
   70   internal error in txray (please report it)
   130  interrupted (Ctrl-C)`;
+
+export const callExitCodeHelp = `Exit codes:
+  0    the call would succeed
+  1    the call would revert (the reason decoded as for a mined transaction)
+  2    usage error (bad address, signature, argument, amount or raw transaction), before any request
+  5    the node could not run it (insufficient funds, nonce, unsupported method, unreachable, …)
+  70   internal error in txray (please report it)
+  130  interrupted (Ctrl-C)`;

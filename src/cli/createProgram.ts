@@ -1,6 +1,7 @@
 /** The command-line surface (commander), writing only through the given callbacks. */
 import { Command, Option } from 'commander';
-import { exitCodeHelp } from '../exitCodes.js';
+import { callExitCodeHelp, exitCodeHelp } from '../exitCodes.js';
+import type { RawCallOptions } from './parseCall.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions } from './parseOptions.js';
 
 declare const __TXRAY_VERSION__: string | undefined;
@@ -35,22 +36,21 @@ export interface ProgramIo {
 export interface ParsedArgs {
   readonly hashes: readonly string[];
   readonly options: RawCliOptions;
+  /** `txray call`: its words and options. */
+  readonly call?: { readonly words: readonly string[]; readonly options: RawCallOptions };
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-/** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
-export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
-  return new Command('txray')
-    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.')
-    .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
+/** The options both front doors share: the node, the output views, the names. */
+function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
+  return cmd
     .option('-r, --rpc-url <url>', 'JSON-RPC endpoint (default: $ETH_RPC_URL); only scheme://host:port is ever printed')
     .option('--json', 'print one JSON document (schema version 1) instead of text')
     .option('--color', 'force colour')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <seconds>', `deadline for the whole lookup, retries included (default: ${DEFAULT_TIMEOUT_S})`)
+    .option('--timeout <seconds>', `deadline for the whole ${what}, retries included (default: ${DEFAULT_TIMEOUT_S})`)
     .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
-    .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer); parity; geth (events placed inside the tree); none', 'auto')
     .addOption(new Option('--max-response-mb <n>', `refuse any answer larger than this (default: ${DEFAULT_MAX_RESPONSE_MB})`))
     .option('--abi <path>', 'ABI to decode with, repeatable: a JSON ABI, one signature per line, a Foundry/Hardhat artifact, or a directory of them', collect)
     .option('--no-project-abis', "do not read the ABIs of the Foundry/Hardhat project in the working directory")
@@ -59,21 +59,67 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
     .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
     .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope')
-    .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
-    .option('--full', 'with several hashes: the whole view for each instead of the summary table')
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
-    .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)
-    .option('--wait [seconds]', `poll a pending or unknown transaction until it is mined (default: ${DEFAULT_WAIT_S} s)`)
-    .option('--confirmations <n>', 'with --wait: also wait for n blocks on top of the transaction\'s block')
     .option('--debug', 'stack traces and request timings on stderr')
-    .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', EXAMPLES)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.writeOut(s),
       writeErr: (s) => io.writeOut(s), // only help-on-error would use it; errors are reported by main
       outputError: () => undefined,
-    })
+    });
+}
+
+/** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
+export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
+  return withCommonOptions(new Command('txray'), 'lookup', io)
+    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.')
+    .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
+    .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer); parity; geth (events placed inside the tree); none', 'auto')
+    .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
+    .option('--full', 'with several hashes: the whole view for each instead of the summary table')
+    .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)
+    .option('--wait [seconds]', `poll a pending or unknown transaction until it is mined (default: ${DEFAULT_WAIT_S} s)`)
+    .option('--confirmations <n>', 'with --wait: also wait for n blocks on top of the transaction\'s block')
+    .version(VERSION, '-V, --version', 'print the version')
+    .addHelpText('after', EXAMPLES)
     .action((hashes: string[], options: RawCliOptions) => onParsed({ hashes, options }));
+}
+
+const CALL_EXAMPLES = `
+Examples:
+  txray call 0xA0b8…eB48 "transfer(address,uint256)" 0x7099…79C8 1.5ether --from 0xf39F…2266
+  txray call 0xA0b8…eB48 transfer 0x7099…79C8 100 --from 0xf39F…2266   # a name the loaded ABIs know
+  txray call 0xA0b8…eB48 --data 0xa9059cbb… --block 19000000 --json | jq .status
+  txray call 0xA0b8…eB48 "approve(address,uint256)" 0x7099…79C8 1 --override-balance 0xf39F…2266:10ether
+  txray call --create 0x6080… "constructor(uint256)" 42 --from 0xf39F…2266
+  txray call --raw "$(cast mktx …)"       # a signed transaction, simulated exactly; never sent
+
+  Arguments take the forms cast takes: decimal or 0x-hex integers, amounts with a unit (1.5ether,
+  10gwei), true/false, hex bytes, strings, tuples as (a,b) and arrays as [a,b].
+  Nothing is ever sent: debug_traceCall (callTracer), else trace_call, else eth_call (no tree).
+
+${callExitCodeHelp}
+`;
+
+/** \`txray call\`: the second front door, with the same output options. */
+export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
+  return withCommonOptions(new Command('txray call'), 'simulation', io)
+    .description('Simulate a call or a signed transaction at a block and show what it would do (never sent): would it revert and why, the call tree, events, state changes.')
+    .argument('[words...]', '<to> [signature] [arguments...]; with --create: [constructor(types)] [arguments...]')
+    .option('--from <address>', 'the sender (default: the zero address)')
+    .option('--value <amount>', 'ETH to send, in wei or with a unit (1.5ether, 10gwei)')
+    .option('--data <hex>', 'the calldata itself instead of a signature and arguments')
+    .option('--create <initcode>', 'simulate a contract creation with this init code (no <to>)')
+    .option('--raw <hex>', 'simulate this signed transaction exactly as it is (its sender recovered); never broadcast')
+    .option('--block <block>', 'a number, a tag (latest, pending, safe, finalized, earliest) or a block hash (default: latest; with --raw, pending where the node has it)')
+    .option('--gas-limit <n>', 'the gas limit (default: the node\'s; eth_estimateGas is asked and shown)')
+    .option('--override-balance <addr:wei>', 'simulate with this balance (wei or with a unit), repeatable', collect)
+    .option('--override-nonce <addr:n>', 'simulate with this nonce, repeatable', collect)
+    .option('--override-code <addr:hex>', 'simulate with this runtime code, repeatable', collect)
+    .option('--override-state-diff <addr:slot:value>', 'simulate with this storage slot set, repeatable', collect)
+    .option('--tracer <mode>', 'auto: debug_traceCall (callTracer), else trace_call, else eth_call; geth; parity; none (eth_call only)', 'auto')
+    .option('--html <file>', 'also write a self-contained HTML report; - writes it to stdout instead of the text view')
+    .addHelpText('after', CALL_EXAMPLES)
+    .action((words: string[], options: RawCliOptions & RawCallOptions) => onParsed({ hashes: [], options, call: { words, options } }));
 }

@@ -7,12 +7,11 @@ import { Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import type { Decoder } from '../decode/createDecoder.js';
+
 import type { LogDecoding } from '../decode/decodeModel.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { gasProfile } from '../decode/gasProfile.js';
 import { escapeShort } from '../raw/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
@@ -21,10 +20,13 @@ import { renderHead, renderTail, renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
-import { createProgram, type ParsedArgs } from './createProgram.js';
-import { fetchCode, type Head, inspect, type InspectSettings } from './inspect.js';
+import { createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
+import { completeModel } from '../pipeline/completeModel.js';
+import { type Head, inspect, type InspectSettings } from '../pipeline/lookupHash.js';
+import { planCall } from '../pipeline/planCall.js';
+import { type CallPlan, simulateCall } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
-import { parseHash, parseOptions } from './parseOptions.js';
+import { type Input, parseHash, parseOptions } from './parseOptions.js';
 
 export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   switch (status) {
@@ -56,21 +58,24 @@ function errorCodeName(err: unknown): string {
 function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done' {
   let parsed: ParsedArgs | undefined;
   let helpText = '';
-  const program = createProgram({ writeOut: (s) => (helpText += s) }, (a) => (parsed = a));
+  // `txray call …` is the second front door: its own words and options, the same output options.
+  const isCall = argv[0] === 'call';
+  const make = isCall ? createCallProgram : createProgram;
+  const program = make({ writeOut: (s) => (helpText += s) }, (a) => (parsed = a));
   try {
-    program.parse([...argv], { from: 'user' });
+    program.parse(isCall ? argv.slice(1) : [...argv], { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         void out.write(helpText);
         return 'done';
       }
-      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, ''), 200)}; see txray --help.`);
+      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), 200)}; see txray ${isCall ? 'call ' : ''}--help.`);
     }
     throw err;
   }
   if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  if (parsed.hashes.length === 0) throw new UsageError('missing the transaction hash; see txray --help.');
+  if (parsed.hashes.length === 0 && parsed.call === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
   return parsed;
 }
 
@@ -86,9 +91,12 @@ function pickHash(argv: readonly string[]): string | null {
   return null;
 }
 
+/** One input of the pipeline: a hash to look up (or the usage error it earned), or the call to simulate. */
+type PipelineInput = Input | { readonly text: string; readonly hash: Hex | null; readonly plan: CallPlan };
+
 /** One input's outcome: the model, or the error that stopped it, with its exit code. */
 type Outcome =
-  | { readonly input: string; readonly hash: Hex; readonly model: InspectModel; readonly code: number }
+  | { readonly input: string; readonly hash: Hex | null; readonly model: InspectModel; readonly code: number }
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
 
 /**
@@ -100,7 +108,7 @@ async function writeFolded(path: string, outcomes: readonly Outcome[], folded: (
   for (const o of outcomes) {
     if (!('model' in o) || o.model.tree === null) continue;
     const profile = o.model.decoded?.gasProfile;
-    if (profile !== undefined) for (const line of folded(o.model, profile, outcomes.length > 1 ? shortHash(o.hash) : undefined)) lines.push(line);
+    if (profile !== undefined) for (const line of folded(o.model, profile, outcomes.length > 1 && o.hash !== null ? shortHash(o.hash) : undefined)) lines.push(line);
   }
   await writeOutput(path, lines, '--gas-out');
 }
@@ -112,16 +120,6 @@ async function writeOutput(path: string, chunks: Iterable<string>, option: strin
   } catch (err) {
     throw new UsageError(`${option} ${escapeShort(path, 80)}: could not write it (${escapeShort(String((err as { code?: unknown }).code ?? 'error'), 20)}).`);
   }
-}
-
-/** --state's decoding: the tokens' own symbol and decimals (one batch request), storage names. */
-async function withState(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
-  const decoded = model.decoded!;
-  const warnings = [...model.warnings];
-  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined ? [t.token] : []));
-  const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
-  const answers = await fetchTokenMeta(client, tokens, model.tx?.blockNumber ?? model.receipt?.blockNumber ?? null, timeoutMs, warnings);
-  return { ...model, warnings, decoded: decoder.decodeState(model, decoded, answers, codes) };
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -144,15 +142,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
     const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
-    const opts = parseOptions(args.hashes, args.options, io.env, stdin);
+    const opts = parseOptions(args.hashes, args.options, io.env, stdin, args.call);
     debugOn = opts.debug;
     secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
-    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.inputs.length} hash(es)${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
+    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
 
     // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request.
     // Otherwise loading waits for the event loop's check phase (setImmediate), which comes after the
     // first poll has connected and written the requests: it then runs while the node works.
-    const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined;
+    // A call's signature may be a bare name that the ABIs know, and its arguments are checked against them.
+    const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.call !== null;
     const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
     const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
       .then(() => import('../decode/createDecoder.js'))
@@ -161,8 +160,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       );
     if (needsDecoderFirst) await decoderReady;
     else decoderReady.catch(() => undefined);
+    // The call encoded (or the signed transaction read back) before any request: bad input is exit 2.
+    const plan: CallPlan | null = opts.call === null ? null : await planCall(opts.call, (await decoderReady).index);
+    // One pipeline: each input is a source (a hash to look up, or the call to simulate) followed by the same stages.
+    const inputs: readonly PipelineInput[] = plan === null ? opts.inputs : [{ text: 'call', hash: plan.hash, plan }];
 
-    const single = opts.inputs.length === 1;
+    const single = inputs.length === 1;
     // Text output needs chalk, which loads while the node works too; --json and --quiet never load it.
     const colorLevel = resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
     let chalkReady: Promise<ChalkInstance> | undefined;
@@ -217,10 +220,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
     // Results are written in input order as soon as every earlier one is done (NDJSON, --full);
     // the summary table waits for all of them.
-    const outcomes: Array<Outcome | undefined> = new Array(opts.inputs.length);
+    const outcomes: Array<Outcome | undefined> = new Array(inputs.length);
     let flushed = 0;
     let writing = Promise.resolve();
-    const progress = !single && !opts.json && !opts.quiet && io.stderr.isTTY === true && opts.inputs.length >= 10;
+    const progress = !single && !opts.json && !opts.quiet && io.stderr.isTTY === true && inputs.length >= 10;
     let done = 0;
     const emit = async (o: Outcome): Promise<void> => {
       const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
@@ -238,7 +241,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         }
         const file = single ? opts.html! : join(opts.html!, `${o.hash}.html`);
         await writeOutput(file, page, '--html');
-        pages.set(o.hash, basename(file));
+        if (o.hash !== null) pages.set(o.hash, basename(file));
       }
       if (opts.quiet) return;
       if (opts.json) {
@@ -265,43 +268,35 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     let next = 0;
     let interrupted = false;
     const worker = async (): Promise<void> => {
-      while (next < opts.inputs.length && !interrupted) {
+      while (next < inputs.length && !interrupted) {
         const i = next++;
-        const input = opts.inputs[i]!;
+        const input = inputs[i]!;
         let outcome: Outcome;
         if ('error' in input) outcome = { input: input.text, hash: null, error: input.error, code: ExitCode.usage };
         else {
           try {
-            // The receipt's logs are decoded as soon as they arrive, while the trace is still coming.
+            const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
+            // The source: a simulated call, or a lookup by hash. A lookup's receipt logs are decoded as
+            // soon as they arrive, while the trace is still coming, and its head may be written early.
             let earlyLogs: Promise<LogDecoding | undefined> | undefined;
-            const onLogs = (logs: readonly RpcLog[]): void => {
-              earlyLogs = decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
-            };
-            const onHead = (h: Head): void => {
-              head ??= writeHead(input.hash, h, earlyLogs);
-              head.catch(() => undefined); // its failure is reported where it is awaited, or not at all when the lookup failed
-            };
-            const plain = await inspect(client!, input.hash, { ...settings, onLogs, onHead: writesHead ? onHead : undefined });
-            if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}answers checked and modelled at ${elapsed()}`);
-            const decoder = await decoderReady;
-            // With artifacts that carry runtime code, the node's code for the called contracts (and
-            // the contracts whose storage changed) names them; the state diff may show some code itself.
-            const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
-            const codes = namesByCode ? await fetchCode(client!, plain, opts.timeoutMs) : new Map<string, Hex>();
-            if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
-            const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
-            const decoded = decoder.decode(plain, byCode, await earlyLogs);
-            let model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client!, decoder, { ...plain, decoded }, codes, opts.timeoutMs);
-            // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out),
-            // calls without gas used make its sums partial; --json carries its unknowns as null only.
-            if (needsGasProfile && model.tree !== null) {
-              const profile = gasProfile(model.tree.root);
-              const unknown = profile.unknown;
-              const partial = `${unknown} ${unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`;
-              const warns = unknown > 0 && (opts.gas || opts.gasOut !== undefined);
-              model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
+            let plain: InspectModel;
+            if ('plan' in input) {
+              plain = await simulateCall(client!, input.plan, { timeoutMs: opts.timeoutMs, tracer: settings.tracer, state: opts.state, keepAnswers: settings.keepAnswers });
+            } else {
+              const hash = input.hash;
+              const onLogs = (logs: readonly RpcLog[]): void => {
+                earlyLogs = decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
+              };
+              const onHead = (h: Head): void => {
+                head ??= writeHead(hash, h, earlyLogs);
+                head.catch(() => undefined); // its failure is reported where it is awaited, or not at all when the lookup failed
+              };
+              plain = await inspect(client!, hash, { ...settings, onLogs, onHead: writesHead ? onHead : undefined });
             }
-            if (opts.debug) debug(`${single ? '' : `${shortHash(input.hash)}: `}decoded at ${elapsed()}`);
+            if (opts.debug) debug(`${tag}answers checked and modelled at ${elapsed()}`);
+            // From here on, the same stages whatever the source.
+            const model = await completeModel(client!, await decoderReady, plain, { timeoutMs: opts.timeoutMs, needsGasProfile, warnPartialGas: opts.gas || opts.gasOut !== undefined }, await earlyLogs);
+            if (opts.debug) debug(`${tag}decoded at ${elapsed()}`);
             outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
           } catch (e) {
             if (e instanceof Interrupted) {
@@ -314,11 +309,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         }
         outcomes[i] = outcome;
         done++;
-        if (progress) void err.write(`\rtxray: ${done}/${opts.inputs.length} inspected`);
+        if (progress) void err.write(`\rtxray: ${done}/${inputs.length} inspected`);
         flush();
       }
     };
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency, opts.inputs.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, inputs.length) }, worker));
     await writing;
     if (progress) await err.write('\r\u001b[2K');
     if (interrupted) return ExitCode.interrupted;

@@ -8,6 +8,8 @@ import { UsageError } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import type { TracerMode } from '../rpc/types.js';
+import type { CallInput } from '../pipeline/planCall.js';
+import { parseCall, type RawCallOptions } from './parseCall.js';
 
 export interface RawCliOptions {
   readonly rpcUrl?: string;
@@ -72,6 +74,8 @@ export interface InspectOptions {
    * one page per hash and index.html); checked before any request.
    */
   readonly html: string | undefined;
+  /** `txray call`: the call to simulate (the inputs are then empty); null for a lookup by hash. */
+  readonly call: CallInput | null;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -256,18 +260,29 @@ export function parseOutputDir(path: string, option: string): string {
   return path;
 }
 
-function parseHtml(raw: RawCliOptions, inputs: readonly Input[]): string | undefined {
+function parseHtml(raw: RawCliOptions, count: number): string | undefined {
   if (raw.html === undefined) return undefined;
   if (raw.html === '-') {
-    if (inputs.length !== 1 || raw.json === true) throw new UsageError('--html - writes one page to stdout in place of the text view: it takes one hash and no --json (give a file or a folder instead).');
+    if (count !== 1 || raw.json === true) throw new UsageError('--html - writes one page to stdout in place of the text view: it takes one hash and no --json (give a file or a folder instead).');
     return '-';
   }
-  return inputs.length === 1 ? parseOutputFile(raw.html, '--html') : parseOutputDir(raw.html, '--html');
+  return count === 1 ? parseOutputFile(raw.html, '--html') : parseOutputDir(raw.html, '--html');
 }
 
-export function parseOptions(words: readonly string[], raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>, stdin?: string): InspectOptions {
+/**
+ * A lookup's options (`words` are the hashes), or `txray call`'s when `call` holds its words and
+ * options (the lookup-only options are then absent).
+ */
+export function parseOptions(
+  words: readonly string[],
+  raw: RawCliOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  stdin?: string,
+  call?: { readonly words: readonly string[]; readonly options: RawCallOptions },
+): InspectOptions {
   const fromFlag = raw.rpcUrl !== undefined;
-  const inputs = parseInputs(words, stdin);
+  const inputs = call === undefined ? parseInputs(words, stdin) : [];
+  const callInput = call === undefined ? null : parseCall(call.words, call.options);
   const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
   return {
     inputs,
@@ -289,7 +304,8 @@ export function parseOptions(words: readonly string[], raw: RawCliOptions, env: 
     state: raw.state === true,
     gas: raw.gas === true,
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
-    html: parseHtml(raw, inputs),
+    html: parseHtml(raw, call === undefined ? inputs.length : 1),
+    call: callInput,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
   };

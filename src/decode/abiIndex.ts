@@ -159,6 +159,13 @@ export class AbiIndex {
     return out;
   }
 
+  /** The functions of the loaded ABIs (--abi, the project's, the built-in ones) with this name, in priority order. */
+  functionsNamed(name: string): Array<Candidate<AbiFunction>> {
+    const out: Array<Candidate<AbiFunction>> = [];
+    for (const list of this.functions.values()) for (const c of list) if (c.item.name === name) out.push(c);
+    return out;
+  }
+
   /**
    * Functions with this selector, in priority order. Indexed ABIs are keyed by their computed selector,
    * and every database signature hashes to the selector it is filed under (test/unit/sigdb.test.ts

@@ -400,6 +400,9 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
       for (const child of n.children) stack.push(child);
     }
   }
+  // No tree (a simulation by eth_call alone): the revert data came with the failure itself.
+  const revert = model.failure?.revert;
+  if (tree === null && revert?.kind === 'custom') rootError = decodeErrorData(index, revert.data);
   const logs = model.receipt?.logs ?? [];
   const tx = model.tx;
   const input = tx?.input;

@@ -67,7 +67,7 @@ export interface ParsedAnswers {
   readonly frameLogs: readonly FrameLog[] | null;
 }
 
-export function buildModel(hash: Hex, bundle: SourceAnswers, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
+export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
   const warn: Warn = (m) => warnings.push(m);
   const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
   const events = tree !== null && parsed.frameLogs !== null && parsed.receipt !== null ? placeLogs(tree, parsed.frameLogs, parsed.receipt.logs, warn) : null;

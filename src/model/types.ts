@@ -62,8 +62,29 @@ export interface PlacedEvent {
   readonly log: number;
 }
 
+/** What `txray call` simulated and how (absent for a mined transaction). */
+export interface Simulation {
+  /** Which node method answered: a tracer, or eth_call alone (no tree). */
+  readonly method: 'debug_traceCall' | 'trace_call' | 'eth_call';
+  /** The block simulated at: its number and hash as the node gave them, and what was asked for. */
+  readonly block: { readonly number: Hex; readonly hash: Hex | null; readonly asked: string };
+  /** The state overrides as sent (geth's form, by address); null without any. */
+  readonly overrides: Readonly<Record<string, unknown>> | null;
+  /** eth_estimateGas's answer (null when a gas limit was given, or the node could not estimate). */
+  readonly gasEstimate: Hex | null;
+  /** Why the estimate failed, when it did (a revert, usually). */
+  readonly gasEstimateError: string | null;
+  /** Simulated from a signed transaction (--raw): `hash` is the hash it would have once sent. */
+  readonly signed: boolean;
+  /** eth_call's return data, when no tracer answered (with a tree, the root call holds it). */
+  readonly output: Hex | null;
+}
+
 export interface InspectModel {
-  readonly hash: Hex;
+  /** The transaction hash; a simulated call has none unless it came signed (--raw). */
+  readonly hash: Hex | null;
+  /** `txray call`: what was simulated; absent for a mined transaction. */
+  readonly simulation?: Simulation;
   readonly status: Status;
   readonly tx: RpcTransaction | null;
   readonly receipt: RpcReceipt | null;
@@ -90,6 +111,8 @@ export interface InspectModel {
     readonly callTrace: unknown;
     /** --state: the state diff's answer verbatim (absent when not asked). */
     readonly stateDiff?: unknown;
+    /** A simulation's logs (it has no receipt): the tracer's surviving events, in order, with a logIndex. */
+    readonly logs?: readonly unknown[];
   } | null;
 }
 

@@ -166,7 +166,7 @@ const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isS
  * or that belong to another transaction are dropped with a warning; field-level checks happen when
  * the call tree reads them.
  */
-export function parseTrace(raw: unknown, hash: Hex, warn: Warn): RpcTraceEntry[] | null {
+export function parseTrace(raw: unknown, hash: Hex | null, warn: Warn): RpcTraceEntry[] | null {
   if (raw === null || raw === undefined) return null;
   if (!Array.isArray(raw)) {
     warn(`trace_transaction returned ${describe(raw)} instead of an array; the call tree is not shown.`);
@@ -181,7 +181,7 @@ export function parseTrace(raw: unknown, hash: Hex, warn: Warn): RpcTraceEntry[]
       continue;
     }
     // Per-transaction traces carry transactionHash; block-level reward entries carry null.
-    if (typeof e.transactionHash === 'string' && !sameHash(e.transactionHash, hash)) {
+    if (hash !== null && typeof e.transactionHash === 'string' && !sameHash(e.transactionHash, hash)) {
       foreign++;
       continue;
     }

@@ -16,7 +16,8 @@ export interface RpcAuthorization {
 }
 
 export interface RpcTransaction {
-  readonly hash: Hex;
+  /** Null for a simulated call that was not signed. */
+  readonly hash: Hex | null;
   readonly blockHash: Hex | null;
   readonly blockNumber: Hex | null;
   readonly transactionIndex: Hex | null;

@@ -25,7 +25,7 @@ export function escapeHtml(text: string): string {
 }
 
 export function* renderHtml(doc: Record<string, unknown>, assets: ReportAssets): Generator<string> {
-  const hash = typeof doc.hash === 'string' ? doc.hash : 'transaction';
+  const hash = typeof doc.hash === 'string' ? doc.hash : doc.simulation ? 'simulation' : 'transaction';
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   yield `<meta http-equiv="Content-Security-Policy" content="${csp(assets, true)}">\n`;
   yield '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="referrer" content="no-referrer">\n';

@@ -32,7 +32,7 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
   if (m.raw === null) throw new Error('jsonDocument needs the verbatim answers (InspectSettings.keepAnswers)');
   const f = m.failure;
   const d = m.decoded;
-  const logs = rawLogs(m.raw.receipt);
+  const logs = m.raw.logs !== undefined ? [...m.raw.logs] : rawLogs(m.raw.receipt);
   // Decoding adds beside the raw fields: each log keeps what the node sent and gains `event`. The
   // decoded list follows the validated logs, which match the raw ones when every entry was valid.
   const events = d !== undefined && d.events.length === logs.length ? d.events : null;
@@ -54,6 +54,7 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
     ...stateJson(m),
     labels: labelsJson(m),
+    simulation: simulationJson(m),
     warnings: m.warnings,
   };
 }
@@ -71,6 +72,23 @@ function labelsJson(m: InspectModel): Record<string, string> {
 }
 
 const dec = (n: bigint | null): string | null => (n === null ? null : n.toString());
+const decHex = (h: string | null | undefined): string | null => (h === null || h === undefined ? null : BigInt(h).toString());
+
+/** `txray call`: what was simulated, where, and how; null for a mined transaction. */
+function simulationJson(m: InspectModel): Record<string, unknown> | null {
+  const s = m.simulation;
+  if (s === undefined) return null;
+  return {
+    method: s.method,
+    block: { number: decHex(s.block.number), hash: s.block.hash, asked: s.block.asked },
+    overrides: s.overrides,
+    gasUsed: decHex(m.receipt?.gasUsed),
+    gasEstimate: decHex(s.gasEstimate),
+    gasEstimateError: s.gasEstimateError,
+    signed: s.signed,
+    output: s.output ?? m.tree?.root.output ?? null,
+  };
+}
 
 /** The gas profile, present whenever there is a call tree; unknown gas (failed Parity entries) as null. */
 function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: string | null } {
@@ -164,6 +182,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     failure: null,
     ...NO_STATE,
     labels: {},
+    simulation: null,
     warnings,
     error,
   };

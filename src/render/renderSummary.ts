@@ -46,7 +46,7 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   const price = r?.effectiveGasPrice ?? tx?.gasPrice;
   const fee = gasUsed !== undefined && price !== undefined ? `${formatUnits(gasUsed * toBig(price), 18)}` : '';
   return [
-    shortHash(m.hash),
+    m.hash === null ? 'simulation' : shortHash(m.hash),
     statusBadge(m.status, c),
     block ? groupDigits(toBig(block)) : '',
     tx ? showAddress(tx.from, s) : '',

@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
-import type { InspectModel, Status } from '../model/types.js';
+import type { InspectModel, Simulation, Status } from '../model/types.js';
 import { byteLength, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -50,7 +50,9 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   const r = m.receipt;
   const blockNumber = q(tx?.blockNumber ?? r?.blockNumber);
   const index = q(tx?.transactionIndex ?? r?.transactionIndex);
-  if (blockNumber !== undefined) yield row(c, 'Block', `${groupDigits(blockNumber)}${index !== undefined ? `, index ${index}` : ''}`);
+  // A simulation's block is in its own head; the receipt it stands on is made from the trace.
+  const sim = m.simulation;
+  if (blockNumber !== undefined && sim === undefined) yield row(c, 'Block', `${groupDigits(blockNumber)}${index !== undefined ? `, index ${index}` : ''}`);
   const s: AddressStyle = { decoded: m.decoded, short: false };
   if (tx) {
     yield row(c, 'From', showAddress(tx.from, s));
@@ -59,9 +61,12 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     else yield row(c, 'To', 'contract creation');
     const value = q(tx.value);
     if (value !== undefined) yield row(c, 'Value', formatEth(value));
-    const type = tx.type ?? '0x0';
-    const typeName = TX_TYPES[type.toLowerCase()] ?? 'unknown type';
-    yield row(c, 'Type', `${typeName} (${type})`);
+    // A simulated call that was not signed has no type of its own.
+    if (tx.type !== undefined || sim === undefined) {
+      const type = tx.type ?? '0x0';
+      const typeName = TX_TYPES[type.toLowerCase()] ?? 'unknown type';
+      yield row(c, 'Type', `${typeName} (${type})`);
+    }
     const nonce = q(tx.nonce);
     if (nonce !== undefined) yield row(c, 'Nonce', groupDigits(nonce));
   } else if (r?.contractAddress) {
@@ -69,7 +74,11 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
   const limit = q(tx?.gas);
   const used = q(r?.gasUsed);
-  if (used !== undefined && limit !== undefined) yield row(c, 'Gas', `${groupDigits(used)} used of ${groupDigits(limit)} (${percent(used, limit)})`);
+  const estimate = q(sim?.gasEstimate);
+  if (sim !== undefined) {
+    const parts = [used !== undefined ? `${groupDigits(used)} used` : `used: not known (${sim.method === 'eth_call' ? 'eth_call does not say' : sim.method === 'trace_call' ? 'trace_call leaves out the intrinsic gas' : 'the tracer does not say'})`, limit !== undefined ? `limit ${groupDigits(limit)}` : null, estimate !== undefined ? `eth_estimateGas ${groupDigits(estimate)}` : null];
+    yield row(c, 'Gas', parts.filter((p) => p !== null).join(', '));
+  } else if (used !== undefined && limit !== undefined) yield row(c, 'Gas', `${groupDigits(used)} used of ${groupDigits(limit)} (${percent(used, limit)})`);
   else if (used !== undefined) yield row(c, 'Gas used', groupDigits(used));
   else if (limit !== undefined) yield row(c, 'Gas limit', groupDigits(limit));
   if (tx) {
@@ -83,7 +92,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   if (effective !== undefined && r) yield row(c, 'Effective', formatGwei(effective));
   if (used !== undefined && effective !== undefined) {
     const blobFee = (q(r?.blobGasUsed) ?? 0n) * (q(r?.blobGasPrice) ?? 0n);
-    yield row(c, 'Fee', `${formatEth(used * effective)}${blobFee > 0n ? ` + blob fee ${formatEth(blobFee)}` : ''}`);
+    yield row(c, sim !== undefined ? 'Fee if mined' : 'Fee', `${formatEth(used * effective)}${blobFee > 0n ? ` + blob fee ${formatEth(blobFee)}` : ''}`);
   }
   const blobGas = q(r?.blobGasUsed);
   if (blobGas !== undefined) {
@@ -124,7 +133,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
 function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
   const f = m.failure;
-  yield `\n${c.bold('Why it failed')}\n`;
+  yield `\n${c.bold(m.simulation !== undefined ? 'Why it would revert' : 'Why it failed')}\n`;
   if (f === null || f.error === null) {
     yield `  ${c.dim(m.tree === null ? 'no trace from the node, so the reason is not known.' : 'the trace does not say (its root entry has no error).')}\n`;
     return;
@@ -191,8 +200,35 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
  * The view in two parts, so that the head can be written before the trace arrives when nothing in the
  * trace can change it (see main). renderText is the two in a row.
  */
+/** What a simulation ran, and where: said first and plainly, so that nobody takes it for a mined transaction. */
+function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Generator<string> {
+  const c = o.chalk;
+  const number = groupDigits(toBig(s.block.number));
+  const asked = /^0x[0-9a-f]{1,16}$/i.test(s.block.asked) ? '' : ` (${escapeText(s.block.asked.length === 66 ? shortHex(s.block.asked as Hex, 8) : s.block.asked)})`;
+  yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
+  const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
+  yield row(c, 'Status', verdict);
+  yield row(c, 'Simulated by', `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : ''}`);
+  if (s.signed && m.hash !== null) yield row(c, 'Hash if sent', m.hash);
+  if (s.overrides !== null) {
+    const what = Object.entries(s.overrides).map(([address, o]) => {
+      const fields = Object.keys(o as object).map((k) => (k === 'stateDiff' ? `${Object.keys((o as { stateDiff: object }).stateDiff).length} storage slot(s)` : k));
+      return `${showAddress(address as Hex, { decoded: m.decoded, short: true })}: ${fields.join(', ')}`;
+    });
+    yield row(c, 'Overrides', what.join('; '));
+  }
+  if (s.output !== null) yield row(c, 'Returned', byteLength(s.output) === 0 ? c.dim('nothing') : shortHex(s.output, 32));
+}
+
 export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
+  if (m.simulation !== undefined) {
+    yield* simulationHead(m, m.simulation, o);
+    yield* transactionRows(m, o);
+    if (m.status === 'reverted') yield* failureRows(m, o);
+    if (m.receipt) yield* logRows(m.receipt.logs, o, m);
+    return;
+  }
   yield `${c.bold('Transaction')} ${m.hash}\n`;
   yield row(c, 'Status', statusBadge(m.status, c));
   if (m.status === 'not_found' && m.tree === null) {

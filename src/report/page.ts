@@ -393,8 +393,12 @@ function tableOf(head: string[], rows: string[][]): HTMLTableElement {
 function header(): HTMLElement {
   const tx: Json | null = doc.transaction;
   const r: Json | null = doc.receipt;
+  const sim: Json | null = doc.simulation ?? null;
   const t = h('table', { class: 'kv' });
   kv(t, 'status', String(doc.status));
+  // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
+  if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
+  if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
   if (tx) {
     kv(t, 'from', addressText(tx.from, true));
     kv(t, 'to', tx.to ? addressText(tx.to, true) : `contract creation${r?.contractAddress ? ` → ${addressText(r.contractAddress, true)}` : ''}`);
@@ -411,7 +415,7 @@ function header(): HTMLElement {
     const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
     kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
   }
-  return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? ''))), t);
+  return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), t);
 }
 
 function logsSection(): HTMLElement | null {

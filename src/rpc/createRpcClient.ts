@@ -276,7 +276,7 @@ export function parseEnvelope(text: string, method: string, id: number, where: s
     const e = envelope.error as Record<string, unknown>;
     const code = typeof e.code === 'number' ? e.code : undefined;
     const message = typeof e.message === 'string' ? escapeShort(e.message, 200) : 'no message';
-    throw new RpcFailure('rpc-error', `${method}: the node answered error ${code ?? '(no code)'}: ${message}`, { rpcCode: code, method });
+    throw new RpcFailure('rpc-error', `${method}: the node answered error ${code ?? '(no code)'}: ${message}`, { rpcCode: code, method, data: typeof e.data === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(e.data) ? e.data : undefined });
   }
   if (!('result' in envelope)) {
     throw new RpcFailure('protocol', `${method}: the answer from ${where} has neither result nor error.`, { method });

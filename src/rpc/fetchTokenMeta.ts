@@ -15,11 +15,11 @@ const DECIMALS = '0x313ce567';
 /** token → the raw results of symbol() and decimals() (undefined where the call failed). */
 export type TokenAnswers = Map<string, { readonly symbol?: unknown; readonly decimals?: unknown }>;
 
-export async function fetchTokenMeta(client: RpcClient, tokens: readonly Hex[], block: Hex | null, timeoutMs: number, warnings: string[]): Promise<TokenAnswers> {
+export async function fetchTokenMeta(client: RpcClient, tokens: readonly Hex[], block: string, timeoutMs: number, warnings: string[]): Promise<TokenAnswers> {
   const asked = [...new Set(tokens.map((t) => t.toLowerCase() as Hex))].slice(0, MAX_TOKENS);
   const out: TokenAnswers = new Map();
   if (asked.length === 0) return out;
-  const at = block ?? 'latest';
+  const at = block;
   const calls = asked.flatMap((to) => [SYMBOL, DECIMALS].map((data) => ({ method: 'eth_call', params: [{ to, data }, at] })));
   try {
     const answers = await client.batch(calls, AbortSignal.timeout(timeoutMs));

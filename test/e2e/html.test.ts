@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
-import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { DEV, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 
@@ -272,5 +272,30 @@ describe('--html on the command line', () => {
     const r = await runTxray([`0x${'ab'.repeat(32)}`, '--html', path!, ...rest, '--rpc-url', 'http://127.0.0.1:1']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('a simulation report (txray call --html)', () => {
+  test('says plainly that it is a simulation at its block; the tree and the document are what --json prints', async () => {
+    const file = join(work, 'simulation.html');
+    const args = ['call', showcaseAddress, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender];
+    const r = await txray([...args, '--html', file, '--quiet']);
+    expect(r.code).toBe(0);
+    const json = jsonOf(await txray([...args, '--json']));
+    const opened = await open(file);
+    try {
+      expect(opened.problems).toEqual([]);
+      const { page } = opened;
+      expect(JSON.parse((await page.locator('#txray-data').textContent())!)).toEqual(json);
+      expect(await page.locator('header h1').textContent()).toContain('simulation');
+      const head = await page.locator('header').textContent();
+      expect(head).toContain(`at block ${Number(json.simulation.block.number).toLocaleString('en-US')} (latest) by debug_traceCall: not a mined transaction, nothing was sent`);
+      expect(head).toContain(`${Number(json.simulation.gasUsed).toLocaleString('en-US')} used`);
+      await page.click('button[data-action="expand-all"]');
+      expect(await treeNodes(page).count()).toBe(countCalls(json.calls));
+      expect(await page.title()).toBe('txray simulation');
+    } finally {
+      await opened.page.close();
+    }
   });
 });

@@ -157,6 +157,6 @@ describe('a node with neither tracer', () => {
 test('a trace error other than "method not found" is not downgraded to another tracer: warning, exit by status', async () => {
   const r = await runTxray([hashes.showcase!, '-r', failingTrace.url]);
   expect(r.code).toBe(0);
-  expect(r.stderr).toBe('txray: warning: trace_transaction failed: the node answered error -32000: trace window exceeded The call tree is not shown.\n');
+  expect(r.stderr).toBe('txray: warning: trace_transaction failed: the node answered error -32000: trace window exceeded; the call tree is not shown.\n');
   expect(failingTrace.requests.map((q) => q.method)).not.toContain('debug_traceTransaction');
 });

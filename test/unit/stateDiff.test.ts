@@ -42,7 +42,7 @@ describe('trace_replayTransaction stateDiff (Erigon, mainnet)', () => {
   test('this node leaves the fee out of the diff: the model says so rather than invent it', () => {
     const dir = 'real/mainnet-legacy-transfer-b10000000';
     const tx = parseTransaction(json(dir, 'tx.json'), json(dir, 'meta.json').hash, () => undefined)!;
-    const receipt = parseReceipt(json(dir, 'receipt.json'), tx.hash, () => undefined)!;
+    const receipt = parseReceipt(json(dir, 'receipt.json'), tx.hash!, () => undefined)!;
     const state = buildState('trace_replayTransaction', parse(json(dir, 'trace_replayTransaction.json'), 'trace_replayTransaction').accounts, tx, receipt, null);
     const [sender, recipient] = state.balances;
     expect(sender!.roles).toEqual(['sender']);

@@ -1,15 +1,15 @@
 /**
- * One lookup: fetch → validate → model, and --wait's polling. Network through the shared client;
- * no output (main writes).
+ * The hash lookup, one of the pipeline's two sources: fetch → validate → model, and --wait's polling.
+ * Network through the shared client; no output (main writes).
  */
 import { Interrupted } from '../errors.js';
 import { buildModel } from '../model/buildModel.js';
-import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
-import type { InspectModel, StateModel } from '../model/types.js';
-import { isData, isQuantity } from '../raw/hex.js';
+import type { InspectModel } from '../model/types.js';
+import { stateOf } from './stateOf.js';
+import { isQuantity } from '../raw/hex.js';
 import { parseCallTrace } from '../raw/parseCallTrace.js';
-import { parseBlockHeader, parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
-import type { Hex, RpcLog, RpcReceipt, RpcTransaction, StateAnswer } from '../raw/types.js';
+import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle } from '../rpc/fetchBundle.js';
 import type { TracerState } from '../rpc/types.js';
@@ -103,65 +103,12 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
   return bundle.state === null ? model : { ...model, state: await stateOf(bundle.state, bundle.block, tx, receipt, warn) };
 }
 
-/**
- * --state: the diff checked and modelled, null when the node gave none (or there is no receipt, so
- * nothing ran). Its code is loaded only here.
- */
-async function stateOf(answer: StateAnswer, rawBlock: unknown, tx: RpcTransaction | null, receipt: RpcReceipt | null, warn: (m: string) => void): Promise<StateModel | null> {
-  if (answer.source === null || receipt === null) return null;
-  const [{ parseStateDiff }, { buildState }] = await Promise.all([import('../raw/parseStateDiff.js'), import('../model/buildState.js')]);
-  const accounts = parseStateDiff(answer.raw, answer.source, warn);
-  if (accounts === null) return null;
-  return buildState(answer.source, accounts, tx, receipt, parseBlockHeader(rawBlock, receipt.blockHash, warn), warn);
-}
-
 /** A wait that Ctrl-C ends (as Interrupted). */
 function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
   if (interrupt === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
   return sleep(ms, interrupt).catch(() => {
     throw new Interrupted('interrupted');
   });
-}
-
-/** At most this many contracts are asked for their code, to name them from the project's artifacts. */
-export const MAX_CODE_LOOKUPS = 32;
-
-/**
- * The runtime code of the contracts a transaction called (its `to` and every call target), for naming
- * them by artifact (and their storage, with --state). Best effort: a failure here only means fewer names.
- */
-export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
-  const targets = new Set<string>();
-  if (model.tx?.to) targets.add(model.tx.to.toLowerCase());
-  // --state: contracts whose storage changed, unless the diff showed their code, and the code that
-  // may have run on it: an EIP-7702 delegate, the implementation an EIP-1967 slot names.
-  for (const a of model.state?.accounts ?? []) {
-    if (a.storage.length === 0) continue;
-    if (a.knownCode === undefined) targets.add(a.address);
-    const delegate = a.delegation?.after ?? delegateOf(a.knownCode);
-    if (delegate !== null) targets.add(delegate);
-    for (const s of a.storage) if (s.slot === EIP1967_IMPLEMENTATION && BigInt(s.after) !== 0n) targets.add(`0x${s.after.slice(26)}`);
-  }
-  const stack = model.tree ? [model.tree.root] : [];
-  while (stack.length > 0 && targets.size < MAX_CODE_LOOKUPS) {
-    const n = stack.pop()!;
-    if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
-    stack.push(...n.children);
-  }
-  const block = model.tx?.blockNumber ?? 'latest';
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const codes = new Map<string, Hex>();
-  await Promise.all(
-    [...targets].slice(0, MAX_CODE_LOOKUPS).map(async (address) => {
-      try {
-        const code = await client.call('eth_getCode', [address, block], deadline);
-        if (isData(code)) codes.set(address, code);
-      } catch (err) {
-        if (err instanceof Interrupted) throw err;
-      }
-    }),
-  );
-  return codes;
 }
 
 const FIRST_POLL_MS = 250;

@@ -1,0 +1,127 @@
+/**
+ * `txray call`'s words and options, checked before any request: the target, signature and arguments
+ * (encoded later, once the ABIs are loaded, since a bare name is looked up in them), the sender, value,
+ * block, gas limit and state overrides. Every failure is a UsageError (exit 2).
+ */
+import { UsageError } from '../errors.js';
+import { parseAmount } from '../decode/encodeCall.js';
+import { escapeShort } from '../raw/escape.js';
+import type { Hex } from '../raw/types.js';
+import type { CallInput } from '../pipeline/planCall.js';
+
+export interface RawCallOptions {
+  readonly from?: string;
+  readonly value?: string;
+  readonly data?: string;
+  readonly block?: string;
+  readonly gasLimit?: string;
+  readonly create?: string;
+  readonly raw?: string;
+  readonly overrideBalance?: readonly string[];
+  readonly overrideNonce?: readonly string[];
+  readonly overrideCode?: readonly string[];
+  readonly overrideStateDiff?: readonly string[];
+}
+
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
+const TAGS = ['latest', 'pending', 'earliest', 'safe', 'finalized'];
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
+
+function address(text: string, what: string): Hex {
+  const s = text.trim();
+  if (!/^0x[0-9a-fA-F]{40}$/.test(s)) throw new UsageError(`${what} '${escapeShort(s, 60)}' is not an address (0x and 40 hex digits).`);
+  return s.toLowerCase() as Hex;
+}
+
+function bytes(text: string, what: string): Hex {
+  const s = text.trim();
+  if (!/^0x([0-9a-fA-F]{2})*$/.test(s)) throw new UsageError(`${what} takes hex bytes (0x and an even number of hex digits), not '${escapeShort(s, 40)}'.`);
+  return s.toLowerCase() as Hex;
+}
+
+function amount(text: string, what: string, max = MAX_UINT256): bigint {
+  const n = parseAmount(text);
+  if (n === null || n < 0n || n > max) throw new UsageError(`${what} takes a whole amount in wei (decimal, 0x-hex, or with a unit: 1.5ether, 10gwei), not '${escapeShort(text, 40)}'.`);
+  return n;
+}
+
+/** A 32-byte word from a number or hex (a storage slot or value). */
+function word(text: string, what: string): Hex {
+  const n = parseAmount(text);
+  if (n === null || n < 0n || n > MAX_UINT256) throw new UsageError(`${what} '${escapeShort(text, 70)}' is not a 32-byte word (a number or 0x-hex of up to 64 digits).`);
+  return `0x${n.toString(16).padStart(64, '0')}`;
+}
+
+export function parseBlock(text: string | undefined, isRaw: boolean): string {
+  if (text === undefined) return isRaw ? 'default' : 'latest';
+  const s = text.trim().toLowerCase();
+  if (TAGS.includes(s)) return s;
+  if (/^0x[0-9a-f]{64}$/.test(s)) return s;
+  if (/^(0x[0-9a-f]{1,16}|\d{1,19})$/.test(s)) return hex(BigInt(s));
+  throw new UsageError(`--block takes a block number, a tag (${TAGS.join(', ')}) or a block hash, not '${escapeShort(text, 70)}'.`);
+}
+
+/** `<addr>:<rest>` for the override options; the address is checked, the rest handed back. */
+function splitOverride(text: string, option: string, parts: number): [Hex, ...string[]] {
+  const pieces = text.split(':');
+  if (pieces.length !== parts) {
+    const form = parts === 3 ? '<address>:<slot>:<value>' : `<address>:<${option === '--override-code' ? 'hex' : 'value'}>`;
+    throw new UsageError(`${option} takes ${form}, not '${escapeShort(text, 80)}'.`);
+  }
+  return [address(pieces[0]!, `${option}:`), ...pieces.slice(1)];
+}
+
+export function parseOverrides(raw: RawCallOptions): Record<string, Record<string, unknown>> | null {
+  const out: Record<string, Record<string, unknown>> = {};
+  const entry = (a: Hex): Record<string, unknown> => (out[a] ??= {});
+  for (const t of raw.overrideBalance ?? []) {
+    const [a, v] = splitOverride(t, '--override-balance', 2);
+    entry(a).balance = hex(amount(v!, '--override-balance'));
+  }
+  for (const t of raw.overrideNonce ?? []) {
+    const [a, v] = splitOverride(t, '--override-nonce', 2);
+    const n = parseAmount(v!);
+    if (n === null || n < 0n || n >= 2n ** 64n) throw new UsageError(`--override-nonce takes a nonce from 0 to 2^64-1, not '${escapeShort(v!, 40)}'.`);
+    entry(a).nonce = hex(n);
+  }
+  for (const t of raw.overrideCode ?? []) {
+    const [a, v] = splitOverride(t, '--override-code', 2);
+    entry(a).code = bytes(v!, '--override-code');
+  }
+  for (const t of raw.overrideStateDiff ?? []) {
+    const [a, slot, value] = splitOverride(t, '--override-state-diff', 3);
+    const diff = (entry(a).stateDiff ??= {}) as Record<string, Hex>;
+    diff[word(slot!, '--override-state-diff slot')] = word(value!, '--override-state-diff value');
+  }
+  return Object.keys(out).length === 0 ? null : out;
+}
+
+export function parseCall(words: readonly string[], raw: RawCallOptions): CallInput {
+  const overrides = parseOverrides(raw);
+  const block = parseBlock(raw.block, raw.raw !== undefined);
+  const gasLimit = raw.gasLimit === undefined ? undefined : amount(raw.gasLimit, '--gas-limit', 2n ** 64n - 1n);
+  if (raw.raw !== undefined) {
+    const extra = words.length > 0 ? 'target, signature or arguments' : raw.from !== undefined ? '--from' : raw.value !== undefined ? '--value' : raw.data !== undefined ? '--data' : raw.create !== undefined ? '--create' : raw.gasLimit !== undefined ? '--gas-limit' : null;
+    if (extra !== null) throw new UsageError(`--raw simulates the signed transaction exactly as it is: it takes no ${extra}.`);
+    bytes(raw.raw, '--raw');
+    return { to: null, args: [], from: ZERO_ADDRESS, value: 0n, raw: raw.raw.trim(), block, overrides };
+  }
+  const from = raw.from === undefined ? ZERO_ADDRESS : address(raw.from, '--from');
+  const value = raw.value === undefined ? 0n : amount(raw.value, '--value');
+  const common = { from, value, block, overrides, ...(gasLimit !== undefined ? { gasLimit } : {}) };
+  if (raw.create !== undefined) {
+    if (raw.data !== undefined) throw new UsageError('--create takes the init code itself; leave out --data.');
+    const [sig, ...args] = words;
+    return { to: null, create: bytes(raw.create, '--create'), ...(sig !== undefined ? { sig } : {}), args, ...common };
+  }
+  if (words.length === 0) throw new UsageError('txray call needs the address to call (or --create <initcode>, or --raw <signed transaction>); see txray call --help.');
+  const to = address(words[0]!, 'the target');
+  const [sig, ...args] = words.slice(1);
+  if (raw.data !== undefined) {
+    if (sig !== undefined) throw new UsageError('give either --data or a signature with its arguments, not both.');
+    return { to, data: bytes(raw.data, '--data'), args: [], ...common };
+  }
+  return { to, ...(sig !== undefined ? { sig } : {}), args, ...common };
+}

@@ -1,0 +1,71 @@
+/**
+ * A simulated call has no receipt, but every stage after the model reads one (status, gas used, the
+ * logs, the fee split). This is the receipt the call would get if mined in the simulated block, made
+ * only from what the tracer said: status from the root frame's error, gas used from its gasUsed (geth's
+ * callTracer counts the intrinsic gas in it; Parity's trace_call does not, so that gas stays unknown),
+ * the events of every frame that did not fail (a failed frame's events are rolled back), in execution
+ * order. It never reaches --json: the document says `receipt: null` and lists these logs on their own.
+ */
+import { isQuantity, isRecord } from '../raw/hex.js';
+import type { FrameLog } from '../raw/parseCallTrace.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
+
+export interface SimulatedOutcome {
+  /** The tracer's entries (null: no tracer, eth_call only). */
+  readonly trace: readonly RpcTraceEntry[] | null;
+  readonly frameLogs: readonly FrameLog[] | null;
+  /** The callTracer root frame's gasUsed (intrinsic gas included, so the transaction's); null when not known. */
+  readonly gasUsed: Hex | null;
+  /** eth_call's verdict when there is no trace. */
+  readonly reverted: boolean;
+  readonly header: Readonly<Record<string, unknown>>;
+}
+
+const ZERO_HASH = `0x${'0'.repeat(64)}` as Hex;
+
+/** What the sender would pay per gas in this block: the legacy price, or min(max fee, base fee + tip). */
+function effectivePrice(tx: RpcTransaction, baseFee: bigint | null): Hex | undefined {
+  if (tx.maxFeePerGas !== undefined) {
+    if (baseFee === null) return undefined;
+    const tip = BigInt(tx.maxPriorityFeePerGas ?? '0x0');
+    const max = BigInt(tx.maxFeePerGas);
+    const price = baseFee + tip < max ? baseFee + tip : max;
+    return `0x${price.toString(16)}`;
+  }
+  return tx.gasPrice;
+}
+
+/** Frames that failed, or sit under one that failed, by traceAddress key: their events never happened. */
+function failedPaths(trace: readonly RpcTraceEntry[]): Set<string> {
+  const failed = new Set<string>();
+  const sorted = [...trace].sort((a, b) => a.traceAddress.length - b.traceAddress.length);
+  for (const e of sorted) {
+    const key = e.traceAddress.join(',');
+    const parent = e.traceAddress.slice(0, -1).join(',');
+    if (e.error !== null || (e.traceAddress.length > 0 && failed.has(parent))) failed.add(key);
+  }
+  return failed;
+}
+
+export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcReceipt {
+  const root = o.trace?.find((e) => e.traceAddress.length === 0);
+  const failed = o.trace === null ? new Set<string>() : failedPaths(o.trace);
+  const reverted = root === undefined ? o.reverted : root.error !== null;
+  const logs: RpcLog[] = (o.frameLogs ?? [])
+    .filter((l) => !failed.has(l.traceAddress.join(',')))
+    .map((l, i) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: `0x${i.toString(16)}` as Hex }));
+  const gasUsed = o.gasUsed ?? undefined;
+  const created = root?.type === 'create' && !reverted && isRecord(root.result) && typeof root.result.address === 'string' ? (root.result.address as Hex) : undefined;
+  const baseFee = isQuantity(o.header.baseFeePerGas) ? BigInt(o.header.baseFeePerGas) : null;
+  const blockHash = typeof o.header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(o.header.hash) ? (o.header.hash as Hex) : undefined;
+  return {
+    transactionHash: tx.hash ?? ZERO_HASH,
+    ...(blockHash !== undefined ? { blockHash } : {}),
+    ...(isQuantity(o.header.number) ? { blockNumber: o.header.number } : {}),
+    ...(created !== undefined ? { contractAddress: created } : {}),
+    ...(gasUsed !== undefined ? { gasUsed } : {}),
+    ...(gasUsed !== undefined && effectivePrice(tx, baseFee) !== undefined ? { effectiveGasPrice: effectivePrice(tx, baseFee) } : {}),
+    status: reverted ? '0x0' : '0x1',
+    logs,
+  };
+}

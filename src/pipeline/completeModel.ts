@@ -1,0 +1,101 @@
+/**
+ * The stages every source shares after its model: names for the called contracts by their code (when
+ * artifacts carry runtime code), the decode stage, --state's token and storage names, and the gas
+ * profile once for every view that shows it. A mined transaction and a simulated call both end here.
+ */
+import type { Decoder } from '../decode/createDecoder.js';
+import type { LogDecoding } from '../decode/decodeModel.js';
+import { gasProfile } from '../decode/gasProfile.js';
+import type { InspectModel } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
+import { isData } from '../raw/hex.js';
+import { Interrupted } from '../errors.js';
+
+export interface CompleteSettings {
+  readonly timeoutMs: number;
+  /** A view shows the gas profile (--json, --html, --gas, --gas-out). */
+  readonly needsGasProfile: boolean;
+  /** The profile was asked for itself (--gas, --gas-out): partial sums earn a warning. */
+  readonly warnPartialGas: boolean;
+}
+
+/** The block a follow-up read asks about: the transaction's, or the simulated one (pending has no number yet). */
+function blockOf(model: InspectModel): string {
+  const sim = model.simulation;
+  if (sim !== undefined) return sim.block.asked === 'pending' ? 'pending' : sim.block.number;
+  return model.tx?.blockNumber ?? model.receipt?.blockNumber ?? 'latest';
+}
+
+/** At most this many contracts are asked for their code, to name them from the project's artifacts. */
+export const MAX_CODE_LOOKUPS = 32;
+
+/**
+ * The runtime code of the contracts a transaction called (its `to` and every call target), for naming
+ * them by artifact (and their storage, with --state). Best effort: a failure here only means fewer names.
+ */
+export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
+  const targets = new Set<string>();
+  if (model.tx?.to) targets.add(model.tx.to.toLowerCase());
+  // --state: contracts whose storage changed, unless the diff showed their code, and the code that
+  // may have run on it: an EIP-7702 delegate, the implementation an EIP-1967 slot names.
+  for (const a of model.state?.accounts ?? []) {
+    if (a.storage.length === 0) continue;
+    if (a.knownCode === undefined) targets.add(a.address);
+    const delegate = a.delegation?.after ?? delegateOf(a.knownCode);
+    if (delegate !== null) targets.add(delegate);
+    for (const s of a.storage) if (s.slot === EIP1967_IMPLEMENTATION && BigInt(s.after) !== 0n) targets.add(`0x${s.after.slice(26)}`);
+  }
+  const stack = model.tree ? [model.tree.root] : [];
+  while (stack.length > 0 && targets.size < MAX_CODE_LOOKUPS) {
+    const n = stack.pop()!;
+    if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
+    stack.push(...n.children);
+  }
+  const block = blockOf(model);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const codes = new Map<string, Hex>();
+  await Promise.all(
+    [...targets].slice(0, MAX_CODE_LOOKUPS).map(async (address) => {
+      try {
+        const code = await client.call('eth_getCode', [address, block], deadline);
+        if (isData(code)) codes.set(address, code);
+      } catch (err) {
+        if (err instanceof Interrupted) throw err;
+      }
+    }),
+  );
+  return codes;
+}
+
+/** --state's decoding: the tokens' own symbol and decimals (one batch request), storage names. */
+async function withState(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
+  const decoded = model.decoded!;
+  const warnings = [...model.warnings];
+  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined ? [t.token] : []));
+  const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
+  const answers = await fetchTokenMeta(client, tokens, blockOf(model), timeoutMs, warnings);
+  return { ...model, warnings, decoded: decoder.decodeState(model, decoded, answers, codes) };
+}
+
+export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding): Promise<InspectModel> {
+  // With artifacts that carry runtime code, the node's code for the called contracts (and the
+  // contracts whose storage changed) names them; the state diff may show some code itself.
+  const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
+  const codes = namesByCode ? await fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>();
+  if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
+  const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
+  const decoded = decoder.decode(plain, byCode, earlyLogs);
+  let model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client, decoder, { ...plain, decoded }, codes, s.timeoutMs);
+  // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
+  // without gas used make its sums partial; --json carries its unknowns as null only.
+  if (s.needsGasProfile && model.tree !== null) {
+    const profile = gasProfile(model.tree.root);
+    const unknown = profile.unknown;
+    const partial = `${unknown} ${unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace (failed entries): the gas profile's sums are partial.`;
+    const warns = unknown > 0 && s.warnPartialGas;
+    model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
+  }
+  return model;
+}

@@ -1,0 +1,49 @@
+/**
+ * From `txray call`'s checked input to the call object the node is asked to run: the calldata encoded
+ * (a signature, a name the loaded ABIs know, --data, or --create's init code with constructor
+ * arguments), or a signed transaction (--raw) read back with its sender. No request is made here.
+ */
+import type { AbiIndex } from '../decode/abiIndex.js';
+import { encodeCall, encodeCreate } from '../decode/encodeCall.js';
+import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
+import type { Hex } from '../raw/types.js';
+import type { CallPlan } from './simulateCall.js';
+
+export interface CallInput {
+  /** Null for a creation (--create) and for --raw (the transaction names its own). */
+  readonly to: Hex | null;
+  /** A signature or a function name, with its argument words; absent with --data, --raw or a bare creation. */
+  readonly sig?: string;
+  readonly args: readonly string[];
+  readonly from: Hex;
+  readonly value: bigint;
+  /** --data: the calldata as given. */
+  readonly data?: Hex;
+  /** --create: the init code. */
+  readonly create?: Hex;
+  /** --raw: the signed transaction, as given (read once the run starts). */
+  readonly raw?: string;
+  /** A number (hex), a tag, a block hash, or 'default' (pending where the node has it, else latest). */
+  readonly block: string;
+  readonly gasLimit?: bigint;
+  /** geth-style state overrides by lower-case address; null without any. */
+  readonly overrides: Record<string, Record<string, unknown>> | null;
+}
+
+const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
+
+export async function planCall(input: CallInput, index: AbiIndex | null): Promise<CallPlan> {
+  if (input.raw !== undefined) {
+    const signed = await parseSignedTransaction(input.raw);
+    return { call: signed.call, hash: signed.hash, block: input.block, overrides: input.overrides };
+  }
+  const data = input.create !== undefined ? encodeCreate(input.create, input.sig, input.args) : (input.data ?? (input.sig !== undefined ? encodeCall(input.sig, input.args, index) : '0x'));
+  const call = {
+    from: input.from,
+    ...(input.to !== null ? { to: input.to } : {}),
+    value: hex(input.value),
+    data,
+    ...(input.gasLimit !== undefined ? { gas: hex(input.gasLimit) } : {}),
+  };
+  return { call, hash: null, block: input.block, overrides: input.overrides };
+}

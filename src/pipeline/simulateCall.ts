@@ -1,0 +1,113 @@
+/**
+ * The simulation, the pipeline's second source: what a call would do at a block, asked of the node's
+ * tracers and checked into the same raw forms and model as a mined transaction's answers. From the
+ * model on, no stage knows which source it was, except by `simulation`, which says what was run.
+ */
+import { buildModel } from '../model/buildModel.js';
+import { decodeRevert } from '../model/decodeRevert.js';
+import { simulatedReceipt } from '../model/simulatedReceipt.js';
+import type { InspectModel, Simulation } from '../model/types.js';
+import { isData, isQuantity, isRecord } from '../raw/hex.js';
+import { parseCallTrace } from '../raw/parseCallTrace.js';
+import { parseTrace } from '../raw/parseRaw.js';
+import type { Hex, RpcTransaction } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { fetchSimulation } from '../rpc/fetchSimulation.js';
+import type { TracerState } from '../rpc/types.js';
+import { stateOf } from './stateOf.js';
+
+/** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
+export interface CallPlan {
+  readonly call: Readonly<Record<string, unknown>>;
+  /** Set when the call came signed (--raw): the hash it would have once sent. */
+  readonly hash: Hex | null;
+  /** A number (hex), a tag, a block hash, or 'default' (pending where the node has it, else latest). */
+  readonly block: string;
+  readonly overrides: Readonly<Record<string, unknown>> | null;
+}
+
+export interface SimulateSettings {
+  readonly timeoutMs: number;
+  readonly tracer: TracerState;
+  readonly state: boolean;
+  readonly keepAnswers: boolean;
+}
+
+const opt = (v: unknown): Hex | undefined => (isQuantity(v) ? v : undefined);
+
+/** The call as a transaction object: what the views show as the transaction (the plan is checked input). */
+function transactionOf(plan: CallPlan): RpcTransaction {
+  const c = plan.call as Record<string, unknown>;
+  return {
+    hash: plan.hash,
+    blockHash: null,
+    blockNumber: null,
+    transactionIndex: null,
+    from: c.from as Hex,
+    to: typeof c.to === 'string' ? (c.to as Hex) : null,
+    value: opt(c.value) ?? '0x0',
+    gas: opt(c.gas),
+    gasPrice: opt(c.gasPrice),
+    maxFeePerGas: opt(c.maxFeePerGas),
+    maxPriorityFeePerGas: opt(c.maxPriorityFeePerGas),
+    maxFeePerBlobGas: opt(c.maxFeePerBlobGas),
+    input: (c.data as Hex | undefined) ?? '0x',
+    nonce: opt(c.nonce),
+    type: opt(c.type),
+    chainId: opt(c.chainId),
+    accessList: c.accessList as RpcTransaction['accessList'],
+    blobVersionedHashes: c.blobVersionedHashes as RpcTransaction['blobVersionedHashes'],
+    authorizationList: c.authorizationList as RpcTransaction['authorizationList'],
+  };
+}
+
+export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {
+  const answers = await fetchSimulation(client, {
+    call: plan.call,
+    block: plan.block,
+    overrides: plan.overrides,
+    tracer: s.tracer,
+    state: s.state,
+    estimate: plan.call.gas === undefined,
+    deadline: AbortSignal.timeout(s.timeoutMs),
+  });
+  const warnings = answers.warnings;
+  const warn = (m: string): void => void warnings.push(m);
+  const tx = transactionOf(plan);
+  if (answers.method === 'trace_call') warn('trace_call does not report events, so none are listed, and its gas used leaves out the intrinsic gas.');
+  const converted = answers.method === 'debug_traceCall' ? parseCallTrace(answers.callTrace, warn) : null;
+  const trace = converted !== null ? converted.entries : answers.method === 'trace_call' ? parseTrace(answers.trace, null, warn) : null;
+  const outcome = answers.callOutcome;
+  const header = answers.block as Record<string, unknown>;
+  const receipt = simulatedReceipt(tx, {
+    trace,
+    frameLogs: converted?.logs ?? null,
+    // Read from the frame itself: a failed frame has no result in Parity's vocabulary, but the callTracer still says its gas.
+    gasUsed: answers.method === 'debug_traceCall' && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed) ? answers.callTrace.gasUsed : null,
+    reverted: outcome !== null && 'revertData' in outcome,
+    header,
+  });
+  const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
+  const simulation: Simulation = {
+    method: answers.method,
+    block: { number: header.number as Hex, hash: typeof header.hash === 'string' ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
+    overrides: plan.overrides,
+    gasEstimate: opt(answers.estimate) ?? null,
+    gasEstimateError: answers.estimateError,
+    signed: plan.hash !== null,
+    output: outcome !== null && 'output' in outcome && isData(outcome.output) ? outcome.output : null,
+  };
+  // eth_call alone: no tree to take the failure from, so it comes from the revert data eth_call returned.
+  const failure =
+    base.tree === null && outcome !== null && 'revertData' in outcome
+      ? { error: 'execution reverted', revert: decodeRevert((outcome.revertData as Hex | null) ?? null), origin: null }
+      : base.failure;
+  const model: InspectModel = {
+    ...base,
+    simulation,
+    failure,
+    raw: base.raw === null ? null : { ...base.raw, receipt: null, logs: receipt.logs },
+  };
+  if (answers.state === null) return model;
+  return { ...model, state: await stateOf(answers.state, header, tx, receipt, warn) };
+}

@@ -1,0 +1,171 @@
+/**
+ * `txray call`'s network stage: the block to simulate at, then in parallel the call tree, the state
+ * diff (--state) and a gas estimate. Nothing is ever sent to the chain: every method here is read-only.
+ *
+ *   call tree   debug_traceCall with the callTracer (withLog: events where they were emitted) and
+ *               stateOverrides (geth, anvil, Reth, Erigon, Nethermind, Besu); where a node has only
+ *               Parity traces, trace_call with ["trace"] (+ "stateDiff"), the overrides as its fourth
+ *               parameter (Erigon, Reth, Nethermind); with neither, eth_call: the outcome, no tree.
+ *   state       the prestateTracer in diff mode through debug_traceCall, or trace_call's stateDiff.
+ *   gas         eth_estimateGas when no gas limit was given (a revert there is no failure: the trace says why).
+ */
+import { Interrupted, RpcFailure } from '../errors.js';
+import { isQuantity, isRecord } from '../raw/hex.js';
+import type { SourceAnswers, StateAnswer } from '../raw/types.js';
+import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
+import { messageOf, type TracerState } from './types.js';
+
+/** Which node method answered the simulation. */
+export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'eth_call';
+
+export interface SimulationRequest {
+  /** The call object as JSON-RPC takes it (from, to, value, input, gas, …). */
+  readonly call: Readonly<Record<string, unknown>>;
+  /** A block number (hex), a tag, or a block hash; 'default' asks for pending and falls back to latest. */
+  readonly block: string;
+  /** geth-style state overrides, by address; null without any. */
+  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly tracer: TracerState;
+  readonly state: boolean;
+  /** Ask eth_estimateGas (no --gas-limit given). */
+  readonly estimate: boolean;
+  readonly deadline: AbortSignal;
+}
+
+export interface SimulationAnswers extends SourceAnswers {
+  readonly method: SimulationMethod;
+  /** The block tag or number the calls were made at (what the node was asked). */
+  readonly blockParam: string;
+  /** eth_estimateGas's answer verbatim; null when not asked or when it failed (estimateError says why). */
+  readonly estimate: unknown;
+  readonly estimateError: string | null;
+  /** eth_call's outcome, when no tracer answered: its output, or its revert data. */
+  readonly callOutcome: { readonly output: string } | { readonly revertData: string | null; readonly message: string } | null;
+}
+
+const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
+const PRESTATE = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
+
+const isBlockHash = (s: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(s);
+
+/** The block's header: by hash, by number or tag; 'default' is pending where the node has it, else latest. */
+async function fetchHeader(client: RpcClient, block: string, deadline: AbortSignal): Promise<{ header: Record<string, unknown>; param: string }> {
+  const ask = async (tag: string): Promise<unknown> =>
+    isBlockHash(tag) ? client.call('eth_getBlockByHash', [tag, false], deadline) : client.call('eth_getBlockByNumber', [tag, false], deadline);
+  if (block === 'default') {
+    try {
+      const pending = await ask('pending');
+      if (isRecord(pending) && isQuantity(pending.number)) return { header: pending, param: 'pending' };
+    } catch (err) {
+      if (err instanceof Interrupted) throw err;
+    }
+    return fetchHeader(client, 'latest', deadline);
+  }
+  const header = await ask(block);
+  if (!isRecord(header) || !isQuantity(header.number)) {
+    throw new RpcFailure('rpc-error', `${client.where} has no block ${block}; nothing was simulated.`, { method: 'eth_getBlockByNumber' });
+  }
+  // A named block is pinned by its number, so every request below sees the same state; pending has none yet.
+  return { header, param: block === 'pending' ? 'pending' : header.number };
+}
+
+export async function fetchSimulation(client: RpcClient, req: SimulationRequest): Promise<SimulationAnswers> {
+  const { header, param } = await fetchHeader(client, req.block, req.deadline);
+  const warnings: string[] = [];
+  const overrides = req.overrides;
+  const traceCall = (config: Record<string, unknown>): Promise<unknown> =>
+    client.call('debug_traceCall', [req.call, param, overrides === null ? config : { ...config, stateOverrides: overrides }], req.deadline);
+  const parityCall = (): Promise<unknown> =>
+    client.call('trace_call', overrides === null ? [req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], param] : [req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], param, overrides], req.deadline);
+  const ethCall = async (): Promise<SimulationAnswers['callOutcome']> => {
+    try {
+      const output = await client.call('eth_call', overrides === null ? [req.call, param] : [req.call, param, overrides], req.deadline);
+      return { output: typeof output === 'string' ? output : '0x' };
+    } catch (err) {
+      // A revert is an answer (code 3 with the revert data in geth and anvil; some nodes give only the text).
+      if (err instanceof RpcFailure && err.kind === 'rpc-error' && (err.rpcCode === 3 || /revert/i.test(err.message))) return { revertData: err.data ?? null, message: err.message };
+      throw err;
+    }
+  };
+  const estimate = req.estimate
+    ? client.call('eth_estimateGas', overrides === null ? [req.call, param] : [req.call, param, overrides], req.deadline).then(
+        (v) => ({ value: v, error: null }),
+        (err: unknown) => {
+          if (err instanceof Interrupted) throw err;
+          return { value: null, error: messageOf(err) };
+        },
+      )
+    : Promise.resolve({ value: null, error: null });
+  estimate.catch(() => undefined);
+
+  const mode = req.tracer.mode;
+  const geth = mode === 'auto' || mode === 'geth';
+  // The prestateTracer rides beside the callTracer; trace_call brings its own stateDiff.
+  const prestate: Promise<StateAnswer> | null =
+    req.state && geth
+      ? traceCall(PRESTATE).then(
+          (raw) => ({ raw, source: 'debug_traceCall' as const }),
+          (err: unknown) => {
+            if (err instanceof Interrupted) throw err;
+            return { raw: null, source: null, why: messageOf(err) } as StateAnswer;
+          },
+        )
+      : null;
+  prestate?.catch(() => undefined);
+
+  let method: SimulationMethod = 'eth_call';
+  let callTrace: unknown = null;
+  let trace: unknown = null;
+  let traceNote: string | null = null;
+  let state: StateAnswer | null = null;
+  let callOutcome: SimulationAnswers['callOutcome'] = null;
+  const missing: string[] = [];
+  if (geth) {
+    try {
+      callTrace = await traceCall(CALL_TRACER);
+      method = 'debug_traceCall';
+    } catch (err) {
+      if (!isMethodNotFound(err)) throw err;
+      missing.push('debug_traceCall');
+    }
+  }
+  if (method === 'eth_call' && (mode === 'auto' || mode === 'parity')) {
+    try {
+      const answer = await parityCall();
+      trace = isRecord(answer) ? answer.trace : null;
+      if (req.state) state = { raw: answer, source: 'trace_call' };
+      method = 'trace_call';
+      if (mode === 'auto') traceNote = `from trace_call: ${client.where} does not serve debug_traceCall`;
+    } catch (err) {
+      if (!isMethodNotFound(err)) throw err;
+      missing.push('trace_call');
+    }
+  }
+  if (method === 'eth_call') {
+    callOutcome = await ethCall();
+    const why = mode === 'none' ? 'as --tracer none asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`;
+    warnings.push(`simulated with eth_call (${why}): the outcome only, no call tree${req.state ? ' and no state changes' : ''}.`);
+  }
+  if (prestate !== null && method === 'debug_traceCall') {
+    const answer = await prestate;
+    if (answer.source === null) warnings.push(`${(answer as { why?: string }).why ?? 'the prestateTracer gave nothing'}; state changes are not shown.`);
+    else state = answer;
+  }
+  const gas = await estimate;
+  return {
+    transaction: req.call,
+    receipt: null,
+    trace,
+    callTrace,
+    traceSource: method === 'eth_call' ? null : method,
+    traceNote,
+    state,
+    block: header,
+    warnings,
+    method,
+    blockParam: param,
+    estimate: gas.value,
+    estimateError: gas.error,
+    callOutcome,
+  };
+}
