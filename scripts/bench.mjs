@@ -1,7 +1,8 @@
 // `npm run bench`: txray against `cast run` (the @foundry-rs/cast platform binary) on the same
 // transaction, alternately, after a warm-up: median wall time and peak RSS of each, and the ratio.
 // Run against anvil directly (loopback) and through a loopback proxy that adds 40 ms per request,
-// as a hosted endpoint does. A benchmark, not a test: it prints figures and asserts nothing.
+// as a hosted endpoint does; and `txray call` against `cast call --trace` on the same simulated calls.
+// A benchmark, not a test: it prints figures and asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,15 +106,25 @@ async function measureReport(hash, url) {
   return result;
 }
 
-async function compare(label, hash, url, extra = [], floor = false) {
+/** txray against `cast run` on a mined transaction (with (b)'s floors when asked). */
+function compare(label, hash, url, extra = [], floor = false) {
+  return compareRuns(label, [hash, '-r', url, '--no-color', ...extra], ['run', hash, '--rpc-url', url], floor ? { hash, url } : null);
+}
+
+/** `txray call` against `cast call --trace` on the same call: both simulate it at the latest block. */
+function compareCall(label, words, url) {
+  return compareRuns(label, ['call', ...words, '-r', url, '--no-color'], ['call', '--trace', ...words, '--rpc-url', url], null);
+}
+
+async function compareRuns(label, txrayArgs, castArgs, floor) {
   const t = [];
   const p = [];
   const c = [];
   const fl = [];
   const fw = [];
   const fn = [];
-  const txray = (env) => measure(process.execPath, [bin, hash, '-r', url, '--no-color', ...extra], env);
-  const castRun = () => measure(cast, ['run', hash, '--rpc-url', url]);
+  const txray = (env) => measure(process.execPath, [bin, ...txrayArgs], env);
+  const castRun = () => measure(cast, castArgs);
   await txray(process.env);
   await castRun();
   for (let i = 0; i < RUNS; i++) {
@@ -121,12 +132,15 @@ async function compare(label, hash, url, extra = [], floor = false) {
     if (HAS_CA) p.push(await txray(PLAIN_ENV));
     c.push(await castRun());
     if (floor) {
-      fl.push(await measure(process.execPath, [FLOOR, hash, url], PLAIN_ENV));
-      fw.push(await measure(process.execPath, [FLOOR_WORKER, hash, url], PLAIN_ENV));
-      fn.push(await measure(process.execPath, [FLOOR_WORKER, hash, url, '--no-parse'], PLAIN_ENV));
+      fl.push(await measure(process.execPath, [FLOOR, floor.hash, floor.url], PLAIN_ENV));
+      fw.push(await measure(process.execPath, [FLOOR_WORKER, floor.hash, floor.url], PLAIN_ENV));
+      fn.push(await measure(process.execPath, [FLOOR_WORKER, floor.hash, floor.url, '--no-parse'], PLAIN_ENV));
     }
   }
-  const bad = [...t, ...p, ...c, ...fl, ...fw, ...fn].find((r) => r.code !== 0);
+  // A simulated revert is exit 1 for txray (cast call --trace prints the failure and exits 0): each
+  // tool must answer the same way every run, and neither may fail.
+  const inconsistent = [...t, ...p].some((r) => r.code !== t[0].code) || c.some((r) => r.code !== c[0].code);
+  const bad = inconsistent ? { code: 'not the same in every run' } : ([...t, ...p, ...c].find((r) => r.code > 1) ?? [...fl, ...fw, ...fn].find((r) => r.code !== 0));
   if (bad) throw new Error(`${label}: a run exited with ${bad.code}`);
   const row = {
     case: label,
@@ -171,6 +185,15 @@ try {
     // --state: one more read (anvil: the prestateTracer in diff mode) and the block header.
     { ...(await compare('(a) with --state, loopback', a, anvil.url, ['--state'])) },
     { ...(await compare('(b) with --state, loopback', b, anvil.url, ['--state'])) },
+  ];
+  // Simulations: txray call against cast call --trace on the showcase call (14 calls) and a token
+  // transfer that would revert with a custom error, at the latest block. Goal: as fast or faster.
+  const runWords = [showcase, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender];
+  const failWords = [token, 'transfer(address,uint256)', DEV.other, '100000000ether', '--from', DEV.sender];
+  const simulations = [
+    { ...(await compareCall('(s) call: 14 calls, loopback', runWords, anvil.url)), goal: 1 },
+    { ...(await compareCall('(s) call: 14 calls, +40 ms/request', runWords, proxy.url)), goal: 1 },
+    { ...(await compareCall('(s) call: a revert with a custom error, loopback', failWords, anvil.url)), goal: 1 },
   ];
   const bJson = [];
   for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
@@ -241,6 +264,9 @@ try {
   console.log(`| usage error (bad hash), no extra CA | | ${f(median(usage))} | | | | | | < 100 ms | ${median(usage) < 100 ? 'yes' : 'no'} |`);
   console.log(`\n(b) as an HTML report in headless Chromium: ${f(report.htmlMB)} MB against ${f(report.jsonMB)} MB of --json (${r2(report.htmlMB / report.jsonMB)}, goal ≤ 3×); the tree painted ${f(report.paintMs)} ms after the page was asked for, a collapse of the root ${f(report.collapseMs)} ms more (goal under 2 s together: ${report.paintMs + report.collapseMs < 2000 ? 'yes' : 'no'}); ${f(report.domNodes)} DOM elements, JS heap ${f(report.heapMB)} MB (medians of ${report.runs})`);
   console.log(`\nbatch: 300 hashes in one run ${f(median(batchRuns))} ms = ${perHashBatch.toFixed(1)} ms per hash; one process per hash ${f(perHashSingle)} ms; ratio ${(perHashBatch / perHashSingle).toFixed(3)} (goal ≤ 0.1)`);
+  console.log('\n| simulation | txray call ms | no NODE_EXTRA_CA_CERTS | cast call --trace ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of simulations) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
 } finally {
   await proxy.close();
   await anvil.stop();

@@ -90,7 +90,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
   const simulation: Simulation = {
     method: answers.method,
-    block: { number: header.number as Hex, hash: typeof header.hash === 'string' ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
+    block: { number: header.number as Hex, hash: typeof header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(header.hash) ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
     overrides: plan.overrides,
     gasEstimate: opt(answers.estimate) ?? null,
     gasEstimateError: answers.estimateError,

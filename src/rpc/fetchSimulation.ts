@@ -101,13 +101,13 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
   const mode = req.tracer.mode;
   const geth = mode === 'auto' || mode === 'geth';
   // The prestateTracer rides beside the callTracer; trace_call brings its own stateDiff.
-  const prestate: Promise<StateAnswer> | null =
+  const prestate: Promise<StateAnswer | { readonly failed: string }> | null =
     req.state && geth
       ? traceCall(PRESTATE).then(
           (raw) => ({ raw, source: 'debug_traceCall' as const }),
           (err: unknown) => {
             if (err instanceof Interrupted) throw err;
-            return { raw: null, source: null, why: messageOf(err) } as StateAnswer;
+            return { failed: messageOf(err) };
           },
         )
       : null;
@@ -148,7 +148,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
   }
   if (prestate !== null && method === 'debug_traceCall') {
     const answer = await prestate;
-    if (answer.source === null) warnings.push(`${(answer as { why?: string }).why ?? 'the prestateTracer gave nothing'}; state changes are not shown.`);
+    if ('failed' in answer) warnings.push(`${answer.failed}; state changes are not shown.`);
     else state = answer;
   }
   const gas = await estimate;

@@ -1,6 +1,8 @@
-import { encodeAbiParameters, encodeFunctionData, parseAbiItem, parseEther, parseGwei } from 'viem';
+import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbiItem, parseEther, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, test } from 'vitest';
 import { encodeCall, encodeCreate, parseAmount, parseSignature, splitTopLevel } from '../../src/decode/encodeCall.js';
+import { parseSignedTransaction } from '../../src/decode/parseSignedTransaction.js';
 import { parseBlock, parseCall, parseOverrides } from '../../src/cli/parseCall.js';
 import { UsageError } from '../../src/errors.js';
 import { simulatedReceipt } from '../../src/model/simulatedReceipt.js';
@@ -98,5 +100,33 @@ describe('the receipt a simulation stands on', () => {
   test('a reverted root leaves no events; eth_call\'s verdict stands where there is no trace', () => {
     expect(simulatedReceipt(tx, { trace: [entry([], 'Reverted')], frameLogs: [log([], 1)], gasUsed: null, reverted: false, header: {} })).toMatchObject({ status: '0x0', logs: [] });
     expect(simulatedReceipt(tx, { trace: null, frameLogs: null, gasUsed: null, reverted: true, header: {} }).status).toBe('0x0');
+  });
+});
+
+describe('--raw: signed transactions of every type read back with their sender', () => {
+  const key = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+  const account = privateKeyToAccount(key);
+  const base = { chainId: 31337, nonce: 3, to: A as `0x${string}`, value: 5n, data: '0xabcdef' as `0x${string}`, gas: 60_000n };
+  test.each([
+    ['legacy', { ...base, type: 'legacy' as const, gasPrice: parseGwei('2') }, '0x0'],
+    ['eip2930', { ...base, type: 'eip2930' as const, gasPrice: parseGwei('2'), accessList: [{ address: A as `0x${string}`, storageKeys: [`0x${'0'.repeat(64)}` as `0x${string}`] }] }, '0x1'],
+    ['eip1559', { ...base, type: 'eip1559' as const, maxFeePerGas: parseGwei('3'), maxPriorityFeePerGas: parseGwei('1') }, '0x2'],
+  ])('%s', async (_name, tx, type) => {
+    const raw = await account.signTransaction(tx as never);
+    const signed = await parseSignedTransaction(raw);
+    expect(signed.hash).toBe(keccak256(raw));
+    expect(signed.call).toMatchObject({ type, from: account.address.toLowerCase(), to: A, nonce: '0x3', gas: '0xea60', value: '0x5', data: '0xabcdef', chainId: '0x7a69' });
+  });
+  test('eip7702: the authorization list comes along, signed', async () => {
+    const authorization = await account.signAuthorization({ chainId: 31337, nonce: 4, contractAddress: A as `0x${string}` });
+    const raw = await account.signTransaction({ ...base, type: 'eip7702', maxFeePerGas: parseGwei('3'), maxPriorityFeePerGas: parseGwei('1'), authorizationList: [authorization] });
+    const signed = await parseSignedTransaction(raw);
+    expect(signed.call).toMatchObject({ type: '0x4', from: account.address.toLowerCase(), authorizationList: [{ chainId: '0x7a69', address: A, nonce: '0x4', r: authorization.r, s: authorization.s }] });
+  });
+  test('an unsigned serialization and garbage are usage errors', async () => {
+    const { serializeTransaction } = await import('viem');
+    await expect(parseSignedTransaction(serializeTransaction({ ...base, type: 'eip1559', maxFeePerGas: 1n }))).rejects.toThrow(/--raw: not a signed transaction/);
+    await expect(parseSignedTransaction('0x02c0')).rejects.toThrow(UsageError);
+    await expect(parseSignedTransaction('hello')).rejects.toThrow(/--raw takes a signed transaction as 0x and hex bytes/);
   });
 });

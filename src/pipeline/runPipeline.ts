@@ -1,0 +1,46 @@
+/**
+ * The one pipeline both front doors run, per input: its source (a lookup by hash, or a simulated call),
+ * then the stages every source shares (completeModel). The writers are the caller's.
+ */
+import type { Decoder } from '../decode/createDecoder.js';
+import type { LogDecoding } from '../decode/decodeModel.js';
+import type { InspectModel } from '../model/types.js';
+import type { Hex, RpcLog } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { type CompleteSettings, completeModel } from './completeModel.js';
+import { type Head, inspect, type InspectSettings } from './lookupHash.js';
+import { type CallPlan, simulateCall } from './simulateCall.js';
+
+/** What a pipeline starts from: a transaction hash, or a call ready to simulate. */
+export type Source = { readonly hash: Hex } | { readonly hash: Hex | null; readonly plan: CallPlan };
+
+export interface PipelineSettings {
+  readonly lookup: InspectSettings;
+  readonly complete: CompleteSettings;
+  readonly decoderReady: Promise<Decoder>;
+  /** A lookup's head, as soon as nothing the trace says can change it, with its logs' early decoding. */
+  readonly onHead?: (hash: Hex, head: Head, logs: Promise<LogDecoding | undefined> | undefined) => void;
+  /** Told when each stage is done ("answers checked and modelled", "decoded"), for --debug. */
+  readonly onStage?: (stage: string) => void;
+}
+
+export async function runPipeline(client: RpcClient, source: Source, s: PipelineSettings): Promise<InspectModel> {
+  // A lookup's receipt logs are decoded as soon as they arrive, while the trace is still coming.
+  let earlyLogs: Promise<LogDecoding | undefined> | undefined;
+  let plain: InspectModel;
+  if ('plan' in source) {
+    plain = await simulateCall(client, source.plan, { timeoutMs: s.lookup.timeoutMs, tracer: s.lookup.tracer, state: s.lookup.state === true, keepAnswers: s.lookup.keepAnswers });
+  } else {
+    const hash = source.hash;
+    const onLogs = (logs: readonly RpcLog[]): void => {
+      earlyLogs = s.decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
+    };
+    const onHead = s.onHead;
+    plain = await inspect(client, hash, { ...s.lookup, onLogs, onHead: onHead === undefined ? undefined : (h) => onHead(hash, h, earlyLogs) });
+  }
+  s.onStage?.('answers checked and modelled');
+  // From here on, the same stages whatever the source.
+  const model = await completeModel(client, await s.decoderReady, plain, s.complete, await earlyLogs);
+  s.onStage?.('decoded');
+  return model;
+}
