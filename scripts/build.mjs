@@ -39,6 +39,12 @@ function lazyBuiltin(name, filter, real, ownLines, own) {
 }
 
 const standIns = [
+  // cli-table3 colours cells with @colors/colors (12 KB) only when a style names colours; txray's tables
+  // never do (colour is decided once, by chalk), so the bundle leaves it out: the stand-in paints nothing.
+  standIn('no-colors', /^@colors\/colors(\/safe)?$/, [
+    'const plain = new Proxy((s) => s, { get: () => plain });',
+    'module.exports = plain;',
+  ]),
   // commander requires node:child_process (and with it dgram, net's socket list…) for executable
   // subcommands, which txray does not have; loading it costs every start-up ~10 ms. The stand-in says
   // so if anything ever calls it.

@@ -121,7 +121,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
       .then(() => import('../decode/createDecoder.js'))
       .then((m) =>
-        m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
+        m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
       );
     if (needsDecoderFirst) await decoderReady;
     else decoderReady.catch(() => undefined);

@@ -182,21 +182,31 @@ function wholeNumber(input: string, option: string, min: number, max: number): n
  * can be written to. Anything else is a usage error, before any request.
  */
 export function parseOutputFile(path: string, option: string): string {
-  const shown = escapeShort(path, 80);
   if (path.trim() === '') throw new UsageError(`${option} needs a file name.`);
+  return checkWritable(path, option, 'file', dirname(resolve(path)));
+}
+
+/**
+ * What is at `path` (a file or a folder to write) must be of that kind, or nothing yet inside a
+ * writable folder; a usage error otherwise, before any request.
+ */
+function checkWritable(path: string, option: string, kind: 'file' | 'folder', parent: string): string {
+  const shown = escapeShort(path, 80);
   let st: Stats | undefined;
   try {
     st = statSync(path);
   } catch {
     st = undefined;
   }
-  if (st !== undefined && !st.isFile()) throw new UsageError(`${option} ${shown}: not a regular file; give a file name to write.`);
-  const dir = dirname(resolve(path));
+  if (st !== undefined && !(kind === 'file' ? st.isFile() : st.isDirectory())) {
+    throw new UsageError(kind === 'file' ? `${option} ${shown}: not a regular file; give a file name to write.` : `${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`);
+  }
   try {
-    if (!statSync(dir).isDirectory()) throw new Error('not a folder');
-    accessSync(st !== undefined ? path : dir, constants.W_OK);
+    if (st === undefined && !statSync(parent).isDirectory()) throw new Error('not a folder');
+    accessSync(st !== undefined ? path : parent, constants.W_OK);
   } catch {
-    throw new UsageError(`${option} ${shown}: ${st !== undefined ? 'the file is not writable' : 'its folder does not exist or is not writable'}.`);
+    const what = kind === 'file' ? (st !== undefined ? 'the file is not writable' : 'its folder does not exist or is not writable') : st !== undefined ? 'the folder is not writable' : 'the folder it would be made in does not exist or is not writable';
+    throw new UsageError(`${option} ${shown}: ${what}.`);
   }
   return path;
 }
@@ -244,20 +254,7 @@ export function parseInputs(words: readonly string[], stdin: string | undefined)
 
 /** A folder to write pages into: an existing writable folder, or a new one inside one. */
 export function parseOutputDir(path: string, option: string): string {
-  const shown = escapeShort(path, 80);
-  let st: Stats | undefined;
-  try {
-    st = statSync(path);
-  } catch {
-    st = undefined;
-  }
-  if (st !== undefined && !st.isDirectory()) throw new UsageError(`${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`);
-  try {
-    accessSync(st !== undefined ? path : dirname(resolve(path)), constants.W_OK);
-  } catch {
-    throw new UsageError(`${option} ${shown}: ${st !== undefined ? 'the folder is not writable' : 'the folder it would be made in does not exist or is not writable'}.`);
-  }
-  return path;
+  return checkWritable(path, option, 'folder', dirname(resolve(path)));
 }
 
 function parseHtml(raw: RawCliOptions, count: number): string | undefined {

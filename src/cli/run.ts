@@ -2,6 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { UsageError } from '../errors.js';
+import { readUpTo } from '../rpc/readBody.js';
 import { main } from './main.js';
 
 export { main } from './main.js';
@@ -16,14 +17,10 @@ export interface Boot {
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
 async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > MAX_STDIN_BYTES) throw new UsageError('stdin holds more than 64 MiB; pass fewer hashes at a time.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const tooMuch = (): never => {
+    throw new UsageError('stdin holds more than 64 MiB; pass fewer hashes at a time.');
+  };
+  return (await readUpTo(process.stdin as AsyncIterable<Buffer>, MAX_STDIN_BYTES, tooMuch)).toString('utf8');
 }
 
 /**

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeModel.js';
 import { UsageError } from '../errors.js';
+import { feeSplit } from '../model/feeSplit.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
 import type { Head } from '../pipeline/lookupHash.js';
 import { escapeShort } from '../raw/escape.js';
@@ -108,7 +109,7 @@ export async function createWriters(c: WriterContext): Promise<Writers> {
         const decoder = await c.decoderReady;
         const early = await logs;
         if (decoder.namesFromTrace || early === undefined) return false;
-        const partial: InspectModel = { hash, status: 'success', tx: h.tx, receipt: h.receipt, tree: null, traceSource: null, traceNote: null, events: null, failure: null, warnings: [], raw: null };
+        const partial: InspectModel = { hash, status: 'success', tx: h.tx, receipt: h.receipt, tree: null, traceSource: null, traceNote: null, events: null, failure: null, fee: feeSplit(h.tx, h.receipt, null), warnings: [], raw: null };
         const text = renderHead({ ...partial, decoded: decoder.decodeHead(partial, early) }, { chalk: await chalk(), width, where });
         await out.writeAll(text);
         return true;

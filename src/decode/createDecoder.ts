@@ -21,6 +21,8 @@ export interface DecoderOptions {
   readonly abiPaths: readonly string[];
   readonly projectAbis: boolean;
   readonly cwd: string;
+  /** FOUNDRY_PROFILE and FOUNDRY_OUT pick a Foundry project's artifacts, as Foundry does. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly labels: readonly string[];
   readonly labelsFile: string | undefined;
   /** The sharded signature database, or null to go without it. */
@@ -88,7 +90,7 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   });
   const index = new AbiIndex(opts.dbDir);
   for (const artifact of loadAbiPaths(opts.abiPaths)) index.addArtifact(artifact);
-  if (opts.projectAbis) for (const artifact of loadProjectAbis(opts.cwd).artifacts) index.addArtifact(artifact);
+  if (opts.projectAbis) for (const artifact of loadProjectAbis(opts.cwd, opts.env).artifacts) index.addArtifact(artifact);
   index.addBuiltins();
   return {
     index,

@@ -12,7 +12,7 @@ import {
   encodeErrorResult,
 } from 'viem';
 import type { CallNode, Decoded, DecodedArg, DecodedModel, DecodedNodeFields, InspectModel, JsonValue, Transfer } from '../model/types.js';
-import { byteLength, isAddress, toBig } from '../raw/hex.js';
+import { byteLength, isAddress, toBig, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abiIndex.js';
 import { decodeRevert, revertToJson } from '../model/decodeRevert.js';
@@ -21,18 +21,6 @@ import { checksumAddress } from './keccak.js';
 import { guessTypes } from './guessTypes.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { decodeStaticWords } from './staticWords.js';
-
-/** EIP-55 forms, by lower-case address: a big transaction names the same few contracts thousands of times. */
-const checksummed = new Map<string, string>();
-function checksum(address: string): string {
-  const lower = address.toLowerCase();
-  let out = checksummed.get(lower);
-  if (out === undefined) {
-    out = checksumAddress(lower);
-    checksummed.set(lower, out);
-  }
-  return out;
-}
 
 function jsonValue(value: unknown, param: AbiParameter): JsonValue {
   const type = param.type;
@@ -45,7 +33,7 @@ function jsonValue(value: unknown, param: AbiParameter): JsonValue {
     return named ? Object.fromEntries(components.map((c, i) => [c.name!, items[i]!])) : items;
   }
   if (typeof value === 'bigint') return value.toString();
-  if (type === 'address' && typeof value === 'string' && isAddress(value)) return checksum(value);
+  if (type === 'address' && typeof value === 'string' && isAddress(value)) return checksumAddress(value);
   if (typeof value === 'boolean' || typeof value === 'string') return value;
   return String(value);
 }
@@ -232,7 +220,6 @@ const RECEIVE: Decoded = { name: 'receive', signature: 'receive()', args: [], so
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
-const topicAddress = (t: Hex): Hex => `0x${t.slice(26)}` as Hex;
 
 export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
   const out: Transfer[] = [];
@@ -241,15 +228,15 @@ export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
     if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
     const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
     if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
-      out.push({ kind: 'ERC-20', token: log.address, from: topicAddress(t1!), to: topicAddress(t2!), amount: toBig(log.data).toString() });
+      out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: toBig(log.data).toString() });
     } else if (t0 === TRANSFER && log.topics.length === 4 && byteLength(log.data) === 0) {
-      out.push({ kind: 'ERC-721', token: log.address, from: topicAddress(t1!), to: topicAddress(t2!), amount: '1', tokenId: BigInt(t3!).toString() });
+      out.push({ kind: 'ERC-721', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: '1', tokenId: BigInt(t3!).toString() });
     } else if (t0 === TRANSFER_SINGLE && log.topics.length === 4 && byteLength(log.data) === 64) {
-      out.push({ kind: 'ERC-1155', token: log.address, from: topicAddress(t2!), to: topicAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`).toString() });
+      out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`).toString() });
     } else if (t0 === TRANSFER_BATCH && log.topics.length === 4) {
       try {
         const [ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], log.data);
-        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: topicAddress(t2!), to: topicAddress(t3!), tokenId: id.toString(), amount: (values[i] ?? 0n).toString() }));
+        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: (values[i] ?? 0n).toString() }));
       } catch {
         /* malformed batch: not a transfer we can read */
       }
@@ -287,7 +274,7 @@ function revertJson(node: CallNode, index: AbiIndex): { json: Record<string, unk
 /** `known` plus the checksummed forms of `more` (lower-case addresses). */
 export function withChecksums(known: ReadonlyMap<string, string>, more: Iterable<string>): Map<string, string> {
   const out = new Map(known);
-  for (const a of more) if (!out.has(a) && isAddress(a)) out.set(a, checksum(a));
+  for (const a of more) if (!out.has(a) && isAddress(a)) out.set(a, checksumAddress(a));
   return out;
 }
 
@@ -314,7 +301,7 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
     }
   }
   const out = new Map<string, string>();
-  for (const a of seen) if (isAddress(a)) out.set(a, checksum(a));
+  for (const a of seen) if (isAddress(a)) out.set(a, checksumAddress(a));
   return out;
 }
 

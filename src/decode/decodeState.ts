@@ -5,7 +5,7 @@
  * its implementation's).
  */
 import type { CallNode, Decoded, DecodedState, InspectModel, JsonValue, NamedSlotPart, StateModel, TokenBalance, Transfer } from '../model/types.js';
-import { isAddress } from '../raw/hex.js';
+import { abiString, isAddress, wordToAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
 
@@ -32,12 +32,8 @@ export function decodeSymbol(result: unknown): string | null {
     const text = bytes.subarray(0, end < 0 ? 32 : end).toString('utf8');
     return text === '' ? null : text;
   }
-  if (bytes.length < 64) return null;
-  const offset = Number(BigInt(`0x${bytes.subarray(0, 32).toString('hex')}`) & 0xffffffffn);
-  if (offset + 32 > bytes.length) return null;
-  const length = Number(BigInt(`0x${bytes.subarray(offset, offset + 32).toString('hex')}`) & 0xffffffffn);
-  if (length === 0 || offset + 32 + length > bytes.length || length > 256) return null;
-  return bytes.subarray(offset + 32, offset + 32 + length).toString('utf8');
+  const text = abiString(result, 256);
+  return text === undefined || text === '' ? null : text;
 }
 
 /** decimals() as a uint8 (one word); null otherwise. */
@@ -157,7 +153,7 @@ export function nameStorage(
     for (const s of account.storage) {
       const proxySlot = EIP1967_SLOTS[s.slot];
       if (proxySlot !== undefined) {
-        const addr = (w: Hex): string => checksumAddress(`0x${w.slice(26)}`);
+        const addr = (w: Hex): string => checksumAddress(wordToAddress(w));
         named.set(s.slot, [{ name: proxySlot, path: proxySlot, keys: [], type: 'address', before: addr(s.before), after: addr(s.after) }]);
       }
     }
@@ -169,7 +165,7 @@ export function nameStorage(
       // An EIP-7702 account runs its delegate's code on its own storage, as a proxy does.
       const delegate = account.delegation?.after ?? delegateOf(account.knownCode);
       const implementations = [
-        ...fromSlot.filter((w) => BigInt(w) !== 0n).map((w) => `0x${w.slice(26)}` as Hex),
+        ...fromSlot.filter((w) => BigInt(w) !== 0n).map(wordToAddress),
         ...(delegate ? [delegate] : []),
         ...delegateTargets(model, account.address),
       ];

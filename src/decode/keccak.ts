@@ -156,6 +156,18 @@ const codes: number[] = new Array<number>(42).fill(0);
  */
 export function checksumAddress(address: string): string {
   const lower = address.toLowerCase();
+  let out = checksummed.get(lower);
+  if (out === undefined) {
+    out = computeChecksum(lower);
+    checksummed.set(lower, out);
+  }
+  return out;
+}
+
+/** EIP-55 forms, by lower-case address, for every caller: a big transaction names the same few contracts thousands of times. */
+const checksummed = new Map<string, string>();
+
+function computeChecksum(lower: string): string {
   s.fill(0);
   for (let k = 0; k < 40; k++) absorbByte(k, lower.charCodeAt(k + 2));
   finish(40);

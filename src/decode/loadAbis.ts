@@ -15,6 +15,7 @@ import { escapeShort } from '../raw/escape.js';
 import type { Artifact } from './abiIndex.js';
 import { parseStorageLayout } from './nameStorage.js';
 import type { Source } from '../model/types.js';
+import { parse as parseToml } from 'smol-toml';
 
 /** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
 export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
@@ -145,14 +146,30 @@ export function loadAbiPaths(paths: readonly string[]): Artifact[] {
   return out;
 }
 
-/** The `out` setting of foundry.toml's default profile ("out" when absent). */
-function foundryOut(toml: string): string {
-  const m = /^\s*out\s*=\s*["']([^"']+)["']/m.exec(toml);
-  return m?.[1] ?? 'out';
+/**
+ * Where Foundry writes artifacts, as Foundry decides it: `[profile.default]`'s `out`, then the profile
+ * FOUNDRY_PROFILE names on top of it, then FOUNDRY_OUT over both; "out" when none says. A foundry.toml
+ * that does not parse gives the default too (txray still runs; its names just come from elsewhere).
+ */
+export function foundryOut(toml: string, env: Readonly<Record<string, string | undefined>>): string {
+  let profiles: Record<string, unknown> = {};
+  try {
+    const doc = parseToml(toml) as { profile?: unknown };
+    if (typeof doc.profile === 'object' && doc.profile !== null) profiles = doc.profile as Record<string, unknown>;
+  } catch {
+    /* not TOML: the default */
+  }
+  const outOf = (name: string | undefined): string | undefined => {
+    const p = name === undefined ? undefined : profiles[name];
+    const out = typeof p === 'object' && p !== null ? (p as { out?: unknown }).out : undefined;
+    return typeof out === 'string' && out !== '' ? out : undefined;
+  };
+  const named = env.FOUNDRY_PROFILE?.trim() || undefined;
+  return (env.FOUNDRY_OUT?.trim() || undefined) ?? outOf(named) ?? outOf('default') ?? 'out';
 }
 
 /** Artifacts of the Foundry or Hardhat project in `cwd`, if there is one. */
-export function loadProjectAbis(cwd: string): { artifacts: Artifact[]; kind: string | null } {
+export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): { artifacts: Artifact[]; kind: string | null } {
   const out: Artifact[] = [];
   const foundry = join(cwd, 'foundry.toml');
   if (existsSync(foundry)) {
@@ -162,7 +179,7 @@ export function loadProjectAbis(cwd: string): { artifacts: Artifact[]; kind: str
     } catch {
       /* unreadable: use the default */
     }
-    const dir = resolve(cwd, foundryOut(toml));
+    const dir = resolve(cwd, foundryOut(toml, env));
     if (dir.startsWith(resolve(cwd)) && existsSync(dir)) walk(dir, 'project', out);
     return { artifacts: out, kind: 'foundry' };
   }

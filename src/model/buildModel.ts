@@ -2,6 +2,7 @@
  * From validated answers to the model the renderers read: status, call tree and why it failed.
  */
 import { decodeRevert } from './decodeRevert.js';
+import { feeSplit } from './feeSplit.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
 import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction, SourceAnswers } from '../raw/types.js';
@@ -85,6 +86,7 @@ export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: Pars
     traceNote: tree === null ? null : bundle.traceNote,
     events,
     failure: status === 'reverted' ? failureOf(tree) : null,
+    fee: feeSplit(parsed.tx, parsed.receipt, null),
     warnings,
     raw: keepAnswers
       ? {

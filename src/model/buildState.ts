@@ -10,30 +10,11 @@ import type { Warn } from '../raw/parseRaw.js';
 import { toBig } from '../raw/hex.js';
 import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTransaction, StateSource } from '../raw/types.js';
 import { delegateOf } from './accountCode.js';
-import type { AccountChange, AccountRole, DelegationChange, FeeSplit, StateModel } from './types.js';
+import { feeSplit } from './feeSplit.js';
+import type { AccountChange, AccountRole, DelegationChange, StateModel } from './types.js';
 
 const size = (code: Hex): number => Math.floor((code.length - 2) / 2);
 const abs = (n: bigint): bigint => (n < 0n ? -n : n);
-
-function feeSplit(receipt: RpcReceipt | null, block: RpcBlockHeader | null): FeeSplit | null {
-  if (receipt?.gasUsed === undefined || receipt.effectiveGasPrice === undefined) return null;
-  const gasUsed = toBig(receipt.gasUsed);
-  const effectiveGasPrice = toBig(receipt.effectiveGasPrice);
-  // Before London there is no base fee: the whole fee goes to the coinbase.
-  const baseFeePerGas = block === null ? null : block.baseFeePerGas !== undefined ? toBig(block.baseFeePerGas) : 0n;
-  const burned = baseFeePerGas === null ? null : gasUsed * baseFeePerGas;
-  const blobFee = receipt.blobGasUsed !== undefined && receipt.blobGasPrice !== undefined ? toBig(receipt.blobGasUsed) * toBig(receipt.blobGasPrice) : 0n;
-  return {
-    gasUsed,
-    effectiveGasPrice,
-    total: gasUsed * effectiveGasPrice,
-    baseFeePerGas,
-    burned,
-    priority: burned === null ? null : gasUsed * effectiveGasPrice - burned,
-    blobFee,
-    coinbase: block?.miner.toLowerCase() as Hex | undefined ?? null,
-  };
-}
 
 function delegationOf(d: RpcAccountDiff): DelegationChange | null {
   if (d.code === undefined) return null;
@@ -50,7 +31,7 @@ export function buildState(
   block: RpcBlockHeader | null,
   warn: Warn = () => undefined,
 ): StateModel {
-  const fee = feeSplit(receipt, block);
+  const fee = feeSplit(tx, receipt, block);
   const sender = tx?.from.toLowerCase();
   const recipient = (tx?.to ?? receipt?.contractAddress ?? undefined)?.toLowerCase();
   const accounts: AccountChange[] = diff.map((d) => {

@@ -2,7 +2,7 @@
  * The revert ladder for raw revert data: Error(string) → Panic(uint256) → printable text →
  * custom error by selector → empty. (Custom errors by name come with the decoding issue.)
  */
-import { byteLength } from '../raw/hex.js';
+import { abiString, byteLength } from '../raw/hex.js';
 import { isPrintableText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import type { Revert } from './types.js';
@@ -30,23 +30,11 @@ function word(hex: string, byteOffset: number): bigint | undefined {
   return BigInt(`0x${hex.slice(start, start + 64)}`);
 }
 
-/** Decode Error(string)'s payload; undefined when the ABI encoding does not hold together. */
-function decodeErrorString(data: string): string | undefined {
-  const body = `0x${data.slice(10)}`;
-  const size = (body.length - 2) / 2;
-  const offset = word(body, 0);
-  if (offset === undefined || offset > BigInt(size - 32)) return undefined;
-  const length = word(body, Number(offset));
-  if (length === undefined || Number(offset) + 32 + Number(length) > size) return undefined;
-  const start = 2 + (Number(offset) + 32) * 2;
-  return Buffer.from(body.slice(start, start + Number(length) * 2), 'hex').toString('utf8');
-}
-
 export function decodeRevert(data: Hex | null): Revert {
   if (data === null || data === '0x' || byteLength(data) === 0) return { kind: 'empty' };
   const lower = data.toLowerCase();
   if (lower.startsWith(ERROR_STRING)) {
-    const message = decodeErrorString(lower);
+    const message = abiString(lower.slice(10));
     if (message !== undefined) return { kind: 'error', message };
   }
   if (lower.startsWith(PANIC) && byteLength(data) === 36) {

@@ -95,6 +95,8 @@ export interface InspectModel {
   /** Events per call, when the tracer placed them (null: they stay in the Logs section only). */
   readonly events: ReadonlyMap<CallNode, readonly PlacedEvent[]> | null;
   readonly failure: Failure | null;
+  /** What it paid (would pay, for a simulation with a gas price): known from the receipt; split with --state's block header. */
+  readonly fee: FeeSplit | null;
   /** --state: the changes (null when the node gave none); absent when not asked. */
   readonly state?: StateModel | null;
   readonly warnings: readonly string[];

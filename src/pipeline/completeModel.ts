@@ -10,7 +10,7 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
-import { isData } from '../raw/hex.js';
+import { isData, wordToAddress } from '../raw/hex.js';
 import { Interrupted } from '../errors.js';
 
 export interface CompleteSettings {
@@ -45,7 +45,7 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
     if (a.knownCode === undefined) targets.add(a.address);
     const delegate = a.delegation?.after ?? delegateOf(a.knownCode);
     if (delegate !== null) targets.add(delegate);
-    for (const s of a.storage) if (s.slot === EIP1967_IMPLEMENTATION && BigInt(s.after) !== 0n) targets.add(`0x${s.after.slice(26)}`);
+    for (const s of a.storage) if (s.slot === EIP1967_IMPLEMENTATION && BigInt(s.after) !== 0n) targets.add(wordToAddress(s.after));
   }
   const stack = model.tree ? [model.tree.root] : [];
   while (stack.length > 0 && targets.size < MAX_CODE_LOOKUPS) {
@@ -56,16 +56,26 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
   const block = blockOf(model);
   const deadline = AbortSignal.timeout(timeoutMs);
   const codes = new Map<string, Hex>();
-  await Promise.all(
-    [...targets].slice(0, MAX_CODE_LOOKUPS).map(async (address) => {
-      try {
-        const code = await client.call('eth_getCode', [address, block], deadline);
-        if (isData(code)) codes.set(address, code);
-      } catch (err) {
-        if (err instanceof Interrupted) throw err;
-      }
-    }),
-  );
+  const asked = [...targets].slice(0, MAX_CODE_LOOKUPS);
+  // One batch request; a node that refuses batches is asked one by one instead.
+  let answers: unknown[];
+  try {
+    answers = (await client.batch(asked.map((address) => ({ method: 'eth_getCode', params: [address, block] })), deadline)).map((a) => ('result' in a ? a.result : undefined));
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    answers = await Promise.all(
+      asked.map((address) =>
+        client.call('eth_getCode', [address, block], deadline).catch((e: unknown) => {
+          if (e instanceof Interrupted) throw e;
+          return undefined;
+        }),
+      ),
+    );
+  }
+  asked.forEach((address, i) => {
+    const code = answers[i];
+    if (isData(code)) codes.set(address, code);
+  });
   return codes;
 }
 

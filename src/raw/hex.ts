@@ -26,3 +26,24 @@ export const isZero = (q: Hex): boolean => /^0x0*$/.test(q);
 
 /** Byte length of hex data. */
 export const byteLength = (data: Hex): number => Math.floor((data.length - 2) / 2);
+
+/** The address in the low 20 bytes of a 32-byte word (an indexed topic, a storage slot, a return value). */
+export const wordToAddress = (word: string): Hex => `0x${word.slice(-40)}` as Hex;
+
+/**
+ * One ABI-encoded `string` (an offset word, then a length word and the bytes) read from hex without a
+ * selector: Error(string)'s payload, symbol()'s answer. Undefined when the encoding does not hold
+ * together or the string is longer than `maxBytes`.
+ */
+export function abiString(hex: string, maxBytes = Number.MAX_SAFE_INTEGER): string | undefined {
+  const body = hex.startsWith('0x') ? hex.slice(2) : hex;
+  if (body.length % 2 !== 0 || body.length < 128 || !/^[0-9a-fA-F]*$/.test(body)) return undefined;
+  const size = body.length / 2;
+  const offset = BigInt(`0x${body.slice(0, 64)}`);
+  if (offset > BigInt(size - 32)) return undefined;
+  const at = Number(offset);
+  const length = BigInt(`0x${body.slice(at * 2, at * 2 + 64)}`);
+  if (length > BigInt(maxBytes) || BigInt(at) + 32n + length > BigInt(size)) return undefined;
+  const start = (at + 32) * 2;
+  return Buffer.from(body.slice(start, start + Number(length) * 2), 'hex').toString('utf8');
+}

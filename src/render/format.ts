@@ -51,8 +51,8 @@ export function shortHex(hex: Hex, keep = 8): string {
 /** A transaction hash shortened for tables and message prefixes: 0x454dcd21…101540. */
 export const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
 
-/** An address shortened for tight lines: 0x5FbDB2…180aa3. */
-export const shortAddress = (a: Hex): string => `${a.slice(0, 8)}…${a.slice(-6)}`;
+/** An address shortened for tight lines, the one rule every view uses: 0x5FbD…0aa3. */
+export const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 export function formatBytes(n: number): string {
   return `${groupDigits(n)} ${n === 1 ? 'byte' : 'bytes'}`;

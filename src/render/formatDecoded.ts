@@ -6,7 +6,7 @@
 
 import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { shortHex } from './format.js';
+import { shortAddress, shortHex } from './format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
 
 /** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */
@@ -27,7 +27,7 @@ export interface AddressStyle {
 export function showAddress(a: string, s: AddressStyle): string {
   const lower = a.toLowerCase();
   const checksummed = s.decoded?.checksums.get(lower) ?? a;
-  const shown = s.short ? `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}` : checksummed;
+  const shown = s.short ? shortAddress(checksummed) : checksummed;
   const label = s.decoded?.labels.get(lower);
   return label === undefined ? shown : `${escapeText(label)}(${shown})`;
 }

@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { CallNode, CallTree, DecodedModel, DecodedNodeFields, PlacedEvent } from '../model/types.js';
 import { byteLength, isZero, toBig, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
-
+import { cutToWidth, displayWidth } from '../raw/escape.js';
 import { formatBytes, formatValueShort, groupDigits } from './format.js';
 import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from './formatDecoded.js';
 import { describeFailure, describeNodeKind } from './describe.js';
@@ -63,14 +63,15 @@ function fit(build: Build, decoded: DecodedModel | undefined, width: number, joi
     return sink.segs;
   };
   let segs = collect(false);
-  const len = (x: readonly Seg[]): number => x.reduce((n, [t]) => n + t.length, 0);
+  const len = (x: readonly Seg[]): number => x.reduce((n, [t]) => n + displayWidth(t), 0);
   if (len(segs) > width) segs = collect(true);
   let room = Math.max(width, 20);
   let out = '';
   for (const [text, paint] of segs) {
     if (room <= 0) break;
-    const piece = text.length > room ? `${text.slice(0, Math.max(0, room - 1))}…` : text;
-    room -= piece.length;
+    // Columns, not UTF-16 units: a CJK character or an emoji takes two, and none is ever cut in half.
+    const piece = cutToWidth(text, room);
+    room -= displayWidth(piece);
     out += paint ? paint(piece) : piece;
   }
   return out;

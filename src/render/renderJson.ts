@@ -4,7 +4,7 @@
  */
 import { revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { InspectModel } from '../model/types.js';
+import type { FeeSplit, InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
 import { isParityState } from '../raw/parseStateDiff.js';
 import { writeJson } from './writeJson.js';
@@ -53,6 +53,7 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
     ...gasJson(m),
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
     ...stateJson(m),
+    fee: feeJson(m.state?.fee ?? m.fee),
     labels: labelsJson(m),
     simulation: simulationJson(m),
     warnings: m.warnings,
@@ -111,8 +112,17 @@ function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: strin
   };
 }
 
+/**
+ * What it paid, as the text's Fee line shows it, with or without --state: paid = gasUsed ×
+ * effectiveGasPrice; burned and tip need the block's base fee (--state reads the header), else null.
+ */
+function feeJson(fee: FeeSplit | null): Record<string, string | null> | null {
+  if (fee === null) return null;
+  return { paid: dec(fee.total), burned: dec(fee.burned), tip: dec(fee.priority), ...(fee.blobFee > 0n ? { blobFee: dec(fee.blobFee) } : {}) };
+}
+
 /** The --state fields, all null without --state (or when the node gave no diff). */
-const NO_STATE = { stateSource: null, stateDiff: null, balanceChanges: null, storageChanges: null, accountChanges: null, fee: null } as const;
+const NO_STATE = { stateSource: null, stateDiff: null, balanceChanges: null, storageChanges: null, accountChanges: null } as const;
 
 /** --state: what changed, derived, with the node's diff verbatim beside it. */
 function stateJson(m: InspectModel): Record<string, unknown> {
@@ -120,7 +130,6 @@ function stateJson(m: InspectModel): Record<string, unknown> {
   if (state === null || state === undefined) return NO_STATE;
   const d = m.decoded?.state;
   const raw = m.raw?.stateDiff as { stateDiff?: unknown } | null | undefined;
-  const fee = state.fee;
   return {
     stateSource: state.source,
     // trace_replayTransaction: the stateDiff member of its result; the prestateTracer: its whole {pre, post}.
@@ -159,7 +168,6 @@ function stateJson(m: InspectModel): Record<string, unknown> {
       ...(a.code !== null ? { codeSize: a.code.after } : {}),
       ...(a.delegation !== null ? { delegatedTo: a.delegation.after } : {}),
     })),
-    fee: fee === null ? null : { paid: dec(fee.total), burned: dec(fee.burned), tip: dec(fee.priority), ...(fee.blobFee > 0n ? { blobFee: dec(fee.blobFee) } : {}) },
   };
 }
 
@@ -181,6 +189,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     gasOutsideCalls: null,
     failure: null,
     ...NO_STATE,
+    fee: null,
     labels: {},
     simulation: null,
     warnings,

@@ -43,8 +43,8 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   const s = { decoded: m.decoded, short: true };
   const target = to !== null ? showAddress(to, s) : created !== null ? `create → ${showAddress(created, s)}` : tx ? 'create' : '';
   const gasUsed = r?.gasUsed !== undefined ? toBig(r.gasUsed) : undefined;
-  const price = r?.effectiveGasPrice ?? tx?.gasPrice;
-  const fee = gasUsed !== undefined && price !== undefined ? `${formatUnits(gasUsed * toBig(price), 18)}` : '';
+  // The same fee as the text's Fee line and --json's fee.paid.
+  const fee = m.fee === null ? '' : formatUnits(m.fee.total, 18);
   return [
     m.hash === null ? 'simulation' : shortHash(m.hash),
     statusBadge(m.status, c),

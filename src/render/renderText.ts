@@ -90,10 +90,8 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
   const effective = q(r?.effectiveGasPrice) ?? (tx?.maxFeePerGas === undefined ? q(tx?.gasPrice) : undefined);
   if (effective !== undefined && r) yield row(c, 'Effective', formatGwei(effective));
-  if (used !== undefined && effective !== undefined) {
-    const blobFee = (q(r?.blobGasUsed) ?? 0n) * (q(r?.blobGasPrice) ?? 0n);
-    yield row(c, sim !== undefined ? 'Fee if mined' : 'Fee', `${formatEth(used * effective)}${blobFee > 0n ? ` + blob fee ${formatEth(blobFee)}` : ''}`);
-  }
+  const fee = m.fee;
+  if (fee !== null) yield row(c, sim !== undefined ? 'Fee if mined' : 'Fee', `${formatEth(fee.total)}${fee.blobFee > 0n ? ` + blob fee ${formatEth(fee.blobFee)}` : ''}`);
   const blobGas = q(r?.blobGasUsed);
   if (blobGas !== undefined) {
     const price = q(r?.blobGasPrice);

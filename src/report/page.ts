@@ -9,7 +9,7 @@
  * runs it. Children of collapsed nodes are not in the DOM; long child lists come in pages.
  */
 
-import { formatUnits, groupDigits } from '../render/format.js';
+import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
 
 interface Decoded {
   /** null for guessed types (then `selector` and `guessed` are set). */
@@ -70,7 +70,7 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 
 const big = (v: string | null | undefined): bigint => (v === null || v === undefined ? 0n : BigInt(v));
 const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10n ** 12n ? `${groupDigits(wei)} wei` : `${formatUnits(wei, 18)} ETH`);
-const short = (a: string): string => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+const short = (a: string): string => (a.length > 14 ? shortAddress(a) : a);
 const pathOf = (n: CallNode): string => n.traceAddress.join('.');
 
 function addressText(a: string | null | undefined, full = false): string {

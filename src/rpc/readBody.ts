@@ -28,16 +28,24 @@ export async function readCapped(
     }
     return whole.toString('utf8', 0, at);
   }
+  return (await readUpTo(body, maxBytes, () => stop(tooLarge(maxBytes, where)))).toString('utf8');
+}
+
+/**
+ * A stream read whole, but never more than `maxBytes` of it: past that, `tooMuch` is called (it
+ * throws). For an answer without a declared length, and for stdin.
+ */
+export async function readUpTo(stream: AsyncIterable<Uint8Array>, maxBytes: number, tooMuch: () => never): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of body) {
+  for await (const chunk of stream) {
     total += chunk.length;
-    if (total > maxBytes) stop(tooLarge(maxBytes, where));
+    if (total > maxBytes) tooMuch();
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   }
   const whole = Buffer.concat(chunks, total);
   chunks.length = 0; // the pieces can go while the text is made
-  return whole.toString('utf8');
+  return whole;
 }
 
 export function tooLarge(maxBytes: number, where: string): RpcFailure {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAddress } from 'viem';
+import { formatEther, getAddress } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { call, DEV, send } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
@@ -125,6 +125,14 @@ describe('text output on anvil', () => {
 });
 
 describe('--json on anvil', () => {
+  test.each(['showcase', 'reason', 'legacyTransfer', 'accessList'])('%s: the fee the text shows is in --json without --state', async (name) => {
+    const doc = jsonOf(await txray(name, '--json'));
+    const receipt = doc.receipt;
+    const paid = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+    expect(doc.fee).toEqual({ paid: paid.toString(), burned: null, tip: null });
+    const text = (await txray(name)).stdout;
+    expect(text).toContain(`  Fee            ${formatEther(paid)} ETH`);
+  });
   test.each(['showcase', 'reason', 'deep', 'creation', 'setCode', 'accessList', 'legacyTransfer', 'outOfGas', 'evil'])(
     '%s: the node answers come back verbatim, the document fits the schema',
     async (name) => {

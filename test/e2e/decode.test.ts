@@ -3,12 +3,13 @@
  * working directory), as a Hardhat project, and passed with --abi; and a run without any ABI, where
  * the standard token still decodes from the built-in data.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEV, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { forward, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
@@ -136,9 +137,57 @@ describe('a Foundry project in the working directory', () => {
     expect(plain.stdout).toMatch(/\n  call 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 · 1\.5 ETH · 0 gas ← no data\n/);
   });
 
+  test('the called contracts\' code is asked for in one batch request', async () => {
+    const counting = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    try {
+      const r = await runTxray([hashes['showcase']!, '-r', counting.url], {}, undefined, foundry);
+      expect(r.code).toBe(0);
+      const code = counting.requests.filter((q) => q.method === 'eth_getCode');
+      expect(code.length).toBeGreaterThan(1);
+      expect(code.every((q) => q.batch === code.length)).toBe(true);
+    } finally {
+      await counting.close();
+    }
+  });
+
   test('--no-project-abis leaves the project alone', async () => {
     const doc = jsonOf(await run('showcase', foundry, '--json', '--no-project-abis'));
     expect(doc.function.source).toBe('database');
+  });
+});
+
+describe('Foundry profiles', () => {
+  let profiled: string;
+  beforeAll(() => {
+    // The artifacts where the ci profile writes them; the default profile (listed after it) writes to out/, which stays empty.
+    profiled = join(root, 'profiled');
+    writeFoundryProject(profiled);
+    mkdirSync(join(profiled, 'build'), { recursive: true });
+    renameSync(join(profiled, 'out'), join(profiled, 'build', 'ci'));
+    mkdirSync(join(profiled, 'out'));
+    writeFileSync(join(profiled, 'foundry.toml'), '[profile.ci]\nout = "build/ci"\n\n# the default profile\n[profile.default]\nsrc = "src"\nout = "out"\nextra_output = ["storageLayout"]\n');
+  });
+  const custom = (env: Record<string, string>) => runTxray([hashes['custom']!, '-r', anvil.url, '--json'], env, undefined, profiled);
+
+  test('without FOUNDRY_PROFILE the default profile decides, wherever it stands in the file', async () => {
+    const doc = jsonOf(await custom({}));
+    expect(doc.failure.revert.source).not.toBe('project');
+  });
+  test('FOUNDRY_PROFILE=ci takes that profile\'s out on top of the default', async () => {
+    const doc = jsonOf(await custom({ FOUNDRY_PROFILE: 'ci' }));
+    expect(doc.failure.revert).toMatchObject({ name: 'Nope', source: 'project', contract: 'Showcase' });
+  });
+  test('a profile without its own out keeps the default\'s; FOUNDRY_OUT wins over both', async () => {
+    expect(jsonOf(await custom({ FOUNDRY_PROFILE: 'nosuch' })).failure.revert.source).not.toBe('project');
+    expect(jsonOf(await custom({ FOUNDRY_OUT: 'build/ci' })).failure.revert.source).toBe('project');
+  });
+  test('a foundry.toml that is not TOML falls back to out/, without failing', async () => {
+    const broken = join(root, 'broken');
+    writeFoundryProject(broken);
+    writeFileSync(join(broken, 'foundry.toml'), '[profile.default\nout = "elsewhere"\n');
+    const r = await runTxray([hashes['custom']!, '-r', anvil.url, '--json'], {}, undefined, broken);
+    expect(r.code).toBe(1);
+    expect(jsonOf(r).failure.revert.source).toBe('project');
   });
 });
 

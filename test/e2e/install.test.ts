@@ -82,6 +82,9 @@ describe('the packed tarball', () => {
       expect(notices).toMatch(new RegExp(`^${name.replace('/', '\\/')}@\\d+\\.\\d+\\.\\d+ \\(MIT\\)$`, 'm'));
     }
     expect(notices).toContain('Permission is hereby granted, free of charge');
+    expect(notices).toMatch(/^smol-toml@\d+\.\d+\.\d+ \(BSD-3-Clause\)$/m);
+    // cli-table3's colour library is left out: txray's tables never ask it for colour.
+    expect(notices).not.toContain('@colors/colors');
   });
 });
 

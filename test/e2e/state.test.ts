@@ -191,7 +191,9 @@ describe('--state on anvil, from a Foundry project with storage layouts', () => 
   test('without --state nothing changes: no sections, no state key, no extra request', async () => {
     const r = await runTxray([hashes['stateShow']!, '--rpc-url', anvil.url, '--json'], {}, undefined, project);
     const doc = jsonOf(r);
-    for (const key of ['stateSource', 'stateDiff', 'balanceChanges', 'storageChanges', 'accountChanges', 'fee']) expect(doc[key]).toBeNull();
+    for (const key of ['stateSource', 'stateDiff', 'balanceChanges', 'storageChanges', 'accountChanges']) expect(doc[key]).toBeNull();
+    // The fee is the receipt's, as the text's Fee line: its split needs --state's block header.
+    expect(doc.fee).toEqual({ paid: (BigInt(doc.receipt.gasUsed) * BigInt(doc.receipt.effectiveGasPrice)).toString(), burned: null, tip: null });
     const t = await runTxray([hashes['stateShow']!, '--rpc-url', anvil.url], {}, undefined, project);
     expect(t.stdout).not.toContain('Balance changes');
   });
@@ -242,7 +244,8 @@ describe('nodes that cannot or will not', () => {
     expect(r.stdout).toContain('State changes\n  not shown: the node gave no state diff (see the warning).');
     expect(r.stdout).toContain('Call tree (1 entry, depth 0)');
     const j = await runTxray([hashes['custom']!, '--rpc-url', noState.url, '--state', '--json'], {}, undefined, project);
-    expect(jsonOf(j)).toMatchObject({ stateSource: null, stateDiff: null, balanceChanges: null, fee: null });
+    // The fee comes from the receipt, with or without a diff; its split needs the diff's block header.
+    expect(jsonOf(j)).toMatchObject({ stateSource: null, stateDiff: null, balanceChanges: null, fee: { paid: expect.stringMatching(/^[1-9]\d*$/), burned: null, tip: null } });
     expect(schemaErrors(jsonOf(j))).toBe('');
   });
 

@@ -1,0 +1,75 @@
+/**
+ * Lines fit the terminal by display width: revert strings in Chinese, Japanese and Korean (two columns
+ * a character) and emoji (two columns, a surrogate pair in UTF-16), mined on a real anvil and simulated
+ * there, at COLUMNS=80 and 60. No line txray shortens may be wider than the terminal, and no character
+ * may be cut in half.
+ */
+import { describe, expect, test } from 'vitest';
+import { call, DEV, send } from '../../scripts/lib/scenarios.mjs';
+import { charWidth, cutToWidth, displayWidth } from '../../src/raw/escape.js';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
+import { runTxray } from '../support/runTxray.js';
+
+let anvil: Anvil;
+let child: string;
+let mined: string;
+let plain: string;
+const WIDE = '日本語のエラーメッセージ🚀🚀中文错误信息한국어오류메시지とても長い理由です🎉';
+withScenarioNode(async (s) => {
+  anvil = s.anvil;
+  child = s.child;
+  mined = await send(anvil.rpc, { to: child, gas: '0x100000', data: call('Child', 'fail', [WIDE]) });
+  plain = (s.hashes as Record<string, string>).showcase!;
+  for (let i = 0; i < 50 && (await anvil.rpc('eth_getTransactionReceipt', [mined])) === null; i++) await new Promise((r) => setTimeout(r, 50));
+});
+
+/** Every line's width in columns, with no lone surrogate anywhere. */
+function widths(text: string): number[] {
+  expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  expect(text).not.toContain('\ufffd');
+  return text.split('\n').map(displayWidth);
+}
+
+describe('display width', () => {
+  test('the helpers count columns and cut between code points', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('日本')).toBe(4);
+    expect(displayWidth('🚀')).toBe(2);
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(charWidth('한')).toBe(2);
+    expect(cutToWidth('🚀🚀🚀', 5)).toBe('🚀🚀…');
+    expect(cutToWidth('日本語', 4)).toBe('日…');
+    expect(cutToWidth('abc', 3)).toBe('abc');
+    for (let w = 1; w < 40; w++) expect(displayWidth(cutToWidth(WIDE, w))).toBeLessThanOrEqual(w);
+  });
+
+  for (const columns of [80, 60]) {
+    test(`COLUMNS=${columns}: the call tree of a mined revert with a wide reason fits`, async () => {
+      const r = await runTxray([mined, '--rpc-url', anvil.url], { COLUMNS: String(columns) });
+      expect(r.code).toBe(1);
+      const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
+      expect(tree).toContain('日本語');
+      for (const w of widths(tree)) expect(w).toBeLessThanOrEqual(columns);
+    });
+
+    test(`COLUMNS=${columns}: a simulated call with the same reason, and its event-free tree, fit`, async () => {
+      const r = await runTxray(['call', child, 'fail(string)', WIDE, '--from', DEV.sender, '--rpc-url', anvil.url], { COLUMNS: String(columns) });
+      expect(r.code).toBe(1);
+      const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
+      for (const w of widths(tree)) expect(w).toBeLessThanOrEqual(columns);
+    });
+  }
+
+  test('the summary table cuts the first error by columns, never mid-character', async () => {
+    const r = await runTxray([mined, plain, '--rpc-url', anvil.url]);
+    expect(r.code).toBe(1);
+    const row = r.stdout.split('\n').find((l) => l.includes('✘ reverted'))!;
+    widths(row);
+    const cell = row.split('│').at(-2)!.trim();
+    expect(cell).toMatch(/^Error: 日本語.*…$/);
+    expect(displayWidth(cell)).toBeLessThanOrEqual(48);
+    // Every row of the table is as wide as the others: the table counts columns as the terminal does.
+    const lines = r.stdout.split('\n').filter((l) => l.startsWith('│') || l.startsWith('┌') || l.startsWith('└'));
+    expect(new Set(lines.map(displayWidth)).size).toBe(1);
+  });
+});
