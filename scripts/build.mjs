@@ -93,8 +93,15 @@ function thirdPartyNotices(inputs) {
   const sections = [...roots].sort().map((root) => {
     const meta = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));
-    if (file === undefined) throw new Error(`${meta.name}: no licence file to ship with the bundle`);
-    return `${meta.name}@${meta.version} (${meta.license})\n\n${readFileSync(join(root, file), 'utf8').trim()}\n`;
+    const repository = typeof meta.repository === 'string' ? meta.repository : meta.repository?.url;
+    // MPL-2.0 (EthereumJS) asks that the recipients of an executable form be told where its source is.
+    const source = `Source: the npm package ${meta.name}@${meta.version}${repository ? ` and ${repository.replace(/^git\+/, '')}` : ''}.`;
+    if (file === undefined) {
+      // A few packages declare their licence and ship no text of it: the declaration is what there is.
+      if (typeof meta.license !== 'string' || meta.license === '') throw new Error(`${meta.name}: neither a licence file nor a declared licence`);
+      return `${meta.name}@${meta.version} (${meta.license})\n\nThe package ships no licence file; it declares the licence ${meta.license}. ${source}\n`;
+    }
+    return `${meta.name}@${meta.version} (${meta.license})\n\n${meta.license === 'MPL-2.0' ? `${source}\n\n` : ''}${readFileSync(join(root, file), 'utf8').trim()}\n`;
   });
   const rule = `\n${'-'.repeat(78)}\n\n`;
   return `dist/txray.cjs bundles code of the following npm packages; their licence notices follow.\n${rule}${sections.join(rule)}`;

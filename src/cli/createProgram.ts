@@ -75,7 +75,7 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
   return withCommonOptions(new Command('txray'), 'lookup', io)
     .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.')
     .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
-    .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer); parity; geth (events placed inside the tree); none', 'auto')
+    .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer), else re-executed locally on the node\'s state; parity; geth (events placed inside the tree); local; none', 'auto')
     .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
     .option('--full', 'with several hashes: the whole view for each instead of the summary table')
     .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)

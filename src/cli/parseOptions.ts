@@ -160,12 +160,12 @@ export function parseHeaders(inputs: readonly string[] | undefined): Array<[stri
   });
 }
 
-const TRACERS: readonly TracerMode[] = ['auto', 'parity', 'geth', 'none'];
+const TRACERS: readonly TracerMode[] = ['auto', 'parity', 'geth', 'local', 'none'];
 
 export function parseTracer(input: string | undefined): TracerMode {
   if (input === undefined) return 'auto';
   const mode = TRACERS.find((t) => t === input.trim().toLowerCase());
-  if (mode === undefined) throw new UsageError(`--tracer takes auto, parity, geth or none, not '${escapeShort(input, 40)}'.`);
+  if (mode === undefined) throw new UsageError(`--tracer takes auto, parity, geth, local or none, not '${escapeShort(input, 40)}'.`);
   return mode;
 }
 

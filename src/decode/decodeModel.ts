@@ -13,6 +13,7 @@ import {
 } from 'viem';
 import type { CallNode, Decoded, DecodedArg, DecodedModel, DecodedNodeFields, InspectModel, JsonValue, Transfer } from '../model/types.js';
 import { byteLength, isAddress, toBig, wordToAddress } from '../raw/hex.js';
+import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abiIndex.js';
 import { decodeRevert, revertToJson } from '../model/decodeRevert.js';
@@ -357,7 +358,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
         // Value with no data runs the callee's receive() (or fallback()) when it is a contract; an
         // account without code spends no gas on it. Which of the two, only the callee's ABI says.
         // geth's callTracer counts the intrinsic gas in its root frame, so there gas says nothing.
-        const gasTellsCode = !(n === tree.root && model.traceSource === 'debug_traceTransaction');
+        const gasTellsCode = !(n === tree.root && rootCountsIntrinsicGas(model.traceSource));
         if (gasTellsCode && n.value !== null && toBig(n.value) > 0n && n.gasUsed !== null && toBig(n.gasUsed) > 0n) node.function = RECEIVE;
       } else if (n.type === 'call' && n.input !== null && n.to !== null && isPrecompile(n.to)) {
         // A precompile's input is not call data: decoded by its address, or left raw.

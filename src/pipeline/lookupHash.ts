@@ -96,7 +96,7 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     receipt = early.parsed ?? null;
   } else receipt = parseReceipt(bundle.receipt, hash, warn);
   let model: InspectModel;
-  if (bundle.traceSource === 'debug_traceTransaction') {
+  if (bundle.traceSource === 'debug_traceTransaction' || bundle.traceSource === 'local') {
     const converted = parseCallTrace(bundle.callTrace, warn);
     model = buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
   } else model = buildModel(hash, bundle, { tx, receipt, trace: parseTrace(bundle.trace, hash, warn), frameLogs: null }, warnings, s.keepAnswers);

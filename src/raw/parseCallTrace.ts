@@ -18,7 +18,10 @@
 import { escapeShort } from './escape.js';
 import { isAddress, isData, isQuantity, isRecord } from './hex.js';
 import type { Warn } from './parseRaw.js';
-import type { Hex, RpcTraceEntry } from './types.js';
+import type { Hex, RpcTraceEntry, TraceSource } from './types.js';
+
+/** geth's callTracer (and what stands in for it: debug_traceCall, local re-execution) counts the intrinsic gas in its root frame; Parity does not. */
+export const rootCountsIntrinsicGas = (source: TraceSource | null): boolean => source === 'debug_traceTransaction' || source === 'debug_traceCall' || source === 'local';
 
 /** A log as the callTracer reports it, with where it was emitted. */
 export interface FrameLog {

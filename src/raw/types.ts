@@ -112,10 +112,10 @@ export interface RpcBlockHeader {
 }
 
 /** Which node method gave the call tree. */
-export type TraceSource = 'trace_transaction' | 'debug_traceTransaction' | 'trace_call' | 'debug_traceCall';
+export type TraceSource = 'trace_transaction' | 'debug_traceTransaction' | 'trace_call' | 'debug_traceCall' | 'local';
 
 /** Which node method gave the state diff (--state). */
-export type StateSource = 'trace_replayTransaction' | 'debug_traceTransaction' | 'trace_call' | 'debug_traceCall';
+export type StateSource = 'trace_replayTransaction' | 'debug_traceTransaction' | 'trace_call' | 'debug_traceCall' | 'local';
 
 /** The state diff as a node sent it, and which method sent it (source null: no method gave one). */
 export interface StateAnswer {

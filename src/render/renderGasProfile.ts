@@ -3,6 +3,7 @@
  * and the folded stacks --gas-out writes for flame-graph viewers. Pure.
  */
 import type { ChalkInstance } from 'chalk';
+import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import Table from 'cli-table3';
 import { gasOutsideCalls } from '../decode/gasProfile.js';
 
@@ -54,7 +55,7 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   yield `  ${c.dim('Self gas adds up to the root call\'s gas used')} ${gas(total)}${profile.unknown > 0 ? c.dim(` (partial: ${groupDigits(profile.unknown)} ${profile.unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace)`) : ''}\n`;
   const outside = gasOutsideCalls(m.receipt, profile);
   if (outside !== null) {
-    const what = m.traceSource === 'debug_traceTransaction' ? "geth's callTracer counts the intrinsic gas in its root call" : 'intrinsic gas less refunds';
+    const what = rootCountsIntrinsicGas(m.traceSource) ? "geth's callTracer counts the intrinsic gas in its root call" : 'intrinsic gas less refunds';
     yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(toBig(m.receipt!.gasUsed!))} minus the root call's ${gas(total)}: ${what})`)}\n`;
   }
 }

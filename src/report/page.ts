@@ -364,7 +364,9 @@ function drawFlame(): void {
     if (w > 40) {
       const label = svg('text', { x: (x + 3).toFixed(2), y: d * BAR + 13 });
       const name = callName(n);
-      label.textContent = name.length * 7 > w ? `${name.slice(0, Math.max(1, Math.floor(w / 7) - 1))}…` : name;
+      // Cut between code points (an emoji is two UTF-16 units): never half a character.
+      const chars = Array.from(name);
+      label.textContent = chars.length * 7 > w ? `${chars.slice(0, Math.max(1, Math.floor(w / 7) - 1)).join('')}…` : name;
       g.append(label);
     }
     picture.append(g);

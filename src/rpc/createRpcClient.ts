@@ -49,6 +49,11 @@ const MAX_RETRY_DELAY_MS = 8_000;
 const METHOD_MISSING =
   /method .*(does not exist|is not available|not found|not supported)|method not found|not supported|not enabled|unsupported method|not whitelisted|not allowed/i;
 
+/** The node has the method but not the tracer asked of it (Hardhat: -32602 "only supports the default tracer"). */
+export function isTracerRefused(err: unknown): boolean {
+  return isMethodNotFound(err) || (err instanceof RpcFailure && err.kind === 'rpc-error' && err.rpcCode === -32602 && /tracer/i.test(err.message));
+}
+
 export function isMethodNotFound(err: unknown): boolean {
   if (!(err instanceof RpcFailure) || err.kind !== 'rpc-error') return false;
   return err.rpcCode === -32601 || METHOD_MISSING.test(err.message);

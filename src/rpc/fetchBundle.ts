@@ -3,8 +3,9 @@
  * several providers refuse trace/debug methods inside batches and geth caps batch sizes).
  */
 import { Interrupted } from '../errors.js';
-import type { Hex, SourceAnswers } from '../raw/types.js';
-import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
+import { escapeShort } from '../raw/escape.js';
+import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
 import { messageOf, type TracerState } from './types.js';
 
 /** The answers of a lookup by hash. */
@@ -29,7 +30,10 @@ const blockHashOf = (v: unknown): string | undefined => {
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
-type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote'>;
+type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote'> & {
+  /** No tracer on the node (or --tracer local): re-execute the transaction here once it and its receipt are in. */
+  readonly local?: true;
+};
 const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null };
 
 /**
@@ -39,6 +43,7 @@ const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null,
 async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warnings: string[]): Promise<TraceResult> {
   const mode = opts.tracer.mode;
   if (mode === 'none') return NO_TRACE;
+  if (mode === 'local' || (mode === 'auto' && opts.tracer.callTracerMissing === true)) return { ...NO_TRACE, local: true };
   const fallbackNote = `from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`;
   const viaDebug = async (note: string | null): Promise<TraceResult> => {
     try {
@@ -46,6 +51,11 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
       return { trace: null, callTrace, traceSource: 'debug_traceTransaction', traceNote: note };
     } catch (err) {
       if (err instanceof Interrupted) throw err;
+      // No callTracer on this node (Hardhat refuses it; public endpoints refuse debug_*): re-execute here.
+      if (mode === 'auto' && isTracerRefused(err)) {
+        opts.tracer.callTracerMissing = true;
+        return { ...NO_TRACE, local: true };
+      }
       const why = isMethodNotFound(err) ? `debug_traceTransaction is not available on ${client.where} either (method not found)` : messageOf(err);
       warnings.push(`${why}; the call tree is not shown.`);
       return NO_TRACE;
@@ -68,7 +78,7 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
     }
     opts.tracer.traceMissing = true;
     const result = await viaDebug(fallbackNote);
-    if (result.traceSource === null) warnings.unshift(`trace_transaction is not available on ${client.where} (method not found).`);
+    if (result.traceSource === null && result.local !== true) warnings.unshift(`trace_transaction is not available on ${client.where} (method not found).`);
     return result;
   }
 }
@@ -103,17 +113,63 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   for (const r of [tx, receipt, trace, state, block]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
   if (receipt.status === 'rejected') throw receipt.reason;
-  const traced = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
+  let traced: TraceResult = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
+  let stateDiff = state.status === 'fulfilled' ? state.value : null;
+  if (traced.local === true) {
+    const local = await reexecute(client, tx.value, receipt.value, opts, warnings);
+    traced = local.trace;
+    // The diff from the same run, where the node gave none.
+    if (local.state !== null && (stateDiff === null || stateDiff.source === null)) {
+      stateDiff = local.state;
+      stateWarnings.length = 0;
+    }
+  }
   // A transaction with no receipt (pending, unknown) has no state to show: nothing to warn about.
   if (receipt.value !== null) warnings.push(...stateWarnings);
   return {
     transaction: tx.value,
     receipt: receipt.value,
-    ...traced,
-    state: state.status === 'fulfilled' ? state.value : null,
+    trace: traced.trace,
+    callTrace: traced.callTrace,
+    traceSource: traced.traceSource,
+    traceNote: traced.traceNote,
+    state: stateDiff,
     block: block.status === 'fulfilled' ? block.value : null,
     warnings,
   };
+}
+
+/**
+ * The third source: the transaction run here on the node's state at its parent block (rpc/localTrace.ts,
+ * loaded only now), handed on as the callTracer and prestateTracer would. A pending or unknown
+ * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
+ */
+async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[]): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
+  const none = { trace: NO_TRACE, state: null };
+  const forced = opts.tracer.mode === 'local';
+  // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.
+  if (receipt === null || typeof receipt !== 'object') return none;
+  if (tx === null || typeof tx !== 'object') {
+    warnings.push(`${forced ? '' : `${client.where} serves no call tracer, and `}without the transaction object the transaction cannot be re-executed here; the call tree is not shown.`);
+    return none;
+  }
+  try {
+    const { traceLocally } = await import('./localTrace.js');
+    const local = await traceLocally(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, { state: opts.state === true, deadline: opts.deadline });
+    const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
+    const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
+    const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';
+    if (local.mismatch.length > 0) warnings.push(`re-execution differs from the receipt: ${local.mismatch.join('; ')}. The call tree shows the re-execution.`);
+    const why = forced ? 'as --tracer local asked' : `${client.where} serves no call tracer`;
+    return {
+      trace: { trace: null, callTrace: local.callTrace, traceSource: 'local', traceNote: `re-executed locally on the node's state at block ${block}${replay} (${why}); it ${verdict}` },
+      state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' },
+    };
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    warnings.push(`${forced ? '' : `${client.where} serves no call tracer, and `}the transaction could not be re-executed here (${escapeShort(messageOf(err), 240)}); the call tree is not shown.`);
+    return none;
+  }
 }
 
 export async function fetchBundle(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {

@@ -17,6 +17,8 @@ const PRESTATE = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
  */
 export async function fetchState(client: RpcClient, hash: Hex, tracer: TracerState, deadline: AbortSignal, warnings: string[]): Promise<StateAnswer> {
   const none: StateAnswer = { raw: null, source: null };
+  // Re-executed locally (forced, or the node has no callTracer): the diff comes from the same run.
+  if (tracer.mode === 'local' || tracer.callTracerMissing === true) return none;
   const viaPrestate = async (): Promise<StateAnswer> => {
     try {
       return { raw: await client.call('debug_traceTransaction', [hash, PRESTATE], deadline), source: 'debug_traceTransaction' };

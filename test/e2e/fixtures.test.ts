@@ -59,6 +59,11 @@ beforeAll(async () => {
   server = await startRpcServer(({ method, params }) => {
     // --state asks for the receipt's block header; none was recorded, so this node does not know it.
     if (method === 'eth_getBlockByHash') return { result: null };
+    // Where a case has no trace, txray re-executes the transaction on the node's state: nothing of
+    // that state was recorded, so this node says so (as a pruned node does).
+    if (['eth_chainId', 'eth_getBlockByNumber', 'eth_createAccessList', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt'].includes(method)) {
+      return { error: { code: -32000, message: 'not recorded: these fixtures hold no chain state' } };
+    }
     const c = byHash.get(String(params[0]).toLowerCase());
     if (c === undefined) return undefined; // a hash nobody recorded: the server complains
     if (method === 'eth_getTransactionByHash') return { result: c.tx ?? null };
@@ -117,7 +122,9 @@ describe('real mainnet answers', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
     const size = treeSize(c);
     if (size !== undefined) expect(r.stdout).toContain(`Call tree (${size} ${size === 1 ? 'entry' : 'entries'}, depth `);
-    else expect(r.stderr).toContain('trace_transaction is not available');
+    else if (c.receipt === undefined) expect(r.stdout).not.toContain('Call tree'); // pending: nothing ran, nothing to warn about
+    else if (c.tx === undefined) expect(r.stderr).toContain('serves no call tracer, and without the transaction object the transaction cannot be re-executed here; the call tree is not shown.');
+    else expect(r.stderr).toMatch(/serves no call tracer, and the transaction could not be re-executed here \(.*not recorded.*\); the call tree is not shown\./);
     if (c.trace === undefined && c.callTrace !== undefined) expect(r.stdout).toContain('from debug_traceTransaction (callTracer)');
     if (status === 'reverted') expect(r.stdout).toContain('Why it failed');
     if (c.receipt?.logs?.length) expect(r.stdout).toContain(`Logs (${c.receipt.logs.length})`);

@@ -131,7 +131,7 @@ describe('a node without trace_transaction (geth-like)', () => {
   test('--tracer with an unknown mode is a usage error', async () => {
     const r = await runTxray([hashes.showcase!, '-r', gethLike.url, '--tracer', 'magic']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("txray: --tracer takes auto, parity, geth or none, not 'magic'.\n");
+    expect(r.stderr).toBe("txray: --tracer takes auto, parity, geth, local or none, not 'magic'.\n");
   });
 });
 
@@ -139,18 +139,21 @@ describe('a node with neither tracer', () => {
   test.each([
     ['showcase', 0],
     ['reason', 1],
-  ])('%s: transaction and receipt, calls null, a warning, exit %i', async (name, code) => {
+  ])('%s: re-executed locally, matched to the receipt, said in one dim line; exit %i', async (name, code) => {
     const r = await runTxray([hashes[name]!, '-r', bare.url]);
     expect(r.code).toBe(code);
-    expect(r.stderr).toBe(
-      `txray: warning: trace_transaction is not available on ${bare.url} (method not found).\n` +
-        `txray: warning: debug_traceTransaction is not available on ${bare.url} either (method not found); the call tree is not shown.\n`,
-    );
-    expect(r.stdout).not.toContain('Call tree');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(new RegExp(`Call tree \\(\\d+ entr(y|ies), depth \\d+\\)\\n  re-executed locally on the node's state at block \\d+ \\(http://127\\.0\\.0\\.1:\\d+ serves no call tracer\\); it matched the receipt\\n`));
     const doc = jsonOf(await runTxray([hashes[name]!, '-r', bare.url, '--json']));
-    expect(doc).toMatchObject({ trace: null, callTrace: null, traceSource: null, calls: null });
-    expect(doc.warnings).toHaveLength(2);
+    expect(doc).toMatchObject({ trace: null, traceSource: 'local', warnings: [] });
+    expect(doc.callTrace.type).toBe('CALL');
     expect(doc.transaction.from).toBe(DEV.sender);
+  });
+  test('--tracer parity and --tracer geth do not fall back to local re-execution', async () => {
+    const r = await runTxray([hashes.showcase!, '-r', bare.url, '--tracer', 'geth']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`txray: warning: debug_traceTransaction is not available on ${bare.url} either (method not found); the call tree is not shown.\n`);
+    expect(r.stdout).not.toContain('Call tree');
   });
 });
 

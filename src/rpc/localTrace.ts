@@ -1,0 +1,299 @@
+/**
+ * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the node's state at
+ * the parent block, for nodes that serve no call trace (Hardhat, public endpoints). It hands on what
+ * geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
+ * after it knows where they came from. Checked every time against the receipt (status, gas used, every
+ * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
+ * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
+ */
+import { createBlock } from '@ethereumjs/block';
+import { createCustomCommon, Mainnet } from '@ethereumjs/common';
+import type { Message } from '@ethereumjs/evm';
+import { createTxFromRPC } from '@ethereumjs/tx';
+import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { createVM, runTx } from '@ethereumjs/vm';
+import { Interrupted } from '../errors.js';
+import { isRecord } from '../raw/hex.js';
+import type { RpcClient } from './createRpcClient.js';
+import { NodeState } from './nodeState.js';
+import { messageOf } from './types.js';
+
+type Json = Record<string, unknown>;
+type Hex = `0x${string}`;
+
+export interface LocalTrace {
+  /** A geth callTracer frame (withLog), as debug_traceTransaction would answer. */
+  readonly callTrace: Json;
+  /** A prestateTracer diff, {pre, post}, when asked for. */
+  readonly stateDiff: Json | null;
+  /** What the receipt says and the run did not (empty when they agree). */
+  readonly mismatch: string[];
+  /** The block's earlier transactions replayed first (0 when the parent's state sufficed). */
+  readonly replayed: number;
+  readonly requests: number;
+}
+
+/** Hardfork by what the header carries (local chains), from the newest. */
+function hardforkOf(header: Json): string {
+  if (header.requestsHash !== undefined) return 'prague';
+  if (header.parentBeaconBlockRoot !== undefined || header.excessBlobGas !== undefined) return 'cancun';
+  if (header.withdrawalsRoot !== undefined) return 'shanghai';
+  if (header.baseFeePerGas !== undefined) return 'london';
+  return 'berlin';
+}
+
+const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
+
+interface Frame {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas: string;
+  gasUsed?: string;
+  input: string;
+  output?: string;
+  error?: string;
+  calls?: Frame[];
+  logs?: Array<{ address: string; topics: string[]; data: string; position: string }>;
+  /** Set while it runs: a static context (its children are static too). */
+  static?: boolean;
+}
+
+/** The call kind of a message, as geth's callTracer names it: the opcode that made it, where the run saw it. */
+function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): string {
+  if (m.to === undefined) return m.salt !== undefined ? 'CREATE2' : 'CREATE';
+  if (opcode !== undefined && CALL_OPS.has(opcode)) return opcode;
+  if (m.delegatecall) return 'DELEGATECALL';
+  if (m.codeAddress !== undefined && !m.codeAddress.equals(m.to)) return 'CALLCODE';
+  if (m.isStatic && !parentStatic) return 'STATICCALL';
+  return 'CALL';
+}
+
+const LOG_OPS = new Set(['LOG0', 'LOG1', 'LOG2', 'LOG3', 'LOG4']);
+const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
+
+/** Re-execute `hash` (its transaction and receipt already fetched) and describe it as geth's tracers would. */
+export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, opts: { readonly state: boolean; readonly deadline: AbortSignal }): Promise<LocalTrace> {
+  const blockNumber = BigInt(tx.blockNumber as string);
+  const [block, chainIdHex] = await Promise.all([
+    client.call('eth_getBlockByNumber', [hex(blockNumber), true], opts.deadline),
+    client.call('eth_chainId', [], opts.deadline),
+  ]);
+  if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
+  const parent = hex(blockNumber - 1n);
+  const common = createCustomCommon({ chainId: Number(BigInt(chainIdHex as string)) }, Mainnet, { hardfork: hardforkOf(block) });
+  const state = new NodeState(client, parent, opts.deadline, { common });
+  const hashes = new Map<bigint, Uint8Array>();
+  const blockchain = {
+    async getBlock(n: bigint | number) {
+      const number = BigInt(n);
+      let h = hashes.get(number);
+      if (h === undefined) {
+        const b = await client.call('eth_getBlockByNumber', [hex(number), false], opts.deadline);
+        h = isRecord(b) && typeof b.hash === 'string' ? hexToBytes(b.hash as Hex) : new Uint8Array(32);
+        hashes.set(number, h);
+      }
+      const found = h;
+      return { hash: () => found };
+    },
+    async putBlock() {},
+    shallowCopy() {
+      return this;
+    },
+  };
+  const vm = await createVM({ common, stateManager: state, blockchain: blockchain as never });
+  const header = {
+    number: blockNumber,
+    timestamp: BigInt(block.timestamp as string),
+    gasLimit: BigInt(block.gasLimit as string),
+    coinbase: block.miner as Hex,
+    ...(block.baseFeePerGas !== undefined ? { baseFeePerGas: BigInt(block.baseFeePerGas as string) } : {}),
+    ...(block.mixHash !== undefined ? { mixHash: block.mixHash as Hex } : {}),
+    ...(block.difficulty !== undefined ? { difficulty: BigInt(block.difficulty as string) } : {}),
+    ...(block.excessBlobGas !== undefined ? { excessBlobGas: BigInt(block.excessBlobGas as string), blobGasUsed: BigInt((block.blobGasUsed as string) ?? '0x0') } : {}),
+    ...(block.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: block.parentBeaconBlockRoot as Hex } : {}),
+    ...(block.requestsHash !== undefined ? { requestsHash: block.requestsHash as Hex } : {}),
+    ...(block.withdrawalsRoot !== undefined ? { withdrawalsRoot: block.withdrawalsRoot as Hex } : {}),
+  };
+  const evmBlock = createBlock({ header }, { common, skipConsensusFormatValidation: true });
+  const run = async (raw: Json): Promise<Awaited<ReturnType<typeof runTx>>> => {
+    const t = await createTxFromRPC(raw as never, { common });
+    return runTx(vm, { tx: t, block: evmBlock, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+  };
+
+  // Prefetch what the node says the transaction touches, in one batch, where it can say (not Hardhat).
+  try {
+    const list = await client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], opts.deadline);
+    const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: string; storageKeys: string[] }>) : [];
+    const extra = [tx.from, tx.to, block.miner].filter((a): a is string => typeof a === 'string').map((address) => ({ address, storageKeys: [] }));
+    await state.prefetch([...entries.filter((e) => typeof e.address === 'string' && Array.isArray(e.storageKeys)), ...extra]);
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+  }
+
+  const frames: Frame[] = [];
+  const stack: Frame[] = [];
+  /** The last opcode the running frame executed: the one that makes the next message, when it is a call. */
+  let lastOp: string | undefined;
+  const onBefore = (m: Message, done?: () => void): void => {
+    const parentFrame = stack.at(-1);
+    const type = kindOf(m, parentFrame?.static === true, parentFrame === undefined ? undefined : lastOp);
+    lastOp = undefined;
+    const frame: Frame = {
+      type,
+      // A delegatecall's message keeps the original caller; geth names the contract that made the call (its context).
+      from: (type === 'DELEGATECALL' || type === 'CALLCODE' ? m.to! : m.caller).toString().toLowerCase(),
+      ...(m.to !== undefined ? { to: (type === 'DELEGATECALL' || type === 'CALLCODE' ? (m.codeAddress ?? m.to) : m.to).toString().toLowerCase() } : {}),
+      ...(type === 'STATICCALL' ? {} : { value: hex(m.value) }),
+      gas: hex(m.gasLimit),
+      input: bytesToHex(m.data),
+      static: m.isStatic,
+    };
+    if (parentFrame !== undefined) (parentFrame.calls ??= []).push(frame);
+    else frames.push(frame);
+    stack.push(frame);
+    done?.();
+  };
+  const onAfter = (r: { execResult: { executionGasUsed: bigint; returnValue: Uint8Array; exceptionError?: { error: string } }; createdAddress?: { toString(): string } }, done?: () => void): void => {
+    const frame = stack.pop();
+    if (frame !== undefined) {
+      const e = r.execResult;
+      frame.gasUsed = hex(e.executionGasUsed);
+      if (e.returnValue.length > 0 && !(frame.type.startsWith('CREATE') && e.exceptionError === undefined)) frame.output = bytesToHex(e.returnValue);
+      if (frame.type.startsWith('CREATE') && e.exceptionError === undefined) {
+        frame.to = r.createdAddress?.toString().toLowerCase();
+        frame.output = bytesToHex(e.returnValue);
+      }
+      if (e.exceptionError !== undefined) frame.error = e.exceptionError.error === 'revert' ? 'execution reverted' : e.exceptionError.error;
+      delete frame.static;
+    }
+    done?.();
+  };
+  const onStep = (s: { opcode: { name: string }; stack: bigint[]; memory: Uint8Array; address: { toString(): string }; account?: { balance: bigint } }, done?: () => void): void => {
+    const frame = stack.at(-1);
+    const name = s.opcode.name;
+    lastOp = name;
+    if (frame !== undefined && LOG_OPS.has(name)) {
+      const n = Number(name.slice(3));
+      const top = s.stack.length - 1;
+      const offset = Number(s.stack[top]!);
+      const size = Number(s.stack[top - 1]!);
+      const topics = Array.from({ length: n }, (_, i) => `0x${s.stack[top - 2 - i]!.toString(16).padStart(64, '0')}`);
+      const data = s.memory.subarray(offset, offset + size);
+      const bytes = data.length < size ? new Uint8Array(size).fill(0).map((_, i) => data[i] ?? 0) : data;
+      (frame.logs ??= []).push({ address: s.address.toString().toLowerCase(), topics, data: bytesToHex(bytes), position: hex(BigInt(frame.calls?.length ?? 0)) });
+    } else if (frame !== undefined && name === 'SELFDESTRUCT') {
+      const beneficiary = `0x${s.stack[s.stack.length - 1]!.toString(16).padStart(40, '0')}`;
+      (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: s.address.toString().toLowerCase(), to: beneficiary, value: hex(s.account?.balance ?? 0n), gas: '0x0', gasUsed: '0x0', input: '0x' });
+    }
+    done?.();
+  };
+
+  // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
+  const compare = (r: Awaited<ReturnType<typeof runTx>>): string[] => {
+    const out: string[] = [];
+    const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
+    if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
+    if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
+    const logs = Array.isArray(receipt.logs) ? (receipt.logs as Json[]) : [];
+    const mine = r.receipt.logs;
+    const same = logs.length === mine.length && logs.every((l, i) => {
+      const [address, topics, data] = mine[i]!;
+      return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && (l.topics as string[]).every((t, k) => t.toLowerCase() === bytesToHex(topics[k]!));
+    });
+    if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
+    return out;
+  };
+  const runOnce = async (): Promise<{ frame: Frame; result: Awaited<ReturnType<typeof runTx>>; pre: Json; post: Json }> => {
+    frames.length = 0;
+    stack.length = 0;
+    // What the accounts held just before the transaction: read through the journal after it ran, from a copy taken now.
+    const journalBefore = { accounts: new Map(state.accountStack.at(-1)), code: new Map(state.codeStack.at(-1)), storage: new Map(state.storageStack.at(-1)) };
+    state.touched.clear();
+    vm.evm.events!.on('beforeMessage', onBefore as never);
+    vm.evm.events!.on('afterMessage', onAfter as never);
+    vm.evm.events!.on('step', onStep as never);
+    let result: Awaited<ReturnType<typeof runTx>>;
+    try {
+      result = await run(tx);
+    } finally {
+      vm.evm.events!.off('beforeMessage', onBefore as never);
+      vm.evm.events!.off('afterMessage', onAfter as never);
+      vm.evm.events!.off('step', onStep as never);
+    }
+    const pre: Json = {};
+    const post: Json = {};
+    if (opts.state) {
+      for (const [address, slots] of state.touched) {
+        const a = createAddressFromString(address);
+        const key = a.toString();
+        const beforeAccount = journalBefore.accounts.has(key) ? journalBefore.accounts.get(key) : await state.remoteAccount(a);
+        const beforeCode = journalBefore.code.has(key) ? journalBefore.code.get(key)! : await state.remoteCode(a);
+        const after = await state.view(address);
+        const preEntry: Json = {};
+        const postEntry: Json = {};
+        const beforeBalance = beforeAccount?.balance ?? 0n;
+        const beforeNonce = beforeAccount?.nonce ?? 0n;
+        if (beforeAccount !== undefined) {
+          preEntry.balance = hex(beforeBalance);
+          preEntry.nonce = Number(beforeNonce);
+          if (beforeCode.length > 0) preEntry.code = bytesToHex(beforeCode);
+        }
+        if (after.balance !== beforeBalance) postEntry.balance = hex(after.balance);
+        if (after.nonce !== beforeNonce) postEntry.nonce = Number(after.nonce);
+        if (bytesToHex(after.code) !== bytesToHex(beforeCode)) postEntry.code = bytesToHex(after.code);
+        const preSlots: Json = {};
+        const postSlots: Json = {};
+        for (const slot of slots) {
+          const id = `${key}_${slot}`;
+          const word = (v: Uint8Array): string => `0x${bytesToHex(v).slice(2).padStart(64, '0')}`;
+          const was = journalBefore.storage.has(id) ? journalBefore.storage.get(id)! : await state.remoteStorage(a, hexToBytes(slot as Hex));
+          const now = await state.getStorage(a, hexToBytes(slot as Hex));
+          if (word(was) !== word(now)) {
+            preSlots[word(hexToBytes(slot as Hex))] = word(was);
+            postSlots[word(hexToBytes(slot as Hex))] = word(now);
+          }
+        }
+        if (Object.keys(preSlots).length > 0) {
+          preEntry.storage = preSlots;
+          postEntry.storage = postSlots;
+        }
+        const changed = Object.keys(postEntry).length > 0 || (beforeAccount === undefined && after.exists);
+        if (!changed) continue;
+        if (beforeAccount !== undefined) pre[address] = preEntry;
+        if (after.exists || Object.keys(postEntry).length > 0) post[address] = postEntry;
+      }
+    }
+    return { frame: frames[0]!, result, pre, post };
+  };
+
+  await state.checkpoint();
+  let outcome = await runOnce();
+  let mismatch = compare(outcome.result);
+  let replayed = 0;
+  const index = Number(BigInt(tx.transactionIndex as string));
+  if (mismatch.length > 0 && index > 0) {
+    // It depended on earlier transactions of its block: run them first, on a fresh journal level.
+    await state.revert();
+    await state.checkpoint();
+    for (const earlier of (block.transactions as Json[]).slice(0, index)) {
+      try {
+        await run(earlier);
+      } catch (err) {
+        if (err instanceof Interrupted) throw err;
+      }
+      replayed++;
+    }
+    outcome = await runOnce();
+    mismatch = compare(outcome.result);
+  }
+  const root = outcome.frame;
+  // The callTracer's root counts the whole transaction: its gas limit and its gas used (intrinsic included).
+  root.gas = tx.gas as string;
+  root.gasUsed = hex(outcome.result.totalGasSpent);
+  return { callTrace: root as unknown as Json, stateDiff: opts.state ? { pre: outcome.pre, post: outcome.post } : null, mismatch, replayed, requests: state.requests };
+}
+
+/** One line for a failure to re-execute (no state at the parent block, an unknown transaction type…). */
+export const whyNotLocal = (err: unknown): string => messageOf(err);

@@ -1,0 +1,155 @@
+/**
+ * Local re-execution (the third source) end to end on a real anvil: every scenario transaction
+ * re-executed with --tracer local gives the tree anvil's own callTracer gives, frame by frame, and the
+ * state diff its prestateTracer gives; an endpoint without traces (a stand-in in front of anvil that
+ * refuses trace_* and debug_*, with latency) is re-executed in auto mode; a transaction that depends on
+ * an earlier one in its block is replayed after it; a node without the parent block's state warns once.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { call, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
+import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+
+let anvil: Anvil;
+let hashes: Record<string, string>;
+let token: string;
+withScenarioNode((s) => {
+  anvil = s.anvil;
+  hashes = s.hashes as Record<string, string>;
+  token = s.token;
+});
+
+const project = mkdtempSync(join(tmpdir(), 'txray-local-'));
+writeFoundryProject(project);
+const json = async (args: string[]): Promise<Record<string, any>> => {
+  const r = await runTxray(args, {}, undefined, project);
+  expect(r.code).toBeLessThanOrEqual(1);
+  return jsonOf(r);
+};
+
+type Node = { type: string; callType?: string; creationMethod?: string; from: string; to: string; value: string | null; input: string; output: string | null; error: string | null; gasUsed: string | null; logs?: number[]; children: Node[] };
+
+/** What two tracers must agree on, frame by frame: the call, its outcome, its events' places. */
+function shape(n: Node): unknown {
+  return {
+    type: n.type,
+    callType: n.callType,
+    creationMethod: n.creationMethod,
+    from: n.from,
+    to: n.to,
+    // geth writes no value on static and delegate calls: compared where both say.
+    ...(n.callType === 'staticcall' || n.callType === 'delegatecall' ? {} : { value: n.value === null ? null : BigInt(n.value).toString() }),
+    input: n.input,
+    output: n.error !== null && n.output === null ? null : n.output,
+    failed: n.error !== null,
+    logs: n.logs,
+    children: n.children.map(shape),
+  };
+}
+
+/** Gas used per frame, below the root (whose gas both tracers count as the transaction's). */
+const gasOf = (n: Node): string[] => n.children.flatMap((c) => [`${c.type}:${c.gasUsed}`, ...gasOf(c)]);
+
+const NAMES = ['showcase', 'reason', 'panicIndex', 'overflow', 'custom', 'deep', 'outOfGas', 'invalid', 'evil', 'recursion', 'setCode', 'creation', 'legacyTransfer', 'accessList', 'tokenTransfer', 'tokenFail', 'receive', 'stateShow', 'destroyOld', 'muteMint'];
+
+describe('--tracer local against anvil\'s own tracers', () => {
+  test.each(NAMES)('%s: the same tree, frame by frame, the same events in the same frames, matched to the receipt', async (name) => {
+    const local = await json([hashes[name]!, '-r', anvil.url, '--tracer', 'local', '--json']);
+    const geth = await json([hashes[name]!, '-r', anvil.url, '--tracer', 'geth', '--json']);
+    expect(schemaErrors(local)).toBe('');
+    expect(local.traceSource).toBe('local');
+    expect(local.warnings).toEqual([]);
+    expect(local.status).toBe(geth.status);
+    expect(shape(local.calls)).toEqual(shape(geth.calls));
+    expect(gasOf(local.calls)).toEqual(gasOf(geth.calls));
+    expect(local.calls.gasUsed).toBe(geth.calls.gasUsed);
+    // The failure's wording is the client's ("out of gas" here, "out of gas: not enough gas for reentrancy sentry" there); what failed and why is the same.
+    expect({ ...local.failure, error: undefined }).toEqual({ ...geth.failure, error: undefined });
+    expect(local.function).toEqual(geth.function);
+  });
+
+  test.each(['showcase', 'stateShow', 'tokenTransfer', 'setCode', 'destroyOld', 'creation'])('%s --state: the same balance, storage and account changes as the prestateTracer', async (name) => {
+    const local = await json([hashes[name]!, '-r', anvil.url, '--tracer', 'local', '--state', '--json']);
+    const geth = await json([hashes[name]!, '-r', anvil.url, '--tracer', 'geth', '--state', '--json']);
+    expect(local.stateSource).toBe('local');
+    expect(local.warnings).toEqual([]);
+    const byAddress = (rows: Array<{ address: string }>) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(byAddress(local.balanceChanges)).toEqual(byAddress(geth.balanceChanges));
+    expect(byAddress(local.storageChanges)).toEqual(byAddress(geth.storageChanges));
+    expect(byAddress(local.accountChanges)).toEqual(byAddress(geth.accountChanges));
+    expect(local.fee).toEqual(geth.fee);
+  });
+});
+
+describe('an endpoint without traces, and nodes without state', () => {
+  let publicLike: RpcServer;
+  let noState: RpcServer;
+  beforeAll(async () => {
+    // A public endpoint: no trace_* or debug_*, 20 ms a request.
+    publicLike = await startRpcServer(async ({ method, params }) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return method.startsWith('trace_') || method.startsWith('debug_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
+    });
+    // A pruned node: no state for old blocks.
+    noState = await startRpcServer(({ method, params }) => {
+      if (method.startsWith('trace_') || method.startsWith('debug_')) return { error: { code: -32601, message: 'Method not found' } };
+      if (['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_createAccessList'].includes(method)) return { error: { code: -32000, message: 'missing trie node 1a2b (path )' } };
+      return forward(anvil.url, method, params);
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([publicLike?.close(), noState?.close()]);
+  });
+
+  test('auto: re-executed here, the same tree as anvil\'s tracer, few requests', async () => {
+    const local = await json([hashes.showcase!, '-r', publicLike.url, '--json']);
+    const geth = await json([hashes.showcase!, '-r', anvil.url, '--tracer', 'geth', '--json']);
+    expect(local.traceSource).toBe('local');
+    expect(shape(local.calls)).toEqual(shape(geth.calls));
+    const methods = publicLike.requests.map((q) => q.method);
+    // The state it needed came in batches: far fewer requests than items.
+    expect(methods.filter((m) => m === 'eth_getStorageAt' || m === 'eth_getBalance').length).toBeGreaterThan(0);
+    expect(new Set(publicLike.requests.filter((q) => q.batch !== undefined).map((q) => q.batch)).size).toBeGreaterThan(0);
+  });
+
+  test('a node without the parent block\'s state: one warning, the receipt\'s view, the exit code by status', async () => {
+    const r = await runTxray([hashes.reason!, '-r', noState.url], {}, undefined, project);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^txray: warning: http:\/\/127\.0\.0\.1:\d+ serves no call tracer, and the transaction could not be re-executed here \(.*missing trie node.*\); the call tree is not shown\.$/);
+    expect(r.stdout).toContain('✘ reverted');
+    expect(r.stdout).not.toContain('Call tree');
+  });
+});
+
+describe('a transaction that depends on an earlier one in its block', () => {
+  test('the earlier ones are replayed first, then it matches the receipt', async () => {
+    await anvil.rpc('evm_setAutomine', [false]);
+    let second: string;
+    try {
+      // The sender gives `other` 500 tokens; `other` then sends on 530 (it had 40 before): only after the first.
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 500n * 10n ** 18n]) });
+      second = await anvil.rpc('eth_sendTransaction', [{ from: DEV.other, to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.sender, 530n * 10n ** 18n]) }]) as string;
+      await anvil.rpc('evm_mine', []);
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+    }
+    const mined = await receipt(anvil.rpc, second);
+    expect(mined.status).toBe('0x1');
+    const r = await runTxray([second, '-r', anvil.url, '--tracer', 'local'], {}, undefined, project);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 1 earlier transaction \(as --tracer local asked\); it matched the receipt/);
+    const doc = jsonOf(await runTxray([second, '-r', anvil.url, '--tracer', 'local', '--state', '--json'], {}, undefined, project));
+    const geth = jsonOf(await runTxray([second, '-r', anvil.url, '--tracer', 'geth', '--state', '--json'], {}, undefined, project));
+    expect(shape(doc.calls)).toEqual(shape(geth.calls));
+    // Before-values are those just before it, after the first transfer.
+    expect(doc.storageChanges).toEqual(geth.storageChanges);
+  });
+});
