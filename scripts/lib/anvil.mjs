@@ -66,16 +66,23 @@ export async function startAnvil(extraArgs = []) {
       reject(new Error(`anvil exited with ${code}: ${seen}`));
     });
   });
+  return nodeHandle(port, child);
+}
+
+/** What a started node hands the tests: its URL, a caller, and stop() (then `cleanup`, if any). */
+export function nodeHandle(port, child, cleanup = () => undefined) {
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
     port,
     rpc: rpcCaller(url),
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      cleanup();
     },
   };
 }

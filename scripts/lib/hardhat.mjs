@@ -2,12 +2,11 @@
 // local chain most TypeScript projects use, and one that serves no call tracer (no trace_*, and
 // debug_traceTransaction only with its default opcode tracer).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { rpcCaller } from './anvil.mjs';
+import { nodeHandle } from './anvil.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -41,7 +40,11 @@ const CONFIG = `module.exports = {
 
 /** Start a Hardhat node; resolves when it answers. Returns { url, port, rpc, stop }. */
 export async function startHardhat() {
-  const dir = mkdtempSync(join(tmpdir(), 'txray-hardhat-'));
+  // Hardhat runs only from a project that has it installed: the node's folder sits inside this
+  // checkout's node_modules (its cache folder), so the project's own Hardhat is the local one.
+  const cache = join(dirname(require.resolve('hardhat/package.json')), '..', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'txray-hardhat-'));
   writeFileSync(join(dir, 'hardhat.config.cjs'), CONFIG);
   writeFileSync(join(dir, 'package.json'), '{"name":"txray-hardhat-node","private":true}\n');
   const port = await freePort();
@@ -72,18 +75,5 @@ export async function startHardhat() {
       reject(new Error(`hardhat exited with ${code}: ${seen.slice(-2000)}`));
     });
   });
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    port,
-    rpc: rpcCaller(url),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return nodeHandle(port, child, () => rmSync(dir, { recursive: true, force: true }));
 }

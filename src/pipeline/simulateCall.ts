@@ -75,7 +75,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   const warn = (m: string): void => void warnings.push(m);
   const tx = transactionOf(plan);
   if (answers.method === 'trace_call') warn('trace_call does not report events, so none are listed, and its gas used leaves out the intrinsic gas.');
-  const converted = answers.method === 'debug_traceCall' ? parseCallTrace(answers.callTrace, warn) : null;
+  const converted = answers.method === 'debug_traceCall' || answers.method === 'local' ? parseCallTrace(answers.callTrace, warn) : null;
   const trace = converted !== null ? converted.entries : answers.method === 'trace_call' ? parseTrace(answers.trace, null, warn) : null;
   const outcome = answers.callOutcome;
   const header = answers.block as Record<string, unknown>;
@@ -83,7 +83,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     trace,
     frameLogs: converted?.logs ?? null,
     // Read from the frame itself: a failed frame has no result in Parity's vocabulary, but the callTracer still says its gas.
-    gasUsed: answers.method === 'debug_traceCall' && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed) ? answers.callTrace.gasUsed : null,
+    gasUsed: (answers.method === 'debug_traceCall' || answers.method === 'local') && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed) ? answers.callTrace.gasUsed : null,
     reverted: outcome !== null && 'revertData' in outcome,
     header,
   });

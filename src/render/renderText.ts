@@ -206,7 +206,8 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
   yield row(c, 'Status', verdict);
-  yield row(c, 'Simulated by', `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : ''}`);
+  const by = s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : ''}`;
+  yield row(c, 'Simulated by', by);
   if (s.signed && m.hash !== null) yield row(c, 'Hash if sent', m.hash);
   if (s.overrides !== null) {
     const what = Object.entries(s.overrides).map(([address, o]) => {

@@ -12,11 +12,11 @@
 import { Interrupted, RpcFailure } from '../errors.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { SourceAnswers, StateAnswer } from '../raw/types.js';
-import { isMethodNotFound, type RpcClient } from './createRpcClient.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
 import { messageOf, type TracerState } from './types.js';
 
 /** Which node method answered the simulation. */
-export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'eth_call';
+export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'local' | 'eth_call';
 
 export interface SimulationRequest {
   /** The call object as JSON-RPC takes it (from, to, value, input, gas, …). */
@@ -100,6 +100,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
 
   const mode = req.tracer.mode;
   const geth = mode === 'auto' || mode === 'geth';
+  let refused = false;
   // The prestateTracer rides beside the callTracer; trace_call brings its own stateDiff.
   const prestate: Promise<StateAnswer | { readonly failed: string }> | null =
     req.state && geth
@@ -125,8 +126,10 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
       callTrace = await traceCall(CALL_TRACER);
       method = 'debug_traceCall';
     } catch (err) {
-      if (!isMethodNotFound(err)) throw err;
-      missing.push('debug_traceCall');
+      // Hardhat has debug_traceCall but only its opcode tracer (-32602 for the callTracer).
+      if (!isTracerRefused(err)) throw err;
+      refused = !isMethodNotFound(err);
+      missing.push(refused ? 'callTracer' : 'debug_traceCall');
     }
   }
   if (method === 'eth_call' && (mode === 'auto' || mode === 'parity')) {
@@ -141,12 +144,21 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
       missing.push('trace_call');
     }
   }
+  // No call tracer on the node (Hardhat, public endpoints), or --tracer local: run it here.
+  if (method === 'eth_call' && (mode === 'local' || (mode === 'auto' && missing.length > 0))) {
+    const { simulateLocally } = await import('./localTrace.js');
+    const local = await simulateLocally(client, req.call, param, overrides, { state: req.state, deadline: req.deadline });
+    callTrace = local.callTrace;
+    if (local.stateDiff !== null) state = { raw: local.stateDiff, source: 'local' };
+    method = 'local';
+    traceNote = `simulated locally on the node's state (${mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`})`;
+  }
   if (method === 'eth_call') {
     callOutcome = await ethCall();
     const why = mode === 'none' ? 'as --tracer none asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`;
     warnings.push(`simulated with eth_call (${why}): the outcome only, no call tree${req.state ? ' and no state changes' : ''}.`);
   }
-  if (prestate !== null && method === 'debug_traceCall') {
+  if (prestate !== null && method === 'debug_traceCall' && state === null) {
     const answer = await prestate;
     if ('failed' in answer) warnings.push(`${answer.failed}; state changes are not shown.`);
     else state = answer;

@@ -9,8 +9,8 @@
 import { createBlock } from '@ethereumjs/block';
 import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import type { Message } from '@ethereumjs/evm';
-import { createTxFromRPC } from '@ethereumjs/tx';
-import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { createFeeMarket1559Tx, createLegacyTx, createTxFromRPC } from '@ethereumjs/tx';
+import { Account, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
 import { createVM, runTx } from '@ethereumjs/vm';
 import { Interrupted } from '../errors.js';
 import { isRecord } from '../raw/hex.js';
@@ -73,24 +73,19 @@ function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): 
 const LOG_OPS = new Set(['LOG0', 'LOG1', 'LOG2', 'LOG3', 'LOG4']);
 const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 
-/** Re-execute `hash` (its transaction and receipt already fetched) and describe it as geth's tracers would. */
-export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, opts: { readonly state: boolean; readonly deadline: AbortSignal }): Promise<LocalTrace> {
-  const blockNumber = BigInt(tx.blockNumber as string);
-  const [block, chainIdHex] = await Promise.all([
-    client.call('eth_getBlockByNumber', [hex(blockNumber), true], opts.deadline),
-    client.call('eth_chainId', [], opts.deadline),
-  ]);
-  if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
-  const parent = hex(blockNumber - 1n);
-  const common = createCustomCommon({ chainId: Number(BigInt(chainIdHex as string)) }, Mainnet, { hardfork: hardforkOf(block) });
-  const state = new NodeState(client, parent, opts.deadline, { common });
+/** The EVM set up on the node's state at `stateBlock`, with `header` as its block context, and a traced run. */
+async function makeRunner(client: RpcClient, header: Json, stateBlock: string, deadline: AbortSignal) {
+  const chainIdHex = await client.call('eth_chainId', [], deadline);
+  const common = createCustomCommon({ chainId: Number(BigInt(chainIdHex as string)) }, Mainnet, { hardfork: hardforkOf(header) });
+  const state = new NodeState(client, stateBlock, deadline, { common });
   const hashes = new Map<bigint, Uint8Array>();
+  // BLOCKHASH asks the node.
   const blockchain = {
     async getBlock(n: bigint | number) {
       const number = BigInt(n);
       let h = hashes.get(number);
       if (h === undefined) {
-        const b = await client.call('eth_getBlockByNumber', [hex(number), false], opts.deadline);
+        const b = await client.call('eth_getBlockByNumber', [hex(number), false], deadline);
         h = isRecord(b) && typeof b.hash === 'string' ? hexToBytes(b.hash as Hex) : new Uint8Array(32);
         hashes.set(number, h);
       }
@@ -103,34 +98,28 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
     },
   };
   const vm = await createVM({ common, stateManager: state, blockchain: blockchain as never });
-  const header = {
-    number: blockNumber,
-    timestamp: BigInt(block.timestamp as string),
-    gasLimit: BigInt(block.gasLimit as string),
-    coinbase: block.miner as Hex,
-    ...(block.baseFeePerGas !== undefined ? { baseFeePerGas: BigInt(block.baseFeePerGas as string) } : {}),
-    ...(block.mixHash !== undefined ? { mixHash: block.mixHash as Hex } : {}),
-    ...(block.difficulty !== undefined ? { difficulty: BigInt(block.difficulty as string) } : {}),
-    ...(block.excessBlobGas !== undefined ? { excessBlobGas: BigInt(block.excessBlobGas as string), blobGasUsed: BigInt((block.blobGasUsed as string) ?? '0x0') } : {}),
-    ...(block.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: block.parentBeaconBlockRoot as Hex } : {}),
-    ...(block.requestsHash !== undefined ? { requestsHash: block.requestsHash as Hex } : {}),
-    ...(block.withdrawalsRoot !== undefined ? { withdrawalsRoot: block.withdrawalsRoot as Hex } : {}),
-  };
-  const evmBlock = createBlock({ header }, { common, skipConsensusFormatValidation: true });
-  const run = async (raw: Json): Promise<Awaited<ReturnType<typeof runTx>>> => {
-    const t = await createTxFromRPC(raw as never, { common });
-    return runTx(vm, { tx: t, block: evmBlock, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
-  };
-
-  // Prefetch what the node says the transaction touches, in one batch, where it can say (not Hardhat).
-  try {
-    const list = await client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], opts.deadline);
-    const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: string; storageKeys: string[] }>) : [];
-    const extra = [tx.from, tx.to, block.miner].filter((a): a is string => typeof a === 'string').map((address) => ({ address, storageKeys: [] }));
-    await state.prefetch([...entries.filter((e) => typeof e.address === 'string' && Array.isArray(e.storageKeys)), ...extra]);
-  } catch (err) {
-    if (err instanceof Interrupted) throw err;
-  }
+  const block = header;
+  const evmBlock = createBlock(
+    {
+      header: {
+        number: BigInt(block.number as string),
+        timestamp: BigInt(block.timestamp as string),
+        gasLimit: BigInt(block.gasLimit as string),
+        coinbase: block.miner as Hex,
+        ...(block.baseFeePerGas !== undefined ? { baseFeePerGas: BigInt(block.baseFeePerGas as string) } : {}),
+        ...(block.mixHash !== undefined ? { mixHash: block.mixHash as Hex } : {}),
+        ...(block.difficulty !== undefined ? { difficulty: BigInt(block.difficulty as string) } : {}),
+        ...(block.excessBlobGas !== undefined ? { excessBlobGas: BigInt(block.excessBlobGas as string), blobGasUsed: BigInt((block.blobGasUsed as string) ?? '0x0') } : {}),
+        ...(block.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: block.parentBeaconBlockRoot as Hex } : {}),
+        ...(block.requestsHash !== undefined ? { requestsHash: block.requestsHash as Hex } : {}),
+        ...(block.withdrawalsRoot !== undefined ? { withdrawalsRoot: block.withdrawalsRoot as Hex } : {}),
+      },
+    },
+    { common, skipConsensusFormatValidation: true },
+  );
+  const run = async (t: Awaited<ReturnType<typeof createTxFromRPC>>, skipNonce = false): Promise<RunResult> =>
+    runTx(vm, { tx: t, block: evmBlock, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
+  const runRaw = async (raw: Json): Promise<RunResult> => run(await createTxFromRPC(raw as never, { common }));
 
   const frames: Frame[] = [];
   const stack: Frame[] = [];
@@ -190,22 +179,7 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
     done?.();
   };
 
-  // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
-  const compare = (r: Awaited<ReturnType<typeof runTx>>): string[] => {
-    const out: string[] = [];
-    const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
-    if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
-    if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
-    const logs = Array.isArray(receipt.logs) ? (receipt.logs as Json[]) : [];
-    const mine = r.receipt.logs;
-    const same = logs.length === mine.length && logs.every((l, i) => {
-      const [address, topics, data] = mine[i]!;
-      return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && (l.topics as string[]).every((t, k) => t.toLowerCase() === bytesToHex(topics[k]!));
-    });
-    if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
-    return out;
-  };
-  const runOnce = async (): Promise<{ frame: Frame; result: Awaited<ReturnType<typeof runTx>>; pre: Json; post: Json }> => {
+  const traced = async (go: () => Promise<RunResult>, wantState: boolean): Promise<{ frame: Frame; result: RunResult; pre: Json; post: Json }> => {
     frames.length = 0;
     stack.length = 0;
     // What the accounts held just before the transaction: read through the journal after it ran, from a copy taken now.
@@ -216,7 +190,7 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
     vm.evm.events!.on('step', onStep as never);
     let result: Awaited<ReturnType<typeof runTx>>;
     try {
-      result = await run(tx);
+      result = await go();
     } finally {
       vm.evm.events!.off('beforeMessage', onBefore as never);
       vm.evm.events!.off('afterMessage', onAfter as never);
@@ -224,7 +198,7 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
     }
     const pre: Json = {};
     const post: Json = {};
-    if (opts.state) {
+    if (wantState) {
       for (const [address, slots] of state.touched) {
         const a = createAddressFromString(address);
         const key = a.toString();
@@ -268,8 +242,45 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
     return { frame: frames[0]!, result, pre, post };
   };
 
+  return { common, state, vm, run, runRaw, traced };
+}
+
+type RunResult = Awaited<ReturnType<typeof runTx>>;
+
+/** Re-execute a mined transaction (its transaction and receipt already fetched) and describe it as geth's tracers would. */
+export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, opts: { readonly state: boolean; readonly deadline: AbortSignal }): Promise<LocalTrace> {
+  const blockNumber = BigInt(tx.blockNumber as string);
+  const block = await client.call('eth_getBlockByNumber', [hex(blockNumber), true], opts.deadline);
+  if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
+  const parent = hex(blockNumber - 1n);
+  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts.deadline);
+  // Prefetch what the node says the transaction touches, in one batch, where it can say (not Hardhat).
+  try {
+    const list = await client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], opts.deadline);
+    const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: string; storageKeys: string[] }>) : [];
+    const extra = [tx.from, tx.to, block.miner].filter((a): a is string => typeof a === 'string').map((address) => ({ address, storageKeys: [] }));
+    await state.prefetch([...entries.filter((e) => typeof e.address === 'string' && Array.isArray(e.storageKeys)), ...extra]);
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+  }
+
+  // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
+  const compare = (r: RunResult): string[] => {
+    const out: string[] = [];
+    const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
+    if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
+    if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
+    const logs = Array.isArray(receipt.logs) ? (receipt.logs as Json[]) : [];
+    const mine = r.receipt.logs;
+    const same = logs.length === mine.length && logs.every((l, i) => {
+      const [address, topics, data] = mine[i]!;
+      return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && (l.topics as string[]).every((t, k) => t.toLowerCase() === bytesToHex(topics[k]!));
+    });
+    if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
+    return out;
+  };
   await state.checkpoint();
-  let outcome = await runOnce();
+  let outcome = await traced(() => runRaw(tx), opts.state);
   let mismatch = compare(outcome.result);
   let replayed = 0;
   const index = Number(BigInt(tx.transactionIndex as string));
@@ -279,13 +290,13 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
     await state.checkpoint();
     for (const earlier of (block.transactions as Json[]).slice(0, index)) {
       try {
-        await run(earlier);
+        await runRaw(earlier);
       } catch (err) {
         if (err instanceof Interrupted) throw err;
       }
       replayed++;
     }
-    outcome = await runOnce();
+    outcome = await traced(() => runRaw(tx), opts.state);
     mismatch = compare(outcome.result);
   }
   const root = outcome.frame;
@@ -297,3 +308,60 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
 
 /** One line for a failure to re-execute (no state at the parent block, an unknown transaction type…). */
 export const whyNotLocal = (err: unknown): string => messageOf(err);
+
+export interface LocalSimulation {
+  /** A geth callTracer frame (withLog), as debug_traceCall would answer. */
+  readonly callTrace: Json;
+  /** A prestateTracer diff, {pre, post}, when asked for. */
+  readonly stateDiff: Json | null;
+}
+
+/**
+ * `txray call` on a node without a call tracer: the call run here on the node's state after `block`,
+ * with the state overrides applied first, as debug_traceCall would run it (a call without a gas price
+ * pays no fee and is held to no base fee, as eth_call is).
+ */
+export async function simulateLocally(
+  client: RpcClient,
+  call: Json,
+  block: string,
+  overrides: Readonly<Record<string, unknown>> | null,
+  opts: { readonly state: boolean; readonly deadline: AbortSignal },
+): Promise<LocalSimulation> {
+  const header = await client.call('eth_getBlockByNumber', [block, false], opts.deadline);
+  if (!isRecord(header)) throw new Error(`the node has no block ${block}`);
+  const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined;
+  const { common, state, run, traced } = await makeRunner(client, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, block, opts.deadline);
+  for (const [address, o] of Object.entries(overrides ?? {})) {
+    const a = createAddressFromString(address);
+    const fields = o as { balance?: string; nonce?: string; code?: string; stateDiff?: Record<string, string> };
+    if (fields.code !== undefined) await state.putCode(a, hexToBytes(fields.code as Hex));
+    if (fields.balance !== undefined || fields.nonce !== undefined) {
+      const account = (await state.getAccount(a)) ?? new Account();
+      if (fields.balance !== undefined) account.balance = BigInt(fields.balance);
+      if (fields.nonce !== undefined) account.nonce = BigInt(fields.nonce);
+      await state.putAccount(a, account);
+    }
+    for (const [slot, value] of Object.entries(fields.stateDiff ?? {})) await state.putStorage(a, hexToBytes(slot as Hex), unpadBytes(hexToBytes(value as Hex)));
+  }
+  const from = createAddressFromString(call.from as string);
+  const q = (v: unknown): bigint | undefined => (typeof v === 'string' ? BigInt(v) : undefined);
+  const fields = {
+    nonce: q(call.nonce) ?? (await state.getAccount(from))?.nonce ?? 0n,
+    gasLimit: q(call.gas) ?? BigInt(header.gasLimit as string),
+    ...(typeof call.to === 'string' ? { to: call.to as Hex } : {}),
+    value: q(call.value) ?? 0n,
+    data: (call.data as Hex | undefined) ?? '0x',
+  };
+  const tx =
+    call.maxFeePerGas !== undefined
+      ? createFeeMarket1559Tx({ ...fields, maxFeePerGas: q(call.maxFeePerGas), maxPriorityFeePerGas: q(call.maxPriorityFeePerGas) ?? 0n, accessList: (call.accessList as never) ?? [] }, { common, freeze: false })
+      : createLegacyTx({ ...fields, gasPrice: q(call.gasPrice) ?? 0n }, { common, freeze: false });
+  // Unsigned: the sender is the call's `from`, as eth_call takes it.
+  (tx as unknown as { getSenderAddress: () => typeof from }).getSenderAddress = () => from;
+  await state.checkpoint();
+  const outcome = await traced(() => run(tx as never, call.nonce === undefined), opts.state);
+  outcome.frame.gas = hex(fields.gasLimit);
+  outcome.frame.gasUsed = hex(outcome.result.totalGasSpent);
+  return { callTrace: outcome.frame as unknown as Json, stateDiff: opts.state ? { pre: outcome.pre, post: outcome.post } : null };
+}
