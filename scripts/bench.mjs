@@ -11,6 +11,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { foundryBinary, startAnvil } from './lib/anvil.mjs';
 import { launchBrowser } from './lib/browser.mjs';
+import { startHardhat } from './lib/hardhat.mjs';
 import { call, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -48,13 +49,24 @@ const HAS_CA = process.env.NODE_EXTRA_CA_CERTS !== undefined;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** A loopback proxy that waits `delayMs` before forwarding each request. */
-async function delayProxy(target, delayMs) {
+/**
+ * A loopback proxy that waits `delayMs` before forwarding each request; with `noTraces`, it answers
+ * trace_* and debug_* as a public endpoint does (method not found).
+ */
+async function delayProxy(target, delayMs, noTraces = false) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       await new Promise((r) => setTimeout(r, delayMs));
+      if (noTraces) {
+        const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (!Array.isArray(msg) && /^(trace|debug)_/.test(msg.method)) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `the method ${msg.method} does not exist/is not available` } }));
+          return;
+        }
+      }
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
       res.writeHead(upstream.status, { 'content-type': 'application/json' });
       res.end(Buffer.from(await upstream.arrayBuffer()));
@@ -190,6 +202,25 @@ try {
   // transfer that would revert with a custom error, at the latest block. Goal: as fast or faster.
   const runWords = [showcase, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender];
   const failWords = [token, 'transfer(address,uint256)', DEV.other, '100000000ether', '--from', DEV.sender];
+  // Nodes without a call tracer: Hardhat (txray re-executes the transaction here), and an endpoint 40 ms
+  // away that refuses trace_* and debug_* (in front of the same anvil).
+  const hardhat = await startHardhat();
+  const noTraces = await delayProxy(anvil.url, 40, true);
+  let untraced;
+  try {
+    const { showcase: hs } = await deploy(hardhat.rpc);
+    const hRoute = await send(hardhat.rpc, { to: hs, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+    const hDeep = await send(hardhat.rpc, { to: hs, gas: '0x1c9c380', data: call('Showcase', 'recurse', [200n]) });
+    await receipt(hardhat.rpc, hDeep);
+    untraced = [
+      { ...(await compare('(h) Hardhat: 14 calls, re-executed locally', hRoute, hardhat.url)), goal: 1 },
+      { ...(await compare('(h) Hardhat: a 200-deep chain, re-executed locally', hDeep, hardhat.url)), goal: 2 },
+      { ...(await compare('(p) no traces, +40 ms/request: 14 calls, re-executed locally', a, noTraces.url)), goal: 0.5 },
+    ];
+  } finally {
+    await hardhat.stop();
+    await noTraces.close();
+  }
   const simulations = [
     { ...(await compareCall('(s) call: 14 calls, loopback', runWords, anvil.url)), goal: 1 },
     { ...(await compareCall('(s) call: 14 calls, +40 ms/request', runWords, proxy.url)), goal: 1 },
@@ -264,6 +295,9 @@ try {
   console.log(`| usage error (bad hash), no extra CA | | ${f(median(usage))} | | | | | | < 100 ms | ${median(usage) < 100 ? 'yes' : 'no'} |`);
   console.log(`\n(b) as an HTML report in headless Chromium: ${f(report.htmlMB)} MB against ${f(report.jsonMB)} MB of --json (${r2(report.htmlMB / report.jsonMB)}, goal ≤ 3×); the tree painted ${f(report.paintMs)} ms after the page was asked for, a collapse of the root ${f(report.collapseMs)} ms more (goal under 2 s together: ${report.paintMs + report.collapseMs < 2000 ? 'yes' : 'no'}); ${f(report.domNodes)} DOM elements, JS heap ${f(report.heapMB)} MB (medians of ${report.runs})`);
   console.log(`\nbatch: 300 hashes in one run ${f(median(batchRuns))} ms = ${perHashBatch.toFixed(1)} ms per hash; one process per hash ${f(perHashSingle)} ms; ratio ${(perHashBatch / perHashSingle).toFixed(3)} (goal ≤ 0.1)`);
+  console.log('\n| node without a call tracer | txray ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of untraced) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
   console.log('\n| simulation | txray call ms | no NODE_EXTRA_CA_CERTS | cast call --trace ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of simulations) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);

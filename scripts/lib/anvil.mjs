@@ -40,7 +40,9 @@ export function rpcCaller(url) {
  */
 export async function startAnvil(extraArgs = []) {
   const bin = foundryBinary('anvil');
-  const args = ['--host', '127.0.0.1', '--port', '0', '--hardfork', 'prague', ...extraArgs];
+  // An OP Stack-mode node (--network optimism) names its hardforks its own way and refuses prague.
+  const hardfork = extraArgs.includes('--network') ? [] : ['--hardfork', 'prague'];
+  const args = ['--host', '127.0.0.1', '--port', '0', ...hardfork, ...extraArgs];
   const child = bin.endsWith('.mjs') ? spawn(process.execPath, [bin, ...args]) : spawn(bin, args);
   // The port comes from the banner's "Listening on" line; anvil logs every request after it, so the
   // pipes keep being drained (and discarded) for as long as it runs.

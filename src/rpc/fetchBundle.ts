@@ -140,6 +140,20 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
 }
 
 /**
+ * An L2 transaction that an L1 EVM would run differently (OP Stack deposits and L1 data fees, Arbitrum's
+ * ArbOS), by what the answers carry; null for anything else.
+ */
+function l2Kind(tx: unknown, receipt: unknown): string | null {
+  const t = (tx ?? {}) as Record<string, unknown>;
+  const r = receipt as Record<string, unknown>;
+  const type = typeof t.type === 'string' ? t.type.toLowerCase() : typeof r.type === 'string' ? r.type.toLowerCase() : '';
+  if (type === '0x7e' || r.depositNonce !== undefined || t.sourceHash !== undefined) return 'an OP Stack deposit';
+  if (r.l1Fee !== undefined || r.l1GasUsed !== undefined) return 'an OP Stack transaction (it pays an L1 data fee)';
+  if (r.gasUsedForL1 !== undefined || /^0x6[4-9a]$/.test(type)) return 'an Arbitrum transaction';
+  return null;
+}
+
+/**
  * The third source: the transaction run here on the node's state at its parent block (rpc/localTrace.ts,
  * loaded only now), handed on as the callTracer and prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
@@ -149,6 +163,11 @@ async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts:
   const forced = opts.tracer.mode === 'local';
   // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.
   if (receipt === null || typeof receipt !== 'object') return none;
+  const l2 = l2Kind(tx, receipt);
+  if (l2 !== null) {
+    warnings.push(`this is ${l2}, whose execution differs from L1's: it is not re-executed here${forced ? '' : `, and ${client.where} serves no call tracer`}; the call tree is not shown.`);
+    return none;
+  }
   if (tx === null || typeof tx !== 'object') {
     warnings.push(`${forced ? '' : `${client.where} serves no call tracer, and `}without the transaction object the transaction cannot be re-executed here; the call tree is not shown.`);
     return none;

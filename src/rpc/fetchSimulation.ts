@@ -10,6 +10,7 @@
  *   gas         eth_estimateGas when no gas limit was given (a revert there is no failure: the trace says why).
  */
 import { Interrupted, RpcFailure } from '../errors.js';
+import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
@@ -146,12 +147,19 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
   }
   // No call tracer on the node (Hardhat, public endpoints), or --tracer local: run it here.
   if (method === 'eth_call' && (mode === 'local' || (mode === 'auto' && missing.length > 0))) {
-    const { simulateLocally } = await import('./localTrace.js');
-    const local = await simulateLocally(client, req.call, param, overrides, { state: req.state, deadline: req.deadline });
-    callTrace = local.callTrace;
-    if (local.stateDiff !== null) state = { raw: local.stateDiff, source: 'local' };
-    method = 'local';
-    traceNote = `simulated locally on the node's state (${mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`})`;
+    try {
+      const { simulateLocally } = await import('./localTrace.js');
+      const local = await simulateLocally(client, req.call, param, overrides, { state: req.state, deadline: req.deadline });
+      callTrace = local.callTrace;
+      if (local.stateDiff !== null) state = { raw: local.stateDiff, source: 'local' };
+      method = 'local';
+      traceNote = `simulated locally on the node's state (${mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`})`;
+    } catch (err) {
+      if (err instanceof Interrupted) throw err;
+      // The node's state could not be had (a pruned node): eth_call still tells the outcome.
+      warnings.push(`the call could not be simulated here (${escapeShort(messageOf(err), 240)}).`);
+      missing.push('state for a local run');
+    }
   }
   if (method === 'eth_call') {
     callOutcome = await ethCall();

@@ -7,7 +7,7 @@
  * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
  */
 import { createBlock } from '@ethereumjs/block';
-import { createCustomCommon, Mainnet } from '@ethereumjs/common';
+import { Common, createCustomCommon, Holesky, Hoodi, Mainnet, Sepolia } from '@ethereumjs/common';
 import type { Message } from '@ethereumjs/evm';
 import { createFeeMarket1559Tx, createLegacyTx, createTxFromRPC } from '@ethereumjs/tx';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
@@ -44,6 +44,8 @@ function hardforkOf(header: Json): string {
 
 const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
+const KNOWN_CHAINS: Readonly<Record<number, typeof Mainnet>> = { 1: Mainnet, 11155111: Sepolia, 17000: Holesky, 560048: Hoodi };
+
 interface Frame {
   type: string;
   from: string;
@@ -70,13 +72,20 @@ function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): 
   return 'CALL';
 }
 
-const LOG_OPS = new Set(['LOG0', 'LOG1', 'LOG2', 'LOG3', 'LOG4']);
 const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 
 /** The EVM set up on the node's state at `stateBlock`, with `header` as its block context, and a traced run. */
-async function makeRunner(client: RpcClient, header: Json, stateBlock: string, deadline: AbortSignal) {
-  const chainIdHex = await client.call('eth_chainId', [], deadline);
-  const common = createCustomCommon({ chainId: Number(BigInt(chainIdHex as string)) }, Mainnet, { hardfork: hardforkOf(header) });
+async function makeRunner(client: RpcClient, header: Json, stateBlock: string, deadline: AbortSignal, chainIdAnswer?: Promise<unknown>) {
+  const chainIdHex = await (chainIdAnswer ?? client.call('eth_chainId', [], deadline));
+  const chainId = Number(BigInt(chainIdHex as string));
+  // Mainnet and the public testnets: the hardfork by block number and time, as their clients decide it;
+  // any other chain (anvil, Hardhat, devnets): by what the header carries.
+  const known = KNOWN_CHAINS[chainId];
+  let common: Common;
+  if (known !== undefined) {
+    common = new Common({ chain: known });
+    common.setHardforkBy({ blockNumber: BigInt(header.number as string), timestamp: BigInt(header.timestamp as string) });
+  } else common = createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header) });
   const state = new NodeState(client, stateBlock, deadline, { common });
   const hashes = new Map<bigint, Uint8Array>();
   // BLOCKHASH asks the node.
@@ -159,25 +168,48 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
     }
     done?.();
   };
-  const onStep = (s: { opcode: { name: string }; stack: bigint[]; memory: Uint8Array; address: { toString(): string }; account?: { balance: bigint } }, done?: () => void): void => {
-    const frame = stack.at(-1);
-    const name = s.opcode.name;
-    lastOp = name;
-    if (frame !== undefined && LOG_OPS.has(name)) {
-      const n = Number(name.slice(3));
-      const top = s.stack.length - 1;
-      const offset = Number(s.stack[top]!);
-      const size = Number(s.stack[top - 1]!);
-      const topics = Array.from({ length: n }, (_, i) => `0x${s.stack[top - 2 - i]!.toString(16).padStart(64, '0')}`);
-      const data = s.memory.subarray(offset, offset + size);
-      const bytes = data.length < size ? new Uint8Array(size).fill(0).map((_, i) => data[i] ?? 0) : data;
-      (frame.logs ??= []).push({ address: s.address.toString().toLowerCase(), topics, data: bytesToHex(bytes), position: hex(BigInt(frame.calls?.length ?? 0)) });
-    } else if (frame !== undefined && name === 'SELFDESTRUCT') {
-      const beneficiary = `0x${s.stack[s.stack.length - 1]!.toString(16).padStart(40, '0')}`;
-      (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: s.address.toString().toLowerCase(), to: beneficiary, value: hex(s.account?.balance ?? 0n), gas: '0x0', gasUsed: '0x0', input: '0x' });
-    }
-    done?.();
+  // The opcodes that say what a step-by-step trace would, wrapped where they run: a log's place among
+  // its frame's calls, a selfdestruct's beneficiary and balance, which call opcode made the next
+  // message. No per-step event: a 'step' listener costs every opcode of the run.
+  type RunState = {
+    stack: { peek(n: number): bigint[] };
+    interpreter: { _result: { logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> }; _env: { address: { toString(): string }; contract: { balance: bigint } } };
   };
+  type OpEntry = { opHandler: (runState: RunState, common: unknown) => unknown };
+  const opcodeMap = (vm.evm as unknown as { _opcodeMap: Array<OpEntry | undefined> })._opcodeMap;
+  const wrap = (op: number, before: ((r: RunState) => void) | null, after: ((r: RunState) => void) | null): void => {
+    const entry = opcodeMap[op];
+    if (entry === undefined) return;
+    const original = entry.opHandler;
+    entry.opHandler = (runState, common) => {
+      before?.(runState);
+      const out = original(runState, common);
+      if (after === null) return out;
+      if (out instanceof Promise) return out.then((v) => (after(runState), v));
+      after(runState);
+      return out;
+    };
+  };
+  for (const [op, name] of [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], [0xfa, 'STATICCALL']] as const) {
+    wrap(op, () => (lastOp = name), null);
+  }
+  for (let op = 0xa0; op <= 0xa4; op++) {
+    wrap(op, null, (r) => {
+      const frame = stack.at(-1);
+      const log = r.interpreter._result.logs.at(-1);
+      if (frame === undefined || log === undefined) return;
+      const [address, topics, data] = log;
+      (frame.logs ??= []).push({ address: bytesToHex(address), topics: topics.map((x) => bytesToHex(x)), data: bytesToHex(data), position: hex(BigInt(frame.calls?.length ?? 0)) });
+    });
+  }
+  wrap(0xff, (r) => {
+    const frame = stack.at(-1);
+    if (frame === undefined) return;
+    const [to] = r.stack.peek(1);
+    const beneficiary = `0x${to!.toString(16).padStart(40, '0')}`;
+    const env = r.interpreter._env;
+    (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: env.address.toString().toLowerCase(), to: beneficiary, value: hex(env.contract.balance), gas: '0x0', gasUsed: '0x0', input: '0x' });
+  }, null);
 
   const traced = async (go: () => Promise<RunResult>, wantState: boolean): Promise<{ frame: Frame; result: RunResult; pre: Json; post: Json }> => {
     frames.length = 0;
@@ -187,14 +219,12 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
     state.touched.clear();
     vm.evm.events!.on('beforeMessage', onBefore as never);
     vm.evm.events!.on('afterMessage', onAfter as never);
-    vm.evm.events!.on('step', onStep as never);
     let result: Awaited<ReturnType<typeof runTx>>;
     try {
       result = await go();
     } finally {
       vm.evm.events!.off('beforeMessage', onBefore as never);
       vm.evm.events!.off('afterMessage', onAfter as never);
-      vm.evm.events!.off('step', onStep as never);
     }
     const pre: Json = {};
     const post: Json = {};
@@ -250,13 +280,19 @@ type RunResult = Awaited<ReturnType<typeof runTx>>;
 /** Re-execute a mined transaction (its transaction and receipt already fetched) and describe it as geth's tracers would. */
 export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, opts: { readonly state: boolean; readonly deadline: AbortSignal }): Promise<LocalTrace> {
   const blockNumber = BigInt(tx.blockNumber as string);
-  const block = await client.call('eth_getBlockByNumber', [hex(blockNumber), true], opts.deadline);
-  if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
   const parent = hex(blockNumber - 1n);
-  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts.deadline);
+  // The block, the chain and what the transaction touches, asked at once: each is a round trip.
+  const blockAnswer = client.call('eth_getBlockByNumber', [hex(blockNumber), true], opts.deadline);
+  const chainIdAnswer = client.call('eth_chainId', [], opts.deadline);
+  const listAnswer = client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], opts.deadline);
+  chainIdAnswer.catch(() => undefined);
+  listAnswer.catch(() => undefined);
+  const block = await blockAnswer;
+  if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
+  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts.deadline, chainIdAnswer);
   // Prefetch what the node says the transaction touches, in one batch, where it can say (not Hardhat).
   try {
-    const list = await client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], opts.deadline);
+    const list = await listAnswer;
     const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: string; storageKeys: string[] }>) : [];
     const extra = [tx.from, tx.to, block.miner].filter((a): a is string => typeof a === 'string').map((address) => ({ address, storageKeys: [] }));
     await state.prefetch([...entries.filter((e) => typeof e.address === 'string' && Array.isArray(e.storageKeys)), ...extra]);

@@ -249,12 +249,17 @@ describe('txray call on other nodes', () => {
     expect(text.stdout).toMatch(/InsufficientBalance\(who: 0xf39F…2266/);
   });
 
-  test('a node without tracers: eth_call, with a warning that says so; the revert still decoded', async () => {
+  test('a node without tracers: simulated by txray\'s own EVM on its state, said plainly; the revert decoded', async () => {
     const r = await txray([token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender], bare.url);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('Simulated by   eth_call (the outcome only: no call tree)');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain("Simulated by   txray's own EVM on the node's state (the node has no call tracer)");
+    expect(r.stdout).toMatch(/simulated locally on the node's state \(http:\/\/127\.0\.0\.1:\d+ serves no debug_traceCall and no trace_call\)/);
     expect(r.stdout).toMatch(/InsufficientBalance\(who: 0xf39F…2266/);
-    expect(r.stderr).toMatch(/^txray: warning: simulated with eth_call \(http:\/\/127\.0\.0\.1:\d+ serves no debug_traceCall and no trace_call\): the outcome only, no call tree\.\n$/);
+    // The same call with --tracer none: eth_call, the outcome only, with a warning that says so.
+    const plain = await txray([token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '--tracer', 'none'], bare.url);
+    expect(plain.stdout).toContain('Simulated by   eth_call (the outcome only: no call tree)');
+    expect(plain.stderr).toBe('txray: warning: simulated with eth_call (as --tracer none asked): the outcome only, no call tree.\n');
   });
 
   test('a node that cannot run a call at all: exit 5 and its message in one line', async () => {

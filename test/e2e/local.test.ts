@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
@@ -126,6 +127,18 @@ describe('an endpoint without traces, and nodes without state', () => {
     expect(r.stdout).toContain('✘ reverted');
     expect(r.stdout).not.toContain('Call tree');
   });
+
+  test('txray call there: auto simulates locally; without the state, eth_call still tells the outcome', async () => {
+    const here = jsonOf(await runTxray(['call', token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '-r', publicLike.url, '--json'], {}, undefined, project));
+    expect(here).toMatchObject({ status: 'reverted', traceSource: 'local', simulation: { method: 'local' } });
+    expect(here.failure.revert.name).toBe('InsufficientBalance');
+    const r = await runTxray(['call', token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '-r', noState.url], {}, undefined, project);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^txray: warning: the call could not be simulated here \(the node has no state at block \d+ \(.*missing trie node.*\): an archive node, or a node with traces, is needed\)\.$/);
+    expect(lines[1]).toMatch(/^txray: warning: simulated with eth_call /);
+    expect(r.stdout).toMatch(/InsufficientBalance\(who: 0xf39F…2266/);
+  });
 });
 
 describe('a transaction that depends on an earlier one in its block', () => {
@@ -151,5 +164,23 @@ describe('a transaction that depends on an earlier one in its block', () => {
     expect(shape(doc.calls)).toEqual(shape(geth.calls));
     // Before-values are those just before it, after the first transfer.
     expect(doc.storageChanges).toEqual(geth.storageChanges);
+  });
+});
+
+describe('where it must not run', () => {
+  test('an OP Stack deposit (anvil --network optimism) is not re-executed: one line says why', async () => {
+    const op = await startAnvil(['--network', 'optimism']);
+    try {
+      const hash = (await op.rpc('eth_sendTransaction', [
+        { from: DEV.sender, to: DEV.other, value: '0x1', gas: '0x30000', type: '0x7e', sourceHash: `0x${'11'.repeat(32)}`, mint: '0xde0b6b3a7640000', isSystemTx: false },
+      ])) as string;
+      await receipt(op.rpc, hash);
+      const r = await runTxray([hash, '-r', op.url, '--tracer', 'local']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("txray: warning: this is an OP Stack deposit, whose execution differs from L1's: it is not re-executed here; the call tree is not shown.\n");
+      expect(r.stdout).not.toContain('Call tree');
+    } finally {
+      await op.stop();
+    }
   });
 });
