@@ -57,6 +57,7 @@ export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcRe
   const gasUsed = o.gasUsed ?? undefined;
   const created = root?.type === 'create' && !reverted && isRecord(root.result) && typeof root.result.address === 'string' ? (root.result.address as Hex) : undefined;
   const baseFee = isQuantity(o.header.baseFeePerGas) ? BigInt(o.header.baseFeePerGas) : null;
+  const price = effectivePrice(tx, baseFee);
   const blockHash = typeof o.header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(o.header.hash) ? (o.header.hash as Hex) : undefined;
   return {
     transactionHash: tx.hash ?? ZERO_HASH,
@@ -64,7 +65,7 @@ export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcRe
     ...(isQuantity(o.header.number) ? { blockNumber: o.header.number } : {}),
     ...(created !== undefined ? { contractAddress: created } : {}),
     ...(gasUsed !== undefined ? { gasUsed } : {}),
-    ...(gasUsed !== undefined && effectivePrice(tx, baseFee) !== undefined ? { effectiveGasPrice: effectivePrice(tx, baseFee) } : {}),
+    ...(gasUsed !== undefined && price !== undefined ? { effectiveGasPrice: price } : {}),
     status: reverted ? '0x0' : '0x1',
     logs,
   };

@@ -76,11 +76,12 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
   const overrides = req.overrides;
   const traceCall = (config: Record<string, unknown>): Promise<unknown> =>
     client.call('debug_traceCall', [req.call, param, overrides === null ? config : { ...config, stateOverrides: overrides }], req.deadline);
-  const parityCall = (): Promise<unknown> =>
-    client.call('trace_call', overrides === null ? [req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], param] : [req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], param, overrides], req.deadline);
+  // trace_call, eth_call and eth_estimateGas take the overrides as their last parameter, where there are any.
+  const withOverrides = (params: unknown[]): unknown[] => (overrides === null ? params : [...params, overrides]);
+  const parityCall = (): Promise<unknown> => client.call('trace_call', withOverrides([req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], param]), req.deadline);
   const ethCall = async (): Promise<SimulationAnswers['callOutcome']> => {
     try {
-      const output = await client.call('eth_call', overrides === null ? [req.call, param] : [req.call, param, overrides], req.deadline);
+      const output = await client.call('eth_call', withOverrides([req.call, param]), req.deadline);
       return { output: typeof output === 'string' ? output : '0x' };
     } catch (err) {
       // A revert is an answer (code 3 with the revert data in geth and anvil; some nodes give only the text).
@@ -89,7 +90,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     }
   };
   const estimate = req.estimate
-    ? client.call('eth_estimateGas', overrides === null ? [req.call, param] : [req.call, param, overrides], req.deadline).then(
+    ? client.call('eth_estimateGas', withOverrides([req.call, param]), req.deadline).then(
         (v) => ({ value: v, error: null }),
         (err: unknown) => {
           if (err instanceof Interrupted) throw err;

@@ -16,7 +16,6 @@ import { Interrupted } from '../errors.js';
 import { isRecord } from '../raw/hex.js';
 import type { RpcClient } from './createRpcClient.js';
 import { NodeState } from './nodeState.js';
-import { messageOf } from './types.js';
 
 type Json = Record<string, unknown>;
 type Hex = `0x${string}`;
@@ -30,7 +29,6 @@ export interface LocalTrace {
   readonly mismatch: string[];
   /** The block's earlier transactions replayed first (0 when the parent's state sufficed). */
   readonly replayed: number;
-  readonly requests: number;
 }
 
 /** Hardfork by what the header carries (local chains), from the newest. */
@@ -339,11 +337,9 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, o
   // The callTracer's root counts the whole transaction: its gas limit and its gas used (intrinsic included).
   root.gas = tx.gas as string;
   root.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: root as unknown as Json, stateDiff: opts.state ? { pre: outcome.pre, post: outcome.post } : null, mismatch, replayed, requests: state.requests };
+  return { callTrace: root as unknown as Json, stateDiff: opts.state ? { pre: outcome.pre, post: outcome.post } : null, mismatch, replayed };
 }
 
-/** One line for a failure to re-execute (no state at the parent block, an unknown transaction type…). */
-export const whyNotLocal = (err: unknown): string => messageOf(err);
 
 export interface LocalSimulation {
   /** A geth callTracer frame (withLog), as debug_traceCall would answer. */

@@ -20,13 +20,19 @@ const quantity = (v: unknown, what: string): bigint => {
   return BigInt(v);
 };
 
+/** One account from its three answers (nonce, balance, code); throws when they are not what was asked. */
+function fetchedOf([nonce, balance, code]: readonly unknown[]): Fetched {
+  return { nonce: quantity(nonce, 'nonce'), balance: quantity(balance, 'balance'), code: isHexString(code) ? hexToBytes(code as `0x${string}`) : new Uint8Array(0) };
+}
+
+/** A storage word as the EVM keeps it (leading zeros dropped). */
+const slotOf = (v: unknown): Uint8Array => (isHexString(v) ? unpadBytes(hexToBytes(v as `0x${string}`)) : new Uint8Array(0));
+
 export class NodeState extends SimpleStateManager {
   private readonly accounts = new Map<string, Promise<Fetched>>();
   private readonly slots = new Map<string, Promise<Uint8Array>>();
   /** Every account and slot the run read or wrote (lower-case address → slot keys), for the state diff. */
   readonly touched = new Map<string, Set<string>>();
-  /** Requests made, for --debug and the tests. */
-  requests = 0;
 
   /** Why a read failed: the node has no state at this block (pruned), in the words a user can act on. */
   private noState(err: unknown): never {
@@ -50,77 +56,54 @@ export class NodeState extends SimpleStateManager {
     if (slot !== undefined) set.add(slot);
   }
 
-  /** Accounts and slots fetched in one batch request, before the run (from eth_createAccessList). */
+  /** The three reads that make one account. */
+  private accountCalls(a: string): Array<{ method: string; params: unknown[] }> {
+    return [
+      { method: 'eth_getTransactionCount', params: [a, this.block] },
+      { method: 'eth_getBalance', params: [a, this.block] },
+      { method: 'eth_getCode', params: [a, this.block] },
+    ];
+  }
+
+  /**
+   * Accounts and slots fetched in one batch request, before the run (from eth_createAccessList). Where
+   * the node will not give them so (it refuses batches, or an item fails), the run asks item by item,
+   * and says why if it still cannot.
+   */
   async prefetch(entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): Promise<void> {
-    const calls: Array<{ method: string; params: unknown[] }> = [];
-    const wanted: Array<() => (answers: unknown[]) => void> = [];
-    for (const e of entries) {
-      const a = e.address.toLowerCase();
-      if (!this.accounts.has(a)) {
-        const at = calls.length;
-        calls.push({ method: 'eth_getTransactionCount', params: [a, this.block] }, { method: 'eth_getBalance', params: [a, this.block] }, { method: 'eth_getCode', params: [a, this.block] });
-        let resolve!: (f: Fetched) => void;
-        let reject!: (e: unknown) => void;
-        this.accounts.set(a, new Promise<Fetched>((res, rej) => ((resolve = res), (reject = rej))));
-        this.accounts.get(a)!.catch(() => undefined);
-        wanted.push(() => (answers) => {
-          try {
-            const code = answers[at + 2];
-            resolve({ nonce: quantity(answers[at], 'nonce'), balance: quantity(answers[at + 1], 'balance'), code: isHexString(code) ? hexToBytes(code as `0x${string}`) : new Uint8Array(0) });
-          } catch (err) {
-            reject(err);
-          }
-        });
-      }
-      for (const k of e.storageKeys) {
-        const key = `${a}:${k.toLowerCase()}`;
-        if (this.slots.has(key)) continue;
-        const at = calls.length;
-        calls.push({ method: 'eth_getStorageAt', params: [a, k, this.block] });
-        let resolve!: (v: Uint8Array) => void;
-        this.slots.set(key, new Promise<Uint8Array>((res) => (resolve = res)));
-        wanted.push(() => (answers) => resolve(isHexString(answers[at]) ? unpadBytes(hexToBytes(answers[at] as `0x${string}`)) : new Uint8Array(0)));
-      }
-    }
+    const accounts = [...new Set(entries.map((e) => e.address.toLowerCase()))].filter((a) => !this.accounts.has(a));
+    const slots = [...new Set(entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)))].filter((id) => !this.slots.has(id));
+    const calls = [...accounts.flatMap((a) => this.accountCalls(a)), ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), this.block] }))];
     if (calls.length === 0) return;
     let answers: unknown[];
-    const forget = (): void => {
-      for (const e of entries) this.accounts.delete(e.address.toLowerCase());
-      for (const e of entries) for (const k of e.storageKeys) this.slots.delete(`${e.address.toLowerCase()}:${k.toLowerCase()}`);
-    };
     try {
-      this.requests++;
       const raw = await this.client.batch(calls, this.deadline);
-      // An item the node would not give (a node that refuses batches, or has no state there): the run
-      // asks item by item, and says why if it still cannot.
-      if (raw.some((x) => 'error' in x)) return forget();
+      if (raw.some((x) => 'error' in x)) return;
       answers = raw.map((x) => ('result' in x ? x.result : undefined));
     } catch (err) {
       if (err instanceof Interrupted) throw err;
-      return forget();
+      return;
     }
-    for (const w of wanted) w()(answers);
+    accounts.forEach((a, i) => {
+      try {
+        this.accounts.set(a, Promise.resolve(fetchedOf(answers.slice(3 * i, 3 * i + 3))));
+      } catch {
+        /* malformed: asked again when the run needs it */
+      }
+    });
+    slots.forEach((id, i) => this.slots.set(id, Promise.resolve(slotOf(answers[3 * accounts.length + i]))));
   }
 
   private remote(address: Address): Promise<Fetched> {
     const a = address.toString().toLowerCase();
     let p = this.accounts.get(a);
     if (p === undefined) {
-      this.requests++;
       p = this.client
-        .batch(
-          [
-            { method: 'eth_getTransactionCount', params: [a, this.block] },
-            { method: 'eth_getBalance', params: [a, this.block] },
-            { method: 'eth_getCode', params: [a, this.block] },
-          ],
-          this.deadline,
-        )
+        .batch(this.accountCalls(a), this.deadline)
         .then((answers) => {
           const failed = answers.find((x) => 'error' in x);
           if (failed !== undefined && 'error' in failed) throw new Error(failed.error);
-          const [nonce, balance, code] = answers.map((x) => ('result' in x ? x.result : undefined));
-          return { nonce: quantity(nonce, 'nonce'), balance: quantity(balance, 'balance'), code: isHexString(code) ? hexToBytes(code as `0x${string}`) : new Uint8Array(0) };
+          return fetchedOf(answers.map((x) => ('result' in x ? x.result : undefined)));
         })
         .catch((err: unknown) => this.noState(err));
       this.accounts.set(a, p);
@@ -145,10 +128,9 @@ export class NodeState extends SimpleStateManager {
     const id = `${a}:${k}`;
     let p = this.slots.get(id);
     if (p === undefined) {
-      this.requests++;
       p = this.client
         .call('eth_getStorageAt', [a, k, this.block], this.deadline)
-        .then((v) => (isHexString(v) ? unpadBytes(hexToBytes(v as `0x${string}`)) : new Uint8Array(0)))
+        .then(slotOf)
         .catch((err: unknown) => this.noState(err));
       this.slots.set(id, p);
     }
