@@ -65,7 +65,7 @@ export interface PlacedEvent {
 /** What `txray call` simulated and how (absent for a mined transaction). */
 export interface Simulation {
   /** Which node method answered: a tracer, or eth_call alone (no tree). */
-  readonly method: 'debug_traceCall' | 'trace_call' | 'local' | 'eth_call';
+  readonly method: 'debug_traceCall' | 'trace_call' | 'local' | 'eth_simulateV1' | 'eth_call';
   /** The block simulated at: its number and hash as the node gave them, and what was asked for. */
   readonly block: { readonly number: Hex; readonly hash: Hex | null; readonly asked: string };
   /** The state overrides as sent (geth's form, by address); null without any. */

@@ -7,8 +7,8 @@ import { buildModel } from '../model/buildModel.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
 import type { InspectModel, Simulation } from '../model/types.js';
-import { isData, isQuantity, isRecord } from '../raw/hex.js';
-import { parseCallTrace } from '../raw/parseCallTrace.js';
+import { isAddress, isData, isHash, isQuantity, isRecord } from '../raw/hex.js';
+import { type FrameLog, parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseTrace } from '../raw/parseRaw.js';
 import type { Hex, RpcTransaction } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
@@ -34,6 +34,16 @@ export interface SimulateSettings {
 }
 
 const opt = (v: unknown): Hex | undefined => (isQuantity(v) ? v : undefined);
+
+/** eth_simulateV1's events, checked as a receipt's logs are; a malformed one is left out with a warning. */
+function outcomeLogs(logs: readonly unknown[], warn: (m: string) => void): FrameLog[] {
+  const out: FrameLog[] = [];
+  for (const l of logs) {
+    if (isRecord(l) && isAddress(l.address) && Array.isArray(l.topics) && l.topics.every(isHash) && isData(l.data)) out.push({ traceAddress: [], position: 0, address: l.address, topics: l.topics as Hex[], data: l.data });
+    else warn('eth_simulateV1: a malformed event is left out.');
+  }
+  return out;
+}
 
 /** The call as a transaction object: what the views show as the transaction (the plan is checked input). */
 function transactionOf(plan: CallPlan): RpcTransaction {
@@ -79,11 +89,18 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   const trace = converted !== null ? converted.entries : answers.method === 'trace_call' ? parseTrace(answers.trace, null, warn) : null;
   const outcome = answers.callOutcome;
   const header = answers.block as Record<string, unknown>;
+  // eth_simulateV1's events belong to the call as a whole (there is no tree to place them in).
+  const simulatedLogs = outcome !== null && Array.isArray(outcome.logs) ? outcomeLogs(outcome.logs, warn) : null;
   const receipt = simulatedReceipt(tx, {
     trace,
-    frameLogs: converted?.logs ?? null,
+    frameLogs: converted?.logs ?? simulatedLogs,
     // Read from the frame itself: a failed frame has no result in Parity's vocabulary, but the callTracer still says its gas.
-    gasUsed: (answers.method === 'debug_traceCall' || answers.method === 'local') && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed) ? answers.callTrace.gasUsed : null,
+    gasUsed:
+      (answers.method === 'debug_traceCall' || answers.method === 'local') && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed)
+        ? answers.callTrace.gasUsed
+        : outcome !== null && isQuantity(outcome.gasUsed)
+          ? outcome.gasUsed
+          : null,
     reverted: outcome !== null && 'revertData' in outcome,
     header,
   });

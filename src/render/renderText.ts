@@ -206,7 +206,7 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
   yield row(c, 'Status', verdict);
-  const by = s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : ''}`;
+  const by = s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : s.method === 'eth_simulateV1' ? c.dim(' (the outcome and its events: no call tree)') : ''}`;
   yield row(c, 'Simulated by', by);
   if (s.signed && m.hash !== null) yield row(c, 'Hash if sent', m.hash);
   if (s.overrides !== null) {

@@ -17,7 +17,7 @@ import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcCl
 import { messageOf, type TracerState } from './types.js';
 
 /** Which node method answered the simulation. */
-export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'local' | 'eth_call';
+export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'local' | 'eth_simulateV1' | 'eth_call';
 
 export interface SimulationRequest {
   /** The call object as JSON-RPC takes it (from, to, value, input, gas, …). */
@@ -41,7 +41,11 @@ export interface SimulationAnswers extends SourceAnswers {
   readonly estimate: unknown;
   readonly estimateError: string | null;
   /** eth_call's outcome, when no tracer answered: its output, or its revert data. */
-  readonly callOutcome: { readonly output: string } | { readonly revertData: string | null; readonly message: string } | null;
+  /**
+   * The outcome without a tracer: its output or its revert data; with eth_simulateV1 also the events
+   * it emitted (verbatim, not yet checked) and its gas used.
+   */
+  readonly callOutcome: ({ readonly output: string } | { readonly revertData: string | null; readonly message: string }) & { readonly logs?: unknown; readonly gasUsed?: unknown } | null;
 }
 
 const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
@@ -87,6 +91,20 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
       // A revert is an answer (code 3 with the revert data in geth and anvil; some nodes give only the text).
       if (err instanceof RpcFailure && err.kind === 'rpc-error' && (err.rpcCode === 3 || /revert/i.test(err.message))) return { revertData: err.data ?? null, message: err.message };
       throw err;
+    }
+  };
+  /** eth_simulateV1's answer for the one call, or null where the node has none (or it fails: eth_call decides then). */
+  const simulateV1 = async (): Promise<SimulationAnswers['callOutcome']> => {
+    try {
+      const blocks = await client.call('eth_simulateV1', [{ blockStateCalls: [{ calls: [req.call], ...(overrides === null ? {} : { stateOverrides: overrides }) }] }, param], req.deadline);
+      const calls = Array.isArray(blocks) && isRecord(blocks[0]) && Array.isArray(blocks[0].calls) ? blocks[0].calls : [];
+      const c = calls[0];
+      if (!isRecord(c) || typeof c.returnData !== 'string') return null;
+      const base = { logs: c.logs, gasUsed: c.gasUsed };
+      return c.status === '0x1' ? { ...base, output: c.returnData } : { ...base, revertData: c.returnData, message: 'execution reverted' };
+    } catch (err) {
+      if (err instanceof Interrupted) throw err;
+      return null;
     }
   };
   const estimate = req.estimate
@@ -163,9 +181,14 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     }
   }
   if (method === 'eth_call') {
-    callOutcome = await ethCall();
+    // eth_simulateV1 (where the node has it) also tells the events and the gas used; else eth_call.
+    const simulated = await simulateV1();
+    if (simulated !== null) {
+      callOutcome = simulated;
+      method = 'eth_simulateV1';
+    } else callOutcome = await ethCall();
     const why = mode === 'none' ? 'as --tracer none asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`;
-    warnings.push(`simulated with eth_call (${why}): the outcome only, no call tree${req.state ? ' and no state changes' : ''}.`);
+    warnings.push(`simulated with ${method} (${why}): the outcome${method === 'eth_simulateV1' ? ' and its events' : ''} only, no call tree${req.state ? ' and no state changes' : ''}.`);
   }
   if (prestate !== null && method === 'debug_traceCall' && state === null) {
     const answer = await prestate;
@@ -178,7 +201,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     receipt: null,
     trace,
     callTrace,
-    traceSource: method === 'eth_call' ? null : method,
+    traceSource: method === 'eth_call' || method === 'eth_simulateV1' ? null : method,
     traceNote,
     state,
     block: header,

@@ -200,17 +200,21 @@ describe('txray call on anvil', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^Showcase::run \d+$/m);
   });
 
-  test('--tracer none: eth_call alone, the outcome and the decoded revert, no tree, said plainly', async () => {
+  test('--tracer none: eth_simulateV1, the outcome, its events and the decoded revert, no tree, said plainly', async () => {
     const r = await txray([token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '--tracer', 'none', '--json']);
     expect(r.code).toBe(1);
     const doc = jsonOf(r);
     expect(schemaErrors(doc)).toBe('');
     expect(doc.calls).toBeNull();
-    expect(doc.simulation.method).toBe('eth_call');
+    expect(doc.simulation.method).toBe('eth_simulateV1');
     expect(doc.failure.revert.name).toBe('InsufficientBalance');
-    expect(doc.warnings).toEqual(['simulated with eth_call (as --tracer none asked): the outcome only, no call tree.']);
-    const ok = jsonOf(await txray([token, 'balanceOf(address)', DEV.other, '--tracer', 'none', '--json']));
-    expect(BigInt(ok.simulation.output)).toBeGreaterThan(0n);
+    expect(doc.warnings).toEqual(['simulated with eth_simulateV1 (as --tracer none asked): the outcome and its events only, no call tree.']);
+    const ok = jsonOf(await txray([token, 'transfer(address,uint256)', DEV.other, '7', '--from', DEV.sender, '--tracer', 'none', '--json']));
+    expect(ok.status).toBe('success');
+    expect(ok.logs.map((l: any) => l.event?.name)).toEqual(['Transfer']);
+    expect(BigInt(ok.simulation.gasUsed)).toBeGreaterThan(21_000n);
+    const view = jsonOf(await txray([token, 'balanceOf(address)', DEV.other, '--tracer', 'none', '--json']));
+    expect(BigInt(view.simulation.output)).toBeGreaterThan(0n);
   });
 });
 
@@ -218,7 +222,12 @@ describe('txray call on other nodes', () => {
   let parity: RpcServer;
   let bare: RpcServer;
   let none: RpcServer;
+  let callOnly: RpcServer;
   beforeAll(async () => {
+    // No tracer and no eth_simulateV1: eth_call alone.
+    callOnly = await startRpcServer(({ method, params }) =>
+      /^(debug_|trace_)/.test(method) || method === 'eth_simulateV1' ? { error: { code: -32601, message: 'Method not found' } } : forward(anvil.url, method, params),
+    );
     parity = await startParityStandIn(anvil.url);
     // Only blocks and eth_call: no tracer of any kind.
     bare = await startRpcServer(({ method, params }) =>
@@ -228,7 +237,7 @@ describe('txray call on other nodes', () => {
     none = await startRpcServer(({ method, params }) => (method === 'eth_getBlockByNumber' ? forward(anvil.url, method, params) : { error: { code: -32601, message: 'Method not found' } }));
   });
   afterAll(async () => {
-    await Promise.all([parity?.close(), bare?.close(), none?.close()]);
+    await Promise.all([parity?.close(), bare?.close(), none?.close(), callOnly?.close()]);
   });
 
   test('a Parity-only node: trace_call gives the tree and the state diff', async () => {
@@ -256,9 +265,11 @@ describe('txray call on other nodes', () => {
     expect(r.stdout).toContain("Simulated by   txray's own EVM on the node's state (the node has no call tracer)");
     expect(r.stdout).toMatch(/simulated locally on the node's state \(http:\/\/127\.0\.0\.1:\d+ serves no debug_traceCall and no trace_call\)/);
     expect(r.stdout).toMatch(/InsufficientBalance\(who: 0xf39F…2266/);
-    // The same call with --tracer none: eth_call, the outcome only, with a warning that says so.
-    const plain = await txray([token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '--tracer', 'none'], bare.url);
+    // The same call with --tracer none on a node without eth_simulateV1: eth_call, the outcome only, said so.
+    const plain = await txray([token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '--tracer', 'none'], callOnly.url);
+    expect(plain.code).toBe(1);
     expect(plain.stdout).toContain('Simulated by   eth_call (the outcome only: no call tree)');
+    expect(plain.stdout).toMatch(/InsufficientBalance\(who: 0xf39F…2266/);
     expect(plain.stderr).toBe('txray: warning: simulated with eth_call (as --tracer none asked): the outcome only, no call tree.\n');
   });
 

@@ -136,7 +136,7 @@ describe('an endpoint without traces, and nodes without state', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toMatch(/^txray: warning: the call could not be simulated here \(the node has no state at block \d+ \(.*missing trie node.*\): an archive node, or a node with traces, is needed\)\.$/);
-    expect(lines[1]).toMatch(/^txray: warning: simulated with eth_call /);
+    expect(lines[1]).toMatch(/^txray: warning: simulated with eth_simulateV1 \(.*\): the outcome and its events only, no call tree\.$/);
     expect(r.stdout).toMatch(/InsufficientBalance\(who: 0xf39F…2266/);
   });
 });
