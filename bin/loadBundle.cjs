@@ -37,11 +37,11 @@ const RUNTIME = `${process.version}/${process.arch}`;
  * another Node (an installed package run by a Node other than the one that packed it) is not handed to
  * V8 at all: 'rejected', as V8 itself says of a cache made under other V8 flags.
  */
-function readCache(buildId) {
+function readCache(file, buildId) {
   if (buildId === null) return { cachedData: undefined, state: 'absent' };
   let bytes;
   try {
-    bytes = fs.readFileSync(CACHE);
+    bytes = fs.readFileSync(file);
   } catch {
     return { cachedData: undefined, state: 'absent' };
   }
@@ -60,19 +60,44 @@ function cacheHeader(buildId, data) {
 }
 
 /**
- * Compile and run the bundle; returns its exports, the compiled script (the warm-up serialises it) and
- * what became of the cache: 'used', 'rejected' (made by another Node, or refused by V8: other flags), 'damaged' (bad
- * checksum), 'absent', or 'off' (options.cache false).
+ * Compile and run one bundled file as a CommonJS module, from its code cache where one fits. Returns its
+ * exports, the compiled script (the warm-up serialises it), its build id, and what became of the cache:
+ * 'used', 'rejected' (made by another Node, or refused by V8: other flags), 'damaged' (bad checksum),
+ * 'absent', or 'off' (options.cache false).
  */
-function loadBundle(options = {}) {
-  const source = fs.readFileSync(BUNDLE, 'utf8');
+function compile(file, cacheFile, options) {
+  const source = fs.readFileSync(file, 'utf8');
   const buildId = buildIdOf(source);
-  const { cachedData, state } = options.cache === false ? { cachedData: undefined, state: 'off' } : readCache(buildId);
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData });
+  const { cachedData, state } = options.cache === false ? { cachedData: undefined, state: 'off' } : readCache(cacheFile, buildId);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, require, module, BUNDLE, DIST);
+  script.runInThisContext()(module.exports, require, module, file, DIST);
   const cache = state === 'found' ? (script.cachedDataRejected ? 'rejected' : 'used') : state;
-  return { exports: module.exports, script, buildId, cache, dist: DIST, cacheFile: CACHE };
+  return { exports: module.exports, script, buildId, cache, dist: DIST, cacheFile };
 }
 
-module.exports = { loadBundle, cacheHeader };
+/** The main bundle's options, which its parts follow; and the parts loaded so far (name → what compile returned). */
+let loadOptions = {};
+const parts = new Map();
+
+/** The main bundle, dist/txray.cjs. */
+function loadBundle(options = {}) {
+  loadOptions = options;
+  return compile(BUNDLE, CACHE, options);
+}
+
+/**
+ * A part of the bundle kept in a file of its own because few runs need it (dist/evm.cjs: the EVM that
+ * re-executes a transaction where the node has no trace), loaded on its first use with its own code
+ * cache (dist/<name>.v8cache), under the main bundle's cache option.
+ */
+function loadPart(name) {
+  let part = parts.get(name);
+  if (part === undefined) {
+    part = compile(path.join(DIST, `${name}.cjs`), path.join(DIST, `${name}.v8cache`), loadOptions);
+    parts.set(name, part);
+  }
+  return part;
+}
+
+module.exports = { loadBundle, loadPart, parts, cacheHeader };

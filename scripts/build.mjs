@@ -80,6 +80,66 @@ const standIns = [
 ];
 
 /**
+ * EthereumJS's packages each install their own copy of @noble/hashes and @noble/curves (the same
+ * version: npm cannot hoist it above viem's older one), and a bundle would carry them all: seven
+ * keccaks, each with its tables built at load and compiled afresh at first use. Every import of them
+ * from an EthereumJS package is resolved from @ethereumjs/util's copy; the build checks the versions agree.
+ */
+const oneNoble = {
+  name: 'one-noble',
+  setup(b) {
+    const entry = createRequire(import.meta.url).resolve('@ethereumjs/util');
+    const home = entry.slice(0, entry.lastIndexOf('@ethereumjs/util') + '@ethereumjs/util'.length);
+    const versions = new Map();
+    b.onResolve({ filter: /^@noble\/(hashes|curves)(\/|$)/ }, async (args) => {
+      if (args.pluginData?.oneNoble || !/[\\/]node_modules[\\/]@ethereumjs[\\/]/.test(args.importer)) return undefined;
+      const found = await b.resolve(args.path, { resolveDir: home, kind: args.kind, pluginData: { oneNoble: true } });
+      const mine = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: { oneNoble: true } });
+      const versionOf = (file) => {
+        const root = /^(.*[\\/]node_modules[\\/]@noble[\\/][^\\/]+)[\\/]/.exec(file)?.[1];
+        if (root === undefined) return null;
+        if (!versions.has(root)) versions.set(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+        return versions.get(root);
+      };
+      if (versionOf(found.path) !== versionOf(mine.path)) throw new Error(`${args.importer} wants ${args.path} ${versionOf(mine.path)}, @ethereumjs/util has ${versionOf(found.path)}`);
+      return found;
+    });
+  },
+};
+
+/**
+ * @noble/curves (EthereumJS's secp256k1, bn254, P-256) draws random bytes once as it defines each curve,
+ * to learn whether scalar blinding can be used; the first draw loads Node's WebCrypto (~10 ms) into every
+ * run that re-executes a transaction, which never multiplies a secret scalar (it recovers and verifies).
+ * The probe is left out: the generator is still used, and its output checked, where blinding happens.
+ */
+const noProbe = {
+  name: 'no-rng-probe',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@noble[\\/]curves[\\/]abstract[\\/]curve\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const probe = '        const probe = randomBytes(length);\n';
+      if (!text.includes(probe)) throw new Error(`${args.path}: probeRandomBytes has changed; look again at the no-rng-probe plugin`);
+      return { contents: text.replace(probe, '        const probe = new Uint8Array(length);\n'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The main bundle's side of src/rpc/evmEngine.ts: EthereumJS is built into dist/evm.cjs, and the
+ * import of it, reached only from the modules loaded on demand, loads that file through
+ * bin/loadBundle.cjs (with its own code cache) on first use.
+ */
+const evmPart = {
+  name: 'evm-part',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/evmEngine\.js$/ }, () => ({ path: 'evmEngine', namespace: 'evm-part' }));
+    b.onResolve({ filter: /^\.\/loadBundle\.cjs$/ }, (args) => (args.namespace === 'evm-part' ? { path: args.path, external: true } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'evm-part' }, () => ({ contents: 'module.exports = require("./loadBundle.cjs").loadPart("evm").exports;', loader: 'js' }));
+  },
+};
+
+/**
  * The licence notices of every npm package whose code the bundle contains (from esbuild's list of its
  * inputs): name, version, licence and the package's own licence text. The package ships this file
  * instead of the packages themselves, which are build-time (dev) dependencies.
@@ -104,7 +164,7 @@ function thirdPartyNotices(inputs) {
     return `${meta.name}@${meta.version} (${meta.license})\n\n${meta.license === 'MPL-2.0' ? `${source}\n\n` : ''}${readFileSync(join(root, file), 'utf8').trim()}\n`;
   });
   const rule = `\n${'-'.repeat(78)}\n\n`;
-  return `dist/txray.cjs bundles code of the following npm packages; their licence notices follow.\n${rule}${sections.join(rule)}`;
+  return `dist/txray.cjs and dist/evm.cjs bundle code of the following npm packages; their licence notices follow.\n${rule}${sections.join(rule)}`;
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -129,31 +189,37 @@ if (/<\/script/i.test(reportJs) || /<\/style/i.test(reportCss)) throw new Error(
 const report = { js: reportJs, css: reportCss, jsHash: sha256(reportJs), cssHash: sha256(reportCss) };
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const bundleFile = fileURLToPath(new URL('../dist/txray.cjs', import.meta.url));
+// Both files: CommonJS for Node 20, whitespace and syntax minified, held in memory until checked.
+const nodeFile = { metafile: true, write: false, bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', logLevel: 'warning' };
 const { outputFiles: [bundle], metafile } = await build({
+  ...nodeFile,
   entryPoints: ['src/cli/run.ts'],
-  metafile: true,
   outfile: bundleFile,
-  write: false,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version), __TXRAY_REPORT__: JSON.stringify(report) },
-  logLevel: 'warning',
-  plugins: standIns,
+  plugins: [...standIns, evmPart],
+});
+// The EVM's file (see evmPart), which few runs read.
+const { outputFiles: [evm], metafile: evmMetafile } = await build({
+  ...nodeFile,
+  entryPoints: ['src/rpc/evmEngine.ts'],
+  outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
+  inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
+  plugins: [...standIns, oneNoble, noProbe],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
-const buildId = createHash('sha256').update(bundle.text).digest('hex').slice(0, 16);
+const buildIdOf = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+const buildId = buildIdOf(bundle.text);
 // The bundle runs inside vm.Script, which has no loader for import(): every dynamic import must be of a
 // bundled module (esbuild turns those into require calls). One left for Node to resolve would fail at run time.
-if (/\bimport\(/.test(bundle.text)) throw new Error('dist/txray.cjs has a dynamic import() of an external module; bundle it or require() it');
+for (const [name, out] of [['txray', bundle], ['evm', evm]]) {
+  if (/\bimport\(/.test(out.text)) throw new Error(`dist/${name}.cjs has a dynamic import() of an external module; bundle it or require() it`);
+}
+if (/@ethereumjs/.test(bundle.text)) throw new Error('dist/txray.cjs holds EthereumJS code: only src/rpc/evmEngine.ts may import it');
 mkdirSync(dirname(bundleFile), { recursive: true });
 writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
-writeFileSync(new URL('../dist/THIRD-PARTY-LICENSES.txt', import.meta.url), thirdPartyNotices(Object.keys(metafile.inputs)));
+writeFileSync(new URL('../dist/evm.cjs', import.meta.url), `// txray build ${buildIdOf(evm.text)}\n${evm.text}`);
+writeFileSync(new URL('../dist/THIRD-PARTY-LICENSES.txt', import.meta.url), thirdPartyNotices([...Object.keys(metafile.inputs), ...Object.keys(evmMetafile.inputs)]));
 
 // The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),
 // sharded by first byte so a lookup reads one small file (~17 KB), never the whole set. Its licence ships beside it.

@@ -118,7 +118,7 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
     .option('--override-nonce <addr:n>', 'simulate with this nonce, repeatable', collect)
     .option('--override-code <addr:hex>', 'simulate with this runtime code, repeatable', collect)
     .option('--override-state-diff <addr:slot:value>', 'simulate with this storage slot set, repeatable', collect)
-    .option('--tracer <mode>', 'auto: debug_traceCall (callTracer), else trace_call, else eth_call; geth; parity; none (eth_call only)', 'auto')
+    .option('--tracer <mode>', 'auto: debug_traceCall (callTracer), else trace_call, else run locally on the node\'s state; geth; parity; local; none (eth_simulateV1, else eth_call: no tree)', 'auto')
     .option('--html <file>', 'also write a self-contained HTML report; - writes it to stdout instead of the text view')
     .addHelpText('after', CALL_EXAMPLES)
     .action((words: string[], options: RawCliOptions & RawCallOptions) => onParsed({ hashes: [], options, call: { words, options } }));

@@ -84,6 +84,7 @@ export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: Pars
     tree,
     traceSource: tree === null ? null : bundle.traceSource,
     traceNote: tree === null ? null : bundle.traceNote,
+    reexecution: tree === null ? null : bundle.reexecution,
     events,
     failure: status === 'reverted' ? failureOf(tree) : null,
     fee: feeSplit(parsed.tx, parsed.receipt, null),

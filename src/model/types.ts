@@ -1,4 +1,4 @@
-import type { Hex, RpcReceipt, RpcSlotChange, RpcTransaction, StateSource, TraceSource } from '../raw/types.js';
+import type { Hex, Reexecution, RpcReceipt, RpcSlotChange, RpcTransaction, StateSource, TraceSource } from '../raw/types.js';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
 
@@ -92,6 +92,8 @@ export interface InspectModel {
   readonly traceSource: TraceSource | null;
   /** Which tracer the tree came from, when it was not trace_transaction. */
   readonly traceNote: string | null;
+  /** traceSource local: how txray's re-execution went (absent or null otherwise). */
+  readonly reexecution?: Reexecution | null;
   /** Events per call, when the tracer placed them (null: they stay in the Logs section only). */
   readonly events: ReadonlyMap<CallNode, readonly PlacedEvent[]> | null;
   readonly failure: Failure | null;

@@ -123,6 +123,17 @@ export interface StateAnswer {
   readonly source: StateSource | null;
 }
 
+/** A transaction re-executed by txray (traceSource local), checked against its receipt. */
+export interface Reexecution {
+  /** The block whose state it ran on: the parent of the transaction's block. */
+  readonly stateBlock: number;
+  /** The block's earlier transactions run first (0 when the parent's state sufficed). */
+  readonly replayed: number;
+  readonly matchedReceipt: boolean;
+  /** Where it differed from the receipt (status, gas used, logs); empty when it matched. */
+  readonly differences: readonly string[];
+}
+
 /**
  * What a source stage hands on, whichever it was (a mined transaction looked up by hash, a simulated
  * call): the node's answers verbatim, not yet checked. From here on no stage knows which source it was.
@@ -137,6 +148,8 @@ export interface SourceAnswers {
   readonly traceSource: TraceSource | null;
   /** Why the tree came from another tracer than the first choice, for the text view's note. */
   readonly traceNote: string | null;
+  /** traceSource local: how the re-execution went; else null. */
+  readonly reexecution: Reexecution | null;
   /** --state: the state diff, and the block header that splits the fee (null: not asked or not had). */
   readonly state: StateAnswer | null;
   readonly block: unknown;

@@ -5,7 +5,9 @@
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
+import { askAhead } from './askAhead.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
+import { loadLocalTrace } from './loadLocalTrace.js';
 import { messageOf, type TracerState } from './types.js';
 
 /** The answers of a lookup by hash. */
@@ -30,11 +32,11 @@ const blockHashOf = (v: unknown): string | undefined => {
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
-type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote'> & {
+type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote' | 'reexecution'> & {
   /** No tracer on the node (or --tracer local): re-execute the transaction here once it and its receipt are in. */
   readonly local?: true;
 };
-const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null };
+const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null, reexecution: null };
 
 /**
  * Ask for the trace the mode wants. Failures that concern only the trace become warnings (the
@@ -48,7 +50,7 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
   const viaDebug = async (note: string | null): Promise<TraceResult> => {
     try {
       const callTrace = await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline);
-      return { trace: null, callTrace, traceSource: 'debug_traceTransaction', traceNote: note };
+      return { trace: null, callTrace, traceSource: 'debug_traceTransaction', traceNote: note, reexecution: null };
     } catch (err) {
       if (err instanceof Interrupted) throw err;
       // No callTracer on this node (Hardhat refuses it; public endpoints refuse debug_*): re-execute here.
@@ -65,7 +67,7 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
   if (mode === 'auto' && opts.tracer.traceMissing) return viaDebug(fallbackNote);
   try {
     const trace = await client.call('trace_transaction', [hash], opts.deadline);
-    return { trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null };
+    return { trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null, reexecution: null };
   } catch (err) {
     if (err instanceof Interrupted) throw err;
     if (!isMethodNotFound(err)) {
@@ -133,6 +135,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
     callTrace: traced.callTrace,
     traceSource: traced.traceSource,
     traceNote: traced.traceNote,
+    reexecution: traced.reexecution,
     state: stateDiff,
     block: block.status === 'fulfilled' ? block.value : null,
     warnings,
@@ -173,15 +176,22 @@ async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts:
     return none;
   }
   try {
-    const { traceLocally } = await import('./localTrace.js');
-    const local = await traceLocally(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, { state: opts.state === true, deadline: opts.deadline });
+    const ahead = askAhead(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline);
+    const { traceLocally } = await loadLocalTrace();
+    const local = await traceLocally(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, ahead, { state: opts.state === true, deadline: opts.deadline });
     const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
     const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';
     if (local.mismatch.length > 0) warnings.push(`re-execution differs from the receipt: ${local.mismatch.join('; ')}. The call tree shows the re-execution.`);
     const why = forced ? 'as --tracer local asked' : `${client.where} serves no call tracer`;
     return {
-      trace: { trace: null, callTrace: local.callTrace, traceSource: 'local', traceNote: `re-executed locally on the node's state at block ${block}${replay} (${why}); it ${verdict}` },
+      trace: {
+        trace: null,
+        callTrace: local.callTrace,
+        traceSource: 'local',
+        traceNote: `re-executed locally on the node's state at block ${block}${replay} (${why}); it ${verdict}`,
+        reexecution: { stateBlock: Number(block), replayed: local.replayed, matchedReceipt: local.mismatch.length === 0, differences: local.mismatch },
+      },
       state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' },
     };
   } catch (err) {

@@ -14,6 +14,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
+import { loadLocalTrace } from './loadLocalTrace.js';
 import { messageOf, type TracerState } from './types.js';
 
 /** Which node method answered the simulation. */
@@ -167,7 +168,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
   // No call tracer on the node (Hardhat, public endpoints), or --tracer local: run it here.
   if (method === 'eth_call' && (mode === 'local' || (mode === 'auto' && missing.length > 0))) {
     try {
-      const { simulateLocally } = await import('./localTrace.js');
+      const { simulateLocally } = await loadLocalTrace();
       const local = await simulateLocally(client, req.call, param, overrides, { state: req.state, deadline: req.deadline });
       callTrace = local.callTrace;
       if (local.stateDiff !== null) state = { raw: local.stateDiff, source: 'local' };
@@ -203,6 +204,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     callTrace,
     traceSource: method === 'eth_call' || method === 'eth_simulateV1' ? null : method,
     traceNote,
+    reexecution: null,
     state,
     block: header,
     warnings,

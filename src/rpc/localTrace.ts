@@ -6,15 +6,12 @@
  * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
  * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
  */
-import { createBlock } from '@ethereumjs/block';
-import { Common, createCustomCommon, Holesky, Hoodi, Mainnet, Sepolia } from '@ethereumjs/common';
 import type { Message } from '@ethereumjs/evm';
-import { createFeeMarket1559Tx, createLegacyTx, createTxFromRPC } from '@ethereumjs/tx';
-import { Account, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
-import { createVM, runTx } from '@ethereumjs/vm';
 import { Interrupted } from '../errors.js';
 import { isRecord } from '../raw/hex.js';
+import type { AskedAhead } from './askAhead.js';
 import type { RpcClient } from './createRpcClient.js';
+import { Account, bytesToHex, Common, createAddressFromString, createBlock, createCustomCommon, createFeeMarket1559Tx, createLegacyTx, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia, unpadBytes } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 
 type Json = Record<string, unknown>;
@@ -72,6 +69,31 @@ function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): 
 
 const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 
+type JumpAnalysis = (code: Uint8Array) => unknown;
+const shared = new WeakSet<object>();
+/**
+ * EthereumJS analyses a frame's code (jump destinations, push values, opcode table) afresh for every
+ * message: a 200-deep chain through one contract did it 200 times, most of the run's garbage. The
+ * analysis depends on the code alone and is only read after, so it is kept per code (the state hands
+ * every frame the same bytes of an account's code). The interpreter's class is not exported: its
+ * prototype is reached from the first frame that makes a call, before its child starts.
+ */
+function shareJumpAnalysis(interpreter: object): void {
+  const proto = Object.getPrototypeOf(interpreter) as { _getValidJumpDestinations?: JumpAnalysis };
+  if (shared.has(proto) || typeof proto._getValidJumpDestinations !== 'function') return;
+  shared.add(proto);
+  const analyse = proto._getValidJumpDestinations;
+  // Per EVM as well: the opcode table in the analysis is that EVM's (its hardfork's).
+  const byEvm = new WeakMap<object, WeakMap<Uint8Array, unknown>>();
+  proto._getValidJumpDestinations = function (this: { _evm: object }, code: Uint8Array) {
+    let done = byEvm.get(this._evm);
+    if (done === undefined) byEvm.set(this._evm, (done = new WeakMap()));
+    let found = done.get(code);
+    if (found === undefined) done.set(code, (found = analyse.call(this, code)));
+    return found;
+  };
+}
+
 /** The EVM set up on the node's state at `stateBlock`, with `header` as its block context, and a traced run. */
 async function makeRunner(client: RpcClient, header: Json, stateBlock: string, deadline: AbortSignal, chainIdAnswer?: Promise<unknown>) {
   const chainIdHex = await (chainIdAnswer ?? client.call('eth_chainId', [], deadline));
@@ -126,7 +148,16 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
   );
   const run = async (t: Awaited<ReturnType<typeof createTxFromRPC>>, skipNonce = false): Promise<RunResult> =>
     runTx(vm, { tx: t, block: evmBlock, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
-  const runRaw = async (raw: Json): Promise<RunResult> => run(await createTxFromRPC(raw as never, { common }));
+  const runRaw = async (raw: Json): Promise<RunResult> => {
+    const t = await createTxFromRPC(raw as never, { common, freeze: false });
+    // The sender the node names: recovering it from the signature costs more than the rest of a small
+    // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
+    if (typeof raw.from === 'string' && /^0x[0-9a-fA-F]{40}$/.test(raw.from)) {
+      const sender = createAddressFromString(raw.from);
+      (t as unknown as { getSenderAddress: () => typeof sender }).getSenderAddress = () => sender;
+    }
+    return run(t);
+  };
 
   const frames: Frame[] = [];
   const stack: Frame[] = [];
@@ -189,7 +220,10 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
     };
   };
   for (const [op, name] of [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], [0xfa, 'STATICCALL']] as const) {
-    wrap(op, () => (lastOp = name), null);
+    wrap(op, (r) => {
+      lastOp = name;
+      shareJumpAnalysis(r.interpreter);
+    }, null);
   }
   for (let op = 0xa0; op <= 0xa4; op++) {
     wrap(op, null, (r) => {
@@ -275,28 +309,28 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
 
 type RunResult = Awaited<ReturnType<typeof runTx>>;
 
-/** Re-execute a mined transaction (its transaction and receipt already fetched) and describe it as geth's tracers would. */
-export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, opts: { readonly state: boolean; readonly deadline: AbortSignal }): Promise<LocalTrace> {
+/**
+ * Re-execute a mined transaction (its transaction and receipt already fetched, and the first reads asked
+ * ahead by askAhead) and describe it as geth's tracers would.
+ */
+export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, ahead: AskedAhead, opts: { readonly state: boolean; readonly deadline: AbortSignal }): Promise<LocalTrace> {
   const blockNumber = BigInt(tx.blockNumber as string);
   const parent = hex(blockNumber - 1n);
-  // The block, the chain and what the transaction touches, asked at once: each is a round trip.
-  const blockAnswer = client.call('eth_getBlockByNumber', [hex(blockNumber), true], opts.deadline);
-  const chainIdAnswer = client.call('eth_chainId', [], opts.deadline);
-  const listAnswer = client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], opts.deadline);
-  chainIdAnswer.catch(() => undefined);
-  listAnswer.catch(() => undefined);
-  const block = await blockAnswer;
+  const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
-  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts.deadline, chainIdAnswer);
-  // Prefetch what the node says the transaction touches, in one batch, where it can say (not Hardhat).
-  try {
-    const list = await listAnswer;
-    const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: string; storageKeys: string[] }>) : [];
-    const extra = [tx.from, tx.to, block.miner].filter((a): a is string => typeof a === 'string').map((address) => ({ address, storageKeys: [] }));
-    await state.prefetch([...entries.filter((e) => typeof e.address === 'string' && Array.isArray(e.storageKeys)), ...extra]);
-  } catch (err) {
+  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts.deadline, ahead.chainId);
+  state.adopt(ahead.accounts.addresses, [], ahead.accounts.answers);
+  // What the node says the transaction touches, where it can say (not Hardhat), and the coinbase.
+  const list = await ahead.accessList.catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
-  }
+    return null;
+  });
+  const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: unknown; storageKeys: unknown }>) : [];
+  const isAddress = (a: unknown): a is string => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a);
+  state.prefetch([
+    ...entries.filter((e): e is { address: string; storageKeys: string[] } => isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every((k) => typeof k === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(k))),
+    ...(isAddress(block.miner) ? [{ address: block.miner, storageKeys: [] }] : []),
+  ]);
 
   // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
   const compare = (r: RunResult): string[] => {

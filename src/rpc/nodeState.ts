@@ -2,14 +2,16 @@
  * The node's state as an EVM sees it, for local re-execution: EthereumJS's SimpleStateManager (the
  * journal: checkpoints, commits, reverts) over a layer fetched from the node at one block through
  * txray's own client (its deadline, size caps, headers and retries). Every account, code and slot is
- * fetched once; what eth_createAccessList names is fetched before the run, in one batch.
+ * fetched once; what is surely touched, and what eth_createAccessList names, is asked for in batches
+ * that the run waits on only where it needs them.
  */
-import { SimpleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
+import type { Address } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import type { RpcClient } from './createRpcClient.js';
+import { accountCalls } from './askAhead.js';
+import type { BatchAnswer, RpcClient } from './createRpcClient.js';
+import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
 
 type Fetched = { readonly nonce: bigint; readonly balance: bigint; readonly code: Uint8Array };
 
@@ -25,12 +27,48 @@ function fetchedOf([nonce, balance, code]: readonly unknown[]): Fetched {
   return { nonce: quantity(nonce, 'nonce'), balance: quantity(balance, 'balance'), code: isHexString(code) ? hexToBytes(code as `0x${string}`) : new Uint8Array(0) };
 }
 
+/** Code hashes computed so far, by the code's bytes (the same bytes for every copy of an account). */
+const codeHashes = new WeakMap<Uint8Array, Uint8Array>();
+/** The code hash of an account with code, before it is computed: 32 bytes, told apart by identity. */
+const NOT_YET = new Uint8Array(32);
+
+/**
+ * An account read from the node, whose code hash is computed only when something reads it
+ * (EXTCODEHASH, a collision check): the EVM tells a contract by the hash's presence, not its value,
+ * and hashing every contract's code cost a small run ~10 ms (the hash's first calls run cold). Copies
+ * the journal makes (Object.assign onto this prototype) keep the code and share the memo.
+ */
+class RemoteAccount extends Account {
+  constructor(
+    nonce: bigint,
+    balance: bigint,
+    private readonly code: Uint8Array,
+  ) {
+    super(nonce, balance, undefined, NOT_YET);
+  }
+
+  override get codeHash(): Uint8Array {
+    if (this._codeHash === NOT_YET) {
+      let hash = codeHashes.get(this.code);
+      if (hash === undefined) codeHashes.set(this.code, (hash = keccak_256(this.code)));
+      this._codeHash = hash;
+    }
+    return super.codeHash;
+  }
+
+  override set codeHash(value: Uint8Array) {
+    super.codeHash = value;
+  }
+}
+
 /** A storage word as the EVM keeps it (leading zeros dropped). */
 const slotOf = (v: unknown): Uint8Array => (isHexString(v) ? unpadBytes(hexToBytes(v as `0x${string}`)) : new Uint8Array(0));
 
 export class NodeState extends SimpleStateManager {
   private readonly accounts = new Map<string, Promise<Fetched>>();
   private readonly slots = new Map<string, Promise<Uint8Array>>();
+  /** Reads asked for in a batch (see adopt) that the run has not needed yet. */
+  private readonly asked = { accounts: new Map<string, Promise<Fetched>>(), slots: new Map<string, Promise<Uint8Array>>() };
   /** Every account and slot the run read or wrote (lower-case address → slot keys), for the state diff. */
   readonly touched = new Map<string, Set<string>>();
 
@@ -56,58 +94,69 @@ export class NodeState extends SimpleStateManager {
     if (slot !== undefined) set.add(slot);
   }
 
-  /** The three reads that make one account. */
-  private accountCalls(a: string): Array<{ method: string; params: unknown[] }> {
-    return [
-      { method: 'eth_getTransactionCount', params: [a, this.block] },
-      { method: 'eth_getBalance', params: [a, this.block] },
-      { method: 'eth_getCode', params: [a, this.block] },
-    ];
+  /**
+   * Reads already asked for in one batch (`calls`: accounts, then slots), adopted while the answer is on
+   * its way: the run waits on it where it needs one of them. Where the batch fails, or one of its items,
+   * the run asks for that item on its own, and says why if it still cannot.
+   */
+  adopt(accounts: readonly string[], slots: readonly string[], answers: Promise<readonly BatchAnswer[]>): void {
+    const item = (i: number): Promise<unknown> =>
+      answers.then((all) => {
+        const x = all[i];
+        if (x === undefined || 'error' in x) throw new Error('not in the batch');
+        return x.result;
+      });
+    // Held apart until the run asks: only then is a failed item asked for again, on its own.
+    const hold = <T>(map: Map<string, Promise<T>>, id: string, p: Promise<T>): void => {
+      p.catch(() => undefined);
+      map.set(id, p);
+    };
+    accounts.forEach((a, i) => {
+      if (!this.accounts.has(a) && !this.asked.accounts.has(a)) hold(this.asked.accounts, a, Promise.all([item(3 * i), item(3 * i + 1), item(3 * i + 2)]).then(fetchedOf));
+    });
+    slots.forEach((id, i) => {
+      if (!this.slots.has(id) && !this.asked.slots.has(id)) hold(this.asked.slots, id, item(3 * accounts.length + i).then(slotOf));
+    });
   }
 
-  /**
-   * Accounts and slots fetched in one batch request, before the run (from eth_createAccessList). Where
-   * the node will not give them so (it refuses batches, or an item fails), the run asks item by item,
-   * and says why if it still cannot.
-   */
-  async prefetch(entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): Promise<void> {
-    const accounts = [...new Set(entries.map((e) => e.address.toLowerCase()))].filter((a) => !this.accounts.has(a));
-    const slots = [...new Set(entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)))].filter((id) => !this.slots.has(id));
-    const calls = [...accounts.flatMap((a) => this.accountCalls(a)), ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), this.block] }))];
-    if (calls.length === 0) return;
-    let answers: unknown[];
-    try {
-      const raw = await this.client.batch(calls, this.deadline);
-      if (raw.some((x) => 'error' in x)) return;
-      answers = raw.map((x) => ('result' in x ? x.result : undefined));
-    } catch (err) {
-      if (err instanceof Interrupted) throw err;
-      return;
-    }
-    accounts.forEach((a, i) => {
-      try {
-        this.accounts.set(a, Promise.resolve(fetchedOf(answers.slice(3 * i, 3 * i + 3))));
-      } catch {
-        /* malformed: asked again when the run needs it */
-      }
-    });
-    slots.forEach((id, i) => this.slots.set(id, Promise.resolve(slotOf(answers[3 * accounts.length + i]))));
+  /** Accounts and slots (from eth_createAccessList) asked for in one batch, not awaited: see adopt. */
+  prefetch(entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): void {
+    const accounts = [...new Set(entries.map((e) => e.address.toLowerCase()))].filter((a) => !this.accounts.has(a) && !this.asked.accounts.has(a));
+    const slots = [...new Set(entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)))].filter((id) => !this.slots.has(id) && !this.asked.slots.has(id));
+    const calls = [...accounts.flatMap((a) => accountCalls(a, this.block)), ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), this.block] }))];
+    if (calls.length > 0) this.adopt(accounts, slots, this.client.batch(calls, this.deadline));
+  }
+
+  private fetchAccount(a: string): Promise<Fetched> {
+    return this.client
+      .batch(accountCalls(a, this.block), this.deadline)
+      .then((answers) => {
+        const failed = answers.find((x) => 'error' in x);
+        if (failed !== undefined && 'error' in failed) throw new Error(failed.error);
+        return fetchedOf(answers.map((x) => ('result' in x ? x.result : undefined)));
+      })
+      .catch((err: unknown) => this.noState(err));
+  }
+
+  private fetchSlot(a: string, k: string): Promise<Uint8Array> {
+    return this.client
+      .call('eth_getStorageAt', [a, k, this.block], this.deadline)
+      .then(slotOf)
+      .catch((err: unknown) => this.noState(err));
+  }
+
+  /** The answer to `id` from a batch adopted earlier, else (or where the batch failed) from `fetch`. */
+  private fromAsked<T>(asked: Map<string, Promise<T>>, id: string, fetch: () => Promise<T>): Promise<T> {
+    const p = asked.get(id);
+    if (p === undefined) return fetch();
+    asked.delete(id);
+    return p.catch((err: unknown) => (err instanceof Interrupted ? Promise.reject(err) : fetch()));
   }
 
   private remote(address: Address): Promise<Fetched> {
     const a = address.toString().toLowerCase();
     let p = this.accounts.get(a);
-    if (p === undefined) {
-      p = this.client
-        .batch(this.accountCalls(a), this.deadline)
-        .then((answers) => {
-          const failed = answers.find((x) => 'error' in x);
-          if (failed !== undefined && 'error' in failed) throw new Error(failed.error);
-          return fetchedOf(answers.map((x) => ('result' in x ? x.result : undefined)));
-        })
-        .catch((err: unknown) => this.noState(err));
-      this.accounts.set(a, p);
-    }
+    if (p === undefined) this.accounts.set(a, (p = this.fromAsked(this.asked.accounts, a, () => this.fetchAccount(a))));
     return p;
   }
 
@@ -115,7 +164,7 @@ export class NodeState extends SimpleStateManager {
   async remoteAccount(address: Address): Promise<Account | undefined> {
     const f = await this.remote(address);
     if (f.nonce === 0n && f.balance === 0n && f.code.length === 0) return undefined;
-    return new Account(f.nonce, f.balance, undefined, f.code.length === 0 ? EMPTY_CODE_HASH : keccak_256(f.code));
+    return f.code.length === 0 ? new Account(f.nonce, f.balance, undefined, EMPTY_CODE_HASH) : new RemoteAccount(f.nonce, f.balance, f.code);
   }
 
   async remoteCode(address: Address): Promise<Uint8Array> {
@@ -127,13 +176,7 @@ export class NodeState extends SimpleStateManager {
     const k = bytesToHex(key);
     const id = `${a}:${k}`;
     let p = this.slots.get(id);
-    if (p === undefined) {
-      p = this.client
-        .call('eth_getStorageAt', [a, k, this.block], this.deadline)
-        .then(slotOf)
-        .catch((err: unknown) => this.noState(err));
-      this.slots.set(id, p);
-    }
+    if (p === undefined) this.slots.set(id, (p = this.fromAsked(this.asked.slots, id, () => this.fetchSlot(a, k))));
     return p;
   }
 

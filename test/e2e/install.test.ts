@@ -4,7 +4,7 @@
  * runs (bin/, dist/, schema/, README, licences), installs no other package, and its code cache fits.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +71,7 @@ describe('the packed tarball', () => {
   test('holds only what runs: bin/, dist/, schema/, the README, package.json and licence notices', () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of paths) expect(p).toMatch(/^(bin\/[\w.]+\.cjs|dist\/.+|schema\/[\w.]+\.json|README\.md|LICENSE|package\.json)$/);
-    for (const p of ['bin/txray.cjs', 'bin/loadBundle.cjs', 'dist/txray.cjs', 'dist/txray.v8cache', 'dist/sigdb/builtin.json', 'schema/txray.schema.json', 'LICENSE', 'dist/THIRD-PARTY-LICENSES.txt', 'dist/sigdb/LICENSE-sevm-4bytedb']) {
+    for (const p of ['bin/txray.cjs', 'bin/loadBundle.cjs', 'dist/txray.cjs', 'dist/txray.v8cache', 'dist/evm.cjs', 'dist/evm.v8cache', 'dist/sigdb/builtin.json', 'schema/txray.schema.json', 'LICENSE', 'dist/THIRD-PARTY-LICENSES.txt', 'dist/sigdb/LICENSE-sevm-4bytedb']) {
       expect(paths).toContain(p);
     }
   });
@@ -83,6 +83,9 @@ describe('the packed tarball', () => {
     }
     expect(notices).toContain('Permission is hereby granted, free of charge');
     expect(notices).toMatch(/^smol-toml@\d+\.\d+\.\d+ \(BSD-3-Clause\)$/m);
+    // dist/evm.cjs: EthereumJS (MPL-2.0, with where its source is), one copy of the noble hashes it uses.
+    expect(notices).toMatch(/^@ethereumjs\/vm@\d+\.\d+\.\d+ \(MPL-2\.0\)\n\nSource: the npm package @ethereumjs\/vm@/m);
+    expect(notices.match(/^@noble\/hashes@2\./gm)).toHaveLength(1);
     // cli-table3's colour library is left out: txray's tables never ask it for colour.
     expect(notices).not.toContain('@colors/colors');
   });
@@ -122,6 +125,37 @@ describe('installed offline into an empty prefix', () => {
     const doc = jsonOf(r);
     expect(doc.hash).toBe(showcase);
     expect(doc.status).toBe('success');
+  });
+
+  test('--tracer local re-executes with the EVM the package ships (dist/evm.cjs), and it matches the receipt', async () => {
+    const r = await txray(showcase, '--rpc-url', anvil.url, '--tracer', 'local', '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = jsonOf(r);
+    expect(doc.traceSource).toBe('local');
+    expect(doc.traceNote).toMatch(/matched the receipt$/);
+    expect(doc.reexecution).toMatchObject({ replayed: 0, matchedReceipt: true });
+    const geth = jsonOf(await txray(showcase, '--rpc-url', anvil.url, '--tracer', 'geth', '--json'));
+    const shape = (n: { type: string; to: string | null; children: unknown[] }): unknown => [n.type, n.to, n.children.map((c) => shape(c as typeof n))];
+    expect(shape(doc.calls)).toEqual(shape(geth.calls));
+  });
+
+  test('a lookup on a node with traces never reads the EVM: it works with dist/evm.cjs gone', async () => {
+    const evm = join(installed, 'dist', 'evm.cjs');
+    renameSync(evm, `${evm}.away`);
+    try {
+      const r = await txray(showcase, '--rpc-url', anvil.url);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/Call tree \(14 entries, depth 4\)/);
+      // Where it is needed, its absence is one warning; the receipt's view stays.
+      const local = await txray(showcase, '--rpc-url', anvil.url, '--tracer', 'local');
+      expect(local.code).toBe(0);
+      expect(local.stderr.trim().split('\n')).toHaveLength(1);
+      expect(local.stderr).toMatch(/^txray: warning: the transaction could not be re-executed here \(.*evm\.cjs.*\); the call tree is not shown\.$/m);
+    } finally {
+      renameSync(`${evm}.away`, evm);
+    }
   });
 
   test('an unknown hash: exit 3', async () => {

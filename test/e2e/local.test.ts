@@ -72,6 +72,11 @@ describe('--tracer local against anvil\'s own tracers', () => {
     // The failure's wording is the client's ("out of gas" here, "out of gas: not enough gas for reentrancy sentry" there); what failed and why is the same.
     expect({ ...local.failure, error: undefined }).toEqual({ ...geth.failure, error: undefined });
     expect(local.function).toEqual(geth.function);
+    // JSON says what the text's dim line says: where it ran, and that it matched the receipt.
+    const block = Number(BigInt((local.transaction as { blockNumber: string }).blockNumber));
+    expect(local.reexecution).toEqual({ stateBlock: block - 1, replayed: 0, matchedReceipt: true, differences: [] });
+    expect(local.traceNote).toBe(`re-executed locally on the node's state at block ${block - 1} (as --tracer local asked); it matched the receipt`);
+    expect(geth.reexecution).toBeNull();
   });
 
   test.each(['showcase', 'stateShow', 'tokenTransfer', 'setCode', 'destroyOld', 'creation'])('%s --state: the same balance, storage and account changes as the prestateTracer', async (name) => {
@@ -90,16 +95,17 @@ describe('--tracer local against anvil\'s own tracers', () => {
 describe('an endpoint without traces, and nodes without state', () => {
   let publicLike: RpcServer;
   let noState: RpcServer;
+  let prunedSays = '';
   beforeAll(async () => {
     // A public endpoint: no trace_* or debug_*, 20 ms a request.
     publicLike = await startRpcServer(async ({ method, params }) => {
       await new Promise((r) => setTimeout(r, 20));
       return method.startsWith('trace_') || method.startsWith('debug_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
     });
-    // A pruned node: no state for old blocks.
+    // A pruned node: no state for old blocks (geth says "missing trie node", others "header not found").
     noState = await startRpcServer(({ method, params }) => {
       if (method.startsWith('trace_') || method.startsWith('debug_')) return { error: { code: -32601, message: 'Method not found' } };
-      if (['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_createAccessList'].includes(method)) return { error: { code: -32000, message: 'missing trie node 1a2b (path )' } };
+      if (['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_createAccessList'].includes(method)) return { error: { code: -32000, message: prunedSays } };
       return forward(anvil.url, method, params);
     });
   });
@@ -112,23 +118,28 @@ describe('an endpoint without traces, and nodes without state', () => {
     const geth = await json([hashes.showcase!, '-r', anvil.url, '--tracer', 'geth', '--json']);
     expect(local.traceSource).toBe('local');
     expect(shape(local.calls)).toEqual(shape(geth.calls));
-    const methods = publicLike.requests.map((q) => q.method);
-    // The state it needed came in batches: far fewer requests than items.
-    expect(methods.filter((m) => m === 'eth_getStorageAt' || m === 'eth_getBalance').length).toBeGreaterThan(0);
-    expect(new Set(publicLike.requests.filter((q) => q.batch !== undefined).map((q) => q.batch)).size).toBeGreaterThan(0);
+    const reads = publicLike.requests.filter((q) => ['eth_getStorageAt', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].includes(q.method));
+    // The state it needed came in batches (the access list's, and the accounts it surely touches), and no item twice.
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((q) => q.batch !== undefined)).toBe(true);
+    const items = reads.map((q) => `${q.method} ${JSON.stringify(q.params)}`);
+    expect(new Set(items).size).toBe(items.length);
   });
 
-  test('a node without the parent block\'s state: one warning, the receipt\'s view, the exit code by status', async () => {
+  test.each(['missing trie node 1a2b (path )', 'header not found'])('a node without the parent block\'s state (%s): one warning, the receipt\'s view, the exit code by status', async (says) => {
+    prunedSays = says;
     const r = await runTxray([hashes.reason!, '-r', noState.url], {}, undefined, project);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^txray: warning: http:\/\/127\.0\.0\.1:\d+ serves no call tracer, and the transaction could not be re-executed here \(.*missing trie node.*\); the call tree is not shown\.$/);
+    const block = Number(BigInt(((await anvil.rpc('eth_getTransactionByHash', [hashes.reason])) as { blockNumber: string }).blockNumber)) - 1;
+    expect(lines[0]).toBe(`txray: warning: ${noState.url} serves no call tracer, and the transaction could not be re-executed here (the node has no state at block ${block} (${says.replace(/\.$/, '')}): an archive node, or a node with traces, is needed); the call tree is not shown.`);
     expect(r.stdout).toContain('✘ reverted');
     expect(r.stdout).not.toContain('Call tree');
   });
 
   test('txray call there: auto simulates locally; without the state, eth_call still tells the outcome', async () => {
+    prunedSays = 'missing trie node 1a2b (path )';
     const here = jsonOf(await runTxray(['call', token, 'transfer', DEV.other, '100000000ether', '--from', DEV.sender, '-r', publicLike.url, '--json'], {}, undefined, project));
     expect(here).toMatchObject({ status: 'reverted', traceSource: 'local', simulation: { method: 'local' } });
     expect(here.failure.revert.name).toBe('InsufficientBalance');
@@ -162,8 +173,37 @@ describe('a transaction that depends on an earlier one in its block', () => {
     const doc = jsonOf(await runTxray([second, '-r', anvil.url, '--tracer', 'local', '--state', '--json'], {}, undefined, project));
     const geth = jsonOf(await runTxray([second, '-r', anvil.url, '--tracer', 'geth', '--state', '--json'], {}, undefined, project));
     expect(shape(doc.calls)).toEqual(shape(geth.calls));
+    expect(doc.reexecution).toMatchObject({ replayed: 1, matchedReceipt: true, differences: [] });
     // Before-values are those just before it, after the first transfer.
     expect(doc.storageChanges).toEqual(geth.storageChanges);
+  });
+});
+
+describe('a node whose receipt the re-execution does not match', () => {
+  test('one warning says how it differs; the tree shown is the re-execution\'s; JSON says so too', async () => {
+    // Fault injection: a node that misreports the receipt's gas used by 1,000.
+    const liar = await startRpcServer(async ({ method, params }) => {
+      const answer = await forward(anvil.url, method, params);
+      if (method !== 'eth_getTransactionReceipt' || !('result' in answer) || answer.result === null) return answer;
+      const r = answer.result as { gasUsed: string };
+      return { result: { ...r, gasUsed: `0x${(BigInt(r.gasUsed) + 1000n).toString(16)}` } };
+    });
+    try {
+      const r = await runTxray([hashes.showcase!, '-r', liar.url, '--tracer', 'local', '--json'], {}, undefined, project);
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      const used = BigInt(doc.calls.gasUsed as string);
+      const told = BigInt((doc.receipt as { gasUsed: string }).gasUsed);
+      expect(told - used).toBe(1000n);
+      expect(doc.warnings).toEqual([`re-execution differs from the receipt: gas used ${used}, receipt ${told}. The call tree shows the re-execution.`]);
+      expect(doc.reexecution).toMatchObject({ matchedReceipt: false, differences: [`gas used ${used}, receipt ${told}`] });
+      expect(doc.traceNote).toMatch(/; it differs from the receipt$/);
+      const text = await runTxray([hashes.showcase!, '-r', liar.url, '--tracer', 'local'], {}, undefined, project);
+      expect(text.stderr).toBe(`txray: warning: re-execution differs from the receipt: gas used ${used}, receipt ${told}. The call tree shows the re-execution.\n`);
+      expect(text.stdout).toContain('it differs from the receipt');
+    } finally {
+      await liar.close();
+    }
   });
 });
 

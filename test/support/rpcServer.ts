@@ -19,7 +19,7 @@ export interface RpcServer {
   readonly port: number;
   readonly unexpected: string[];
   /** Every request by method; those that came inside a JSON-RPC batch carry the batch's size. */
-  readonly requests: Array<{ method: string; path: string; headers: IncomingMessage['headers']; batch?: number }>;
+  readonly requests: Array<{ method: string; params?: unknown[]; path: string; headers: IncomingMessage['headers']; batch?: number }>;
   close(): Promise<void>;
 }
 
@@ -52,7 +52,7 @@ export async function startRpcServer(handler: Handler, options: { tls?: { key: B
           }
           const answers = [];
           for (const m of batch) {
-            requests.push({ method: m.method, path: req.url ?? '/', headers: req.headers, batch: batch.length });
+            requests.push({ method: m.method, params: m.params, path: req.url ?? '/', headers: req.headers, batch: batch.length });
             const answer = await handler({ ...m, path: req.url ?? '/', headers: req.headers }, res);
             if (answer === undefined || answer === 'handled') unexpected.push(m.method);
             answers.push({ jsonrpc: '2.0', id: m.id, ...(answer === undefined || answer === 'handled' ? { error: { code: -32000, message: `test server: unexpected method ${m.method}` } } : answer) });
@@ -60,7 +60,7 @@ export async function startRpcServer(handler: Handler, options: { tls?: { key: B
           res.end(JSON.stringify(answers));
           return;
         }
-        requests.push({ method: msg.method, path: req.url ?? '/', headers: req.headers });
+        requests.push({ method: msg.method, params: msg.params, path: req.url ?? '/', headers: req.headers });
         const answer = await handler({ ...msg, path: req.url ?? '/', headers: req.headers }, res);
         if (answer === 'handled') return;
         if (answer === undefined) {

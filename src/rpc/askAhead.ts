@@ -1,0 +1,42 @@
+/**
+ * What a local re-execution of a mined transaction asks the node first, asked before the EVM is loaded:
+ * loading it is ~30 ms of work for the processor that the wait for these answers hides. Nothing here
+ * needs EthereumJS.
+ */
+import { isRecord } from '../raw/hex.js';
+import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
+
+/** The three reads that make one account at a block. */
+export const accountCalls = (address: string, block: string): BatchCall[] => [
+  { method: 'eth_getTransactionCount', params: [address, block] },
+  { method: 'eth_getBalance', params: [address, block] },
+  { method: 'eth_getCode', params: [address, block] },
+];
+
+export interface AskedAhead {
+  /** The transaction's block, with its transactions (the replay needs them). */
+  readonly block: Promise<unknown>;
+  readonly chainId: Promise<unknown>;
+  /** eth_createAccessList at the parent block: what the node says the transaction touches (not Hardhat). */
+  readonly accessList: Promise<unknown>;
+  /** The accounts it surely touches (its sender, its recipient, every contract that logged), in one batch. */
+  readonly accounts: { readonly addresses: readonly string[]; readonly answers: Promise<BatchAnswer[]> };
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal): AskedAhead {
+  const blockNumber = BigInt(tx.blockNumber as string);
+  const parent = `0x${(blockNumber - 1n).toString(16)}`;
+  const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
+  const addresses = [...new Set([tx.from, tx.to, ...logged].filter((a): a is string => typeof a === 'string' && ADDRESS.test(a)).map((a) => a.toLowerCase()))];
+  const asked: AskedAhead = {
+    block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline),
+    chainId: client.call('eth_chainId', [], deadline),
+    accessList: client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], deadline),
+    accounts: { addresses, answers: client.batch(addresses.flatMap((a) => accountCalls(a, parent)), deadline) },
+  };
+  // Each is awaited later, or not at all where the run ends first: none may go unhandled meanwhile.
+  for (const p of [asked.block, asked.chainId, asked.accessList, asked.accounts.answers]) p.catch(() => undefined);
+  return asked;
+}

@@ -1,0 +1,12 @@
+/**
+ * What local re-execution takes from EthereumJS, in one place. The package builds it into its own file,
+ * dist/evm.cjs (scripts/build.mjs), with its own code cache: a lookup on a node with traces never reads
+ * it, and one that re-executes compiles it from that cache. Only localTrace.ts and nodeState.ts import
+ * it, and only those two are loaded on demand (a dynamic import), so nothing else may.
+ */
+export { createBlock } from '@ethereumjs/block';
+export { Common, createCustomCommon, Holesky, Hoodi, Mainnet, Sepolia } from '@ethereumjs/common';
+export { SimpleStateManager } from '@ethereumjs/statemanager';
+export { createFeeMarket1559Tx, createLegacyTx, createTxFromRPC } from '@ethereumjs/tx';
+export { Account, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
+export { createVM, runTx } from '@ethereumjs/vm';
