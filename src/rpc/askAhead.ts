@@ -19,9 +19,19 @@ export interface AskedAhead {
   readonly chainId: Promise<unknown>;
   /** eth_createAccessList at the parent block: what the node says the transaction touches (not Hardhat). */
   readonly accessList: Promise<unknown>;
-  /** The accounts it surely touches (its sender, its recipient, every contract that logged), in one batch. */
-  readonly accounts: { readonly addresses: readonly string[]; readonly answers: Promise<BatchAnswer[]> };
+  /**
+   * In one batch: the accounts it surely touches (its sender, its recipient, every contract that logged),
+   * then the recipient's first storage slots (`<address>:<slot>`).
+   */
+  readonly accounts: { readonly addresses: readonly string[]; readonly slots: readonly string[]; readonly answers: Promise<BatchAnswer[]> };
 }
+
+/**
+ * A contract keeps its plain variables from slot 0 up; on a node without eth_createAccessList (Hardhat)
+ * the run would otherwise ask for each the recipient reads, one round trip at a time. Eight words more
+ * in a batch already on its way cost little where they go unread.
+ */
+const FIRST_SLOTS = Array.from({ length: 8 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -30,11 +40,17 @@ export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt
   const parent = `0x${(blockNumber - 1n).toString(16)}`;
   const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
   const addresses = [...new Set([tx.from, tx.to, ...logged].filter((a): a is string => typeof a === 'string' && ADDRESS.test(a)).map((a) => a.toLowerCase()))];
+  const to = typeof tx.to === 'string' && ADDRESS.test(tx.to) ? tx.to.toLowerCase() : null;
+  const slots = to === null ? [] : FIRST_SLOTS.map((k) => `${to}:${k}`);
   const asked: AskedAhead = {
     block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline),
     chainId: client.call('eth_chainId', [], deadline),
     accessList: client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], deadline),
-    accounts: { addresses, answers: client.batch(addresses.flatMap((a) => accountCalls(a, parent)), deadline) },
+    accounts: {
+      addresses,
+      slots,
+      answers: client.batch([...addresses.flatMap((a) => accountCalls(a, parent)), ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), parent] }))], deadline),
+    },
   };
   // Each is awaited later, or not at all where the run ends first: none may go unhandled meanwhile.
   for (const p of [asked.block, asked.chainId, asked.accessList, asked.accounts.answers]) p.catch(() => undefined);

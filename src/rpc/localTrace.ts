@@ -319,7 +319,7 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
   const { state, runRaw, traced } = await makeRunner(client, block, parent, opts.deadline, ahead.chainId);
-  state.adopt(ahead.accounts.addresses, [], ahead.accounts.answers);
+  state.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
   // What the node says the transaction touches, where it can say (not Hardhat), and the coinbase.
   const list = await ahead.accessList.catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
