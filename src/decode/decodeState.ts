@@ -92,6 +92,14 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
     else if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
   };
+  // A value typed address is an address whatever its size (0x…beef, a precompile, a vanity address);
+  // an untyped word counts as one only above 2^32, where small numbers no longer pass for addresses.
+  const walkTyped = (v: JsonValue, type: string): void => {
+    const inner = /^(.*)\[\d*\]$/.exec(type)?.[1];
+    if (inner !== undefined && Array.isArray(v)) return v.forEach((x) => walkTyped(x, inner));
+    if (type === 'address' && typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)) addAddress(v);
+    walk(v);
+  };
   addAddress(model.tx?.from);
   addAddress(model.tx?.to);
   addAddress(model.receipt?.contractAddress);
@@ -99,14 +107,14 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
     addAddress(log.address);
     for (const t of log.topics.slice(1)) addWord(t);
   }
-  for (const d of decodedArgs) for (const a of d?.args ?? []) walk(a.value);
+  for (const d of decodedArgs) for (const a of d?.args ?? []) walkTyped(a.value, a.type);
   const stack: CallNode[] = model.tree ? [model.tree.root] : [];
   while (stack.length > 0) {
     const n = stack.pop()!;
     addAddress(n.from);
     addAddress(n.to);
     const fn = (n as { function?: Decoded }).function;
-    for (const a of fn?.args ?? []) walk(a.value);
+    for (const a of fn?.args ?? []) walkTyped(a.value, a.type);
     stack.push(...n.children);
   }
   for (const a of model.state?.accounts ?? []) addAddress(a.address);

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { encodeAbiParameters, getAddress, hexToBigInt, keccak256, stringToHex, toHex } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { decodeDecimals, decodeSymbol, tokenBalances } from '../../src/decode/decodeState.js';
+import { decodeDecimals, decodeSymbol, keyCandidates, tokenBalances } from '../../src/decode/decodeState.js';
 import { nameSlots, parseStorageLayout } from '../../src/decode/nameStorage.js';
 import { parseBatch } from '../../src/rpc/createRpcClient.js';
-import type { Transfer } from '../../src/model/types.js';
+import type { Decoded, InspectModel, Transfer } from '../../src/model/types.js';
 
 const compiled = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios.json', import.meta.url), 'utf8')).contracts;
 const layout = parseStorageLayout(compiled.Vault.storageLayout)!;
@@ -150,5 +150,29 @@ describe('parseBatch', () => {
     ['not JSON', '<html>', /not valid JSON/],
   ])('%s: throws', (_what, text, message) => {
     expect(() => parseBatch(text, 'batch', 10, 2, where)).toThrow(message);
+  });
+});
+
+describe('keyCandidates: the keys a mapping of the storage may have used', () => {
+  const BEEF = '0x000000000000000000000000000000000000bEEF';
+  const model = (args: Array<{ type: string; value: unknown }>, logs: unknown[] = []) =>
+    [{ tx: null, receipt: { logs }, tree: null, state: null } as unknown as InspectModel, [{ name: 'f', signature: 'f()', source: 'abi', args }] as unknown as Decoded[]] as const;
+
+  test('a value typed address is an address below 2^32 too (0x…bEEF), alone or in an array', () => {
+    const [m, decoded] = model([{ type: 'address', value: BEEF }, { type: 'address[]', value: ['0x0000000000000000000000000000000000000001'] }]);
+    const { addresses } = keyCandidates(m, decoded);
+    expect(addresses).toContain(0xbeefn);
+    expect(addresses).toContain(1n);
+    // And the slot of balanceOf[0x…bEEF] is named by it.
+    const slot = mapSlot('address', BEEF, 3n);
+    const named = nameSlots(layout, new Map([[slot, { before: 0n, after: 9n }]]), keyCandidates(m, decoded));
+    expect([...named.values()].flat().map((p) => p.path)).toEqual([`balanceOf[${BEEF}]`]);
+  });
+
+  test('an untyped word that small is a number, not an address (it would name slots wrongly)', () => {
+    const [m, decoded] = model([{ type: 'uint256', value: '48879' }]);
+    const { addresses, numbers } = keyCandidates(m, decoded);
+    expect(addresses).not.toContain(0xbeefn);
+    expect(numbers).toContain(0xbeefn);
   });
 });
