@@ -261,6 +261,13 @@ function nativeTransfers(root: CallNode): Transfer[] {
   return out;
 }
 
+function revertOf(node: CallNode, index: AbiIndex, memo: DecodeMemo): { json: Record<string, unknown>; custom: Decoded | null } | null {
+  const output = node.output!;
+  let found = memo.reverts.get(output);
+  if (found === undefined) memo.reverts.set(output, (found = revertJson(node, index)));
+  return found;
+}
+
 function revertJson(node: CallNode, index: AbiIndex): { json: Record<string, unknown>; custom: Decoded | null } | null {
   if (node.error === null || node.output === null || byteLength(node.output) === 0) return null;
   // The ladder: Error and Panic first, then a custom error an ABI names, then text or raw data.
@@ -306,6 +313,48 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
   return out;
 }
 
+/**
+ * What one decode pass has decoded, by the bytes decoded: a call's name and arguments depend only on its
+ * input (and the candidates, fixed for the pass), its return values only on the function and the output,
+ * an event only on its topics and data. A big transaction repeats them by the thousand (20,000 calls of
+ * one function, 20,000 logs of one event): each distinct one is decoded once, and the nodes share the
+ * (read-only) result.
+ */
+export class DecodeMemo {
+  readonly calls = new Map<string, { decoded: Decoded; item: AbiFunction | null } | null>();
+  readonly outputs = new Map<AbiFunction, Map<string, DecodedArg[] | null>>();
+  readonly logs = new Map<string, Decoded | null>();
+  readonly reverts = new Map<string, { json: Record<string, unknown>; custom: Decoded | null } | null>();
+}
+
+/** A call's function: by a candidate, else by guessed types; once per distinct input. */
+function callOf(index: AbiIndex, input: Hex, memo: DecodeMemo): { decoded: Decoded; item: AbiFunction | null } | null {
+  let found = memo.calls.get(input);
+  if (found === undefined) {
+    const call = decodeCallData(index, input);
+    const guess = call === null ? guessCallData(input) : null;
+    found = call ?? (guess === null ? null : { decoded: guess, item: null });
+    memo.calls.set(input, found);
+  }
+  return found;
+}
+
+function returnOf(item: AbiFunction, output: Hex, memo: DecodeMemo): DecodedArg[] | null {
+  let byOutput = memo.outputs.get(item);
+  if (byOutput === undefined) memo.outputs.set(item, (byOutput = new Map()));
+  let found = byOutput.get(output);
+  if (found === undefined) byOutput.set(output, (found = decodeReturn(item, output)));
+  return found;
+}
+
+function logOf(index: AbiIndex, log: RpcLog, memo: DecodeMemo): Decoded | null {
+  const key = log.topics.length === 0 ? null : `${log.topics.join('')}${log.data}`;
+  if (key === null) return null; // anonymous events stay raw
+  let found = memo.logs.get(key);
+  if (found === undefined) memo.logs.set(key, (found = decodeLog(index, log)));
+  return found;
+}
+
 /** The receipt's share of the decoding: its logs by name and the token transfers they record. */
 export interface LogDecoding {
   readonly logs: readonly RpcLog[];
@@ -314,8 +363,8 @@ export interface LogDecoding {
 }
 
 /** Needs only the receipt, so it can run while the trace is still on its way. */
-export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecoding {
-  return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
+export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex, memo = new DecodeMemo()): LogDecoding {
+  return { logs, events: logs.map((l) => logOf(index, l, memo)), tokens: tokenTransfers(logs) };
 }
 
 const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null => {
@@ -341,6 +390,7 @@ export function decodeHead(model: InspectModel, index: AbiIndex, labels: Readonl
  */
 export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel {
   const labels = new Map(extraLabels);
+  const memo = new DecodeMemo();
   let rootError: Decoded | null = null;
   const tree = model.tree;
   if (tree !== null) {
@@ -368,19 +418,16 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
           if (pre.outputs !== undefined) node.outputs = pre.outputs;
         }
       } else if (n.type === 'call' && n.input !== null) {
-        const call = decodeCallData(index, n.input);
+        const call = callOf(index, n.input, memo);
         if (call !== null) {
           node.function = call.decoded;
-          if (n.error === null && n.output !== null) {
-            const outputs = decodeReturn(call.item, n.output);
+          if (call.item !== null && n.error === null && n.output !== null) {
+            const outputs = returnOf(call.item, n.output, memo);
             if (outputs !== null) node.outputs = outputs;
           }
-        } else {
-          const guess = guessCallData(n.input);
-          if (guess !== null) node.function = guess;
         }
       }
-      const revert = revertJson(n, index);
+      const revert = n.error === null || n.output === null ? null : revertOf(n, index, memo);
       if (revert !== null) {
         node.revert = revert.json;
         if (n === tree.root) rootError = revert.custom;
@@ -400,7 +447,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
       : tx && tx.value !== undefined && toBig(tx.value) > 0n && (tx.to ?? model.receipt?.contractAddress)
         ? [{ kind: 'ETH' as const, from: tx.from, to: (tx.to ?? model.receipt!.contractAddress)!, amount: toBig(tx.value).toString() }]
         : [];
-  const fromLogs = early !== undefined && early.logs === logs ? early : decodeLogs(logs, index);
+  const fromLogs = early !== undefined && early.logs === logs ? early : decodeLogs(logs, index, memo);
   const transfers = [...(model.status === 'success' ? native : []), ...fromLogs.tokens];
   // The root call's input is the transaction's input: decoded once, above, when there is a tree.
   const root = tree?.root as (CallNode & DecodedNodeFields) | undefined;
