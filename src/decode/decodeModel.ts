@@ -16,6 +16,7 @@ import { byteLength, isAddress, toBig, wordToAddress } from '../raw/hex.js';
 import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abiIndex.js';
+import { familyOf, systemLabels } from '../model/chain.js';
 import { decodeRevert, revertToJson } from '../model/decodeRevert.js';
 
 import { checksumAddress } from './keccak.js';
@@ -316,14 +317,14 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
 /**
  * What one decode pass has decoded, by the bytes decoded: a call's name and arguments depend only on its
  * input (and the candidates, fixed for the pass), its return values only on the function and the output,
- * an event only on its topics and data. A big transaction repeats them by the thousand (20,000 calls of
- * one function, 20,000 logs of one event): each distinct one is decoded once, and the nodes share the
- * (read-only) result.
+ * a revert only on its data. A big transaction repeats them by the thousand: each distinct one is decoded
+ * once, and the nodes share the (read-only) result. Keyed by the strings the model already holds, so a
+ * transaction where nothing repeats pays only the map. (Logs are not: their key would be a new string
+ * per log, topics and data joined, costing more memory than decoding them again.)
  */
 export class DecodeMemo {
   readonly calls = new Map<string, { decoded: Decoded; item: AbiFunction | null } | null>();
   readonly outputs = new Map<AbiFunction, Map<string, DecodedArg[] | null>>();
-  readonly logs = new Map<string, Decoded | null>();
   readonly reverts = new Map<string, { json: Record<string, unknown>; custom: Decoded | null } | null>();
 }
 
@@ -347,14 +348,6 @@ function returnOf(item: AbiFunction, output: Hex, memo: DecodeMemo): DecodedArg[
   return found;
 }
 
-function logOf(index: AbiIndex, log: RpcLog, memo: DecodeMemo): Decoded | null {
-  const key = log.topics.length === 0 ? null : `${log.topics.join('')}${log.data}`;
-  if (key === null) return null; // anonymous events stay raw
-  let found = memo.logs.get(key);
-  if (found === undefined) memo.logs.set(key, (found = decodeLog(index, log)));
-  return found;
-}
-
 /** The receipt's share of the decoding: its logs by name and the token transfers they record. */
 export interface LogDecoding {
   readonly logs: readonly RpcLog[];
@@ -363,8 +356,8 @@ export interface LogDecoding {
 }
 
 /** Needs only the receipt, so it can run while the trace is still on its way. */
-export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex, memo = new DecodeMemo()): LogDecoding {
-  return { logs, events: logs.map((l) => logOf(index, l, memo)), tokens: tokenTransfers(logs) };
+export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecoding {
+  return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
 }
 
 const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null => {
@@ -381,15 +374,23 @@ const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null => 
  */
 export function decodeHead(model: InspectModel, index: AbiIndex, labels: ReadonlyMap<string, string>, early: LogDecoding): DecodedModel {
   const fromLogs = early.logs === model.receipt?.logs ? early : decodeLogs(model.receipt?.logs ?? [], index);
-  return { function: inputFunction(model, index), events: fromLogs.events, error: null, transfers: [], labels: new Map(labels), checksums: checksumsOf(model, []) };
+  return { function: inputFunction(model, index), events: fromLogs.events, error: null, transfers: [], labels: withSystemLabels(model, labels), checksums: checksumsOf(model, []) };
 }
 
 /**
  * Decode everything in the model; call nodes are annotated in place (they are this run's own objects).
  * `early`: the logs already decoded, used when they are this model's logs.
  */
+/** The labels given, then the names of the chain's system contracts (the given ones win). */
+function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string>): Map<string, string> {
+  const labels = new Map(given);
+  const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
+  for (const [address, name] of Object.entries(systemLabels(family))) if (!labels.has(address)) labels.set(address, name);
+  return labels;
+}
+
 export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel {
-  const labels = new Map(extraLabels);
+  const labels = withSystemLabels(model, extraLabels);
   const memo = new DecodeMemo();
   let rootError: Decoded | null = null;
   const tree = model.tree;
@@ -447,7 +448,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
       : tx && tx.value !== undefined && toBig(tx.value) > 0n && (tx.to ?? model.receipt?.contractAddress)
         ? [{ kind: 'ETH' as const, from: tx.from, to: (tx.to ?? model.receipt!.contractAddress)!, amount: toBig(tx.value).toString() }]
         : [];
-  const fromLogs = early !== undefined && early.logs === logs ? early : decodeLogs(logs, index, memo);
+  const fromLogs = early !== undefined && early.logs === logs ? early : decodeLogs(logs, index);
   const transfers = [...(model.status === 'success' ? native : []), ...fromLogs.tokens];
   // The root call's input is the transaction's input: decoded once, above, when there is a tree.
   const root = tree?.root as (CallNode & DecodedNodeFields) | undefined;

@@ -1,4 +1,5 @@
-import type { Hex, Reexecution, RpcReceipt, RpcSlotChange, RpcTransaction, StateSource, TraceSource } from '../raw/types.js';
+import type { Hex, Reexecution, RpcL1Fee, RpcReceipt, RpcSlotChange, RpcTransaction, StateSource, TraceSource } from '../raw/types.js';
+import type { FeeRules } from './chain.js';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
 
@@ -145,17 +146,35 @@ export interface AccountChange {
 
 /** How the fee divides: the base fee burned (EIP-1559) and the rest to the block's coinbase. */
 export interface FeeSplit {
+  /** Which chain's rules split it: Ethereum's, the OP Stack's or Arbitrum's. */
+  readonly rules: FeeRules;
   readonly gasUsed: bigint;
+  /** 0 for an OP Stack deposit, which buys its gas on L1. */
   readonly effectiveGasPrice: bigint;
   /** gasUsed × effectiveGasPrice. */
+  readonly execution: bigint;
+  /** What the sender paid for the transaction: the execution fee, plus the L1 data fee on an OP Stack chain. */
   readonly total: bigint;
   /** Null when the block header is not known. */
   readonly baseFeePerGas: bigint | null;
+  /** gasUsed × base fee (null when the header is not known, or the chain's rules do not say). */
+  readonly baseFeePart: bigint | null;
+  /** Where the base fee's part went: burned (Ethereum), an OP Stack vault's address, or null (not known). */
+  readonly baseFeeTo: 'burned' | Hex | null;
+  /** Burned: the base fee's part on Ethereum, nothing on an OP Stack chain; null when not known. */
   readonly burned: bigint | null;
+  /** To the coinbase (the SequencerFeeVault on an OP Stack chain). */
   readonly priority: bigint | null;
   /** EIP-4844 blob gas × blob gas price, burned as well. */
   readonly blobFee: bigint;
   readonly coinbase: Hex | null;
+  /** OP Stack: the receipt's L1 data fee (to the L1FeeVault), and its inputs as the receipt gave them. */
+  readonly l1Fee: bigint;
+  readonly l1: RpcL1Fee | null;
+  /** Arbitrum: the part of gasUsed that paid for L1 calldata. */
+  readonly l1Gas: bigint | null;
+  /** OP Stack deposit: the ETH minted on L2; null otherwise. */
+  readonly mint: bigint | null;
 }
 
 export interface StateModel {

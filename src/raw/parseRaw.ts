@@ -6,7 +6,7 @@
 import { RpcFailure } from '../errors.js';
 import { escapeShort } from './escape.js';
 import { isAddress, isData, isHash, isQuantity, isRecord } from './hex.js';
-import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcBlockHeader, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
+import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcBlockHeader, RpcL1Fee, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
 
 export type Warn = (message: string) => void;
 
@@ -96,6 +96,9 @@ export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransa
     accessList: parseList(raw.accessList, 'accessList', accessListEntry, warn),
     blobVersionedHashes,
     authorizationList: parseList(raw.authorizationList, 'authorizationList', authorization, warn),
+    sourceHash: optional(raw, 'sourceHash', isHash, w, warn),
+    mint: optional(raw, 'mint', isQuantity, w, warn),
+    isSystemTx: optional(raw, 'isSystemTx', (v): v is boolean => typeof v === 'boolean', w, warn),
   };
 }
 
@@ -156,7 +159,27 @@ export function parseReceipt(raw: unknown, hash: Hex, warn: Warn): RpcReceipt | 
     blobGasUsed: optional(raw, 'blobGasUsed', isQuantity, w, warn),
     blobGasPrice: optional(raw, 'blobGasPrice', isQuantity, w, warn),
     logs,
+    type: optional(raw, 'type', isQuantity, w, warn),
+    ...l1FeeOf(raw, warn),
+    depositNonce: optional(raw, 'depositNonce', isQuantity, w, warn),
+    gasUsedForL1: optional(raw, 'gasUsedForL1', isQuantity, w, warn),
+    l1BlockNumber: optional(raw, 'l1BlockNumber', isQuantity, w, warn),
   };
+}
+
+const L1_QUANTITIES = ['l1Fee', 'l1GasUsed', 'l1GasPrice', 'l1BaseFeeScalar', 'l1BlobBaseFee', 'l1BlobBaseFeeScalar', 'operatorFeeScalar', 'operatorFeeConstant'] as const;
+const DECIMAL = (v: unknown): v is string => typeof v === 'string' && /^\d{1,30}(\.\d{1,30})?$/.test(v);
+
+/** An OP Stack receipt's L1 fee fields, where it has any (`{}` on other chains). */
+function l1FeeOf(raw: Record<string, unknown>, warn: Warn): { l1?: RpcL1Fee } {
+  const out: Record<string, string> = {};
+  for (const key of L1_QUANTITIES) {
+    const v = optional(raw, key, isQuantity, 'receipt', warn);
+    if (v !== undefined) out[key] = v;
+  }
+  const scalar = optional(raw, 'l1FeeScalar', DECIMAL, 'receipt', warn);
+  if (scalar !== undefined) out.l1FeeScalar = scalar;
+  return Object.keys(out).length === 0 ? {} : { l1: out as RpcL1Fee };
 }
 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;

@@ -36,6 +36,10 @@ export interface RpcTransaction {
   readonly accessList?: readonly RpcAccessListEntry[];
   readonly blobVersionedHashes?: readonly Hex[];
   readonly authorizationList?: readonly RpcAuthorization[];
+  /** OP Stack deposit (type 0x7e): its source on L1, the ETH minted on L2, and whether it is a system transaction. */
+  readonly sourceHash?: Hex;
+  readonly mint?: Hex;
+  readonly isSystemTx?: boolean;
 }
 
 export interface RpcLog {
@@ -59,6 +63,29 @@ export interface RpcReceipt {
   readonly blobGasUsed?: Hex;
   readonly blobGasPrice?: Hex;
   readonly logs: readonly RpcLog[];
+  /** The receipt's type (most nodes give it): read where the transaction object is missing. */
+  readonly type?: Hex;
+  /** OP Stack: the L1 data fee and what it was computed from, as the receipt gives them. */
+  readonly l1?: RpcL1Fee;
+  /** OP Stack deposits: the deposit nonce (and receipt version, after Canyon). */
+  readonly depositNonce?: Hex;
+  /** Arbitrum: the part of gasUsed that paid for L1 calldata, and the L1 block it was read at. */
+  readonly gasUsedForL1?: Hex;
+  readonly l1BlockNumber?: Hex;
+}
+
+/** An OP Stack receipt's L1 data fee fields (the operator fee's after Isthmus). */
+export interface RpcL1Fee {
+  readonly l1Fee?: Hex;
+  readonly l1GasUsed?: Hex;
+  readonly l1GasPrice?: Hex;
+  /** Bedrock's decimal scalar ("0.684"), before Ecotone's pair of scalars. */
+  readonly l1FeeScalar?: string;
+  readonly l1BaseFeeScalar?: Hex;
+  readonly l1BlobBaseFee?: Hex;
+  readonly l1BlobBaseFeeScalar?: Hex;
+  readonly operatorFeeScalar?: Hex;
+  readonly operatorFeeConstant?: Hex;
 }
 
 /** One entry of a Parity-style trace (trace_transaction), normalised to what every type shares. */

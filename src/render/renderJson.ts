@@ -118,9 +118,15 @@ function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: strin
  * What it paid, as the text's Fee line shows it, with or without --state: paid = gasUsed ×
  * effectiveGasPrice; burned and tip need the block's base fee (--state reads the header), else null.
  */
-function feeJson(fee: FeeSplit | null): Record<string, string | null> | null {
+function feeJson(fee: FeeSplit | null): Record<string, unknown> | null {
   if (fee === null) return null;
-  return { paid: dec(fee.total), burned: dec(fee.burned), tip: dec(fee.priority), ...(fee.blobFee > 0n ? { blobFee: dec(fee.blobFee) } : {}) };
+  const l2 =
+    fee.rules === 'op-stack'
+      ? { execution: dec(fee.execution), l1Fee: dec(fee.l1Fee), l1: fee.l1, toBaseFeeVault: dec(fee.baseFeePart), mint: dec(fee.mint) }
+      : fee.rules === 'arbitrum'
+        ? { gasUsedForL1: dec(fee.l1Gas) }
+        : {};
+  return { paid: dec(fee.total), burned: dec(fee.burned), tip: dec(fee.priority), ...(fee.blobFee > 0n ? { blobFee: dec(fee.blobFee) } : {}), rules: fee.rules, ...l2 };
 }
 
 /** The --state fields, all null without --state (or when the node gave no diff). */

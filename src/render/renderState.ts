@@ -6,7 +6,8 @@
  */
 import type { ChalkInstance } from 'chalk';
 
-import type { AccountChange, AccountRole, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
+import { BASE_FEE_VAULT, L1_FEE_VAULT } from '../model/chain.js';
+import type { AccountChange, AccountRole, FeeSplit, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
 import type { Hex, RpcSlotChange } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
@@ -47,19 +48,29 @@ function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
   }
   if (rows > MAX_ROWS) yield `  ${c.dim(`… ${plural(rows - MAX_ROWS, 'more row')} not shown (all of them are in --json)`)}\n`;
   const fee = state.fee;
-  if (fee !== null) {
-    const parts =
-      fee.burned === null
-        ? c.dim('the block header is not known, so the burned part is not either')
-        : `${formatEth(fee.burned)} burned (base fee ${formatGwei(fee.baseFeePerGas!)}), ${formatEth(fee.priority!)} to the coinbase${fee.coinbase !== null ? ` ${showAddress(fee.coinbase, { ...s, short: true })}` : ''}${fee.blobFee > 0n ? `, blob fee ${formatEth(fee.blobFee)} burned` : ''}`;
-    yield `  ${c.dim('Fee')}  ${formatEth(fee.total)}: ${parts}\n`;
-  }
+  if (fee !== null) yield `  ${c.dim('Fee')}  ${formatEth(fee.total)}: ${feeParts(fee, s, c)}\n`;
   if (!state.feeInDiff && fee !== null) {
     yield `  ${c.dim(`The node's state diff leaves the fee out: the sender also paid ${formatEth(fee.total + fee.blobFee)}, not counted above.`)}\n`;
-  } else if (state.expectedSum !== null) {
+  } else if (state.expectedSum !== null && fee !== null) {
     const holds = state.ethSum === state.expectedSum;
-    yield `  ${c.dim('Sum')}  ${formatEth(state.ethSum)} ${holds ? c.green('= minus the burned fee ✔') : c.red(`≠ minus the burned fee (${formatEth(state.expectedSum)}) ✘`)}\n`;
+    // What the ETH changes must add up to, by the chain's rules.
+    const should = fee.rules === 'op-stack' ? (fee.mint !== null ? 'the ETH the deposit minted' : '0: an OP Stack chain burns nothing') : 'minus the burned fee';
+    yield `  ${c.dim('Sum')}  ${formatEth(state.ethSum)} ${holds ? c.green(`= ${should} ✔`) : c.red(`≠ ${should} (${formatEth(state.expectedSum)}) ✘`)}\n`;
   }
+}
+
+/** Where the fee went, by the chain's rules, as far as the answers tell. */
+function feeParts(fee: FeeSplit, s: AddressStyle, c: ChalkInstance): string {
+  const coinbase = fee.coinbase !== null ? ` ${showAddress(fee.coinbase, { ...s, short: true })}` : '';
+  if (fee.rules === 'op-stack') {
+    if (fee.mint !== null) return `none: a deposit buys its gas on L1; it minted ${formatEth(fee.mint)} on L2`;
+    const l1 = fee.l1Fee > 0n ? `, L1 data fee ${formatEth(fee.l1Fee)} to ${showAddress(L1_FEE_VAULT, { ...s, short: true })}` : '';
+    if (fee.baseFeePart === null) return `${c.dim('the block header is not known, so the split is not either')}${l1}; nothing burned`;
+    return `base fee part ${formatEth(fee.baseFeePart)} (base fee ${formatGwei(fee.baseFeePerGas!)}) to ${showAddress(BASE_FEE_VAULT, { ...s, short: true })}, ${formatEth(fee.priority!)} to the sequencer${coinbase}${l1}; nothing burned`;
+  }
+  if (fee.rules === 'arbitrum') return c.dim(`where it goes (the chain's fee accounts) the answers do not say${fee.l1Gas !== null ? `; ${groupDigits(fee.l1Gas)} of the gas paid for L1 calldata` : ''}`);
+  if (fee.burned === null) return c.dim('the block header is not known, so the burned part is not either');
+  return `${formatEth(fee.burned)} burned (base fee ${formatGwei(fee.baseFeePerGas!)}), ${formatEth(fee.priority!)} to the coinbase${coinbase}${fee.blobFee > 0n ? `, blob fee ${formatEth(fee.blobFee)} burned` : ''}`;
 }
 
 const slotText = (slot: Hex): string => {

@@ -4,9 +4,10 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
-import type { InspectModel, Simulation, Status } from '../model/types.js';
+import { chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
+import type { FeeSplit, InspectModel, Simulation, Status } from '../model/types.js';
 import { byteLength, toBig, toDecimal } from '../raw/hex.js';
-import type { Hex, RpcLog, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
@@ -24,6 +25,32 @@ export interface TextOptions {
 }
 
 const LABEL = 15;
+
+/** A transaction type by name, Ethereum's and the L2s'. */
+function typeText(type: string): string {
+  const key = typeKey(type);
+  return `${TX_TYPES[key] ?? L2_TX_TYPES[key]?.name ?? 'unknown type'} (${type})`;
+}
+
+/** An OP Stack deposit's own fields: where it came from on L1 and what it minted. */
+function* depositRows(tx: RpcTransaction, r: RpcReceipt | null, c: ChalkInstance, s: AddressStyle): Generator<string> {
+  if (!isDeposit(tx, r)) return;
+  const mint = q(tx.mint);
+  yield row(c, 'Minted', mint === undefined ? c.dim('not given') : `${formatEth(mint)} ${c.dim('(bought on L1, created on L2)')}`);
+  if (tx.sourceHash !== undefined) yield row(c, 'Source hash', tx.sourceHash);
+  if (tx.isSystemTx !== undefined) yield row(c, 'System tx', tx.isSystemTx ? 'yes' : 'no');
+  yield row(c, 'L1 sender', `${showAddress(tx.from, s)} ${c.dim(`(if a contract on L1 sent it, its L1 address is ${unaliasL1(tx.from)}: L2 sees it aliased)`)}`);
+  if (r?.depositNonce !== undefined) yield row(c, 'Deposit nonce', groupDigits(toBig(r.depositNonce)));
+}
+
+/** The fee as the chain charges it: the execution fee, and an OP Stack chain's L1 data fee; a deposit pays none. */
+function feeText(fee: FeeSplit, c: ChalkInstance): string {
+  if (fee.mint !== null && fee.total === 0n) return `none ${c.dim('(a deposit pays for its gas on L1)')}`;
+  const blob = fee.blobFee > 0n ? ` + blob fee ${formatEth(fee.blobFee)}` : '';
+  if (fee.rules === 'op-stack' && fee.l1Fee > 0n) return `${formatEth(fee.total)} ${c.dim(`= L2 execution ${formatEth(fee.execution)} + L1 data fee ${formatEth(fee.l1Fee)}`)}${blob}`;
+  if (fee.rules === 'arbitrum' && fee.l1Gas !== null) return `${formatEth(fee.total)} ${c.dim(`(of which L1 calldata: ${groupDigits(fee.l1Gas)} gas, ${formatEth(fee.l1Gas * fee.effectiveGasPrice)})`)}${blob}`;
+  return `${formatEth(fee.total)}${blob}`;
+}
 
 export function statusBadge(status: Status, c: ChalkInstance): string {
   switch (status) {
@@ -62,15 +89,20 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     const value = q(tx.value);
     if (value !== undefined) yield row(c, 'Value', formatEth(value));
     // A simulated call that was not signed has no type of its own.
-    if (tx.type !== undefined || sim === undefined) {
-      const type = tx.type ?? '0x0';
-      const typeName = TX_TYPES[type.toLowerCase()] ?? 'unknown type';
-      yield row(c, 'Type', `${typeName} (${type})`);
-    }
+    if (tx.type !== undefined || sim === undefined) yield row(c, 'Type', typeText(tx.type ?? '0x0'));
     const nonce = q(tx.nonce);
-    if (nonce !== undefined) yield row(c, 'Nonce', groupDigits(nonce));
-  } else if (r?.contractAddress) {
-    yield row(c, 'Created', r.contractAddress);
+    if (nonce !== undefined && !isDeposit(tx, r)) yield row(c, 'Nonce', groupDigits(nonce));
+    yield* depositRows(tx, r, c, s);
+  } else if (r) {
+    if (r.type !== undefined) yield row(c, 'Type', typeText(r.type));
+    if (r.contractAddress) yield row(c, 'Created', r.contractAddress);
+  }
+  const family = familyOf(tx, r);
+  const chainId = tx?.chainId === undefined ? null : Number(BigInt(tx.chainId));
+  if (family !== null || (chainId !== null && chainId !== 1)) {
+    const name = chainId === null ? null : chainName(chainId);
+    const what = family === 'op-stack' ? 'an OP Stack chain' : family === 'arbitrum' ? 'an Arbitrum chain' : null;
+    yield row(c, 'Chain', [chainId === null ? null : `${name ?? 'chain'} (${chainId})`, what].filter((x) => x !== null).join(', '));
   }
   const limit = q(tx?.gas);
   const used = q(r?.gasUsed);
@@ -91,7 +123,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   const effective = q(r?.effectiveGasPrice) ?? (tx?.maxFeePerGas === undefined ? q(tx?.gasPrice) : undefined);
   if (effective !== undefined && r) yield row(c, 'Effective', formatGwei(effective));
   const fee = m.fee;
-  if (fee !== null) yield row(c, sim !== undefined ? 'Fee if mined' : 'Fee', `${formatEth(fee.total)}${fee.blobFee > 0n ? ` + blob fee ${formatEth(fee.blobFee)}` : ''}`);
+  if (fee !== null) yield row(c, sim !== undefined ? 'Fee if mined' : 'Fee', feeText(fee, c));
   const blobGas = q(r?.blobGasUsed);
   if (blobGas !== undefined) {
     const price = q(r?.blobGasPrice);

@@ -129,7 +129,7 @@ describe('--json on anvil', () => {
     const doc = jsonOf(await txray(name, '--json'));
     const receipt = doc.receipt;
     const paid = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
-    expect(doc.fee).toEqual({ paid: paid.toString(), burned: null, tip: null });
+    expect(doc.fee).toEqual({ paid: paid.toString(), burned: null, tip: null, rules: 'ethereum' });
     const text = (await txray(name)).stdout;
     expect(text).toContain(`  Fee            ${formatEther(paid)} ETH`);
   });

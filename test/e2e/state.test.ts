@@ -193,7 +193,7 @@ describe('--state on anvil, from a Foundry project with storage layouts', () => 
     const doc = jsonOf(r);
     for (const key of ['stateSource', 'stateDiff', 'balanceChanges', 'storageChanges', 'accountChanges']) expect(doc[key]).toBeNull();
     // The fee is the receipt's, as the text's Fee line: its split needs --state's block header.
-    expect(doc.fee).toEqual({ paid: (BigInt(doc.receipt.gasUsed) * BigInt(doc.receipt.effectiveGasPrice)).toString(), burned: null, tip: null });
+    expect(doc.fee).toEqual({ paid: (BigInt(doc.receipt.gasUsed) * BigInt(doc.receipt.effectiveGasPrice)).toString(), burned: null, tip: null, rules: 'ethereum' });
     const t = await runTxray([hashes['stateShow']!, '--rpc-url', anvil.url], {}, undefined, project);
     expect(t.stdout).not.toContain('Balance changes');
   });

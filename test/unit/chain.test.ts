@@ -1,0 +1,60 @@
+/**
+ * The chain family from what the answers show, the L2 transaction types, and the system contracts'
+ * names: OP Stack's checked against contracts-bedrock's own Predeploys library.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { familyOf, isDeposit, L2_TX_TYPES, OP_PREDEPLOYS, typeKey, unaliasL1 } from '../../src/model/chain.js';
+import type { RpcReceipt, RpcTransaction } from '../../src/raw/types.js';
+
+const tx = (fields: Partial<RpcTransaction>): RpcTransaction => ({ hash: null, blockHash: null, blockNumber: null, transactionIndex: null, from: '0x01', to: null, ...fields }) as RpcTransaction;
+const rc = (fields: Partial<RpcReceipt>): RpcReceipt => ({ transactionHash: '0x00', logs: [], ...fields }) as RpcReceipt;
+
+describe('familyOf', () => {
+  test('OP Stack: a deposit by type (any spelling), by deposit nonce, by source hash; a receipt with L1 fee fields', () => {
+    for (const type of ['0x7e', '0x7E', '0x07e'] as const) expect(familyOf(tx({ type: type as `0x${string}` }), null)).toBe('op-stack');
+    expect(isDeposit(null, rc({ depositNonce: '0x2' }))).toBe(true);
+    expect(familyOf(tx({ sourceHash: `0x${'11'.repeat(32)}` }), null)).toBe('op-stack');
+    expect(familyOf(tx({ type: '0x2' }), rc({ l1: { l1Fee: '0x1' } }))).toBe('op-stack');
+  });
+
+  test('Arbitrum: its receipt fields and its types', () => {
+    expect(familyOf(null, rc({ gasUsedForL1: '0x10' }))).toBe('arbitrum');
+    expect(familyOf(null, rc({ l1BlockNumber: '0x10' }))).toBe('arbitrum');
+    for (const t of ['0x64', '0x65', '0x66', '0x68', '0x69', '0x6a', '0x78']) expect(familyOf(tx({ type: t as `0x${string}` }), null)).toBe('arbitrum');
+  });
+
+  test('by chain id where nothing else says; Ethereum and unknown chains: none', () => {
+    expect(familyOf(tx({ type: '0x2', chainId: '0x2105' }), rc({}))).toBe('op-stack'); // Base
+    expect(familyOf(tx({ type: '0x2', chainId: '0xa4b1' }), rc({}))).toBe('arbitrum'); // Arbitrum One
+    expect(familyOf(tx({ type: '0x2', chainId: '0x1' }), rc({}))).toBeNull();
+    expect(familyOf(tx({ type: '0x2', chainId: '0x7a69' }), rc({}))).toBeNull();
+    expect(familyOf(tx({ type: '0x2' }), rc({ blobGasPrice: '0x1' }))).toBeNull();
+  });
+});
+
+test('every L2 type has a name, keyed as typeKey writes it', () => {
+  for (const [k, v] of Object.entries(L2_TX_TYPES)) {
+    expect(typeKey(k)).toBe(k);
+    expect(v.name.length).toBeGreaterThan(3);
+  }
+});
+
+test('unaliasL1 undoes the OP Stack alias (+0x1111…1111, modulo 2^160)', () => {
+  const l1 = 0x1234n;
+  const aliased = `0x${((l1 + 0x1111000000000000000000000000000000001111n) % (1n << 160n)).toString(16).padStart(40, '0')}`;
+  expect(unaliasL1(aliased as `0x${string}`)).toBe('0x0000000000000000000000000000000000001234');
+  // Wraps below zero.
+  expect(unaliasL1('0x0000000000000000000000000000000000000000')).toBe(`0x${((1n << 160n) - 0x1111000000000000000000000000000000001111n).toString(16)}`);
+});
+
+test('the OP Stack predeploys are those contracts-bedrock names', () => {
+  const require = createRequire(import.meta.url);
+  const dir = join(dirname(require.resolve('@eth-optimism/contracts-bedrock/package.json')), 'src', 'libraries');
+  const text = readFileSync(join(dir, 'Predeploys.sol'), 'utf8') + readFileSync(join(dir, 'Constants.sol'), 'utf8');
+  const declared = new Set([...text.matchAll(/address internal constant \w+ = (0x[0-9a-fA-F]{40});/g)].map((m) => m[1]!.toLowerCase()));
+  for (const address of Object.keys(OP_PREDEPLOYS)) expect(declared, address).toContain(address);
+  for (const vault of ['0x4200000000000000000000000000000000000019', '0x420000000000000000000000000000000000001a', '0x4200000000000000000000000000000000000011']) expect(OP_PREDEPLOYS[vault]).toMatch(/Vault$/);
+});
