@@ -38,6 +38,12 @@ export const PACKAGES = [
   { pkg: '@balancer/sdk', modules: ['dist/index.js'] },
   // ENS: ES modules of ABI snippets by contract (baseRegistrar.js, publicResolver.js…): named by file.
   { pkg: '@ensdomains/ensjs', modules: ['dist/contracts'], nameByFile: true },
+  // Arbitrum's precompiles and NodeInterface, from the Apache-2.0 SDK's TypeChain factories (the
+  // nitro-contracts package has them too, but under BUSL-1.1).
+  {
+    pkg: '@arbitrum/sdk',
+    modules: ['ArbSys', 'ArbInfo', 'ArbAddressTable', 'ArbAggregator', 'ArbFunctionTable', 'ArbGasInfo', 'ArbOwnerPublic', 'ArbRetryableTx', 'ArbStatistics', 'NodeInterface'].map((c) => `dist/lib/abi/factories/${c}__factory.js`),
+  },
 ];
 
 /**

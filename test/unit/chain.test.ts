@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { encodeFunctionData, parseAbi } from 'viem';
 import { describe, expect, test } from 'vitest';
+import { AbiIndex } from '../../src/decode/abiIndex.js';
+import { decodeCallData } from '../../src/decode/decodeModel.js';
 import { familyOf, isDeposit, L2_TX_TYPES, OP_PREDEPLOYS, typeKey, unaliasL1 } from '../../src/model/chain.js';
 import type { RpcReceipt, RpcTransaction } from '../../src/raw/types.js';
 
@@ -57,4 +60,25 @@ test('the OP Stack predeploys are those contracts-bedrock names', () => {
   const declared = new Set([...text.matchAll(/address internal constant \w+ = (0x[0-9a-fA-F]{40});/g)].map((m) => m[1]!.toLowerCase()));
   for (const address of Object.keys(OP_PREDEPLOYS)) expect(declared, address).toContain(address);
   for (const vault of ['0x4200000000000000000000000000000000000019', '0x420000000000000000000000000000000000001a', '0x4200000000000000000000000000000000000011']) expect(OP_PREDEPLOYS[vault]).toMatch(/Vault$/);
+});
+
+describe('system contracts decoded offline', () => {
+  const DB = new URL('../../dist/sigdb/', import.meta.url);
+
+  test('Arbitrum precompiles at the addresses the Arbitrum SDK names, their calls named with parameter names', async () => {
+    const { ARBITRUM_PRECOMPILES } = await import('../../src/model/chain.js');
+    const require = createRequire(import.meta.url);
+    const constants = require('@arbitrum/sdk/dist/lib/dataEntities/constants.js') as Record<string, string>;
+    const sdk: Record<string, string> = { ARB_SYS_ADDRESS: 'ArbSys', ARB_RETRYABLE_TX_ADDRESS: 'ArbRetryableTx', ARB_ADDRESS_TABLE_ADDRESS: 'ArbAddressTable', NODE_INTERFACE_ADDRESS: 'NodeInterface', ARB_OWNER_PUBLIC: 'ArbOwnerPublic', ARB_GAS_INFO: 'ArbGasInfo', ARB_STATISTICS: 'ArbStatistics' };
+    for (const [key, name] of Object.entries(sdk)) expect(ARBITRUM_PRECOMPILES[constants[key]!.toLowerCase()]).toBe(name);
+    const index = new AbiIndex(DB);
+    const input = encodeFunctionData({ abi: parseAbi(['function withdrawEth(address destination) payable returns (uint256)']), args: ['0x00000000000000000000000000000000000a11ce'] });
+    expect(decodeCallData(index, input)?.decoded).toMatchObject({ name: 'withdrawEth', source: 'protocol', contract: 'ArbSys', args: [{ name: 'destination' }] });
+  });
+
+  test('OP Stack predeploys: a withdrawal through the L2ToL1MessagePasser, by name', () => {
+    const index = new AbiIndex(DB);
+    const input = encodeFunctionData({ abi: parseAbi(['function initiateWithdrawal(address _target, uint256 _gasLimit, bytes _data) payable']), args: ['0x00000000000000000000000000000000000a11ce', 100000n, '0x'] });
+    expect(decodeCallData(index, input)?.decoded).toMatchObject({ name: 'initiateWithdrawal', source: 'protocol', args: [{ name: '_target' }, { name: '_gasLimit', value: '100000' }, { name: '_data' }] });
+  });
 });
