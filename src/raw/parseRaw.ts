@@ -99,7 +99,20 @@ export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransa
     sourceHash: optional(raw, 'sourceHash', isHash, w, warn),
     mint: optional(raw, 'mint', isQuantity, w, warn),
     isSystemTx: optional(raw, 'isSystemTx', (v): v is boolean => typeof v === 'boolean', w, warn),
+    ...retryableOf(raw, warn),
   };
+}
+
+/** Nitro's retryable fields: the ticket (a retry's), the request, the L1 deposit and refund, the call it retries. */
+const RETRYABLE_FIELDS = ['ticketId', 'requestId', 'refundTo', 'beneficiary', 'maxRefund', 'submissionFeeRefund', 'maxSubmissionFee', 'depositValue', 'l1BaseFee', 'retryTo', 'retryValue', 'retryData'] as const;
+
+function retryableOf(raw: Record<string, unknown>, warn: Warn): { retryable?: Record<string, Hex> } {
+  const out: Record<string, Hex> = {};
+  for (const key of RETRYABLE_FIELDS) {
+    const v = optional(raw, key, (x): x is Hex => isQuantity(x) || isData(x), 'transaction', warn);
+    if (v !== undefined) out[key] = v;
+  }
+  return Object.keys(out).length === 0 ? {} : { retryable: out };
 }
 
 function parseLog(v: unknown, i: number, warn: Warn): RpcLog | undefined {

@@ -40,6 +40,8 @@ export interface RpcTransaction {
   readonly sourceHash?: Hex;
   readonly mint?: Hex;
   readonly isSystemTx?: boolean;
+  /** Arbitrum retryables (types 0x68, 0x69): the ticket's fields as the node gave them (addresses, quantities, data). */
+  readonly retryable?: Readonly<Record<string, Hex>>;
 }
 
 export interface RpcLog {

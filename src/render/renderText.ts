@@ -43,6 +43,15 @@ function* depositRows(tx: RpcTransaction, r: RpcReceipt | null, c: ChalkInstance
   if (r?.depositNonce !== undefined) yield row(c, 'Deposit nonce', groupDigits(toBig(r.depositNonce)));
 }
 
+/** An Arbitrum retryable's ticket, as the node gave it. */
+function* retryableRows(tx: RpcTransaction, c: ChalkInstance, s: AddressStyle): Generator<string> {
+  const t = tx.retryable;
+  if (t === undefined) return;
+  const shown = (k: string, v: Hex): string =>
+    /^0x[0-9a-fA-F]{40}$/.test(v) && /To$|beneficiary/.test(k) ? showAddress(v, { ...s, short: true }) : /Value|Refund|Fee|maxRefund|depositValue/.test(k) && v.length <= 66 ? formatEth(toBig(v)) : v.length > 66 ? shortHex(v, 32) : v;
+  yield row(c, 'Retryable', Object.entries(t).map(([k, v]) => `${k} ${shown(k, v)}`).join(c.dim(' · ')));
+}
+
 /** The fee as the chain charges it: the execution fee, and an OP Stack chain's L1 data fee; a deposit pays none. */
 function feeText(fee: FeeSplit, c: ChalkInstance): string {
   if (fee.mint !== null && fee.total === 0n) return `none ${c.dim('(a deposit pays for its gas on L1)')}`;
@@ -93,6 +102,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     const nonce = q(tx.nonce);
     if (nonce !== undefined && !isDeposit(tx, r)) yield row(c, 'Nonce', groupDigits(nonce));
     yield* depositRows(tx, r, c, s);
+    yield* retryableRows(tx, c, s);
   } else if (r) {
     if (r.type !== undefined) yield row(c, 'Type', typeText(r.type));
     if (r.contractAddress) yield row(c, 'Created', r.contractAddress);

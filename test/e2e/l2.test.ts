@@ -8,8 +8,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { formatUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { call, deploy, DEV, receipt } from '../../scripts/lib/scenarios.mjs';
 import { type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -81,6 +85,26 @@ describe('recorded L2 receipts (real testnet transactions)', () => {
     // No false alarm: only what is true of this node (no transaction object, no trace).
     for (const line of text.stderr.trim().split('\n')) expect(line).toMatch(/no transaction object|serves no call tracer|not re-executed|cannot be re-executed/);
   });
+});
+
+test('the HTML report gives the same fee, L1 data fee included (headless Chromium)', async () => {
+  const r = recorded.find((x) => x.family === 'OP Stack')!;
+  const file = join(mkdtempSync(join(tmpdir(), 'txray-l2-')), 'op.html');
+  const made = await runTxray([r.receipt.transactionHash, '-r', server.url, '--html', file, '--quiet']);
+  expect(made.code).toBe(0);
+  const browser = await launchBrowser(inject('chromiumPath'));
+  try {
+    const page = await browser.newPage();
+    await page.goto(`file://${file}`);
+    await page.waitForSelector('html[data-ready="true"]');
+    const fee = await page.evaluate(() => Array.from(document.querySelectorAll('table.kv tr')).find((tr) => tr.firstElementChild?.textContent === 'fee')?.lastElementChild?.textContent ?? null);
+    expect(fee).toMatch(/ \(L2 execution .+ \+ L1 data fee .+\)$/);
+    const paid = BigInt(r.receipt.gasUsed) * BigInt(r.receipt.effectiveGasPrice) + BigInt(r.receipt.l1Fee);
+    const shown = fee!.replace(/ \(L2 execution.*$/, '');
+    expect(shown).toBe(`${formatUnits(paid, 18)} ETH`);
+  } finally {
+    await browser.close();
+  }
 });
 
 describe('an OP Stack node (anvil --network optimism)', () => {

@@ -82,3 +82,13 @@ describe('system contracts decoded offline', () => {
     expect(decodeCallData(index, input)?.decoded).toMatchObject({ name: 'initiateWithdrawal', source: 'protocol', args: [{ name: '_target' }, { name: '_gasLimit', value: '100000' }, { name: '_data' }] });
   });
 });
+
+test('an Arbitrum retryable keeps its ticket fields; anything not hex is left out with a warning', async () => {
+  const { parseTransaction } = await import('../../src/raw/parseRaw.js');
+  const hash = `0x${'ab'.repeat(32)}` as `0x${string}`;
+  const warnings: string[] = [];
+  const parsed = parseTransaction({ hash, from: `0x${'01'.repeat(20)}`, to: null, type: '0x68', ticketId: `0x${'cd'.repeat(32)}`, refundTo: `0x${'02'.repeat(20)}`, maxRefund: '0x10', submissionFeeRefund: 'lots' }, hash, (m) => warnings.push(m));
+  expect(parsed?.retryable).toEqual({ ticketId: `0x${'cd'.repeat(32)}`, refundTo: `0x${'02'.repeat(20)}`, maxRefund: '0x10' });
+  expect(warnings).toEqual(['transaction.submissionFeeRefund is not valid ("lots"); ignored.']);
+  expect(familyOf(parsed, null)).toBe('arbitrum');
+});
