@@ -255,6 +255,11 @@ for (const [shard, lines] of protocols.rows) {
 }
 writeFileSync(new URL('LICENSE-protocol-abis.txt', out), protocols.notice);
 
+// The address book: mainnet contracts' and tokens' names (and tokens' symbols and decimals).
+const { extractAddressBook } = await import('./lib/addressBook.mjs');
+const book = extractAddressBook();
+writeFileSync(new URL('addresses.json', out), `${JSON.stringify({ source: book.source, rows: book.rows })}\n`);
+
 // The built-in ABIs, parsed and keyed once here rather than at every start.
 const { outputFiles } = await build({ entryPoints: ['src/decode/abiIndex.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
 const { builtinRows } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);

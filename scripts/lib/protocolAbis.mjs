@@ -3,7 +3,8 @@
 // shipped). Run by the build; `extractProtocolAbis()` returns the rows and the licence notice.
 //
 // Rows are deduplicated by what a selector or topic names (kind, key and canonical types): the first
-// package in PACKAGES wins, so the order below is also the order of preference for parameter names.
+// package in PACKAGES wins (unless it leaves the parameters unnamed and a later one names them), so the
+// order below is also the order of preference for parameter names.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +39,13 @@ export const PACKAGES = [
   { pkg: '@balancer/sdk', modules: ['dist/index.js'] },
   // ENS: ES modules of ABI snippets by contract (baseRegistrar.js, publicResolver.js…): named by file.
   { pkg: '@ensdomains/ensjs', modules: ['dist/contracts'], nameByFile: true },
+  // The 2018–2020 generation mainnet history is full of (Aave v1, Compound, dYdX Solo, Maker DSS and its
+  // proxy actions, DSProxy, Kyber, Balancer v1, early Curve pools, Synthetix, Uniswap v1, 1inch OneSplit,
+  // Idle, mStable, UMA), as verified ABIs with parameter names, from StudyDeFi's money-legos (MIT).
+  {
+    pkg: '@studydefi/money-legos',
+    json: ['aave', 'balancer', 'compound', 'curvefi', 'dappsys', 'dydx', 'idle', 'kyber', 'maker', 'mstable', 'onesplit', 'synthetix', 'uma', 'uniswap', 'uniswapV2'].map((p) => `${p}/abi`),
+  },
   // Arbitrum's precompiles and NodeInterface, from the Apache-2.0 SDK's TypeChain factories (the
   // nitro-contracts package has them too, but under BUSL-1.1).
   {
@@ -114,7 +122,7 @@ function licenceOf(dir) {
  *   rows: shard path ("functions/a9.txt") → lines `<key>\t<contract>\t<item JSON>`.
  */
 export async function extractProtocolAbis() {
-  const seen = new Set();
+  const seen = new Map();
   const rows = new Map();
   const packages = [];
   const notices = [];
@@ -130,12 +138,22 @@ export async function extractProtocolAbis() {
         items++;
         const [kind, key, sig, slim] = r;
         const id = `${kind} ${key} ${sig}`;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        kept++;
         const shard = `${kind}/${key.slice(0, 2)}.txt`;
+        const line = `${key}\t${contract}\t${JSON.stringify(slim)}`;
+        const named = slim.inputs.length > 0 && slim.inputs.every((p) => p.name !== '');
+        const earlier = seen.get(id);
+        if (earlier !== undefined) {
+          // The first package wins, unless it left the parameters unnamed and this one names them.
+          if (!earlier.named && named) {
+            rows.get(shard)[earlier.at] = line;
+            seen.set(id, { at: earlier.at, named });
+          }
+          continue;
+        }
+        kept++;
         if (!rows.has(shard)) rows.set(shard, []);
-        rows.get(shard).push(`${key}\t${contract}\t${JSON.stringify(slim)}`);
+        seen.set(id, { at: rows.get(shard).length, named });
+        rows.get(shard).push(line);
       }
     };
     for (const sub of json) {

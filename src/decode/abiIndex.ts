@@ -171,6 +171,26 @@ export class AbiIndex {
    * and every database signature hashes to the selector it is filed under (test/unit/sigdb.test.ts
    * checks all of them), so a candidate's selector never needs computing again.
    */
+  private book: ReadonlyMap<string, BookEntry> | undefined;
+
+  /**
+   * Mainnet contracts' and tokens' names (and tokens' symbols and decimals) from the shipped address
+   * book (addresses.json beside the database, from a published package's lists); empty without it.
+   */
+  addressBook(): ReadonlyMap<string, BookEntry> {
+    if (this.book !== undefined) return this.book;
+    const book = new Map<string, BookEntry>();
+    if (this.dbDir !== null) {
+      try {
+        const doc = JSON.parse(readFileSync(new URL('addresses.json', this.dbDir), 'utf8')) as { rows: Array<[string, string, string | null, number | null]> };
+        for (const [address, name, symbol, decimals] of doc.rows) book.set(address, { name, symbol, decimals });
+      } catch {
+        /* not built, or unreadable: no names from it */
+      }
+    }
+    return (this.book = book);
+  }
+
   functionCandidates(selector: Hex): Array<Candidate<AbiFunction>> {
     const sel = selector.toLowerCase();
     let list = this.functionMemo.get(sel);
@@ -228,6 +248,13 @@ export class AbiIndex {
 }
 
 type Kind = 'function' | 'error' | 'event';
+/** An address book entry: a contract's or token's name, and a token's symbol and decimals where known. */
+export interface BookEntry {
+  readonly name: string;
+  readonly symbol: string | null;
+  readonly decimals: number | null;
+}
+
 /** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */
 export type BuiltinRow = [Kind, string, string, AbiFunction | AbiError | AbiEvent];
 

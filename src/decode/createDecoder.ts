@@ -9,7 +9,7 @@ import type { DecodedModel, DecodedState, InspectModel } from '../model/types.js
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../raw/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { decodeHead, decodeLogs, decodeModel, type LogDecoding, withChecksums } from './decodeModel.js';
+import { bookToken, decodeHead, decodeLogs, decodeModel, type LogDecoding, withChecksums } from './decodeModel.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
 import { decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
@@ -109,7 +109,12 @@ export function createDecoder(opts: DecoderOptions): Decoder {
     decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
     decodeState(model, decoded, tokens, codes) {
       if (model.state == null) return decoded;
-      const meta = new Map([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
+      const meta = new Map<string, { symbol: string | null; decimals: number | null }>([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
+      // Tokens the address book knows were not asked: their symbol and decimals come from it.
+      for (const t of decoded.transfers) {
+        const known = t.token === undefined || meta.has(t.token.toLowerCase()) ? null : bookToken(model, index, t.token);
+        if (known !== null) meta.set(t.token!.toLowerCase(), known);
+      }
       const fns = [decoded.function, ...decoded.events];
       const { storage, layouts } = nameStorage(model, model.state, index.artifacts, codes, keyCandidates(model, fns));
       const state: DecodedState = { tokens: tokenBalances(decoded.transfers, meta, model.tx?.from.toLowerCase()), storage, layouts };

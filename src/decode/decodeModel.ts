@@ -99,6 +99,22 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
       /* next */
     }
   }
+  // Nor that: the first whose canonical encoding is exactly the bytes sent plus the zero padding of a
+  // last dynamic value that the sender left off (routers and bots send `bytes` unpadded at the end of
+  // the call data; the callee reads the same values). A database signature with no dynamic parameter
+  // could not need padding: none is tried.
+  const unpadded = (body.length - 2) % 64 !== 0;
+  for (const c of unpadded ? candidates : []) {
+    if (!c.item.inputs.some((p) => p.type === 'bytes' || p.type === 'string')) continue;
+    try {
+      const missing = 64 - ((body.length - 2) % 64);
+      const padded = `${body}${'0'.repeat(missing)}` as Hex;
+      const values = decodeParams(c.item.inputs, padded, true);
+      return { decoded: named(c.item, c, args(c.item.inputs, values)), item: c.item };
+    } catch {
+      /* next */
+    }
+  }
   return null;
 }
 
@@ -374,23 +390,40 @@ const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null => 
  */
 export function decodeHead(model: InspectModel, index: AbiIndex, labels: ReadonlyMap<string, string>, early: LogDecoding): DecodedModel {
   const fromLogs = early.logs === model.receipt?.logs ? early : decodeLogs(model.receipt?.logs ?? [], index);
-  return { function: inputFunction(model, index), events: fromLogs.events, error: null, transfers: [], labels: withSystemLabels(model, labels), checksums: checksumsOf(model, []) };
+  return { function: inputFunction(model, index), events: fromLogs.events, error: null, transfers: [], labels: withSystemLabels(model, labels, index), checksums: checksumsOf(model, []) };
 }
 
 /**
  * Decode everything in the model; call nodes are annotated in place (they are this run's own objects).
  * `early`: the logs already decoded, used when they are this model's logs.
  */
-/** The labels given, then the names of the chain's system contracts (the given ones win). */
-function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string>): Map<string, string> {
+/**
+ * The labels given, then the names of the chain's system contracts, then (on mainnet, or a chain that
+ * does not say which it is, or a local one that may fork mainnet) the address book's: the given ones win.
+ */
+function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string>, index: AbiIndex): Map<string, string> {
   const labels = new Map(given);
   const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
   for (const [address, name] of Object.entries(systemLabels(family))) if (!labels.has(address)) labels.set(address, name);
+  if (bookApplies(model)) for (const [address, entry] of index.addressBook()) if (!labels.has(address)) labels.set(address, entry.name);
   return labels;
 }
 
+/** The address book is mainnet's: used there, where the transaction does not say its chain, and on a local chain (which may fork mainnet). */
+export function bookApplies(model: InspectModel): boolean {
+  const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
+  const chainId = model.tx?.chainId === undefined ? null : Number(BigInt(model.tx.chainId));
+  return family === null && (chainId === null || chainId === 1 || chainId === 31337);
+}
+
+/** A token's symbol and decimals from the address book, where it applies and knows both. */
+export function bookToken(model: InspectModel, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
+  const e = bookApplies(model) ? index.addressBook().get(token.toLowerCase()) : undefined;
+  return e?.symbol != null && e.decimals !== null ? { symbol: e.symbol, decimals: e.decimals } : null;
+}
+
 export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel {
-  const labels = withSystemLabels(model, extraLabels);
+  const labels = withSystemLabels(model, extraLabels, index);
   const memo = new DecodeMemo();
   let rootError: Decoded | null = null;
   const tree = model.tree;

@@ -4,7 +4,7 @@
  * profile once for every view that shows it. A mined transaction and a simulated call both end here.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import type { LogDecoding } from '../decode/decodeModel.js';
+import { bookToken, type LogDecoding } from '../decode/decodeModel.js';
 import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
@@ -83,7 +83,8 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
 async function withState(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
   const decoded = model.decoded!;
   const warnings = [...model.warnings];
-  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined ? [t.token] : []));
+  // A token the address book knows (symbol and decimals) is not asked about.
+  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined && bookToken(model, decoder.index, t.token) === null ? [t.token] : []));
   const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
   const answers = await fetchTokenMeta(client, tokens, blockOf(model), timeoutMs, warnings);
   return { ...model, warnings, decoded: decoder.decodeState(model, decoded, answers, codes) };

@@ -185,6 +185,21 @@ describe('names on recorded mainnet calls', () => {
     expect(text.stdout).toMatch(/::setup\(_owners: \[0x/);
   });
 
+  test('contract names from the shipped address book: the 2020 Kyber network proxy, Uniswap v2\'s router and WETH, as labels in text and JSON', async () => {
+    const kyber = cases.find((x) => x.name === 'real/mainnet-suicide-39-entries-b10000000')!;
+    const k = jsonOf(await runTxray([kyber.hash, '-r', server.url, '--json']));
+    expect(k.labels['0x818e6fecd516ecc3849daf6845e3ec868087b755']).toBe('Kyber Network');
+    const router = cases.find((x) => x.name === 'real/mainnet-legacy-with-logs-b18000000')!;
+    const text = await runTxray([router.hash, '-r', server.url]);
+    expect(text.stdout).toMatch(/^ {2}To {13}Uniswap v2 Router02\(0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D\)$/m);
+    expect(text.stdout).toContain('WETH(0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2)');
+    const doc = jsonOf(await runTxray([router.hash, '-r', server.url, '--json']));
+    expect(doc.labels).toMatchObject({ '0x7a250d5630b4cf539739df2c5dacb4c659f2488d': 'Uniswap v2 Router02', '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2': 'WETH' });
+    // The user's labels win.
+    const mine = jsonOf(await runTxray([router.hash, '-r', server.url, '--json', '--labels', '0x7a250d5630b4cf539739df2c5dacb4c659f2488d:MyRouter']));
+    expect(mine.labels['0x7a250d5630b4cf539739df2c5dacb4c659f2488d']).toBe('MyRouter');
+  });
+
   test('calls no source names: typed from their layout and marked, never left as a bare selector when they parse', async () => {
     const c = cases.find((x) => x.name === 'real/mainnet-large-82-entries-suicides-oog-b17073191')!;
     const r = await runTxray([c.hash, '-r', server.url]);

@@ -92,3 +92,48 @@ test('an Arbitrum retryable keeps its ticket fields; anything not hex is left ou
   expect(warnings).toEqual(['transaction.submissionFeeRefund is not valid ("lots"); ignored.']);
   expect(familyOf(parsed, null)).toBe('arbitrum');
 });
+
+describe('the address book (mainnet names, from a published package)', () => {
+  const DB = new URL('../../dist/sigdb/', import.meta.url);
+  const model = (chainId: string | undefined) => ({ tx: tx({ type: '0x2', ...(chainId ? { chainId: chainId as `0x${string}` } : {}) }), receipt: rc({}), state: null }) as never;
+
+  test('a token\'s symbol and decimals on mainnet, a local chain, or one that does not say; never on another chain', async () => {
+    const { bookToken } = await import('../../src/decode/decodeModel.js');
+    const index = new AbiIndex(DB);
+    const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+    for (const id of ['0x1', '0x7a69', undefined]) expect(bookToken(model(id), index, WETH)).toEqual({ symbol: 'WETH', decimals: 18 });
+    expect(bookToken(model('0x2105'), index, WETH)).toBeNull();
+    expect(bookToken(model('0x1'), index, '0x00000000000000000000000000000000000a11ce')).toBeNull();
+  });
+
+  test('every entry a lower-case address with a name; the 2018–2020 generation is in it', () => {
+    const book = new AbiIndex(DB).addressBook();
+    expect(book.size).toBeGreaterThan(100);
+    for (const [a, e] of book) {
+      expect(a).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(e.name.length).toBeGreaterThan(1);
+    }
+    expect(book.get('0x398ec7346dcd622edc5ae82352f02be94c62d119')?.name).toBe('Aave v1 LendingPool');
+    expect(book.get('0x1e0447b19bb6ecfdae1e4ae1694b0c3659614e4e')?.name).toBe('dYdX SoloMargin');
+    expect(book.get('0x5ef30b9986345249bc32d8928b7ee64de9435e39')?.name).toBe('Maker DssCdpManager');
+  });
+});
+
+test('the 2018–2020 generation decoded offline with parameter names: Aave v1, DSProxy, Kyber, Uniswap v1', () => {
+  const index = new AbiIndex(new URL('../../dist/sigdb/', import.meta.url));
+  index.addBuiltins();
+  const A = '0x00000000000000000000000000000000000a11ce';
+  const calls: Array<[string, readonly unknown[], string, string[]]> = [
+    ['function deposit(address _reserve, uint256 _amount, uint16 _referralCode) payable', [A, 5n, 0], 'deposit', ['_reserve', '_amount', '_referralCode']],
+    // DSProxy's execute: another package of the set names it first (target, data).
+    ['function execute(address _target, bytes _data) payable returns (bytes32 response)', [A, '0x1234'], 'execute', ['target', 'data']],
+    ['function tradeWithHint(address src, uint256 srcAmount, address dest, address destAddress, uint256 maxDestAmount, uint256 minConversionRate, address walletId, bytes hint) payable returns (uint256)', [A, 1n, A, A, 2n, 3n, A, '0x'], 'tradeWithHint', ['src', 'srcAmount', 'dest', 'destAddress', 'maxDestAmount', 'minConversionRate', 'walletId', 'hint']],
+    ['function ethToTokenSwapInput(uint256 min_tokens, uint256 deadline) payable returns (uint256)', [1n, 2n], 'ethToTokenSwapInput', ['min_tokens', 'deadline']],
+  ];
+  for (const [sig, args, name, names] of calls) {
+    const input = (encodeFunctionData as (p: { abi: unknown; args: readonly unknown[] }) => `0x${string}`)({ abi: parseAbi([sig] as [string]), args });
+    const d = decodeCallData(index, input)?.decoded;
+    expect(d, sig).toMatchObject({ name, source: 'protocol' });
+    expect(d!.args.map((a) => a.name)).toEqual(names);
+  }
+});
