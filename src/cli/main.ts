@@ -175,7 +175,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     let done = 0;
     // A single text lookup writes its head (transaction and logs) while the trace is still coming,
     // when nothing in the trace can change it: the part after it is then all that is left at the end.
-    const writesHead = single && !opts.json && !opts.quiet && opts.html !== '-';
+    // With --online, names may come from what the trace shows: the head waits for them.
+    const writesHead = single && !opts.json && !opts.quiet && opts.html !== '-' && opts.online === null;
     const flush = (): void => {
       while (flushed < outcomes.length && outcomes[flushed] !== undefined) {
         const o = outcomes[flushed++]!;
@@ -195,7 +196,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
             const model = await runPipeline(client!, input, {
               lookup: settings,
-              complete: { timeoutMs: opts.timeoutMs, needsGasProfile, warnPartialGas: opts.gas || opts.gasOut !== undefined },
+              complete: { timeoutMs: opts.timeoutMs, needsGasProfile, warnPartialGas: opts.gas || opts.gasOut !== undefined, online: opts.online, interrupt: io.interrupt, debug: opts.debug ? (line) => debug(`${tag}${line}`) : undefined },
               decoderReady,
               onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
               onStage: opts.debug ? (stage) => debug(`${tag}${stage} at ${elapsed()}`) : undefined,

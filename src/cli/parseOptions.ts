@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
+import { cacheDirOf } from '../rpc/diskCache.js';
+import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
@@ -35,6 +37,10 @@ export interface RawCliOptions {
   readonly gas?: boolean;
   readonly gasOut?: string;
   readonly html?: string;
+  readonly online?: boolean;
+  readonly sourcifyUrl?: string;
+  readonly signaturesUrl?: string;
+  readonly etherscanUrl?: string;
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
@@ -76,6 +82,8 @@ export interface InspectOptions {
   readonly html: string | undefined;
   /** `txray call`: the call to simulate (the inputs are then empty); null for a lookup by hash. */
   readonly call: CallInput | null;
+  /** --online (or TXRAY_ONLINE=1): the services to ask and the cache; null: nothing but the node is asked. */
+  readonly online: OnlineSettings | null;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -305,5 +313,34 @@ export function parseOptions(
     call: callInput,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
+    online: parseOnline(raw, env),
   };
+}
+
+export const DEFAULT_SOURCIFY_URL = 'https://sourcify.dev/server';
+export const DEFAULT_SIGNATURES_URL = 'https://api.4byte.sourcify.dev';
+export const DEFAULT_ETHERSCAN_URL = 'https://api.etherscan.io/v2/api';
+
+/** A service's base URL: http(s) only, no credentials (say where, not who). */
+function serviceUrl(text: string | undefined, fallback: string, flag: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text ?? fallback);
+  } catch {
+    throw new UsageError(`${flag} is not a URL ('${escapeShort(text ?? '', 60)}').`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http:// or https:// URL.`);
+  if (url.username !== '' || url.password !== '') throw new UsageError(`${flag} must not carry credentials; Etherscan's key goes in ETHERSCAN_API_KEY.`);
+  return url;
+}
+
+/** --online's settings; the URLs are checked even without it (they only say where), and nothing goes out without it. */
+function parseOnline(raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>): OnlineSettings | null {
+  const sourcifyUrl = serviceUrl(raw.sourcifyUrl, DEFAULT_SOURCIFY_URL, '--sourcify-url');
+  const signaturesUrl = serviceUrl(raw.signaturesUrl, DEFAULT_SIGNATURES_URL, '--signatures-url');
+  const etherscanUrl = serviceUrl(raw.etherscanUrl, DEFAULT_ETHERSCAN_URL, '--etherscan-url');
+  const on = raw.online === true || (raw.online === undefined && env.TXRAY_ONLINE === '1');
+  if (!on) return null;
+  const key = env.ETHERSCAN_API_KEY?.trim();
+  return { sourcifyUrl, signaturesUrl, etherscanUrl, etherscanKey: key ? key : null, cacheDir: cacheDirOf(env) };
 }

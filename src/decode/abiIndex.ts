@@ -166,11 +166,6 @@ export class AbiIndex {
     return out;
   }
 
-  /**
-   * Functions with this selector, in priority order. Indexed ABIs are keyed by their computed selector,
-   * and every database signature hashes to the selector it is filed under (test/unit/sigdb.test.ts
-   * checks all of them), so a candidate's selector never needs computing again.
-   */
   private book: ReadonlyMap<string, BookEntry> | undefined;
 
   /**
@@ -191,6 +186,11 @@ export class AbiIndex {
     return (this.book = book);
   }
 
+  /**
+   * Functions with this selector, in priority order. Indexed ABIs are keyed by their computed selector,
+   * and every database signature hashes to the selector it is filed under (test/unit/sigdb.test.ts
+   * checks all of them), so a candidate's selector never needs computing again.
+   */
   functionCandidates(selector: Hex): Array<Candidate<AbiFunction>> {
     const sel = selector.toLowerCase();
     let list = this.functionMemo.get(sel);
@@ -203,16 +203,28 @@ export class AbiIndex {
 
   private functionsFor(sel: string): Array<Candidate<AbiFunction>> {
     const known = withoutRepeats(this.functions.get(sel) ?? [], this.protocolItems<AbiFunction>('functions', sel.slice(2)));
-    const sig = this.lookup('functions', sel.slice(2));
-    if (sig === undefined) return known;
-    try {
-      const item = parseAbiItem(`function ${sig}`) as AbiFunction;
-      // The database has no parameter names: a known ABI with the same signature says more.
-      if (known.some((k) => signatureOf(k.item) === signatureOf(item))) return known;
-      return [...known, { item, source: 'database' }];
-    } catch {
-      return known;
+    const fromDb = this.lookup('functions', sel.slice(2));
+    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : (this.online.functions.get(sel) ?? []).map((s) => [s, 'signatures']);
+    const out = [...known];
+    for (const [sig, source] of sigs) {
+      try {
+        const item = parseAbiItem(`function ${sig}`) as AbiFunction;
+        // The database has no parameter names: a known ABI with the same signature says more.
+        if (!out.some((k) => signatureOf(k.item) === signatureOf(item))) out.push({ item, source });
+      } catch {
+        /* not a signature: nothing from it */
+      }
     }
+    return out;
+  }
+
+  /** --online: signatures the signature service gave for a selector or topic0 (0x…), checked by the caller against it. */
+  private readonly online = { functions: new Map<string, string[]>(), events: new Map<string, string[]>() };
+
+  addSignatures(kind: 'functions' | 'events', key: string, sigs: readonly string[]): void {
+    this.functionMemo.clear();
+    this.eventMemo.clear();
+    this.online[kind].set(key.toLowerCase(), [...sigs]);
   }
 
   /** Custom errors share the selector space with functions: database function signatures are tried too. */
@@ -236,14 +248,18 @@ export class AbiIndex {
 
   private eventsFor(topic0: string, indexed: number): Array<Candidate<AbiEvent>> {
     const known = withoutRepeats(this.events.get(eventKey(topic0, indexed)) ?? [], this.protocolItems<AbiEvent>('events', `${topic0.slice(2)}:${indexed}`));
-    const key = topic0.slice(2);
-    const sig = this.lookup('events', key);
-    if (sig === undefined || known.length > 0) return known;
-    try {
-      return placements(sig, indexed).map((item) => ({ item, source: 'database' as const }));
-    } catch {
-      return known;
+    if (known.length > 0) return known;
+    const fromDb = this.lookup('events', topic0.slice(2));
+    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : (this.online.events.get(topic0) ?? []).map((s) => [s, 'signatures']);
+    const out: Array<Candidate<AbiEvent>> = [];
+    for (const [sig, source] of sigs) {
+      try {
+        out.push(...placements(sig, indexed).map((item) => ({ item, source })));
+      } catch {
+        /* not a signature */
+      }
     }
+    return out;
   }
 }
 

@@ -196,7 +196,8 @@ export interface StateModel {
 
 // What the decode stage adds to the model (it fills them; the renderers read them).
 
-export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database';
+/** Where a name came from; sourcify, etherscan (verified ABIs) and signatures (a signature service) only with --online. */
+export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures';
 
 /** One variable (or part of one) that lives in a changed slot, its values before and after. */
 export interface NamedSlotPart {

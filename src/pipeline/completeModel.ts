@@ -12,9 +12,16 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { isData, wordToAddress } from '../raw/hex.js';
 import { Interrupted } from '../errors.js';
+import type { OnlineSettings } from '../rpc/fetchOnline.js';
+import { type OnlineNames, onlineNames } from './onlineNames.js';
 
 export interface CompleteSettings {
   readonly timeoutMs: number;
+  /** --online: where to look up verified ABIs and signatures; null without it (nothing else goes out). */
+  readonly online: OnlineSettings | null;
+  readonly interrupt?: AbortSignal;
+  /** --debug's line per stage. */
+  readonly debug?: (line: string) => void;
   /** A view shows the gas profile (--json, --html, --gas, --gas-out). */
   readonly needsGasProfile: boolean;
   /** The profile was asked for itself (--gas, --gas-out): partial sums earn a warning. */
@@ -97,8 +104,18 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   const codes = namesByCode ? await fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>();
   if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
   const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
-  const decoded = decoder.decode(plain, byCode, earlyLogs);
-  let model: InspectModel = plain.state == null ? { ...plain, decoded } : await withState(client, decoder, { ...plain, decoded }, codes, s.timeoutMs);
+  // --online: verified ABIs and names for what the offline sources leave unnamed (the artifacts' names win).
+  let labels = byCode;
+  let online: OnlineNames | null = null;
+  if (s.online !== null && plain.status !== 'not_found') {
+    online = await onlineNames(client, decoder, plain, s.online, s.timeoutMs, s.interrupt);
+    s.debug?.(`--online: ${online.requests} request(s), ${online.labels.size} verified contract(s)`);
+    labels = new Map([...online.labels, ...(byCode ?? [])]);
+  }
+  // The logs decoded early knew no online names: decoded again where those added any.
+  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
+  const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
+  let model: InspectModel = withOnline.state == null ? { ...withOnline, decoded } : await withState(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

@@ -1,0 +1,116 @@
+/**
+ * --online: what the offline sources do not name, from verified sources. The contracts a transaction
+ * called or heard from are looked up (Sourcify, else Etherscan with a key); their ABIs join the decoder's
+ * index (after the offline ABIs, before the signature database) and their names become labels (after
+ * the user's and the artifacts'). Then the selectors and topics nothing names are asked of the signature
+ * service in one request, and a signature is kept only if it hashes to its selector or topic.
+ */
+import type { Abi } from 'abitype';
+import type { Decoder } from '../decode/createDecoder.js';
+import { keccakHex } from '../decode/keccak.js';
+import type { CallNode, InspectModel } from '../model/types.js';
+import { isAddress } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { fetchOnline, type OnlineSettings } from '../rpc/fetchOnline.js';
+import { Interrupted } from '../errors.js';
+
+/** At most this many contracts are looked up per transaction. */
+export const MAX_ONLINE_CONTRACTS = 32;
+
+function* nodes(model: InspectModel): Generator<CallNode> {
+  const stack: CallNode[] = model.tree ? [model.tree.root] : [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    yield n;
+    for (const c of n.children) stack.push(c);
+  }
+}
+
+/** The contracts worth asking about: the recipient, the targets of calls with call data, the emitters of logs. */
+function contractsOf(model: InspectModel): Hex[] {
+  const out = new Set<string>();
+  const add = (a: string | null | undefined): void => {
+    if (a && isAddress(a) && out.size < MAX_ONLINE_CONTRACTS) out.add(a.toLowerCase());
+  };
+  add(model.tx?.to);
+  add(model.receipt?.contractAddress);
+  for (const n of nodes(model)) if (n.type === 'call' && n.input !== null && n.input.length >= 10) add(n.to);
+  for (const l of model.receipt?.logs ?? []) add(l.address);
+  return [...out] as Hex[];
+}
+
+const selectorOf = (input: string | null | undefined): string | null => (input && /^0x[0-9a-fA-F]{8}/.test(input) ? input.slice(0, 10).toLowerCase() : null);
+
+export interface OnlineNames {
+  readonly labels: Map<string, string>;
+  readonly warnings: string[];
+  /** Whether anything joined the index (then earlier decoding must be done again). */
+  readonly added: boolean;
+  readonly requests: number;
+}
+
+export async function onlineNames(client: RpcClient, decoder: Decoder, model: InspectModel, s: OnlineSettings, timeoutMs: number, interrupt?: AbortSignal): Promise<OnlineNames> {
+  const labels = new Map<string, string>();
+  const none = (warnings: string[] = []): OnlineNames => ({ labels, warnings, added: false, requests: 0 });
+  const addresses = contractsOf(model);
+  const index = decoder.index;
+  // The selectors and topics nothing names yet (asked after the verified ABIs joined the index).
+  const unknown = (): { function: string[]; event: string[] } => {
+    const fns = new Set<string>();
+    const sel = selectorOf(model.tx?.to == null ? null : model.tx.input);
+    if (sel !== null) fns.add(sel);
+    for (const n of nodes(model)) {
+      const s2 = n.type === 'call' ? selectorOf(n.input) : null;
+      if (s2 !== null) fns.add(s2);
+      const revert = n.error !== null ? selectorOf(n.output) : null;
+      if (revert !== null && revert !== '0x08c379a0' && revert !== '0x4e487b71') fns.add(revert);
+    }
+    const events = new Set<string>();
+    for (const l of model.receipt?.logs ?? []) {
+      const t = l.topics[0]?.toLowerCase();
+      if (t !== undefined && index.eventCandidates(t as Hex, l.topics.length - 1).length === 0) events.add(t);
+    }
+    return { function: [...fns].filter((f) => index.functionCandidates(f as Hex).length === 0 && index.errorCandidates(f as Hex).length === 0), event: [...events] };
+  };
+  if (addresses.length === 0 && unknown().function.length === 0 && unknown().event.length === 0) return none();
+  let chainId: number;
+  try {
+    chainId = Number(BigInt((model.tx?.chainId ?? (await client.call('eth_chainId', [], AbortSignal.timeout(timeoutMs)))) as string));
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    return none(['--online: the node did not say its chain id, so no verified ABIs were looked up.']);
+  }
+  let added = false;
+  const found = await fetchOnline(
+    s,
+    chainId,
+    addresses,
+    (contracts) => {
+      for (const c of contracts) {
+        index.add(c.abi as unknown as Abi, c.source, c.name ?? undefined);
+        if (c.name !== null) labels.set(c.address, c.name);
+        added ||= c.abi.length > 0;
+      }
+      return unknown();
+    },
+    timeoutMs,
+    interrupt,
+  );
+  // Never a name that does not hash to what it names.
+  for (const [key, sigs] of found.signatures.function) {
+    const good = sigs.filter((sig) => `0x${keccakHex(sig).slice(0, 8)}` === key);
+    if (good.length > 0) {
+      index.addSignatures('functions', key, good);
+      added = true;
+    }
+  }
+  for (const [key, sigs] of found.signatures.event) {
+    const good = sigs.filter((sig) => `0x${keccakHex(sig)}` === key);
+    if (good.length > 0) {
+      index.addSignatures('events', key, good);
+      added = true;
+    }
+  }
+  return { labels, warnings: found.warnings, added, requests: found.requests };
+}

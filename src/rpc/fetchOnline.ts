@@ -1,0 +1,336 @@
+/**
+ * --online: verified ABIs by address (Sourcify's v2 contract API; Etherscan's v2 API where a key is
+ * set) and signatures by selector (the OpenChain-compatible lookup Sourcify runs), through the disk
+ * cache. Every answer is hostile input: its size is capped, its shape checked, every name and type
+ * checked before it is kept (what is kept is still escaped wherever it is shown). A service that is
+ * slow, failing or rate-limited costs at most the deadline and one warning line; the lookup goes on
+ * with offline names. Nothing here runs without --online.
+ */
+import type { Dispatcher, Pool } from 'undici';
+import { Interrupted } from '../errors.js';
+import { escapeShort } from '../raw/escape.js';
+import type { Hex } from '../raw/types.js';
+import { cacheRead, cacheWrite } from './diskCache.js';
+
+export interface OnlineSettings {
+  readonly sourcifyUrl: URL;
+  readonly signaturesUrl: URL;
+  readonly etherscanUrl: URL;
+  /** ETHERSCAN_API_KEY: a secret like a URL's credentials; never printed. */
+  readonly etherscanKey: string | null;
+  readonly cacheDir: string | null;
+}
+
+/** An ABI item as kept: names and types only, every one checked. */
+export interface OnlineAbiItem {
+  readonly type: 'function' | 'event' | 'error';
+  readonly name: string;
+  readonly inputs: readonly OnlineParam[];
+  readonly outputs?: readonly OnlineParam[];
+}
+interface OnlineParam {
+  readonly name: string;
+  readonly type: string;
+  readonly indexed?: boolean;
+  readonly components?: readonly OnlineParam[];
+}
+
+export interface VerifiedContract {
+  readonly address: Hex;
+  readonly name: string | null;
+  readonly abi: readonly OnlineAbiItem[];
+  readonly source: 'sourcify' | 'etherscan';
+  /** Where a proxy delegates to, as the service resolved it. */
+  readonly implementations: readonly Hex[];
+}
+
+/** What a lookup found, for the cache: verified, or not (kept a day, then asked again). */
+type Found = { readonly verified: VerifiedContract } | { readonly verified: null };
+
+const DAY_MS = 24 * 3600 * 1000;
+/** A verified contract keeps its ABI; a proxy may change its implementation: asked again after a day. */
+const MAX_BODY = 8 * 1024 * 1024;
+const MAX_ITEMS = 4000;
+const MAX_NAME = 100;
+const PARALLEL = 4;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
+const TYPE = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?|tuple)(\[\d{0,10}\])*$/;
+const isAddressText = (v: unknown): v is Hex => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
+
+function param(p: unknown, event: boolean, depth = 0): OnlineParam {
+  if (typeof p !== 'object' || p === null || depth > 8) throw new Error('not a parameter');
+  const r = p as Record<string, unknown>;
+  if (typeof r.type !== 'string' || !TYPE.test(r.type)) throw new Error('not a type');
+  const name = typeof r.name === 'string' && IDENT.test(r.name) ? r.name : '';
+  const out: { name: string; type: string; indexed?: boolean; components?: OnlineParam[] } = { name, type: r.type };
+  if (r.type.startsWith('tuple')) {
+    if (!Array.isArray(r.components) || r.components.length > 64) throw new Error('a tuple without components');
+    out.components = r.components.map((c) => param(c, false, depth + 1));
+  }
+  if (event) out.indexed = r.indexed === true;
+  return out;
+}
+
+/** The function, event and error items of an ABI an answer holds, each checked; the rest left out. */
+export function checkedAbi(abi: unknown): OnlineAbiItem[] {
+  if (!Array.isArray(abi)) return [];
+  const out: OnlineAbiItem[] = [];
+  for (const x of abi.slice(0, MAX_ITEMS)) {
+    if (typeof x !== 'object' || x === null) continue;
+    const r = x as Record<string, unknown>;
+    if ((r.type !== 'function' && r.type !== 'event' && r.type !== 'error') || typeof r.name !== 'string' || !IDENT.test(r.name)) continue;
+    if (r.type === 'event' && r.anonymous === true) continue;
+    try {
+      const inputs = (Array.isArray(r.inputs) ? r.inputs : []).map((p) => param(p, r.type === 'event'));
+      const outputs = r.type === 'function' && Array.isArray(r.outputs) ? r.outputs.map((p) => param(p, false)) : undefined;
+      out.push({ type: r.type, name: r.name, inputs, ...(outputs !== undefined ? { outputs } : {}) });
+    } catch {
+      /* one malformed item: the others still count */
+    }
+  }
+  return out;
+}
+
+const contractName = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, MAX_NAME) : null);
+
+/** Where a service failed, for its one warning line. */
+class ServiceTrouble {
+  readonly why = new Set<string>();
+  add(why: string): void {
+    this.why.add(why);
+  }
+}
+
+type Get = (url: URL, signal: AbortSignal) => Promise<{ readonly status: number; readonly json: unknown; readonly retryAfterMs: number | null }>;
+
+/** GET a JSON document, its body capped; undici's Pool, one per origin, loaded only with --online. */
+async function makeGet(): Promise<{ get: Get; close: () => Promise<void> }> {
+  const [poolModule, requestModule] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
+  const cjs = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
+  const PoolClass = cjs<typeof Pool>(poolModule);
+  const apiRequest = cjs<(this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>>(requestModule);
+  const pools = new Map<string, Pool>();
+  const get: Get = async (url, signal) => {
+    let pool = pools.get(url.origin);
+    if (pool === undefined) pools.set(url.origin, (pool = new PoolClass(url.origin, { connections: PARALLEL, maxHeaderSize: 16 * 1024 })));
+    const res = await apiRequest.call(pool, { method: 'GET', path: `${url.pathname}${url.search}`, headers: { accept: 'application/json' }, signal });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        res.body.destroy();
+        throw new Error(`an answer larger than ${MAX_BODY / (1024 * 1024)} MiB`);
+      }
+      chunks.push(chunk);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* not JSON: the status says the rest */
+    }
+    const after = res.headers['retry-after'];
+    const seconds = typeof after === 'string' && /^\d{1,6}$/.test(after) ? Number(after) * 1000 : null;
+    return { status: res.statusCode, json, retryAfterMs: seconds };
+  };
+  return { get, close: async () => void (await Promise.all([...pools.values()].map((p) => p.close().catch(() => undefined)))) };
+}
+
+/** GET with one retry after a 429 whose Retry-After fits the deadline. */
+async function getOnce(get: Get, url: URL, signal: AbortSignal, deadlineAt: number, trouble: ServiceTrouble): Promise<{ status: number; json: unknown } | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let r: Awaited<ReturnType<Get>>;
+    try {
+      r = await get(url, signal);
+    } catch (err) {
+      if (signal.aborted) trouble.add('no answer in time');
+      else trouble.add(escapeShort(err instanceof Error ? err.message : String(err), 80));
+      return null;
+    }
+    if (r.status === 429) {
+      const wait = r.retryAfterMs ?? 1000;
+      if (attempt === 0 && Date.now() + wait < deadlineAt) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      trouble.add('rate-limited (HTTP 429)');
+      return null;
+    }
+    if (r.status >= 500) {
+      trouble.add(`HTTP ${r.status}`);
+      return null;
+    }
+    return { status: r.status, json: r.json };
+  }
+  return null;
+}
+
+/** Sourcify v2: a verified contract, null when it has none (404), undefined when it could not tell. */
+async function fromSourcify(get: Get, s: OnlineSettings, chainId: number, address: Hex, signal: AbortSignal, deadlineAt: number, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
+  const url = new URL(`${s.sourcifyUrl.pathname.replace(/\/$/, '')}/v2/contract/${chainId}/${address}`, s.sourcifyUrl);
+  url.searchParams.set('fields', 'abi,compilation,proxyResolution');
+  const r = await getOnce(get, url, signal, deadlineAt, trouble);
+  if (r === null) return undefined;
+  if (r.status === 404) return null;
+  const doc = r.json as Record<string, unknown> | null;
+  if (r.status !== 200 || typeof doc !== 'object' || doc === null) {
+    trouble.add(`HTTP ${r.status}`);
+    return undefined;
+  }
+  const compilation = (doc.compilation ?? {}) as Record<string, unknown>;
+  const proxy = (doc.proxyResolution ?? {}) as Record<string, unknown>;
+  const implementations = Array.isArray(proxy.implementations) ? (proxy.implementations as Array<Record<string, unknown>>).map((i) => i?.address).filter(isAddressText).slice(0, 4) : [];
+  return { address, name: contractName(compilation.name), abi: checkedAbi(doc.abi), source: 'sourcify', implementations: implementations.map((a) => a.toLowerCase() as Hex) };
+}
+
+/** Etherscan v2 getsourcecode: a verified contract, null when not verified, undefined when it could not tell. */
+async function fromEtherscan(get: Get, s: OnlineSettings, chainId: number, address: Hex, signal: AbortSignal, deadlineAt: number, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
+  const url = new URL(s.etherscanUrl.href);
+  for (const [k, v] of [['chainid', String(chainId)], ['module', 'contract'], ['action', 'getsourcecode'], ['address', address], ['apikey', s.etherscanKey!]] as const) url.searchParams.set(k, v);
+  const r = await getOnce(get, url, signal, deadlineAt, trouble);
+  if (r === null) return undefined;
+  const doc = r.json as Record<string, unknown> | null;
+  if (r.status !== 200 || typeof doc !== 'object' || doc === null) {
+    trouble.add(`HTTP ${r.status}`);
+    return undefined;
+  }
+  if (doc.status !== '1' || !Array.isArray(doc.result)) {
+    // "Max rate limit reached", "Invalid API Key": said in its own words (never with the key).
+    trouble.add(escapeShort(typeof doc.result === 'string' ? doc.result : String(doc.message ?? 'an error'), 80));
+    return undefined;
+  }
+  const row = doc.result[0] as Record<string, unknown> | undefined;
+  if (typeof row?.ABI !== 'string' || !row.ABI.trim().startsWith('[')) return null; // "Contract source code not verified"
+  let abi: unknown;
+  try {
+    abi = JSON.parse(row.ABI);
+  } catch {
+    return null;
+  }
+  const implementation = row.Proxy === '1' && isAddressText(row.Implementation) ? [row.Implementation.toLowerCase() as Hex] : [];
+  return { address, name: contractName(row.ContractName), abi: checkedAbi(abi), source: 'etherscan', implementations: implementation };
+}
+
+/** A small pool: at most `limit` of `jobs` at once. */
+async function inParallel<T>(jobs: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return out;
+}
+
+export interface OnlineFound {
+  readonly contracts: VerifiedContract[];
+  /** Signatures by selector or topic0 (0x-prefixed, lower case), as the service gave them: verified by the caller. */
+  readonly signatures: { readonly function: Map<string, string[]>; readonly event: Map<string, string[]> };
+  readonly warnings: string[];
+  /** How many requests went out (0 when the cache answered everything). */
+  readonly requests: number;
+}
+
+/**
+ * Verified contracts for `addresses` (and the implementations their proxies resolve to), then
+ * signatures for the selectors and topics `unknown` returns once those are known, all within `timeoutMs`.
+ */
+export async function fetchOnline(
+  s: OnlineSettings,
+  chainId: number,
+  addresses: readonly Hex[],
+  unknown: (contracts: readonly VerifiedContract[]) => { readonly function: readonly string[]; readonly event: readonly string[] },
+  timeoutMs: number,
+  interrupt?: AbortSignal,
+): Promise<OnlineFound> {
+  const deadlineAt = Date.now() + timeoutMs;
+  const signal = interrupt ? AbortSignal.any([AbortSignal.timeout(timeoutMs), interrupt]) : AbortSignal.timeout(timeoutMs);
+  let http: Awaited<ReturnType<typeof makeGet>> | null = null;
+  let requests = 0;
+  const get: Get = async (url, sig) => {
+    http ??= await makeGet();
+    requests++;
+    return http.get(url, sig);
+  };
+  const sourcify = new ServiceTrouble();
+  const etherscan = new ServiceTrouble();
+  const signatures = new ServiceTrouble();
+  const contracts: VerifiedContract[] = [];
+  const seen = new Set<string>();
+  const lookUp = async (address: Hex): Promise<void> => {
+    const key = `contracts/${chainId}/${address}.json`;
+    let found = cacheRead<Found>(s.cacheDir, key, null);
+    if (found !== undefined && (found.verified === null || found.verified.implementations.length > 0) && cacheRead<Found>(s.cacheDir, key, DAY_MS) === undefined) found = undefined;
+    if (found === undefined) {
+      const fromS = await fromSourcify(get, s, chainId, address, signal, deadlineAt, sourcify);
+      const fromE = fromS == null && s.etherscanKey !== null ? await fromEtherscan(get, s, chainId, address, signal, deadlineAt, etherscan) : null;
+      // Not verified only when every service asked said so; where one could not tell, nothing is cached.
+      const v = fromS ?? fromE ?? (fromS === undefined || fromE === undefined ? undefined : null);
+      if (v === undefined) return;
+      found = { verified: v };
+      cacheWrite(s.cacheDir, key, found);
+    }
+    if (found?.verified) contracts.push(found.verified);
+  };
+  try {
+    let round = [...new Set(addresses.map((a) => a.toLowerCase() as Hex))];
+    for (let depth = 0; depth < 2 && round.length > 0; depth++) {
+      round.forEach((a) => seen.add(a));
+      const before = contracts.length;
+      await inParallel(round.map((a) => () => lookUp(a)), PARALLEL);
+      // A proxy's implementations: their ABIs name the calls to it.
+      round = [...new Set(contracts.slice(before).flatMap((c) => c.implementations))].filter((a) => !seen.has(a));
+    }
+    const wanted = unknown(contracts);
+    const sigs = { function: new Map<string, string[]>(), event: new Map<string, string[]>() };
+    const ask: Record<'function' | 'event', string[]> = { function: [], event: [] };
+    for (const kind of ['function', 'event'] as const) {
+      for (const key of [...new Set(wanted[kind])].slice(0, 200)) {
+        const cached = cacheRead<string[]>(s.cacheDir, `signatures/${kind}/${key}.json`, null);
+        const stale = cached !== undefined && cached.length === 0 && cacheRead<string[]>(s.cacheDir, `signatures/${kind}/${key}.json`, DAY_MS) === undefined;
+        if (cached !== undefined && !stale) sigs[kind].set(key, cached);
+        else ask[kind].push(key);
+      }
+    }
+    if (ask.function.length + ask.event.length > 0 && !signal.aborted) {
+      // One request for every selector and topic still unknown.
+      const url = new URL(`${s.signaturesUrl.pathname.replace(/\/$/, '')}/signature-database/v1/lookup`, s.signaturesUrl);
+      if (ask.function.length > 0) url.searchParams.set('function', ask.function.join(','));
+      if (ask.event.length > 0) url.searchParams.set('event', ask.event.join(','));
+      const r = await getOnce(get, url, signal, deadlineAt, signatures);
+      const doc = r?.json as { ok?: unknown; result?: Record<string, Record<string, unknown>> } | null | undefined;
+      if (r !== null && r !== undefined && (r.status !== 200 || doc?.ok !== true || typeof doc.result !== 'object' || doc.result === null)) signatures.add(`HTTP ${r.status}`);
+      else if (doc?.result) {
+        for (const kind of ['function', 'event'] as const) {
+          for (const key of ask[kind]) {
+            const list = doc.result[kind]?.[key];
+            const names = Array.isArray(list) ? list.map((x) => (x as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string' && n.length <= 1000).slice(0, 8) : [];
+            sigs[kind].set(key, names);
+            cacheWrite(s.cacheDir, `signatures/${kind}/${key}.json`, names);
+          }
+        }
+      }
+    }
+    const warnings: string[] = [];
+    const say = (what: string, where: URL, t: ServiceTrouble): void => {
+      if (t.why.size === 0) return;
+      const line = `--online: ${what} (${where.origin}) did not answer every lookup (${[...t.why].slice(0, 3).join('; ')}); offline names are used there.`;
+      // The API key is a secret: whatever a service or a library said, it is never shown.
+      warnings.push(s.etherscanKey ? line.replaceAll(s.etherscanKey, '…') : line);
+    };
+    say('Sourcify', s.sourcifyUrl, sourcify);
+    say('Etherscan', new URL(s.etherscanUrl.origin), etherscan);
+    say('the signature database', s.signaturesUrl, signatures);
+    return { contracts, signatures: sigs, warnings, requests };
+  } catch (err) {
+    if (interrupt?.aborted) throw new Interrupted('interrupted');
+    throw err;
+  } finally {
+    await (http as Awaited<ReturnType<typeof makeGet>> | null)?.close();
+  }
+}
