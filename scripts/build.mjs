@@ -258,7 +258,23 @@ writeFileSync(new URL('LICENSE-protocol-abis.txt', out), protocols.notice);
 // The address book: mainnet contracts' and tokens' names (and tokens' symbols and decimals).
 const { extractAddressBook } = await import('./lib/addressBook.mjs');
 const book = extractAddressBook();
-writeFileSync(new URL('addresses.json', out), `${JSON.stringify({ source: book.source, rows: book.rows })}\n`);
+// One small file per chain (addresses/<chain id>.json): a lookup reads only its chain's.
+const byChain = new Map();
+for (const [chain, ...row] of book.rows) {
+  if (!byChain.has(chain)) byChain.set(chain, []);
+  byChain.get(chain).push(row);
+}
+mkdirSync(new URL('addresses/', out), { recursive: true });
+for (const [chain, rows] of byChain) writeFileSync(new URL(`addresses/${chain}.json`, out), `${JSON.stringify(rows)}\n`);
+{
+  const licence = (pkg) => {
+    const root = dirname(require.resolve(`${pkg}/package.json`));
+    const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));
+    return file === undefined ? 'The package ships no licence text; see the licence its package.json declares.' : readFileSync(join(root, file), 'utf8').trim();
+  };
+  const parts = ['@uniswap/default-token-list', '@studydefi/money-legos', '@safe-global/safe-deployments'].map((pkg, i) => `${'='.repeat(78)}\n${book.sources[i]}\n${'='.repeat(78)}\n${licence(pkg)}\n`);
+  writeFileSync(new URL('LICENSE-address-book.txt', out), `dist/sigdb/addresses/ holds names, symbols and decimals of contracts and tokens taken from the\naddress lists these npm packages publish (data only, no code). Each package's licence follows.\n\n${parts.join('\n')}`);
+}
 
 // The built-in ABIs, parsed and keyed once here rather than at every start.
 const { outputFiles } = await build({ entryPoints: ['src/decode/abiIndex.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });

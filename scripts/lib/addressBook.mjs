@@ -1,8 +1,12 @@
-// The address book: names of mainnet contracts and tokens from the address lists a published package
-// keeps (StudyDeFi's money-legos, MIT: the 2018–2020 generation's contracts and tokens, with symbols and
-// decimals where it gives them). Run by the build into dist/sigdb/addresses.json, rows of
-// [address, name, symbol | null, decimals | null]: txray labels these addresses on mainnet (and
+// The address book: names of contracts and tokens from the address lists published packages keep, by
+// chain: StudyDeFi's money-legos (MIT; mainnet, the 2018–2020 generation's contracts and tokens), Uniswap
+// Labs' default token list (GPL-3.0-or-later; tokens on mainnet and the L2s, with symbols and decimals)
+// and Safe's deployments (MIT; every Safe singleton, factory and library, on the chains the list covers). Run by the
+// build into dist/sigdb/addresses.json, rows of [chain id, address, name, symbol | null, decimals | null]:
+// txray labels these addresses on their chain (mainnet's also where a transaction names none, and on
 // local chains, which may fork it) and takes a token's symbol and decimals from here before asking.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -19,30 +23,64 @@ const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 const TOKEN_KEY = /^(a|c|s|i|m)[A-Z0-9]{2,}$/;
 
 export function extractAddressBook() {
-  const { legos } = require('@studydefi/money-legos');
-  const meta = require('@studydefi/money-legos/package.json');
   const rows = new Map();
-  const put = (address, name, symbol, decimals) => {
+  const put = (chainId, address, name, symbol, decimals) => {
     const a = address.toLowerCase();
-    if (!/^0x[0-9a-f]{40}$/.test(a) || rows.has(a) || a === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee') return; // the "ETH" placeholder is no contract
-    rows.set(a, [a, name, symbol ?? null, typeof decimals === 'number' ? decimals : null]);
+    const key = `${chainId}:${a}`;
+    if (!Number.isSafeInteger(chainId) || !/^0x[0-9a-f]{40}$/.test(a) || rows.has(key) || a === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee') return; // the "ETH" placeholder is no contract
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) return;
+    rows.set(key, [chainId, a, name.trim(), symbol ?? null, Number.isSafeInteger(decimals) && decimals >= 0 && decimals <= 255 ? decimals : null]);
   };
+  const sources = [];
+
   // Tokens first: where an address is both (Synthetix's SNX), the token's symbol is its name.
-  for (const token of Object.values(legos.erc20)) if (typeof token?.address === 'string') put(token.address, token.symbol, token.symbol, token.decimals);
+  const list = require('@uniswap/default-token-list');
+  const listMeta = require('@uniswap/default-token-list/package.json');
+  for (const t of list.tokens) if (typeof t.symbol === 'string' && /^[\x21-\x7e]{1,20}$/.test(t.symbol)) put(t.chainId, t.address, t.symbol, t.symbol, t.decimals);
+  sources.push(`${listMeta.name}@${listMeta.version} (${listMeta.license})`);
+
+  const { legos } = require('@studydefi/money-legos');
+  const legosMeta = require('@studydefi/money-legos/package.json');
+  for (const token of Object.values(legos.erc20)) if (typeof token?.address === 'string') put(1, token.address, token.symbol, token.symbol, token.decimals);
   const walk = (node, path) => {
     if (node === null || typeof node !== 'object') return;
     if (typeof node.address === 'string' && path.length > 0 && path[0] !== 'erc20') {
       const [proto, ...rest] = path;
       const key = rest.at(-1) ?? proto;
       const isToken = typeof node.decimals === 'number' || typeof node.symbol === 'string' || TOKEN_KEY.test(key);
-      // Curve pools and Idle's tokens are named by their path (cDai_cUsdc curve, maxYield dai).
+      // Curve pools and Idle's tokens are named by their path (cDai_cUsdc pool, maxYield dai).
       const curve = { curve: 'pool', poolToken: 'LP token', zap: 'zap' };
       const words = proto === 'curvefi' && rest.length === 2 ? [rest[0], curve[rest[1]] ?? rest[1]] : rest.map(capital);
       const name = isToken ? (node.symbol || key) : `${PROTOCOLS[proto] ?? capital(proto)}${words.length === 0 ? '' : ` ${words.join(' ')}`}`;
-      put(node.address, name, isToken ? (node.symbol || key) : null, node.decimals);
+      put(1, node.address, name, isToken ? (node.symbol || key) : null, node.decimals);
     }
     for (const [k, v] of Object.entries(node)) if (k !== 'abi') walk(v, [...path, k]);
   };
   walk(legos, []);
-  return { rows: [...rows.values()].sort((x, y) => (x[0] < y[0] ? -1 : 1)), source: `${meta.name}@${meta.version} (${meta.license})` };
+  sources.push(`${legosMeta.name}@${legosMeta.version} (${legosMeta.license})`);
+
+  // Safe: every released deployment, on the chains the token list covers (Safe lists hundreds of
+  // networks; those are the ones users meet), canonical and EIP-155 addresses alike.
+  const chains = new Set(list.tokens.map((t) => t.chainId));
+  const safeRoot = dirname(require.resolve('@safe-global/safe-deployments/package.json'));
+  const safeMeta = require('@safe-global/safe-deployments/package.json');
+  const assets = join(safeRoot, 'dist', 'assets');
+  for (const version of readdirSync(assets).sort().reverse()) {
+    for (const file of readdirSync(join(assets, version)).sort()) {
+      const d = JSON.parse(readFileSync(join(assets, version, file), 'utf8'));
+      if (d.released !== true || typeof d.contractName !== 'string') continue;
+      const addressOf = (type) => d.deployments?.[type]?.address ?? d.defaultAddress;
+      for (const [chain, types] of Object.entries(d.networkAddresses ?? {})) {
+        if (!chains.has(Number(chain))) continue;
+        for (const type of Array.isArray(types) ? types : [types]) {
+          const address = typeof type === 'string' && /^0x/.test(type) ? type : addressOf(type);
+          if (typeof address === 'string') put(Number(chain), address, `Safe ${d.contractName} ${d.version}`, null, null);
+        }
+      }
+    }
+  }
+  sources.push(`${safeMeta.name}@${safeMeta.version} (${safeMeta.license})`);
+
+  const order = (x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1);
+  return { rows: [...rows.values()].sort(order), sources };
 }

@@ -166,24 +166,27 @@ export class AbiIndex {
     return out;
   }
 
-  private book: ReadonlyMap<string, BookEntry> | undefined;
+  private readonly books = new Map<number, ReadonlyMap<string, BookEntry>>();
 
   /**
-   * Mainnet contracts' and tokens' names (and tokens' symbols and decimals) from the shipped address
-   * book (addresses.json beside the database, from a published package's lists); empty without it.
+   * Contracts' and tokens' names (and tokens' symbols and decimals) on one chain, from the shipped
+   * address book (addresses/<chain id>.json beside the database, from published packages' lists; one
+   * small file read per chain, when first needed); empty without it.
    */
-  addressBook(): ReadonlyMap<string, BookEntry> {
-    if (this.book !== undefined) return this.book;
-    const book = new Map<string, BookEntry>();
-    if (this.dbDir !== null) {
+  addressBook(chainId = 1): ReadonlyMap<string, BookEntry> {
+    let book = this.books.get(chainId);
+    if (book !== undefined) return book;
+    const entries = new Map<string, BookEntry>();
+    if (this.dbDir !== null && Number.isSafeInteger(chainId) && chainId >= 0) {
       try {
-        const doc = JSON.parse(readFileSync(new URL('addresses.json', this.dbDir), 'utf8')) as { rows: Array<[string, string, string | null, number | null]> };
-        for (const [address, name, symbol, decimals] of doc.rows) book.set(address, { name, symbol, decimals });
+        const rows = JSON.parse(readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8')) as Array<[string, string, string | null, number | null]>;
+        for (const [address, name, symbol, decimals] of rows) entries.set(address, { name, symbol, decimals });
       } catch {
-        /* not built, or unreadable: no names from it */
+        /* no file for this chain, or not built: no names from it */
       }
     }
-    return (this.book = book);
+    this.books.set(chainId, (book = entries));
+    return book;
   }
 
   /**

@@ -405,20 +405,27 @@ function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string
   const labels = new Map(given);
   const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
   for (const [address, name] of Object.entries(systemLabels(family))) if (!labels.has(address)) labels.set(address, name);
-  if (bookApplies(model)) for (const [address, entry] of index.addressBook()) if (!labels.has(address)) labels.set(address, entry.name);
+  const chain = bookChain(model);
+  if (chain !== null) for (const [address, entry] of index.addressBook(chain)) if (!labels.has(address)) labels.set(address, entry.name);
   return labels;
 }
 
-/** The address book is mainnet's: used there, where the transaction does not say its chain, and on a local chain (which may fork mainnet). */
-export function bookApplies(model: InspectModel): boolean {
-  const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
+/**
+ * Which chain's part of the address book applies: the transaction's chain; mainnet's where it names
+ * none (and nothing says it is an L2) or on a local chain (which may fork mainnet); none on an L2 that
+ * does not say which it is.
+ */
+export function bookChain(model: InspectModel): number | null {
   const chainId = model.tx?.chainId === undefined ? null : Number(BigInt(model.tx.chainId));
-  return family === null && (chainId === null || chainId === 1 || chainId === 31337);
+  if (chainId !== null && chainId !== 31337) return chainId;
+  const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
+  return family === null ? 1 : null;
 }
 
 /** A token's symbol and decimals from the address book, where it applies and knows both. */
 export function bookToken(model: InspectModel, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
-  const e = bookApplies(model) ? index.addressBook().get(token.toLowerCase()) : undefined;
+  const chain = bookChain(model);
+  const e = chain === null ? undefined : index.addressBook(chain).get(token.toLowerCase());
   return e?.symbol != null && e.decimals !== null ? { symbol: e.symbol, decimals: e.decimals } : null;
 }
 

@@ -97,12 +97,14 @@ describe('the address book (mainnet names, from a published package)', () => {
   const DB = new URL('../../dist/sigdb/', import.meta.url);
   const model = (chainId: string | undefined) => ({ tx: tx({ type: '0x2', ...(chainId ? { chainId: chainId as `0x${string}` } : {}) }), receipt: rc({}), state: null }) as never;
 
-  test('a token\'s symbol and decimals on mainnet, a local chain, or one that does not say; never on another chain', async () => {
+  test('a token\'s symbol and decimals by the transaction\'s chain: mainnet\'s on mainnet, a local chain or one that does not say', async () => {
     const { bookToken } = await import('../../src/decode/decodeModel.js');
     const index = new AbiIndex(DB);
     const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
     for (const id of ['0x1', '0x7a69', undefined]) expect(bookToken(model(id), index, WETH)).toEqual({ symbol: 'WETH', decimals: 18 });
+    // On Base, mainnet's WETH address is nothing; Base's own tokens are Base's.
     expect(bookToken(model('0x2105'), index, WETH)).toBeNull();
+    expect(bookToken(model('0x2105'), index, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')).toEqual({ symbol: 'USDC', decimals: 6 });
     expect(bookToken(model('0x1'), index, '0x00000000000000000000000000000000000a11ce')).toBeNull();
   });
 
@@ -111,11 +113,18 @@ describe('the address book (mainnet names, from a published package)', () => {
     expect(book.size).toBeGreaterThan(100);
     for (const [a, e] of book) {
       expect(a).toMatch(/^0x[0-9a-f]{40}$/);
-      expect(e.name.length).toBeGreaterThan(1);
+      expect(e.name.length).toBeGreaterThan(0);
     }
     expect(book.get('0x398ec7346dcd622edc5ae82352f02be94c62d119')?.name).toBe('Aave v1 LendingPool');
     expect(book.get('0x1e0447b19bb6ecfdae1e4ae1694b0c3659614e4e')?.name).toBe('dYdX SoloMargin');
     expect(book.get('0x5ef30b9986345249bc32d8928b7ee64de9435e39')?.name).toBe('Maker DssCdpManager');
+    // From the token list, with symbol and decimals; Safe's singletons by name and version.
+    expect(book.get('0xdac17f958d2ee523a2206206994597c13d831ec7')).toEqual({ name: 'USDT', symbol: 'USDT', decimals: 6 });
+    expect(book.get('0xd9db270c1b5e3bd161e8c8503c55ceabee709552')?.name).toBe('Safe GnosisSafe 1.3.0');
+    // Another chain's part: Base's USDC is Base's, not mainnet's.
+    const base = new AbiIndex(DB).addressBook(8453);
+    expect(base.get('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913')).toMatchObject({ symbol: 'USDC', decimals: 6 });
+    expect(book.get('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913')).toBeUndefined();
   });
 });
 
