@@ -8,6 +8,7 @@
 import type { Abi } from 'abitype';
 import type { Decoder } from '../decode/createDecoder.js';
 import { keccakHex } from '../decode/keccak.js';
+import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import type { CallNode, InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
@@ -41,6 +42,57 @@ function contractsOf(model: InspectModel): Hex[] {
 }
 
 const selectorOf = (input: string | null | undefined): string | null => (input && /^0x[0-9a-fA-F]{8}/.test(input) ? input.slice(0, 10).toLowerCase() : null);
+
+const BEACON_SLOT = '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50';
+const IMPLEMENTATION_CALL = '0x5c60da1b'; // implementation()
+
+/**
+ * Proxies no service may resolve: contracts called with a selector nothing names, whose implementation
+ * the trace does not show (no delegatecall of the same input under the call). Their EIP-1967
+ * implementation slot, and a beacon's implementation(), are read at the transaction's block: only
+ * there, and in two batch requests at most. Best effort: a node that will not say gives no names.
+ */
+async function proxySlots(client: RpcClient, model: InspectModel, addresses: readonly Hex[], unnamed: readonly string[], timeoutMs: number): Promise<Hex[]> {
+  const unknownSelectors = new Set(unnamed);
+  const shown = new Set<string>();
+  const candidates = new Set<string>();
+  const consider = (to: string | null | undefined, input: string | null | undefined, children: readonly CallNode[]): void => {
+    const sel = selectorOf(input);
+    if (!to || sel === null || !unknownSelectors.has(sel)) return;
+    if (children.some((c) => c.callType === 'delegatecall' && c.input?.toLowerCase() === input?.toLowerCase())) shown.add(to.toLowerCase());
+    else candidates.add(to.toLowerCase());
+  };
+  if (model.tree === null) consider(model.tx?.to, model.tx?.input, []);
+  for (const n of nodes(model)) if (n.type === 'call') consider(n.to, n.input, n.children);
+  const asked = [...candidates].filter((a) => !shown.has(a) && addresses.includes(a as Hex)).slice(0, 8);
+  if (asked.length === 0) return [];
+  const sim = model.simulation;
+  const block = sim !== undefined ? (sim.block.asked === 'pending' ? 'pending' : sim.block.number) : (model.tx?.blockNumber ?? model.receipt?.blockNumber ?? 'latest');
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const word = (v: unknown): Hex | null => (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) && BigInt(v) !== 0n && BigInt(v) < 1n << 160n ? (`0x${BigInt(v).toString(16).padStart(40, '0')}` as Hex) : null);
+  try {
+    const answers = await client.batch(asked.flatMap((a) => [{ method: 'eth_getStorageAt', params: [a, EIP1967_IMPLEMENTATION, block] }, { method: 'eth_getStorageAt', params: [a, BEACON_SLOT, block] }]), deadline);
+    const out: Hex[] = [];
+    const beacons: Hex[] = [];
+    asked.forEach((_a, i) => {
+      const impl = word('result' in answers[2 * i]! ? (answers[2 * i] as { result: unknown }).result : null);
+      const beacon = word('result' in answers[2 * i + 1]! ? (answers[2 * i + 1] as { result: unknown }).result : null);
+      if (impl !== null) out.push(impl);
+      else if (beacon !== null) beacons.push(beacon);
+    });
+    if (beacons.length > 0) {
+      const fromBeacons = await client.batch(beacons.map((b) => ({ method: 'eth_call', params: [{ to: b, data: IMPLEMENTATION_CALL }, block] })), deadline);
+      for (const a of fromBeacons) {
+        const impl = 'result' in a && typeof a.result === 'string' && a.result.length === 66 ? word(a.result) : null;
+        if (impl !== null) out.push(impl);
+      }
+    }
+    return out;
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    return [];
+  }
+}
 
 export interface OnlineNames {
   readonly labels: Map<string, string>;
@@ -82,10 +134,16 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
     return none(['--online: the node did not say its chain id, so no verified ABIs were looked up.']);
   }
   let added = false;
+  // Selectors named by no ABI (at most by the database, which has no parameter names): a call with one
+  // to a contract no service resolves may be a proxy's.
+  const weak = [...new Set([...nodes(model)].map((n) => (n.type === 'call' ? selectorOf(n.input) : null)).concat(selectorOf(model.tx?.input)))].filter(
+    (sel): sel is string => sel !== null && index.functionCandidates(sel as Hex).every((c) => c.source === 'database'),
+  );
+  const implementations = await proxySlots(client, model, addresses, weak, timeoutMs);
   const found = await fetchOnline(
     s,
     chainId,
-    addresses,
+    [...addresses, ...implementations],
     (contracts) => {
       for (const c of contracts) {
         index.add(c.abi as unknown as Abi, c.source, c.name ?? undefined);

@@ -187,6 +187,18 @@ describe('--online', () => {
     expect(sourcify.requests.some((q) => q.toLowerCase().includes(vault))).toBe(true);
   });
 
+  test('a proxy no service resolves: its EIP-1967 implementation slot read from the node at the transaction\'s block, then the implementation named', async () => {
+    sourcify.handler = (url, res) => {
+      const address = /\/(0x[0-9a-fA-F]{40})$/.exec(url.pathname)?.[1]?.toLowerCase();
+      if (address === vault) return json(res, 200, verified(CHAIN, address, 'Vault', compiled.Vault!.abi));
+      json(res, 404, { customCode: 'not_found', message: 'not found', errorId: '6' });
+    };
+    const doc = jsonOf(await online(['--tracer', 'none']).run([stateShow, '--json']));
+    expect(doc.function).toMatchObject({ name: 'fill', source: 'sourcify', contract: 'Vault' });
+    expect(doc.labels[proxy]).toBeUndefined();
+    expect(sourcify.requests.some((q) => q.toLowerCase().includes(vault))).toBe(true);
+  });
+
   test.each([
     ['HTTP 500', (_u: URL, res: ServerResponse) => json(res, 500, { error: 'boom' }), /HTTP 500/],
     ['429 whose Retry-After is past the deadline', (_u: URL, res: ServerResponse) => json(res, 429, { error: 'slow down' }, { 'retry-after': '3600' }), /rate-limited/],
