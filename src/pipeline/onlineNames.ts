@@ -13,7 +13,7 @@ import type { CallNode, InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { fetchOnline, type OnlineSettings } from '../rpc/fetchOnline.js';
+import { fetchOnline, type OnlineSettings, type VerifiedContract } from '../rpc/fetchOnline.js';
 import { Interrupted } from '../errors.js';
 
 /** At most this many contracts are looked up per transaction. */
@@ -134,26 +134,37 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
     return none(['--online: the node did not say its chain id, so no verified ABIs were looked up.']);
   }
   let added = false;
-  // Selectors named by no ABI (at most by the database, which has no parameter names): a call with one
-  // to a contract no service resolves may be a proxy's.
-  const weak = [...new Set([...nodes(model)].map((n) => (n.type === 'call' ? selectorOf(n.input) : null)).concat(selectorOf(model.tx?.input)))].filter(
-    (sel): sel is string => sel !== null && index.functionCandidates(sel as Hex).every((c) => c.source === 'database'),
-  );
-  const implementations = await proxySlots(client, model, addresses, weak, timeoutMs);
+  const taken = new Set<VerifiedContract>();
+  const take = (contracts: readonly VerifiedContract[]): void => {
+    for (const c of contracts) {
+      if (taken.has(c)) continue;
+      taken.add(c);
+      index.add(c.abi as unknown as Abi, c.source, c.name ?? undefined);
+      if (c.name !== null) labels.set(c.address, c.name);
+      added ||= c.abi.length > 0;
+    }
+  };
+  // After the services answered: calls still named by no ABI (at most by the database, which has no
+  // parameter names), to contracts no service verified, may be a proxy's: its slots say where to look.
+  const proxies = async (contracts: readonly VerifiedContract[]): Promise<Hex[]> => {
+    take(contracts);
+    const verified = new Set(contracts.map((c) => c.address));
+    const weak = [...new Set([...nodes(model)].map((n) => (n.type === 'call' ? selectorOf(n.input) : null)).concat(selectorOf(model.tx?.input)))].filter(
+      (sel): sel is string => sel !== null && index.functionCandidates(sel as Hex).every((c) => c.source === 'database'),
+    );
+    return proxySlots(client, model, addresses.filter((a) => !verified.has(a)), weak, timeoutMs);
+  };
   const found = await fetchOnline(
     s,
     chainId,
-    [...addresses, ...implementations],
+    addresses,
     (contracts) => {
-      for (const c of contracts) {
-        index.add(c.abi as unknown as Abi, c.source, c.name ?? undefined);
-        if (c.name !== null) labels.set(c.address, c.name);
-        added ||= c.abi.length > 0;
-      }
+      take(contracts);
       return unknown();
     },
     timeoutMs,
     interrupt,
+    proxies,
   );
   // Never a name that does not hash to what it names.
   for (const [key, sigs] of found.signatures.function) {

@@ -247,6 +247,8 @@ export async function fetchOnline(
   unknown: (contracts: readonly VerifiedContract[]) => { readonly function: readonly string[]; readonly event: readonly string[] },
   timeoutMs: number,
   interrupt?: AbortSignal,
+  /** More addresses to look up once the first ones are known (a proxy's implementation read from the node). */
+  more?: (contracts: readonly VerifiedContract[]) => Promise<readonly Hex[]>,
 ): Promise<OnlineFound> {
   const deadlineAt = Date.now() + timeoutMs;
   const signal = interrupt ? AbortSignal.any([AbortSignal.timeout(timeoutMs), interrupt]) : AbortSignal.timeout(timeoutMs);
@@ -278,14 +280,18 @@ export async function fetchOnline(
     if (found?.verified) contracts.push(found.verified);
   };
   try {
-    let round = [...new Set(addresses.map((a) => a.toLowerCase() as Hex))];
-    for (let depth = 0; depth < 2 && round.length > 0; depth++) {
-      round.forEach((a) => seen.add(a));
-      const before = contracts.length;
-      await inParallel(round.map((a) => () => lookUp(a)), PARALLEL);
-      // A proxy's implementations: their ABIs name the calls to it.
-      round = [...new Set(contracts.slice(before).flatMap((c) => c.implementations))].filter((a) => !seen.has(a));
-    }
+    const rounds = async (first: readonly Hex[]): Promise<void> => {
+      let round = [...new Set(first.map((a) => a.toLowerCase() as Hex))].filter((a) => !seen.has(a));
+      for (let depth = 0; depth < 2 && round.length > 0; depth++) {
+        round.forEach((a) => seen.add(a));
+        const before = contracts.length;
+        await inParallel(round.map((a) => () => lookUp(a)), PARALLEL);
+        // A proxy's implementations: their ABIs name the calls to it.
+        round = [...new Set(contracts.slice(before).flatMap((c) => c.implementations))].filter((a) => !seen.has(a));
+      }
+    };
+    await rounds(addresses);
+    if (more !== undefined && !signal.aborted) await rounds(await more(contracts));
     const wanted = unknown(contracts);
     const sigs = { function: new Map<string, string[]>(), event: new Map<string, string[]>() };
     const ask: Record<'function' | 'event', string[]> = { function: [], event: [] };

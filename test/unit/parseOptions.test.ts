@@ -130,3 +130,32 @@ describe('resolveColor', () => {
     [{ flag: undefined, env: { COLORTERM: 'truecolor' }, isTTY: true }, 3],
   ])('%j → level %i', (inputs, level) => expect(resolveColor(inputs)).toBe(level));
 });
+
+describe('--online', () => {
+  const o = (raw: Record<string, unknown>, env: Record<string, string> = {}) => parseOptions([H], { rpcUrl: 'http://a:1', ...raw }, { HOME: '/home/u', ...env }).online;
+  test('off unless asked (--online or TXRAY_ONLINE=1); --no-online wins over the variable', () => {
+    expect(o({})).toBeNull();
+    expect(o({ online: true })).not.toBeNull();
+    expect(o({}, { TXRAY_ONLINE: '1' })).not.toBeNull();
+    expect(o({ online: false }, { TXRAY_ONLINE: '1' })).toBeNull();
+    expect(o({}, { TXRAY_ONLINE: 'yes' })).toBeNull();
+  });
+
+  test('its defaults, the key from ETHERSCAN_API_KEY, and the cache folder as the issue sets it', () => {
+    expect(o({ online: true })).toMatchObject({ etherscanKey: null, cacheDir: '/home/u/.cache/txray' });
+    const s = o({ online: true }, { ETHERSCAN_API_KEY: ' K ', XDG_CACHE_HOME: '/x' })!;
+    expect([s.sourcifyUrl.href, s.signaturesUrl.href, s.etherscanUrl.href]).toEqual(['https://sourcify.dev/server', 'https://api.4byte.sourcify.dev/', 'https://api.etherscan.io/v2/api']);
+    expect(s.etherscanKey).toBe('K');
+    expect(s.cacheDir).toBe('/x/txray');
+    expect(o({ online: true }, { TXRAY_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x' })!.cacheDir).toBe('/c');
+  });
+
+  test.each([
+    ['sourcifyUrl', 'ftp://host', /--sourcify-url must be an http/],
+    ['signaturesUrl', 'nope', /--signatures-url is not a URL/],
+    ['etherscanUrl', 'https://u:p@host/api', /--etherscan-url must not carry credentials/],
+  ])('a bad %s is a usage error even without --online (it is checked before any request)', (key, value, message) => {
+    expect(() => o({ [key]: value })).toThrow(UsageError);
+    expect(() => o({ [key]: value })).toThrow(message);
+  });
+});
