@@ -132,7 +132,7 @@ describe('resolveColor', () => {
 });
 
 describe('--online', () => {
-  const o = (raw: Record<string, unknown>, env: Record<string, string> = {}) => parseOptions([H], { rpcUrl: 'http://a:1', ...raw }, { HOME: '/home/u', ...env }).online;
+  const o = (raw: Record<string, unknown>, env: Record<string, string> = {}) => parseOptions([H], { rpcUrl: 'http://a:1', ...raw }, { HOME: 'home-u', ...env }).online;
   test('off unless asked (--online or TXRAY_ONLINE=1); --no-online wins over the variable', () => {
     expect(o({})).toBeNull();
     expect(o({ online: true })).not.toBeNull();
@@ -142,7 +142,7 @@ describe('--online', () => {
   });
 
   test('its defaults, the key from ETHERSCAN_API_KEY, and the cache folder as the issue sets it', () => {
-    expect(o({ online: true })).toMatchObject({ etherscanKey: null, cacheDir: '/home/u/.cache/txray' });
+    expect(o({ online: true })).toMatchObject({ etherscanKey: null, cacheDir: 'home-u/.cache/txray' });
     const s = o({ online: true }, { ETHERSCAN_API_KEY: ' K ', XDG_CACHE_HOME: '/x' })!;
     expect([s.sourcifyUrl.href, s.signaturesUrl.href, s.etherscanUrl.href]).toEqual(['https://sourcify.dev/server', 'https://api.4byte.sourcify.dev/', 'https://api.etherscan.io/v2/api']);
     expect(s.etherscanKey).toBe('K');
