@@ -267,12 +267,13 @@ for (const [chain, ...row] of book.rows) {
 mkdirSync(new URL('addresses/', out), { recursive: true });
 for (const [chain, rows] of byChain) writeFileSync(new URL(`addresses/${chain}.json`, out), `${JSON.stringify(rows)}\n`);
 {
+  const { packageRoot } = await import('./lib/addressBook.mjs');
   const licence = (pkg) => {
-    const root = dirname(require.resolve(`${pkg}/package.json`));
+    const root = packageRoot(pkg);
     const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));
     return file === undefined ? 'The package ships no licence text; see the licence its package.json declares.' : readFileSync(join(root, file), 'utf8').trim();
   };
-  const parts = ['@uniswap/default-token-list', '@studydefi/money-legos', '@safe-global/safe-deployments'].map((pkg, i) => `${'='.repeat(78)}\n${book.sources[i]}\n${'='.repeat(78)}\n${licence(pkg)}\n`);
+  const parts = ['@uniswap/default-token-list', '@studydefi/money-legos', '@bgd-labs/aave-address-book', '@safe-global/safe-deployments'].map((pkg, i) => `${'='.repeat(78)}\n${book.sources[i]}\n${'='.repeat(78)}\n${licence(pkg)}\n`);
   writeFileSync(new URL('LICENSE-address-book.txt', out), `dist/sigdb/addresses/ holds names, symbols and decimals of contracts and tokens taken from the\naddress lists these npm packages publish (data only, no code). Each package's licence follows.\n\n${parts.join('\n')}`);
 }
 

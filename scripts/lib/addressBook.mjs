@@ -1,7 +1,8 @@
 // The address book: names of contracts and tokens from the address lists published packages keep, by
 // chain: StudyDeFi's money-legos (MIT; mainnet, the 2018–2020 generation's contracts and tokens), Uniswap
 // Labs' default token list (GPL-3.0-or-later; tokens on mainnet and the L2s, with symbols and decimals)
-// and Safe's deployments (MIT; every Safe singleton, factory and library, on the chains the list covers). Run by the
+// Aave's address book (MIT; every v2 and v3 market's contracts and tokens, by chain) and Safe's
+// deployments (MIT; every Safe singleton, factory and library, on the chains the list covers). Run by the
 // build into dist/sigdb/addresses.json, rows of [chain id, address, name, symbol | null, decimals | null]:
 // txray labels these addresses on their chain (mainnet's also where a transaction names none, and on
 // local chains, which may fork it) and takes a token's symbol and decimals from here before asking.
@@ -17,6 +18,14 @@ const PROTOCOLS = {
   idle: 'Idle', kyber: 'Kyber', maker: 'Maker', mstable: 'mStable', onesplit: '1inch OneSplit', synthetix: 'Synthetix',
   uma: 'UMA', uniswap: 'Uniswap v1', uniswapV2: 'Uniswap v2',
 };
+
+/** A package's folder, also where its exports hide package.json. */
+export function packageRoot(name) {
+  const entry = require.resolve(name);
+  const at = entry.lastIndexOf(`node_modules/${name}/`);
+  return entry.slice(0, at + `node_modules/${name}`.length);
+}
+const packageJson = (name) => JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8'));
 
 const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 /** A token of the package: an ERC-20 entry, or a protocol's token named by its symbol (aDAI, cUSDC, sETH, mUSD). */
@@ -58,6 +67,29 @@ export function extractAddressBook() {
   };
   walk(legos, []);
   sources.push(`${legosMeta.name}@${legosMeta.version} (${legosMeta.license})`);
+
+  // Aave's address book (BGD Labs, MIT): every v2 and v3 market's contracts by the names Aave gives them
+  // (POOL → "Aave v3 Pool"), and its aTokens and debt tokens, on each market's chain.
+  const aave = require('@bgd-labs/aave-address-book');
+  const aaveMeta = packageJson('@bgd-labs/aave-address-book');
+  const pascal = (constant) => constant.toLowerCase().split('_').map(capital).join('');
+  for (const [market, book] of Object.entries(aave)) {
+    const m = /^Aave(V2|V3)([A-Za-z0-9]*)$/.exec(market);
+    if (m === null || typeof book !== 'object' || book === null || !Number.isSafeInteger(book.CHAIN_ID)) continue;
+    // The market by its version and what sets it apart on its chain (Lido, EtherFi, AMM…), not the chain's name.
+    const variant = m[2].replace(/^(Ethereum|Arbitrum|Avalanche|Base|BNB|Fuji|Polygon|Optimism|Gnosis|Metis|Scroll|ZkSync|Linea|Sonic|Celo|Mantle|Soneium|Ink|Plasma|Sepolia|ArbitrumSepolia|BaseSepolia|OptimismSepolia|ScrollSepolia|Harmony|Fantom|FantomTestnet|Mumbai|Goerli)/, '');
+    const prefix = `Aave ${m[1].toLowerCase()}${variant && !/Sepolia|Testnet|Fuji|Mumbai|Goerli/.test(m[2]) ? ` ${variant}` : ''}`;
+    for (const [constant, value] of Object.entries(book)) {
+      if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) && !/^0x0{40}$/.test(value)) put(book.CHAIN_ID, value, `${prefix} ${pascal(constant)}`, null, null);
+    }
+    for (const [symbol, asset] of Object.entries(book.ASSETS ?? {})) {
+      if (typeof asset !== 'object' || asset === null) continue;
+      for (const [field, kind] of [['A_TOKEN', 'a'], ['V_TOKEN', 'variableDebt'], ['S_TOKEN', 'stableDebt']]) {
+        if (typeof asset[field] === 'string') put(book.CHAIN_ID, asset[field], `${prefix} ${kind}${symbol}`, null, null);
+      }
+    }
+  }
+  sources.push(`${aaveMeta.name}@${aaveMeta.version} (${aaveMeta.license})`);
 
   // Safe: every released deployment, on the chains the token list covers (Safe lists hundreds of
   // networks; those are the ones users meet), canonical and EIP-155 addresses alike.

@@ -121,6 +121,11 @@ describe('the address book (mainnet names, from a published package)', () => {
     // From the token list, with symbol and decimals; Safe's singletons by name and version.
     expect(book.get('0xdac17f958d2ee523a2206206994597c13d831ec7')).toEqual({ name: 'USDT', symbol: 'USDT', decimals: 6 });
     expect(book.get('0xd9db270c1b5e3bd161e8c8503c55ceabee709552')?.name).toBe('Safe GnosisSafe 1.3.0');
+    // Aave's markets by their address book, v2 and v3 (and v3's Lido market apart).
+    expect(book.get('0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2')?.name).toBe('Aave v3 Pool');
+    expect(book.get('0x7d2768de32b0b80b7a3454c06bdac94a69ddc7a9')?.name).toBe('Aave v2 Pool');
+    expect(book.get('0x4e033931ad43597d96d6bcc25c280717730b58b1')?.name).toBe('Aave v3 Lido Pool');
+    expect(new AbiIndex(DB).addressBook(8453).get('0xa238dd80c259a72e81d7e4664a9801593f98d1c5')?.name).toBe('Aave v3 Pool');
     // Another chain's part: Base's USDC is Base's, not mainnet's.
     const base = new AbiIndex(DB).addressBook(8453);
     expect(base.get('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913')).toMatchObject({ symbol: 'USDC', decimals: 6 });
