@@ -63,8 +63,9 @@ describe('--tracer local against anvil\'s own tracers', () => {
     const local = await json([hashes[name]!, '-r', anvil.url, '--tracer', 'local', '--json']);
     const geth = await json([hashes[name]!, '-r', anvil.url, '--tracer', 'geth', '--json']);
     expect(schemaErrors(local)).toBe('');
-    expect(local.traceSource).toBe('local');
+    // The warnings first: where the re-execution failed, they say why.
     expect(local.warnings).toEqual([]);
+    expect(local.traceSource).toBe('local');
     expect(local.status).toBe(geth.status);
     expect(shape(local.calls)).toEqual(shape(geth.calls));
     expect(gasOf(local.calls)).toEqual(gasOf(geth.calls));
