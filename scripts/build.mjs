@@ -7,9 +7,9 @@ import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from './lib/packageRoot.mjs';
 
 /**
  * An esbuild plugin that hands the bundle `lines` (CommonJS) wherever it imports a module matching
@@ -88,8 +88,7 @@ const standIns = [
 const oneNoble = {
   name: 'one-noble',
   setup(b) {
-    const entry = createRequire(import.meta.url).resolve('@ethereumjs/util');
-    const home = entry.slice(0, entry.lastIndexOf('@ethereumjs/util') + '@ethereumjs/util'.length);
+    const home = packageRoot('@ethereumjs/util');
     const versions = new Map();
     b.onResolve({ filter: /^@noble\/(hashes|curves)(\/|$)/ }, async (args) => {
       if (args.pluginData?.oneNoble || !/[\\/]node_modules[\\/]@ethereumjs[\\/]/.test(args.importer)) return undefined;
@@ -223,9 +222,7 @@ writeFileSync(new URL('../dist/THIRD-PARTY-LICENSES.txt', import.meta.url), thir
 
 // The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),
 // sharded by first byte so a lookup reads one small file (~17 KB), never the whole set. Its licence ships beside it.
-const require = createRequire(import.meta.url);
-const sevmDir = dirname(require.resolve('sevm'));
-const sevmRoot = sevmDir.slice(0, sevmDir.lastIndexOf('node_modules/sevm') + 'node_modules/sevm'.length);
+const sevmRoot = packageRoot('sevm');
 const out = new URL('../dist/sigdb/', import.meta.url);
 for (const [kind, file] of [['functions', 'functionHashes.min.json'], ['events', 'eventHashes.min.json']]) {
   const all = JSON.parse(readFileSync(join(sevmRoot, '4bytedb', file), 'utf8'));
@@ -267,7 +264,6 @@ for (const [chain, ...row] of book.rows) {
 mkdirSync(new URL('addresses/', out), { recursive: true });
 for (const [chain, rows] of byChain) writeFileSync(new URL(`addresses/${chain}.json`, out), `${JSON.stringify(rows)}\n`);
 {
-  const { packageRoot } = await import('./lib/addressBook.mjs');
   const licence = (pkg) => {
     const root = packageRoot(pkg);
     const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));

@@ -7,8 +7,9 @@
 // txray labels these addresses on their chain (mainnet's also where a transaction names none, and on
 // local chains, which may fork it) and takes a token's symbol and decimals from here before asking.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { packageRoot } from './packageRoot.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -19,12 +20,6 @@ const PROTOCOLS = {
   uma: 'UMA', uniswap: 'Uniswap v1', uniswapV2: 'Uniswap v2',
 };
 
-/** A package's folder, also where its exports hide package.json. */
-export function packageRoot(name) {
-  const entry = require.resolve(name);
-  const at = entry.lastIndexOf(`node_modules/${name}/`);
-  return entry.slice(0, at + `node_modules/${name}`.length);
-}
 const packageJson = (name) => JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8'));
 
 const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
@@ -94,7 +89,7 @@ export function extractAddressBook() {
   // Safe: every released deployment, on the chains the token list covers (Safe lists hundreds of
   // networks; those are the ones users meet), canonical and EIP-155 addresses alike.
   const chains = new Set(list.tokens.map((t) => t.chainId));
-  const safeRoot = dirname(require.resolve('@safe-global/safe-deployments/package.json'));
+  const safeRoot = packageRoot('@safe-global/safe-deployments');
   const safeMeta = require('@safe-global/safe-deployments/package.json');
   const assets = join(safeRoot, 'dist', 'assets');
   for (const version of readdirSync(assets).sort().reverse()) {

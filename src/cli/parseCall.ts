@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import { parseAmount } from '../decode/encodeCall.js';
 import { escapeShort } from '../raw/escape.js';
+import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
 
@@ -31,7 +32,7 @@ const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 function address(text: string, what: string): Hex {
   const s = text.trim();
-  if (!/^0x[0-9a-fA-F]{40}$/.test(s)) throw new UsageError(`${what} '${escapeShort(s, 60)}' is not an address (0x and 40 hex digits).`);
+  if (!isAddress(s)) throw new UsageError(`${what} '${escapeShort(s, 60)}' is not an address (0x and 40 hex digits).`);
   return s.toLowerCase() as Hex;
 }
 

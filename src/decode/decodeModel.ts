@@ -16,7 +16,7 @@ import { byteLength, isAddress, toBig, wordToAddress } from '../raw/hex.js';
 import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abiIndex.js';
-import { familyOf, systemLabels } from '../model/chain.js';
+import { chainIdOf, type FeeRules, familyOf, systemLabels } from '../model/chain.js';
 import { decodeRevert, revertToJson } from '../model/decodeRevert.js';
 
 import { checksumAddress } from './keccak.js';
@@ -338,7 +338,7 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
  * transaction where nothing repeats pays only the map. (Logs are not: their key would be a new string
  * per log, topics and data joined, costing more memory than decoding them again.)
  */
-export class DecodeMemo {
+class DecodeMemo {
   readonly calls = new Map<string, { decoded: Decoded; item: AbiFunction | null } | null>();
   readonly outputs = new Map<AbiFunction, Map<string, DecodedArg[] | null>>();
   readonly reverts = new Map<string, { json: Record<string, unknown>; custom: Decoded | null } | null>();
@@ -394,17 +394,12 @@ export function decodeHead(model: InspectModel, index: AbiIndex, labels: Readonl
 }
 
 /**
- * Decode everything in the model; call nodes are annotated in place (they are this run's own objects).
- * `early`: the logs already decoded, used when they are this model's logs.
- */
-/**
  * The labels given, then the names of the chain's system contracts, then (on mainnet, or a chain that
  * does not say which it is, or a local one that may fork mainnet) the address book's: the given ones win.
  */
 function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string>, index: AbiIndex): Map<string, string> {
   const labels = new Map(given);
-  const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
-  for (const [address, name] of Object.entries(systemLabels(family))) if (!labels.has(address)) labels.set(address, name);
+  for (const [address, name] of Object.entries(systemLabels(familyOfModel(model)))) if (!labels.has(address)) labels.set(address, name);
   const chain = bookChain(model);
   if (chain !== null) for (const [address, entry] of index.addressBook(chain)) if (!labels.has(address)) labels.set(address, entry.name);
   return labels;
@@ -416,11 +411,13 @@ function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string
  * does not say which it is.
  */
 export function bookChain(model: InspectModel): number | null {
-  const chainId = model.tx?.chainId === undefined ? null : Number(BigInt(model.tx.chainId));
+  const chainId = chainIdOf(model.tx);
   if (chainId !== null && chainId !== 31337) return chainId;
-  const family = familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
-  return family === null ? 1 : null;
+  return familyOfModel(model) === null ? 1 : null;
 }
+
+/** The chain family the answers show, or (--state) the fee rules the diff showed. */
+const familyOfModel = (model: InspectModel): FeeRules | null => familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
 
 /** A token's symbol and decimals from the address book, where it applies and knows both. */
 export function bookToken(model: InspectModel, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
@@ -429,6 +426,10 @@ export function bookToken(model: InspectModel, index: AbiIndex, token: string): 
   return e?.symbol != null && e.decimals !== null ? { symbol: e.symbol, decimals: e.decimals } : null;
 }
 
+/**
+ * Decode everything in the model; call nodes are annotated in place (they are this run's own objects).
+ * `early`: the logs already decoded, used when they are this model's logs.
+ */
 export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel {
   const labels = withSystemLabels(model, extraLabels, index);
   const memo = new DecodeMemo();

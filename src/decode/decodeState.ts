@@ -97,7 +97,7 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
   const walkTyped = (v: JsonValue, type: string): void => {
     const inner = /^(.*)\[\d*\]$/.exec(type)?.[1];
     if (inner !== undefined && Array.isArray(v)) return v.forEach((x) => walkTyped(x, inner));
-    if (type === 'address' && typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)) addAddress(v);
+    if (type === 'address' && isAddress(v)) addAddress(v);
     walk(v);
   };
   addAddress(model.tx?.from);

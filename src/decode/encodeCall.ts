@@ -8,6 +8,7 @@ import type { AbiFunction, AbiParameter } from 'abitype';
 import { encodeAbiParameters, encodeFunctionData, parseAbiItem } from 'viem';
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
+import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { AbiIndex } from './abiIndex.js';
 import { signatureOf } from './abiIndex.js';
@@ -83,7 +84,7 @@ function valueFor(param: AbiParameter, text: string): unknown {
   }
   const s = text.trim();
   if (type === 'address') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(s)) throw new Error('expected an address (0x and 40 hex digits)');
+    if (!isAddress(s)) throw new Error('expected an address (0x and 40 hex digits)');
     return s.toLowerCase();
   }
   if (type === 'bool') {

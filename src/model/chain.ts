@@ -33,6 +33,9 @@ const CHAINS: Readonly<Record<number, { readonly name: string; readonly family?:
 
 export const chainName = (id: number): string | null => CHAINS[id]?.name ?? null;
 
+/** The chain id a transaction carries (legacy transactions before EIP-155 carry none). */
+export const chainIdOf = (tx: RpcTransaction | null): number | null => (tx?.chainId === undefined ? null : Number(BigInt(tx.chainId)));
+
 /** OP Stack's deposit type, and Arbitrum's own types (Nitro's numbering). */
 export const L2_TX_TYPES: Readonly<Record<string, { readonly name: string; readonly family: Exclude<FeeRules, 'ethereum'> }>> = {
   '0x7e': { name: 'deposit (OP Stack)', family: 'op-stack' },
@@ -63,7 +66,8 @@ export function familyOf(tx: RpcTransaction | null, receipt: RpcReceipt | null):
   const type = txTypeOf(tx, receipt);
   const byType = type === null ? undefined : L2_TX_TYPES[typeKey(type)]?.family;
   if (byType !== undefined) return byType;
-  return tx?.chainId === undefined ? null : (CHAINS[Number(BigInt(tx.chainId))]?.family ?? null);
+  const chainId = chainIdOf(tx);
+  return chainId === null ? null : (CHAINS[chainId]?.family ?? null);
 }
 
 /** OP Stack's predeployed system contracts (contracts-bedrock's Predeploys and Constants). */

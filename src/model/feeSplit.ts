@@ -11,7 +11,7 @@
  */
 import { toBig } from '../raw/hex.js';
 import type { Hex, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../raw/types.js';
-import { BASE_FEE_VAULT, type FeeRules, familyOf, isDeposit } from './chain.js';
+import { type FeeRules, familyOf, isDeposit } from './chain.js';
 import type { FeeSplit } from './types.js';
 
 /** `rules`: what the state diff showed where the answers did not (the OP Stack's fee vaults). */
@@ -35,7 +35,6 @@ export function feeSplit(tx: RpcTransaction | null, receipt: RpcReceipt | null, 
       ...common,
       burned: baseFeePart === null ? null : 0n,
       baseFeePart,
-      baseFeeTo: BASE_FEE_VAULT,
       priority: baseFeePart === null ? null : execution - baseFeePart,
       l1Fee,
       l1: receipt.l1 ?? null,
@@ -44,7 +43,7 @@ export function feeSplit(tx: RpcTransaction | null, receipt: RpcReceipt | null, 
     };
   }
   if (applied === 'arbitrum') {
-    return { ...common, burned: null, baseFeePart: null, baseFeeTo: null, priority: null, l1Fee: 0n, l1: null, l1Gas: receipt.gasUsedForL1 === undefined ? null : toBig(receipt.gasUsedForL1), mint: null };
+    return { ...common, burned: null, baseFeePart: null, priority: null, l1Fee: 0n, l1: null, l1Gas: receipt.gasUsedForL1 === undefined ? null : toBig(receipt.gasUsedForL1), mint: null };
   }
-  return { ...common, burned: baseFeePart, baseFeePart, baseFeeTo: 'burned', priority: baseFeePart === null ? null : execution - baseFeePart, l1Fee: 0n, l1: null, l1Gas: null, mint: null };
+  return { ...common, burned: baseFeePart, baseFeePart, priority: baseFeePart === null ? null : execution - baseFeePart, l1Fee: 0n, l1: null, l1Gas: null, mint: null };
 }

@@ -157,10 +157,8 @@ export interface FeeSplit {
   readonly total: bigint;
   /** Null when the block header is not known. */
   readonly baseFeePerGas: bigint | null;
-  /** gasUsed × base fee (null when the header is not known, or the chain's rules do not say). */
+  /** gasUsed × base fee (null when the header is not known, or the chain's rules do not say): burned on Ethereum, to the BaseFeeVault on an OP Stack chain. */
   readonly baseFeePart: bigint | null;
-  /** Where the base fee's part went: burned (Ethereum), an OP Stack vault's address, or null (not known). */
-  readonly baseFeeTo: 'burned' | Hex | null;
   /** Burned: the base fee's part on Ethereum, nothing on an OP Stack chain; null when not known. */
   readonly burned: bigint | null;
   /** To the coinbase (the SequencerFeeVault on an OP Stack chain). */

@@ -43,6 +43,18 @@ function contractsOf(model: InspectModel): Hex[] {
 
 const selectorOf = (input: string | null | undefined): string | null => (input && /^0x[0-9a-fA-F]{8}/.test(input) ? input.slice(0, 10).toLowerCase() : null);
 
+/** The selectors of the transaction's input (not a creation's init code) and of every call in the tree. */
+function callSelectors(model: InspectModel): Set<string> {
+  const out = new Set<string>();
+  const sel = selectorOf(model.tx?.to == null ? null : model.tx.input);
+  if (sel !== null) out.add(sel);
+  for (const n of nodes(model)) {
+    const s = n.type === 'call' ? selectorOf(n.input) : null;
+    if (s !== null) out.add(s);
+  }
+  return out;
+}
+
 const BEACON_SLOT = '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50';
 const IMPLEMENTATION_CALL = '0x5c60da1b'; // implementation()
 
@@ -109,12 +121,8 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
   const index = decoder.index;
   // The selectors and topics nothing names yet (asked after the verified ABIs joined the index).
   const unknown = (): { function: string[]; event: string[] } => {
-    const fns = new Set<string>();
-    const sel = selectorOf(model.tx?.to == null ? null : model.tx.input);
-    if (sel !== null) fns.add(sel);
+    const fns = callSelectors(model);
     for (const n of nodes(model)) {
-      const s2 = n.type === 'call' ? selectorOf(n.input) : null;
-      if (s2 !== null) fns.add(s2);
       const revert = n.error !== null ? selectorOf(n.output) : null;
       if (revert !== null && revert !== '0x08c379a0' && revert !== '0x4e487b71') fns.add(revert);
     }
@@ -125,7 +133,10 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
     }
     return { function: [...fns].filter((f) => index.functionCandidates(f as Hex).length === 0 && index.errorCandidates(f as Hex).length === 0), event: [...events] };
   };
-  if (addresses.length === 0 && unknown().function.length === 0 && unknown().event.length === 0) return none();
+  if (addresses.length === 0) {
+    const nothing = unknown();
+    if (nothing.function.length === 0 && nothing.event.length === 0) return none();
+  }
   let chainId: number;
   try {
     chainId = Number(BigInt((model.tx?.chainId ?? (await client.call('eth_chainId', [], AbortSignal.timeout(timeoutMs)))) as string));
@@ -149,9 +160,7 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
   const proxies = async (contracts: readonly VerifiedContract[]): Promise<Hex[]> => {
     take(contracts);
     const verified = new Set(contracts.map((c) => c.address));
-    const weak = [...new Set([...nodes(model)].map((n) => (n.type === 'call' ? selectorOf(n.input) : null)).concat(selectorOf(model.tx?.input)))].filter(
-      (sel): sel is string => sel !== null && index.functionCandidates(sel as Hex).every((c) => c.source === 'database'),
-    );
+    const weak = [...callSelectors(model)].filter((sel) => index.functionCandidates(sel as Hex).every((c) => c.source === 'database'));
     return proxySlots(client, model, addresses.filter((a) => !verified.has(a)), weak, timeoutMs);
   };
   const found = await fetchOnline(

@@ -4,9 +4,9 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
-import { chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
+import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
 import type { FeeSplit, InspectModel, Simulation, Status } from '../model/types.js';
-import { byteLength, toBig, toDecimal } from '../raw/hex.js';
+import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
@@ -48,7 +48,7 @@ function* retryableRows(tx: RpcTransaction, c: ChalkInstance, s: AddressStyle): 
   const t = tx.retryable;
   if (t === undefined) return;
   const shown = (k: string, v: Hex): string =>
-    /^0x[0-9a-fA-F]{40}$/.test(v) && /To$|beneficiary/.test(k) ? showAddress(v, { ...s, short: true }) : /Value|Refund|Fee|maxRefund|depositValue/.test(k) && v.length <= 66 ? formatEth(toBig(v)) : v.length > 66 ? shortHex(v, 32) : v;
+    isAddress(v) && /To$|beneficiary/.test(k) ? showAddress(v, { ...s, short: true }) : /Value|Refund|Fee|maxRefund|depositValue/.test(k) && v.length <= 66 ? formatEth(toBig(v)) : v.length > 66 ? shortHex(v, 32) : v;
   yield row(c, 'Retryable', Object.entries(t).map(([k, v]) => `${k} ${shown(k, v)}`).join(c.dim(' · ')));
 }
 
@@ -108,7 +108,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     if (r.contractAddress) yield row(c, 'Created', r.contractAddress);
   }
   const family = familyOf(tx, r);
-  const chainId = tx?.chainId === undefined ? null : Number(BigInt(tx.chainId));
+  const chainId = chainIdOf(tx);
   if (family !== null || (chainId !== null && chainId !== 1)) {
     const name = chainId === null ? null : chainName(chainId);
     const what = family === 'op-stack' ? 'an OP Stack chain' : family === 'arbitrum' ? 'an Arbitrum chain' : null;

@@ -409,10 +409,10 @@ function header(): HTMLElement {
   if (r?.gasUsed) kv(t, 'gas', `${groupDigits(big(r.gasUsed))} used${tx?.gas ? ` of ${groupDigits(big(tx.gas))}` : ''}`);
   // The fee as the text view gives it (an OP Stack chain's L1 data fee included; a deposit pays none).
   const fee: Json | null = doc.fee ?? null;
-  if (fee?.paid !== undefined) {
+  if (fee) {
     const l1 = fee.rules === 'op-stack' && fee.l1Fee !== '0' ? ` (L2 execution ${eth(big(fee.execution))} + L1 data fee ${eth(big(fee.l1Fee))})` : '';
     kv(t, 'fee', fee.mint !== null && fee.mint !== undefined && fee.paid === '0' ? 'none (a deposit pays for its gas on L1)' : `${eth(big(fee.paid))}${l1}`);
-  } else if (r?.gasUsed && r.effectiveGasPrice) kv(t, 'fee', eth(big(r.gasUsed) * big(r.effectiveGasPrice)));
+  }
   const block = tx?.blockNumber ?? r?.blockNumber;
   if (block) kv(t, 'block', groupDigits(big(block)));
   if (doc.function) kv(t, 'input', callText(doc.function));

@@ -3,7 +3,7 @@
  * loading it is ~30 ms of work for the processor that the wait for these answers hides. Nothing here
  * needs EthereumJS.
  */
-import { isRecord } from '../raw/hex.js';
+import { isAddress, isRecord } from '../raw/hex.js';
 import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
 
 /** The three reads that make one account at a block. */
@@ -11,6 +11,12 @@ export const accountCalls = (address: string, block: string): BatchCall[] => [
   { method: 'eth_getTransactionCount', params: [address, block] },
   { method: 'eth_getBalance', params: [address, block] },
   { method: 'eth_getCode', params: [address, block] },
+];
+
+/** One batch's reads: each account's three, then each slot (`<address>:<slot>`), in that order. */
+export const readCalls = (accounts: readonly string[], slots: readonly string[], block: string): BatchCall[] => [
+  ...accounts.flatMap((a) => accountCalls(a, block)),
+  ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), block] })),
 ];
 
 export interface AskedAhead {
@@ -33,14 +39,12 @@ export interface AskedAhead {
  */
 const FIRST_SLOTS = Array.from({ length: 8 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
 export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal): AskedAhead {
   const blockNumber = BigInt(tx.blockNumber as string);
   const parent = `0x${(blockNumber - 1n).toString(16)}`;
   const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
-  const addresses = [...new Set([tx.from, tx.to, ...logged].filter((a): a is string => typeof a === 'string' && ADDRESS.test(a)).map((a) => a.toLowerCase()))];
-  const to = typeof tx.to === 'string' && ADDRESS.test(tx.to) ? tx.to.toLowerCase() : null;
+  const addresses = [...new Set([tx.from, tx.to, ...logged].filter(isAddress).map((a) => a.toLowerCase()))];
+  const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
   const slots = to === null ? [] : FIRST_SLOTS.map((k) => `${to}:${k}`);
   const asked: AskedAhead = {
     block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline),
@@ -49,7 +53,7 @@ export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt
     accounts: {
       addresses,
       slots,
-      answers: client.batch([...addresses.flatMap((a) => accountCalls(a, parent)), ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), parent] }))], deadline),
+      answers: client.batch(readCalls(addresses, slots, parent), deadline),
     },
   };
   // Each is awaited later, or not at all where the run ends first: none may go unhandled meanwhile.

@@ -26,13 +26,17 @@ interface Entry<T> {
   readonly value: T;
 }
 
-/** The value stored under `key` (a relative path of safe parts), unless missing, damaged or older than `maxAgeMs`. */
-export function cacheRead<T>(dir: string | null, key: string, maxAgeMs: number | null, now = Date.now()): T | undefined {
+/**
+ * The value stored under `key` (a relative path of safe parts), unless missing, damaged or older than
+ * `maxAgeMs` (null: any age; a function: the age its value may reach).
+ */
+export function cacheRead<T>(dir: string | null, key: string, maxAgeMs: number | null | ((value: T) => number | null), now = Date.now()): T | undefined {
   if (dir === null) return undefined;
   try {
     const entry = JSON.parse(readFileSync(join(dir, key), 'utf8')) as Entry<T>;
     if (typeof entry !== 'object' || entry === null || typeof entry.at !== 'number' || !('value' in entry)) return undefined;
-    if (maxAgeMs !== null && now - entry.at > maxAgeMs) return undefined;
+    const limit = typeof maxAgeMs === 'function' ? maxAgeMs(entry.value) : maxAgeMs;
+    if (limit !== null && now - entry.at > limit) return undefined;
     return entry.value;
   } catch {
     return undefined;

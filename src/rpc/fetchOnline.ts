@@ -9,6 +9,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
+import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
 
@@ -47,15 +48,14 @@ export interface VerifiedContract {
 /** What a lookup found, for the cache: verified, or not (kept a day, then asked again). */
 type Found = { readonly verified: VerifiedContract } | { readonly verified: null };
 
+/** A verified contract keeps its ABI; "not verified", a proxy's implementation (it may change) and "no signature" are asked again after a day. */
 const DAY_MS = 24 * 3600 * 1000;
-/** A verified contract keeps its ABI; a proxy may change its implementation: asked again after a day. */
 const MAX_BODY = 8 * 1024 * 1024;
 const MAX_ITEMS = 4000;
 const MAX_NAME = 100;
 const PARALLEL = 4;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
 const TYPE = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?|tuple)(\[\d{0,10}\])*$/;
-const isAddressText = (v: unknown): v is Hex => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v);
 
 function param(p: unknown, event: boolean, depth = 0): OnlineParam {
   if (typeof p !== 'object' || p === null || depth > 8) throw new Error('not a parameter');
@@ -181,7 +181,7 @@ async function fromSourcify(get: Get, s: OnlineSettings, chainId: number, addres
   }
   const compilation = (doc.compilation ?? {}) as Record<string, unknown>;
   const proxy = (doc.proxyResolution ?? {}) as Record<string, unknown>;
-  const implementations = Array.isArray(proxy.implementations) ? (proxy.implementations as Array<Record<string, unknown>>).map((i) => i?.address).filter(isAddressText).slice(0, 4) : [];
+  const implementations = Array.isArray(proxy.implementations) ? (proxy.implementations as Array<Record<string, unknown>>).map((i) => i?.address).filter(isAddress).slice(0, 4) : [];
   return { address, name: contractName(compilation.name), abi: checkedAbi(doc.abi), source: 'sourcify', implementations: implementations.map((a) => a.toLowerCase() as Hex) };
 }
 
@@ -209,7 +209,7 @@ async function fromEtherscan(get: Get, s: OnlineSettings, chainId: number, addre
   } catch {
     return null;
   }
-  const implementation = row.Proxy === '1' && isAddressText(row.Implementation) ? [row.Implementation.toLowerCase() as Hex] : [];
+  const implementation = row.Proxy === '1' && isAddress(row.Implementation) ? [row.Implementation.toLowerCase() as Hex] : [];
   return { address, name: contractName(row.ContractName), abi: checkedAbi(abi), source: 'etherscan', implementations: implementation };
 }
 
@@ -266,8 +266,7 @@ export async function fetchOnline(
   const seen = new Set<string>();
   const lookUp = async (address: Hex): Promise<void> => {
     const key = `contracts/${chainId}/${address}.json`;
-    let found = cacheRead<Found>(s.cacheDir, key, null);
-    if (found !== undefined && (found.verified === null || found.verified.implementations.length > 0) && cacheRead<Found>(s.cacheDir, key, DAY_MS) === undefined) found = undefined;
+    let found = cacheRead<Found>(s.cacheDir, key, (f) => (f.verified === null || f.verified.implementations.length > 0 ? DAY_MS : null));
     if (found === undefined) {
       const fromS = await fromSourcify(get, s, chainId, address, signal, deadlineAt, sourcify);
       const fromE = fromS == null && s.etherscanKey !== null ? await fromEtherscan(get, s, chainId, address, signal, deadlineAt, etherscan) : null;
@@ -297,9 +296,8 @@ export async function fetchOnline(
     const ask: Record<'function' | 'event', string[]> = { function: [], event: [] };
     for (const kind of ['function', 'event'] as const) {
       for (const key of [...new Set(wanted[kind])].slice(0, 200)) {
-        const cached = cacheRead<string[]>(s.cacheDir, `signatures/${kind}/${key}.json`, null);
-        const stale = cached !== undefined && cached.length === 0 && cacheRead<string[]>(s.cacheDir, `signatures/${kind}/${key}.json`, DAY_MS) === undefined;
-        if (cached !== undefined && !stale) sigs[kind].set(key, cached);
+        const cached = cacheRead<string[]>(s.cacheDir, `signatures/${kind}/${key}.json`, (names) => (names.length === 0 ? DAY_MS : null));
+        if (cached !== undefined) sigs[kind].set(key, cached);
         else ask[kind].push(key);
       }
     }

@@ -8,7 +8,7 @@
  */
 import type { Message } from '@ethereumjs/evm';
 import { Interrupted } from '../errors.js';
-import { isRecord } from '../raw/hex.js';
+import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
 import type { AskedAhead } from './askAhead.js';
 import type { RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, Common, createAddressFromString, createBlock, createCustomCommon, createFeeMarket1559Tx, createLegacyTx, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia, unpadBytes } from './evmEngine.js';
@@ -152,7 +152,7 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
     const t = await createTxFromRPC(raw as never, { common, freeze: false });
     // The sender the node names: recovering it from the signature costs more than the rest of a small
     // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
-    if (typeof raw.from === 'string' && /^0x[0-9a-fA-F]{40}$/.test(raw.from)) {
+    if (isAddress(raw.from)) {
       const sender = createAddressFromString(raw.from);
       (t as unknown as { getSenderAddress: () => typeof sender }).getSenderAddress = () => sender;
     }
@@ -326,9 +326,8 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
     return null;
   });
   const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: unknown; storageKeys: unknown }>) : [];
-  const isAddress = (a: unknown): a is string => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a);
   state.prefetch([
-    ...entries.filter((e): e is { address: string; storageKeys: string[] } => isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every((k) => typeof k === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(k))),
+    ...entries.filter((e): e is { address: string; storageKeys: string[] } => isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity)),
     ...(isAddress(block.miner) ? [{ address: block.miner, storageKeys: [] }] : []),
   ]);
 

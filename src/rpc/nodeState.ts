@@ -9,22 +9,22 @@ import type { Address } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { accountCalls } from './askAhead.js';
+import { isData, isQuantity } from '../raw/hex.js';
+import { accountCalls, readCalls } from './askAhead.js';
 import type { BatchAnswer, RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
 
 type Fetched = { readonly nonce: bigint; readonly balance: bigint; readonly code: Uint8Array };
 
 const EMPTY_CODE_HASH = keccak_256(new Uint8Array(0));
-const isHexString = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v);
 const quantity = (v: unknown, what: string): bigint => {
-  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(v)) throw new Error(`the node's ${what} is not a quantity`);
+  if (!isQuantity(v)) throw new Error(`the node's ${what} is not a quantity`);
   return BigInt(v);
 };
 
 /** One account from its three answers (nonce, balance, code); throws when they are not what was asked. */
 function fetchedOf([nonce, balance, code]: readonly unknown[]): Fetched {
-  return { nonce: quantity(nonce, 'nonce'), balance: quantity(balance, 'balance'), code: isHexString(code) ? hexToBytes(code as `0x${string}`) : new Uint8Array(0) };
+  return { nonce: quantity(nonce, 'nonce'), balance: quantity(balance, 'balance'), code: isData(code) ? hexToBytes(code) : new Uint8Array(0) };
 }
 
 /** Code hashes computed so far, by the code's bytes (the same bytes for every copy of an account). */
@@ -62,7 +62,7 @@ class RemoteAccount extends Account {
 }
 
 /** A storage word as the EVM keeps it (leading zeros dropped). */
-const slotOf = (v: unknown): Uint8Array => (isHexString(v) ? unpadBytes(hexToBytes(v as `0x${string}`)) : new Uint8Array(0));
+const slotOf = (v: unknown): Uint8Array => (isData(v) ? unpadBytes(hexToBytes(v)) : new Uint8Array(0));
 
 export class NodeState extends SimpleStateManager {
   private readonly accounts = new Map<string, Promise<Fetched>>();
@@ -95,8 +95,8 @@ export class NodeState extends SimpleStateManager {
   }
 
   /**
-   * Reads already asked for in one batch (`calls`: accounts, then slots), adopted while the answer is on
-   * its way: the run waits on it where it needs one of them. Where the batch fails, or one of its items,
+   * Reads already asked for in one batch (readCalls(accounts, slots): accounts, then slots), adopted while
+   * the answer is on its way: the run waits on it where it needs one of them. Where the batch fails, or one of its items,
    * the run asks for that item on its own, and says why if it still cannot.
    */
   adopt(accounts: readonly string[], slots: readonly string[], answers: Promise<readonly BatchAnswer[]>): void {
@@ -123,8 +123,7 @@ export class NodeState extends SimpleStateManager {
   prefetch(entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): void {
     const accounts = [...new Set(entries.map((e) => e.address.toLowerCase()))].filter((a) => !this.accounts.has(a) && !this.asked.accounts.has(a));
     const slots = [...new Set(entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)))].filter((id) => !this.slots.has(id) && !this.asked.slots.has(id));
-    const calls = [...accounts.flatMap((a) => accountCalls(a, this.block)), ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), this.block] }))];
-    if (calls.length > 0) this.adopt(accounts, slots, this.client.batch(calls, this.deadline));
+    if (accounts.length + slots.length > 0) this.adopt(accounts, slots, this.client.batch(readCalls(accounts, slots, this.block), this.deadline));
   }
 
   private fetchAccount(a: string): Promise<Fetched> {

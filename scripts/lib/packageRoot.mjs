@@ -1,0 +1,13 @@
+// Where an installed package's folder is, found from its main entry (its `exports` may hide
+// package.json, and a nested copy is a different folder than the top-level one).
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** The folder of the package `name` as this project resolves it. */
+export function packageRoot(name) {
+  const entry = require.resolve(name);
+  const at = entry.lastIndexOf(`node_modules/${name}/`);
+  if (at === -1) throw new Error(`${name} does not resolve inside a node_modules folder (${entry})`);
+  return entry.slice(0, at + `node_modules/${name}`.length);
+}
