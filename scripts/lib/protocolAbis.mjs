@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { toEventSelector, toEventSignature, toFunctionSelector, toFunctionSignature } from 'viem';
+import { parseAbiItem, toEventSelector, toEventSignature, toFunctionSelector, toFunctionSignature } from 'viem';
+import { HAND_WRITTEN } from './handWrittenAbis.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -126,36 +127,38 @@ export async function extractProtocolAbis() {
   const rows = new Map();
   const packages = [];
   const notices = [];
+  let items = 0;
+  let kept = 0;
+  const take = (contract, abi) => {
+    for (const item of abi) {
+      const r = row(item);
+      if (r === null) continue;
+      items++;
+      const [kind, key, sig, slim] = r;
+      const id = `${kind} ${key} ${sig}`;
+      const shard = `${kind}/${key.slice(0, 2)}.txt`;
+      const line = `${key}\t${contract}\t${JSON.stringify(slim)}`;
+      const named = slim.inputs.length > 0 && slim.inputs.every((p) => p.name !== '');
+      const earlier = seen.get(id);
+      if (earlier !== undefined) {
+        // The first package wins, unless it left the parameters unnamed and this one names them.
+        if (!earlier.named && named) {
+          rows.get(shard)[earlier.at] = line;
+          seen.set(id, { at: earlier.at, named });
+        }
+        continue;
+      }
+      kept++;
+      if (!rows.has(shard)) rows.set(shard, []);
+      seen.set(id, { at: rows.get(shard).length, named });
+      rows.get(shard).push(line);
+    }
+  };
   for (const { pkg, json = [], modules = [], nameByFile = false } of PACKAGES) {
     const dir = join(root, 'node_modules', ...pkg.split('/'));
     const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    let items = 0;
-    let kept = 0;
-    const take = (contract, abi) => {
-      for (const item of abi) {
-        const r = row(item);
-        if (r === null) continue;
-        items++;
-        const [kind, key, sig, slim] = r;
-        const id = `${kind} ${key} ${sig}`;
-        const shard = `${kind}/${key.slice(0, 2)}.txt`;
-        const line = `${key}\t${contract}\t${JSON.stringify(slim)}`;
-        const named = slim.inputs.length > 0 && slim.inputs.every((p) => p.name !== '');
-        const earlier = seen.get(id);
-        if (earlier !== undefined) {
-          // The first package wins, unless it left the parameters unnamed and this one names them.
-          if (!earlier.named && named) {
-            rows.get(shard)[earlier.at] = line;
-            seen.set(id, { at: earlier.at, named });
-          }
-          continue;
-        }
-        kept++;
-        if (!rows.has(shard)) rows.set(shard, []);
-        seen.set(id, { at: rows.get(shard).length, named });
-        rows.get(shard).push(line);
-      }
-    };
+    items = 0;
+    kept = 0;
     for (const sub of json) {
       for (const file of filesUnder(join(dir, sub), '.json')) {
         const rel = relative(dir, file).split(sep).join('/');
@@ -200,10 +203,21 @@ export async function extractProtocolAbis() {
     const text = licenceOf(dir);
     notices.push(`${'='.repeat(78)}\n${pkg}@${meta.version} (${meta.license})\n${'='.repeat(78)}\n${text ?? `The package ships no licence text; its package.json declares ${meta.license}.`}\n`);
   }
+  // Last, the hand-written list: each entry must hash to the selector it names.
+  items = 0;
+  kept = 0;
+  for (const e of HAND_WRITTEN) {
+    const item = parseAbiItem(e.signature);
+    if (toFunctionSelector(toFunctionSignature(item)) !== e.selector) throw new Error(`handWrittenAbis.mjs: ${e.signature} does not hash to ${e.selector}`);
+    take(e.contract, [item]);
+  }
+  const handWritten = { items, kept };
   for (const lines of rows.values()) lines.sort();
   const head = 'The protocol signature set (dist/sigdb/protocols/) holds the function, event and error\n'
     + 'signatures, with parameter names, extracted from the ABIs these npm packages publish. Only the\n'
     + 'names and types were taken; no code. Each package\'s licence follows.\n\n'
-    + packages.map((p) => `  ${p.pkg}@${p.version}  ${p.license}  (${p.kept} of ${p.items} items kept after deduplication)`).join('\n');
+    + packages.map((p) => `  ${p.pkg}@${p.version}  ${p.license}  (${p.kept} of ${p.items} items kept after deduplication)`).join('\n')
+    + `\n  and ${handWritten.kept} of ${handWritten.items} signatures written by this project where no package publishes one`
+    + ' (scripts/lib/handWrittenAbis.mjs, each with its public source).';
   return { rows, packages, notice: `${head}\n\n${notices.join('\n')}` };
 }

@@ -120,13 +120,13 @@ test('shipped sources name most calls and logs of real mainnet transactions, and
   expect(b.precompiles.bySource.decoded).toBe(b.precompiles.total);
   expect(f.calls.total).toBeGreaterThan(800);
   expect(b.calls.total).toBeGreaterThan(2900);
-  // Regression guards at the levels measured when this was written (README): fixtures 80.5% named,
-  // 99.3% named or typed, logs 76.0%; blocks 76.3% named, 97.6% named or typed.
+  // Regression guards at the levels measured last (README): fixtures 81.5% named, 99.3% named or
+  // typed, logs 76.0%; blocks 81.9% named, 98.4% named or typed.
   expect(named(f.calls) / f.calls.total).toBeGreaterThanOrEqual(0.8);
   expect((named(f.calls) + (f.calls.bySource.guessed ?? 0)) / f.calls.total).toBeGreaterThanOrEqual(0.98);
   expect(named(f.logs) / f.logs.total).toBeGreaterThanOrEqual(0.75);
-  expect(named(b.calls) / b.calls.total).toBeGreaterThanOrEqual(0.75);
-  expect((named(b.calls) + (b.calls.bySource.guessed ?? 0)) / b.calls.total).toBeGreaterThanOrEqual(0.96);
+  expect(named(b.calls) / b.calls.total).toBeGreaterThanOrEqual(0.8);
+  expect((named(b.calls) + (b.calls.bySource.guessed ?? 0)) / b.calls.total).toBeGreaterThanOrEqual(0.97);
   // Every source is used on real data.
   for (const source of ['builtin', 'protocol', 'database', 'guessed']) expect(b.calls.bySource[source] ?? 0).toBeGreaterThan(0);
 });
