@@ -174,9 +174,10 @@ const sha256 = (text) => `sha256-${createHash('sha256').update(text, 'utf8').dig
 const { outputFiles: [pageScript] } = await build({
   entryPoints: ['src/report/page.ts'],
   bundle: true,
-  format: 'iife',
+  // A module script: it awaits its data at top level (a large document is read back from gzip).
+  format: 'esm',
   platform: 'browser',
-  target: 'es2020',
+  target: 'es2022',
   minify: true,
   legalComments: 'none',
   write: false,

@@ -44,8 +44,22 @@ interface CallNode {
 
 type Json = Record<string, any>;
 
-const data = document.getElementById('txray-data');
-const doc: Json = JSON.parse(data?.textContent ?? 'null') ?? {};
+/**
+ * The embedded document: JSON as it is, or (a large one) gzip-compressed and base64-encoded, which the
+ * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch).
+ */
+async function loadDocument(): Promise<Json> {
+  const data = document.getElementById('txray-data');
+  const text = data?.textContent ?? 'null';
+  if (data?.dataset.encoding !== 'gzip+base64') return JSON.parse(text) ?? {};
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  return JSON.parse(json) ?? {};
+}
+
+const doc: Json = await loadDocument();
 const labels: Record<string, string> = doc.labels ?? {};
 const root: CallNode | null = doc.calls ?? null;
 
@@ -487,6 +501,6 @@ if (root !== null) {
   main.append(section('Gas flame graph', h('p', { class: 'hint' }, 'Width is gas used; children sit under their parent. Hover a bar for the call, click it to zoom in (click again to zoom out).'), flameBox));
 }
 for (const s of [gasSection(), transfersSection(), ...stateSections(), logsSection()]) if (s !== null) main.append(s);
-main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data)`));
+main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data${document.getElementById('txray-data')?.dataset.encoding === 'gzip+base64' ? ', gzip-compressed and base64-encoded' : ''})`));
 document.body.append(main);
 document.documentElement.dataset.ready = 'true';

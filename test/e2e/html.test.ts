@@ -5,12 +5,13 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
-import { DEV, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { call, deployData, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 
@@ -294,6 +295,40 @@ describe('a simulation report (txray call --html)', () => {
       await page.click('button[data-action="expand-all"]');
       expect(await treeNodes(page).count()).toBe(countCalls(json.calls));
       expect(await page.title()).toBe('txray simulation');
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
+describe('a large report: the document embedded compressed', () => {
+  test('over 1 MiB of JSON it is embedded gzip-compressed and base64-encoded: the exact bytes --json prints, drawn with no error or request', async () => {
+    // 1,500 calls and 1,500 logs: ~3 MB of --json.
+    const fanout = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Fanout') }))).contractAddress as string;
+    const hash = await send(anvil.rpc, { to: fanout, gas: '0x1000000', data: call('Fanout', 'many', [1500n]) });
+    await receipt(anvil.rpc, hash);
+    const file = join(work, 'large.html');
+    expect((await txray([hash, '--html', file, '--quiet'])).code).toBe(0);
+    const printed = (await txray([hash, '--json'])).stdout;
+    expect(printed.length).toBeGreaterThan(1 << 20);
+    const html = readFileSync(file, 'utf8');
+    expect(html.length).toBeLessThan(printed.length / 4);
+    const line = /^<script type="application\/json" id="txray-data" data-encoding="gzip\+base64">([A-Za-z0-9+/=]+)<\/script>$/m.exec(html);
+    expect(line).not.toBeNull();
+    // What the README's recipe does with base64 -d | gunzip.
+    expect(gunzipSync(Buffer.from(line![1]!, 'base64')).toString('utf8')).toBe(printed);
+    const opened = await open(file);
+    try {
+      expect(opened.problems).toEqual([]);
+      const { page } = opened;
+      const json = JSON.parse(printed);
+      expect(await page.locator('.tree [data-trace-address=""]').count()).toBe(1);
+      // The root's children show 500 at a time.
+      expect(await page.locator('.tree [data-trace-address=""] > ul > li[data-trace-address]').count()).toBe(500);
+      expect(json.calls.children).toHaveLength(1500);
+      await page.click('.tree [data-trace-address=""] > .line > button');
+      await page.waitForSelector('.tree [data-trace-address=""][aria-expanded="false"]');
+      expect(await treeNodes(page).count()).toBe(1);
     } finally {
       await opened.page.close();
     }
