@@ -1,8 +1,8 @@
 /** Entry point of the bundle: wires the real process to main and sets the exit code (never process.exit). */
 import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { UsageError } from '../errors.js';
 import { readUpTo } from '../rpc/readBody.js';
+import { tuneForText } from '../v8Tuning.js';
 import { main } from './main.js';
 
 export { main } from './main.js';
@@ -23,18 +23,6 @@ async function readStdin(): Promise<string> {
   return (await readUpTo(process.stdin as AsyncIterable<Buffer>, MAX_STDIN_BYTES, tooMuch)).toString('utf8');
 }
 
-/**
- * V8 doubles its young generation (up to 2 x 16 MB) each time most of it survives a scavenge, as the
- * model of a 20,000-call transaction does; once grown it stays committed. For a text run that growth
- * was ~20 MB of the peak (155 → 135 MB, bench case (b)) for ~40–60 ms more scavenging; for --json, which
- * allocates far more while writing, the small young generation cost ~25% of its time, so it keeps the
- * default. The growth factor is read at each growth, so unlike the sizes it can be set once running.
- * Only on V8 11 (Node 20), where it was measured: V8 prints an error line for a flag it does not know.
- */
-function keepYoungGenerationSmall(): void {
-  if (process.versions.v8.startsWith('11.')) setFlagsFromString('--semi-space-growth-factor=1');
-}
-
 export async function run(boot: Boot): Promise<void> {
   const interrupt = new AbortController();
   process.once('SIGINT', () => {
@@ -44,7 +32,7 @@ export async function run(boot: Boot): Promise<void> {
   const argv = process.argv.slice(2);
   // Decided here from the raw argv (as main's own early --json check), not in main: the build's warm-up
   // runs main in-process and must make its code cache under V8's default flags.
-  if (!argv.includes('--json')) keepYoungGenerationSmall();
+  if (!argv.includes('--json')) tuneForText();
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
