@@ -306,8 +306,10 @@ export function withChecksums(known: ReadonlyMap<string, string>, more: Iterable
 /** Checksummed forms of the addresses the views show: parties, call targets, emitters, transfer ends. */
 function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<string, string> {
   const seen = new Set<string>();
+  // Calls repeat their addresses: one the same as the last added is skipped before it is lower-cased.
+  let last: string | null | undefined;
   const add = (a: string | null | undefined): void => {
-    if (a) seen.add(a.toLowerCase());
+    if (a && a !== last) seen.add((last = a).toLowerCase());
   };
   add(model.tx?.from);
   add(model.tx?.to);

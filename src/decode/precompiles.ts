@@ -120,4 +120,4 @@ export function decodePrecompile(to: Hex, input: Hex, output: Hex | null): Preco
 }
 
 /** Whether an address is one of the precompiles decoded here. */
-export const isPrecompile = (to: string): boolean => DECODERS[to.toLowerCase()] !== undefined;
+export const isPrecompile = (to: string): boolean => to.startsWith('0x00000000000000000000000000000000000') && DECODERS[to.toLowerCase()] !== undefined;

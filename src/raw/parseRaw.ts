@@ -125,7 +125,8 @@ function parseLog(v: unknown, i: number, warn: Warn): RpcLog | undefined {
 
 /** The logs sorted by logIndex; nodes list them in that order already, which one pass confirms. */
 function inLogIndexOrder(logs: RpcLog[]): RpcLog[] {
-  const keys = logs.map((l) => BigInt(l.logIndex!));
+  // Numbers where they are exact (up to 13 hex digits), BigInts only beyond: 20,000 logs, 20,000 BigInts less.
+  const keys = logs.map((l): number | bigint => (l.logIndex!.length <= 15 ? parseInt(l.logIndex!, 16) : BigInt(l.logIndex!)));
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! <= keys[i]!;
   if (sorted) return logs;
