@@ -10,21 +10,19 @@ const V8_11 = process.versions.v8.startsWith('11.');
 
 /**
  * A text run of a lookup or a simulation: answers parsed into a model of many small objects that lives
- * to the end.
- * - The old generation grows by 10% past what the last full collection kept (`--heap-growing-percent`;
- *   V8's own factor is 1.1 to 4, by its speed): the node's answers, their text and their parse trees are
- *   garbage once modelled, and a full collection (mostly on V8's background threads) frees them before
- *   the heap has grown past them. Bench case (b), 20,000 calls: peak 145 → 126 MB resident for ~3% more
- *   wall time (9 runs each, side by side). Not for --json, which it cost ~9% there for 191 → 177 MB.
- * - The young generation keeps its first size (`--semi-space-growth-factor=1`): V8 doubles it (up to
- *   2 × 16 MB) when most of it survives a scavenge, as the model does, and never gives it back: ~20 MB of
- *   (b)'s peak for ~40–60 ms less scavenging. --json, which allocates far more while writing, spent ~25%
- *   of its time scavenging a small one.
- * Both are read at each use, so unlike the heap's sizes they can be set once running.
+ * to the end. The young generation keeps its first size (`--semi-space-growth-factor=1`): V8 doubles it
+ * (up to 2 × 16 MB) when most of it survives a scavenge, as the model does, and never gives it back:
+ * ~20 MB of bench case (b)'s peak for ~40–60 ms less scavenging. --json, which allocates far more while
+ * writing, spent ~25% of its time scavenging a small one, so it keeps V8's growth. Read at each growth, so
+ * unlike the heap's sizes it can be set once running.
+ *
+ * Measured and left out (13 runs each, side by side, (b)): letting the old generation grow only 10% past
+ * what the last full collection kept (`--heap-growing-percent=10`) frees the answers' text and parse
+ * trees once modelled, 148 → 128 MB, but costs ~11% more wall time; one forced full collection after
+ * the model, 133 MB for ~9%; two (after the head is written, and after the model), 122 MB for ~13%.
  */
 export function tuneForText(): void {
   if (!V8_11) return;
-  setFlagsFromString('--heap-growing-percent=10');
   setFlagsFromString('--semi-space-growth-factor=1');
 }
 
@@ -35,6 +33,5 @@ export function tuneForText(): void {
  */
 export function tuneForEvm(): void {
   if (!V8_11) return;
-  setFlagsFromString('--heap-growing-percent=0');
   setFlagsFromString('--semi-space-growth-factor=2');
 }
