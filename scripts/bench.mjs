@@ -192,7 +192,7 @@ try {
   const rows = [
     { ...(await compare('(a) 14 calls, loopback', a, anvil.url)), goal: 1.5 },
     { ...(await compare('(a) 14 calls, +40 ms/request', a, proxy.url)), goal: 0.2 },
-    { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url, [], true)), goal: 0.7, memoryGoal: 1.5 },
+    { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url, [], true)), goal: 1.0, memoryGoal: 1.3 },
     { ...(await compare('(c) index 100 of 101, +40 ms/request', cHash, proxy.url)), goal: 0.3 },
     // --state: one more read (anvil: the prestateTracer in diff mode) and the block header.
     { ...(await compare('(a) with --state, loopback', a, anvil.url, ['--state'])) },
