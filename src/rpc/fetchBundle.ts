@@ -4,6 +4,7 @@
  */
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
+import { isHash, isQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { askAhead } from './askAhead.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
@@ -144,15 +145,17 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
 
 /**
  * An L2 transaction that an L1 EVM would run differently (OP Stack deposits and L1 data fees, Arbitrum's
- * ArbOS), by what the answers carry; null for anything else.
+ * ArbOS), by what the answers carry; null for anything else. Only fields of the right form count, as in
+ * model/chain.ts's familyOf after validation: a number where a quantity belongs is not a deposit's mark
+ * (validation warns about it; the transaction is re-executed as the L1 one it otherwise is).
  */
 function l2Kind(tx: unknown, receipt: unknown): string | null {
   const t = (tx ?? {}) as Record<string, unknown>;
   const r = receipt as Record<string, unknown>;
-  const type = typeof t.type === 'string' ? t.type.toLowerCase() : typeof r.type === 'string' ? r.type.toLowerCase() : '';
-  if (type === '0x7e' || r.depositNonce !== undefined || t.sourceHash !== undefined) return 'an OP Stack deposit';
-  if (r.l1Fee !== undefined || r.l1GasUsed !== undefined) return 'an OP Stack transaction (it pays an L1 data fee)';
-  if (r.gasUsedForL1 !== undefined || /^0x6[4-9a]$/.test(type)) return 'an Arbitrum transaction';
+  const type = isQuantity(t.type) ? BigInt(t.type) : isQuantity(r.type) ? BigInt(r.type) : null;
+  if (type === 0x7en || isQuantity(r.depositNonce) || isHash(t.sourceHash)) return 'an OP Stack deposit';
+  if (isQuantity(r.l1Fee) || isQuantity(r.l1GasUsed)) return 'an OP Stack transaction (it pays an L1 data fee)';
+  if (isQuantity(r.gasUsedForL1) || (type !== null && type >= 0x64n && type <= 0x6an)) return 'an Arbitrum transaction';
   return null;
 }
 

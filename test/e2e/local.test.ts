@@ -208,6 +208,28 @@ describe('a node whose receipt the re-execution does not match', () => {
   });
 });
 
+describe('a receipt with a malformed deposit field', () => {
+  test('a number where a quantity belongs is not taken for an OP Stack deposit: validation warns, and it is re-executed', async () => {
+    // Fault injection: an L1 node that adds `depositNonce: 5` (a number, not a hex quantity) to its receipts.
+    const odd = await startRpcServer(async ({ method, params }) => {
+      const answer = await forward(anvil.url, method, params);
+      if (method !== 'eth_getTransactionReceipt' || !('result' in answer) || answer.result === null) return answer;
+      return { result: { ...(answer.result as object), depositNonce: 5 } };
+    });
+    try {
+      const r = await runTxray([hashes.showcase!, '-r', odd.url, '--tracer', 'local', '--json'], {}, undefined, project);
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      expect(doc.warnings).toEqual(['receipt.depositNonce is not valid (number); ignored.']);
+      expect(doc.traceSource).toBe('local');
+      expect(doc.reexecution).toMatchObject({ matchedReceipt: true });
+      expect(doc.fee.rules).toBe('ethereum');
+    } finally {
+      await odd.close();
+    }
+  });
+});
+
 describe('where it must not run', () => {
   test('an OP Stack deposit (anvil --network optimism) is not re-executed: one line says why', async () => {
     const op = await startAnvil(['--network', 'optimism']);
