@@ -5,7 +5,8 @@
 // were taken from there.
 //
 // Chosen where they matter: every selector below was unnamed by all shipped sources on the recorded
-// mainnet traces (test/fixtures/blocks) or is the entry point of a router whose siblings were.
+// mainnet traces (test/fixtures/blocks and test/fixtures/real), or belongs to the same contract as one
+// that was (a router's other entry point, a pool's other reads, XEN's other minting calls).
 
 /**
  * `contract` is the contract's own name (the protocol is in the comment above each group).
@@ -157,5 +158,67 @@ export const HAND_WRITTEN = [
     source: 'github.com/saddle-finance/saddle-contract (contracts/Swap.sol)',
     selector: '0x91695586',
     signature: 'function swap(uint8 tokenIndexFrom, uint8 tokenIndexTo, uint256 dx, uint256 minDy, uint256 deadline) returns (uint256)',
+  },
+  // XEN Crypto, its XENFT (XENTorrent) and the minting proxies XENTorrent deploys (2022–): mass minting
+  // that fills blocks with the same few calls.
+  {
+    contract: 'XENCrypto',
+    source: 'github.com/FairCrypto/XEN-crypto (contracts/XENCrypto.sol)',
+    selector: '0x9ff054df',
+    signature: 'function claimRank(uint256 term)',
+  },
+  {
+    contract: 'XENCrypto',
+    source: 'github.com/FairCrypto/XEN-crypto (contracts/XENCrypto.sol)',
+    selector: '0x52c7f8dc',
+    signature: 'function claimMintReward()',
+  },
+  {
+    contract: 'XENCrypto',
+    source: 'github.com/FairCrypto/XEN-crypto (contracts/XENCrypto.sol)',
+    selector: '0x1c560305',
+    signature: 'function claimMintRewardAndShare(address other, uint256 pct)',
+  },
+  {
+    contract: 'XENCrypto',
+    source: 'github.com/FairCrypto/XEN-crypto (contracts/XENCrypto.sol)',
+    selector: '0x5bccb4c4',
+    signature: 'function claimMintRewardAndStake(uint256 pct, uint256 term)',
+  },
+  {
+    contract: 'XENCrypto',
+    source: 'github.com/FairCrypto/XEN-crypto (contracts/XENCrypto.sol)',
+    selector: '0x7b0472f0',
+    signature: 'function stake(uint256 amount, uint256 term)',
+  },
+  {
+    contract: 'XENTorrent',
+    source: 'github.com/FairCrypto/XENFTs (contracts/XENFT.sol)',
+    selector: '0xecef9201',
+    signature: 'function bulkClaimRank(uint256 count, uint256 term) returns (uint256 tokenId)',
+  },
+  {
+    contract: 'XENTorrent',
+    source: 'github.com/FairCrypto/XENFTs (contracts/XENFT.sol)',
+    selector: '0xf5878b9b',
+    signature: 'function bulkClaimMintReward(uint256 tokenId, address to)',
+  },
+  {
+    contract: 'XENTorrentMinion',
+    source: 'github.com/FairCrypto/XENFTs (contracts/XENFT.sol: the calls each minting proxy is made to answer)',
+    selector: '0x01bb4116',
+    signature: 'function callClaimRank(uint256 term)',
+  },
+  {
+    contract: 'XENTorrentMinion',
+    source: 'github.com/FairCrypto/XENFTs (contracts/XENFT.sol: the calls each minting proxy is made to answer)',
+    selector: '0xdf0030ef',
+    signature: 'function callClaimMintReward(address to)',
+  },
+  {
+    contract: 'XENTorrentMinion',
+    source: 'github.com/FairCrypto/XENFTs (contracts/XENFT.sol: the calls each minting proxy is made to answer)',
+    selector: '0x928dd2a7',
+    signature: 'function powerDown()',
   },
 ];
