@@ -52,6 +52,7 @@ async function loadDocument(): Promise<Json> {
   const data = document.getElementById('txray-data');
   const text = data?.textContent ?? 'null';
   if (data?.dataset.encoding !== 'gzip+base64') return JSON.parse(text) ?? {};
+  if (typeof DecompressionStream === 'undefined') throw new Error('this browser cannot decompress it (DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 and later)');
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -59,7 +60,12 @@ async function loadDocument(): Promise<Json> {
   return JSON.parse(json) ?? {};
 }
 
-const doc: Json = await loadDocument();
+const doc: Json = await loadDocument().catch((err: unknown) => {
+  // Said on the page, not only in the console: what happened, and how to read the data without it.
+  const why = err instanceof Error ? err.message : String(err);
+  document.body.append(h('p', { class: 'unreadable' }, `This report's data could not be read: ${why}. It is the --json document, gzip-compressed and base64-encoded in script#txray-data; base64 -d | gunzip reads it.`));
+  throw err;
+});
 const labels: Record<string, string> = doc.labels ?? {};
 const root: CallNode | null = doc.calls ?? null;
 

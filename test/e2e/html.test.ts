@@ -333,4 +333,25 @@ describe('a large report: the document embedded compressed', () => {
       await opened.page.close();
     }
   });
+
+  test('in a browser that cannot decompress it, the page says so, with how to read the data instead', async () => {
+    const file = join(work, 'large.html'); // made by the test before
+    expect(existsSync(file)).toBe(true);
+    const page = await browser.newPage();
+    try {
+      await page.addInitScript(() => {
+        delete (window as { DecompressionStream?: unknown }).DecompressionStream;
+      });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`file://${file}`);
+      const said = await page.locator('p.unreadable').textContent();
+      expect(said).toContain('could not be read: this browser cannot decompress it');
+      expect(said).toContain('base64 -d | gunzip');
+      expect(errors).toHaveLength(1);
+      expect(await page.locator('.tree').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
 });
