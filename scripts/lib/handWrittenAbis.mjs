@@ -9,7 +9,8 @@
 // that was (a router's other entry point, a pool's other reads, XEN's other minting calls).
 
 /**
- * `contract` is the contract's own name (the protocol is in the comment above each group).
+ * `contract` is the contract's own name (the protocol is in the comment above each group); `selector`
+ * is a function's selector, or an event's topic0.
  * @type {ReadonlyArray<{ contract: string, source: string, selector: string, signature: string }>}
  */
 export const HAND_WRITTEN = [
@@ -121,6 +122,12 @@ export const HAND_WRITTEN = [
     source: 'github.com/taikoxyz/taiko-mono (packages/protocol/contracts/L1/TaikoL1.sol)',
     selector: '0x10d008bd',
     signature: 'function proveBlock(uint64 blockId, bytes input)',
+  },
+  {
+    contract: 'TaikoL1',
+    source: 'github.com/taikoxyz/taiko-mono (packages/protocol/contracts/L1/libs/LibVerifying.sol)',
+    selector: '0xdecbd2c61cbda254917d6fd4c980a470701e8f9f1b744f6ad163ca70ca5db289',
+    signature: 'event BlockVerified(uint256 indexed blockId, address indexed prover, bytes32 blockHash, bytes32 stateRoot, uint16 tier)',
   },
   {
     contract: 'AddressResolver',

@@ -208,7 +208,8 @@ export async function extractProtocolAbis() {
   kept = 0;
   for (const e of HAND_WRITTEN) {
     const item = parseAbiItem(e.signature);
-    if (toFunctionSelector(toFunctionSignature(item)) !== e.selector) throw new Error(`handWrittenAbis.mjs: ${e.signature} does not hash to ${e.selector}`);
+    const key = item.type === 'event' ? toEventSelector(item) : toFunctionSelector(toFunctionSignature(item));
+    if (key !== e.selector) throw new Error(`handWrittenAbis.mjs: ${e.signature} does not hash to ${e.selector}`);
     take(e.contract, [item]);
   }
   const handWritten = { items, kept };
@@ -217,7 +218,7 @@ export async function extractProtocolAbis() {
     + 'signatures, with parameter names, extracted from the ABIs these npm packages publish. Only the\n'
     + 'names and types were taken; no code. Each package\'s licence follows.\n\n'
     + packages.map((p) => `  ${p.pkg}@${p.version}  ${p.license}  (${p.kept} of ${p.items} items kept after deduplication)`).join('\n')
-    + `\n  and ${handWritten.kept} of ${handWritten.items} signatures written by this project where no package publishes one`
+    + `\n  and ${handWritten.kept} of ${handWritten.items} signatures (functions and events) written by this project where no package publishes one`
     + ' (scripts/lib/handWrittenAbis.mjs, each with its public source).';
   return { rows, packages, notice: `${head}\n\n${notices.join('\n')}` };
 }
