@@ -282,7 +282,9 @@ try {
   const goal = (r) => (r.goal === undefined ? '' : `≤ ${r.goal}×${r.memoryGoal !== undefined ? `, ≤ ${r.memoryGoal}× memory` : ''}`);
   console.log('| case | txray ms | txray ms, no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
+  /** One side-by-side row: txray's times with and without the CA bundle, cast's, their ratios, memory, the goal. */
+  const compareRow = (r) => `| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`;
+  for (const r of rows) console.log(compareRow(r));
   const bRow = rows.find((r) => Number.isFinite(r.floorMs));
   if (bRow) {
     console.log(`| (b) floor: node:http, the 3 answers read and parsed, no extra CA | | ${f(bRow.floorMs)} | ${f(bRow.castMs)} | | ${r2(bRow.floorMs / bRow.castMs)} | ${f(bRow.floorMB)} | | | |`);
@@ -297,10 +299,10 @@ try {
   console.log(`\nbatch: 300 hashes in one run ${f(median(batchRuns))} ms = ${perHashBatch.toFixed(1)} ms per hash; one process per hash ${f(perHashSingle)} ms; ratio ${(perHashBatch / perHashSingle).toFixed(3)} (goal ≤ 0.1)`);
   console.log('\n| node without a call tracer | txray ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of untraced) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
+  for (const r of untraced) console.log(compareRow(r));
   console.log('\n| simulation | txray call ms | no NODE_EXTRA_CA_CERTS | cast call --trace ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of simulations) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`);
+  for (const r of simulations) console.log(compareRow(r));
 } finally {
   await proxy.close();
   await anvil.stop();

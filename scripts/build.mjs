@@ -6,10 +6,10 @@
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from './lib/packageRoot.mjs';
+import { licenceFileIn, packageRoot } from './lib/packageRoot.mjs';
 
 /**
  * An esbuild plugin that hands the bundle `lines` (CommonJS) wherever it imports a module matching
@@ -151,7 +151,7 @@ function thirdPartyNotices(inputs) {
   }
   const sections = [...roots].sort().map((root) => {
     const meta = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));
+    const file = licenceFileIn(root);
     const repository = typeof meta.repository === 'string' ? meta.repository : meta.repository?.url;
     // MPL-2.0 (EthereumJS) asks that the recipients of an executable form be told where its source is.
     const source = `Source: the npm package ${meta.name}@${meta.version}${repository ? ` and ${repository.replace(/^git\+/, '')}` : ''}.`;
@@ -267,7 +267,7 @@ for (const [chain, rows] of byChain) writeFileSync(new URL(`addresses/${chain}.j
 {
   const licence = (pkg) => {
     const root = packageRoot(pkg);
-    const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)([.-]|$)/i.test(f));
+    const file = licenceFileIn(root);
     return file === undefined ? 'The package ships no licence text; see the licence its package.json declares.' : readFileSync(join(root, file), 'utf8').trim();
   };
   const parts = ['@uniswap/default-token-list', '@studydefi/money-legos', '@bgd-labs/aave-address-book', '@safe-global/safe-deployments'].map((pkg, i) => `${'='.repeat(78)}\n${book.sources[i]}\n${'='.repeat(78)}\n${licence(pkg)}\n`);

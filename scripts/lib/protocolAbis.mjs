@@ -10,6 +10,7 @@ import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseAbiItem, toEventSelector, toEventSignature, toFunctionSelector, toFunctionSignature } from 'viem';
 import { HAND_WRITTEN } from './handWrittenAbis.mjs';
+import { licenceFileIn } from './packageRoot.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -114,7 +115,7 @@ function row(item) {
 }
 
 function licenceOf(dir) {
-  const name = readdirSync(dir).find((n) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(n));
+  const name = licenceFileIn(dir);
   return name === undefined ? null : readFileSync(join(dir, name), 'utf8').trim();
 }
 

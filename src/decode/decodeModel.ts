@@ -103,12 +103,12 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
   // last dynamic value that the sender left off (routers and bots send `bytes` unpadded at the end of
   // the call data; the callee reads the same values). A database signature with no dynamic parameter
   // could not need padding: none is tried.
-  const unpadded = (body.length - 2) % 64 !== 0;
-  for (const c of unpadded ? candidates : []) {
+  const short = (body.length - 2) % 64;
+  if (short === 0) return null;
+  const padded = `${body}${'0'.repeat(64 - short)}` as Hex;
+  for (const c of candidates) {
     if (!c.item.inputs.some((p) => p.type === 'bytes' || p.type === 'string')) continue;
     try {
-      const missing = 64 - ((body.length - 2) % 64);
-      const padded = `${body}${'0'.repeat(missing)}` as Hex;
       const values = decodeParams(c.item.inputs, padded, true);
       return { decoded: named(c.item, c, args(c.item.inputs, values)), item: c.item };
     } catch {
@@ -336,8 +336,8 @@ function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<s
  * What one decode pass has decoded, by the bytes decoded: a call's name and arguments depend only on its
  * input (and the candidates, fixed for the pass), its return values only on the function and the output,
  * a revert only on its data. A big transaction repeats them by the thousand: each distinct one is decoded
- * once, and the nodes share the (read-only) result. Keyed by the strings the model already holds, so a
- * transaction where nothing repeats pays only the map. (Logs are not: their key would be a new string
+ * once, and the nodes share the (read-only) result. Keyed by the strings the model already holds; where
+ * calls stop repeating, they stop being kept (see callLookups). (Logs are not: their key would be a new string
  * per log, topics and data joined, costing more memory than decoding them again.)
  */
 class DecodeMemo {

@@ -27,7 +27,7 @@ export function feeSplit(tx: RpcTransaction | null, receipt: RpcReceipt | null, 
   const l1Fee = applied === 'op-stack' && receipt.l1?.l1Fee !== undefined ? toBig(receipt.l1.l1Fee) : 0n;
   // Before London there is no base fee: the whole fee goes to the coinbase.
   const baseFeePerGas = block === null ? null : block.baseFeePerGas !== undefined ? toBig(block.baseFeePerGas) : 0n;
-  const baseFeePart = baseFeePerGas === null || deposit ? (deposit ? 0n : null) : gasUsed * baseFeePerGas;
+  const baseFeePart = deposit ? 0n : baseFeePerGas === null ? null : gasUsed * baseFeePerGas;
   const blobFee = receipt.blobGasUsed !== undefined && receipt.blobGasPrice !== undefined && applied === 'ethereum' ? toBig(receipt.blobGasUsed) * toBig(receipt.blobGasPrice) : 0n;
   const common = { gasUsed, effectiveGasPrice, execution, total: execution + l1Fee, baseFeePerGas, blobFee, coinbase: block?.miner.toLowerCase() as Hex | undefined ?? null, rules: applied };
   if (applied === 'op-stack') {

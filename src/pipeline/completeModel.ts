@@ -13,6 +13,7 @@ import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { isData, wordToAddress } from '../raw/hex.js';
 import { Interrupted } from '../errors.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
+import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
 
 export interface CompleteSettings {
@@ -26,13 +27,6 @@ export interface CompleteSettings {
   readonly needsGasProfile: boolean;
   /** The profile was asked for itself (--gas, --gas-out): partial sums earn a warning. */
   readonly warnPartialGas: boolean;
-}
-
-/** The block a follow-up read asks about: the transaction's, or the simulated one (pending has no number yet). */
-function blockOf(model: InspectModel): string {
-  const sim = model.simulation;
-  if (sim !== undefined) return sim.block.asked === 'pending' ? 'pending' : sim.block.number;
-  return model.tx?.blockNumber ?? model.receipt?.blockNumber ?? 'latest';
 }
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */

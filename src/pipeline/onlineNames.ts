@@ -10,11 +10,12 @@ import type { Decoder } from '../decode/createDecoder.js';
 import { keccakHex } from '../decode/keccak.js';
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import type { CallNode, InspectModel } from '../model/types.js';
-import { isAddress } from '../raw/hex.js';
+import { isAddress, isQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { fetchOnline, type OnlineSettings, type VerifiedContract } from '../rpc/fetchOnline.js';
 import { Interrupted } from '../errors.js';
+import { blockOf } from './blockOf.js';
 
 /** At most this many contracts are looked up per transaction. */
 export const MAX_ONLINE_CONTRACTS = 32;
@@ -78,10 +79,9 @@ async function proxySlots(client: RpcClient, model: InspectModel, addresses: rea
   for (const n of nodes(model)) if (n.type === 'call') consider(n.to, n.input, n.children);
   const asked = [...candidates].filter((a) => !shown.has(a) && addresses.includes(a as Hex)).slice(0, 8);
   if (asked.length === 0) return [];
-  const sim = model.simulation;
-  const block = sim !== undefined ? (sim.block.asked === 'pending' ? 'pending' : sim.block.number) : (model.tx?.blockNumber ?? model.receipt?.blockNumber ?? 'latest');
+  const block = blockOf(model);
   const deadline = AbortSignal.timeout(timeoutMs);
-  const word = (v: unknown): Hex | null => (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) && BigInt(v) !== 0n && BigInt(v) < 1n << 160n ? (`0x${BigInt(v).toString(16).padStart(40, '0')}` as Hex) : null);
+  const word = (v: unknown): Hex | null => (isQuantity(v) && BigInt(v) !== 0n && BigInt(v) < 1n << 160n ? (`0x${BigInt(v).toString(16).padStart(40, '0')}` as Hex) : null);
   try {
     const answers = await client.batch(asked.flatMap((a) => [{ method: 'eth_getStorageAt', params: [a, EIP1967_IMPLEMENTATION, block] }, { method: 'eth_getStorageAt', params: [a, BEACON_SLOT, block] }]), deadline);
     const out: Hex[] = [];

@@ -7,9 +7,9 @@ import { buildModel } from '../model/buildModel.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
 import type { InspectModel, Simulation } from '../model/types.js';
-import { isAddress, isData, isHash, isQuantity, isRecord } from '../raw/hex.js';
+import { isData, isQuantity, isRecord } from '../raw/hex.js';
 import { type FrameLog, parseCallTrace } from '../raw/parseCallTrace.js';
-import { parseTrace } from '../raw/parseRaw.js';
+import { isLog, parseTrace } from '../raw/parseRaw.js';
 import type { Hex, RpcTransaction } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { fetchSimulation } from '../rpc/fetchSimulation.js';
@@ -39,7 +39,7 @@ const opt = (v: unknown): Hex | undefined => (isQuantity(v) ? v : undefined);
 function outcomeLogs(logs: readonly unknown[], warn: (m: string) => void): FrameLog[] {
   const out: FrameLog[] = [];
   for (const l of logs) {
-    if (isRecord(l) && isAddress(l.address) && Array.isArray(l.topics) && l.topics.every(isHash) && isData(l.data)) out.push({ traceAddress: [], position: 0, address: l.address, topics: l.topics as Hex[], data: l.data });
+    if (isLog(l)) out.push({ traceAddress: [], position: 0, address: l.address, topics: l.topics, data: l.data });
     else warn('eth_simulateV1: a malformed event is left out.');
   }
   return out;

@@ -107,18 +107,26 @@ export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransa
 const RETRYABLE_FIELDS = ['ticketId', 'requestId', 'refundTo', 'beneficiary', 'maxRefund', 'submissionFeeRefund', 'maxSubmissionFee', 'depositValue', 'l1BaseFee', 'retryTo', 'retryValue', 'retryData'] as const;
 
 function retryableOf(raw: Record<string, unknown>, warn: Warn): { retryable?: Record<string, Hex> } {
-  const out: Record<string, Hex> = {};
-  for (const key of RETRYABLE_FIELDS) {
-    const v = optional(raw, key, (x): x is Hex => isQuantity(x) || isData(x), 'transaction', warn);
-    if (v !== undefined) out[key] = v;
-  }
+  const out = optionals(raw, RETRYABLE_FIELDS, (x): x is Hex => isQuantity(x) || isData(x), 'transaction', warn);
   return Object.keys(out).length === 0 ? {} : { retryable: out };
 }
 
-function parseLog(v: unknown, i: number, warn: Warn): RpcLog | undefined {
-  if (isRecord(v) && isAddress(v.address) && Array.isArray(v.topics) && v.topics.every(isHash) && isData(v.data)) {
-    return { address: v.address, topics: v.topics as Hex[], data: v.data, logIndex: isQuantity(v.logIndex) ? v.logIndex : undefined };
+/** The optional fields among `keys` that `raw` holds and that pass `check` (each other one warned about). */
+function optionals<T>(raw: Record<string, unknown>, keys: readonly string[], check: (v: unknown) => v is T, where: string, warn: Warn): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of keys) {
+    const v = optional(raw, key, check, where, warn);
+    if (v !== undefined) out[key] = v;
   }
+  return out;
+}
+
+/** A log's shape as receipts and simulations give it: an address, 32-byte topics, data. */
+export const isLog = (v: unknown): v is Record<string, unknown> & { address: Hex; topics: Hex[]; data: Hex } =>
+  isRecord(v) && isAddress(v.address) && Array.isArray(v.topics) && v.topics.every(isHash) && isData(v.data);
+
+function parseLog(v: unknown, i: number, warn: Warn): RpcLog | undefined {
+  if (isLog(v)) return { address: v.address, topics: v.topics, data: v.data, logIndex: isQuantity(v.logIndex) ? v.logIndex : undefined };
   warn(`receipt.logs[${i}] is malformed; it is left out.`);
   return undefined;
 }
@@ -186,11 +194,7 @@ const DECIMAL = (v: unknown): v is string => typeof v === 'string' && /^\d{1,30}
 
 /** An OP Stack receipt's L1 fee fields, where it has any (`{}` on other chains). */
 function l1FeeOf(raw: Record<string, unknown>, warn: Warn): { l1?: RpcL1Fee } {
-  const out: Record<string, string> = {};
-  for (const key of L1_QUANTITIES) {
-    const v = optional(raw, key, isQuantity, 'receipt', warn);
-    if (v !== undefined) out[key] = v;
-  }
+  const out: Record<string, string> = optionals(raw, L1_QUANTITIES, isQuantity, 'receipt', warn);
   const scalar = optional(raw, 'l1FeeScalar', DECIMAL, 'receipt', warn);
   if (scalar !== undefined) out.l1FeeScalar = scalar;
   return Object.keys(out).length === 0 ? {} : { l1: out as RpcL1Fee };

@@ -48,10 +48,12 @@ type Json = Record<string, any>;
  * The embedded document: JSON as it is, or (a large one) gzip-compressed and base64-encoded, which the
  * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch).
  */
+const data = document.getElementById('txray-data');
+const compressed = data?.dataset.encoding === 'gzip+base64';
+
 async function loadDocument(): Promise<Json> {
-  const data = document.getElementById('txray-data');
   const text = data?.textContent ?? 'null';
-  if (data?.dataset.encoding !== 'gzip+base64') return JSON.parse(text) ?? {};
+  if (!compressed) return JSON.parse(text) ?? {};
   if (typeof DecompressionStream === 'undefined') throw new Error('this browser cannot decompress it (DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 and later)');
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
@@ -507,6 +509,6 @@ if (root !== null) {
   main.append(section('Gas flame graph', h('p', { class: 'hint' }, 'Width is gas used; children sit under their parent. Hover a bar for the call, click it to zoom in (click again to zoom out).'), flameBox));
 }
 for (const s of [gasSection(), transfersSection(), ...stateSections(), logsSection()]) if (s !== null) main.append(s);
-main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data${document.getElementById('txray-data')?.dataset.encoding === 'gzip+base64' ? ', gzip-compressed and base64-encoded' : ''})`));
+main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data${compressed ? ', gzip-compressed and base64-encoded' : ''})`));
 document.body.append(main);
 document.documentElement.dataset.ready = 'true';

@@ -12,6 +12,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
+import { readUpTo } from './readBody.js';
 
 export interface OnlineSettings {
   readonly sourcifyUrl: URL;
@@ -114,17 +115,12 @@ async function makeGet(): Promise<{ get: Get; close: () => Promise<void> }> {
     let pool = pools.get(url.origin);
     if (pool === undefined) pools.set(url.origin, (pool = new PoolClass(url.origin, { connections: PARALLEL, maxHeaderSize: 16 * 1024 })));
     const res = await apiRequest.call(pool, { method: 'GET', path: `${url.pathname}${url.search}`, headers: { accept: 'application/json' }, signal });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY) {
+    const text = (
+      await readUpTo(res.body as AsyncIterable<Buffer>, MAX_BODY, () => {
         res.body.destroy();
         throw new Error(`an answer larger than ${MAX_BODY / (1024 * 1024)} MiB`);
-      }
-      chunks.push(chunk);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
+      })
+    ).toString('utf8');
     let json: unknown = null;
     try {
       json = JSON.parse(text);

@@ -373,7 +373,6 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
   return { callTrace: root as unknown as Json, stateDiff: opts.state ? { pre: outcome.pre, post: outcome.post } : null, mismatch, replayed };
 }
 
-
 export interface LocalSimulation {
   /** A geth callTracer frame (withLog), as debug_traceCall would answer. */
   readonly callTrace: Json;
