@@ -7,15 +7,7 @@
 const fs = require('node:fs');
 const zlib = require('node:zlib');
 const path = require('node:path');
-const v8 = require('node:v8');
 const vm = require('node:vm');
-
-// undici parses HTTP with llhttp compiled to WebAssembly; V8 re-optimises that module in background
-// threads that the process then waits for at exit (~50 ms here, see shared field notes). A CLI makes a
-// few requests: the baseline tier is plenty. Set before anything is compiled: V8 only accepts a code
-// cache made under the same flags, and the warm-up loads the bundle through this file too.
-v8.setFlagsFromString('--no-wasm-tier-up');
-v8.setFlagsFromString('--no-wasm-dynamic-tiering');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'txray.cjs');

@@ -1,8 +1,8 @@
 // One CommonJS bundle of txray and its dependencies, dist/txray.cjs, which bin/txray.cjs compiles with a
 // V8 code cache (dist/txray.v8cache, written by scripts/warm-cache.mjs at the end of this build).
 // CommonJS rather than ESM: Node 20 starts an ESM entry ~12 ms slower (it loads its ESM loader), and only a
-// classic script can be compiled from a code cache. The dynamic import()s of the sources (undici, the
-// decoder, the summary table) stay lazy: esbuild turns them into modules initialised on first use.
+// classic script can be compiled from a code cache. The dynamic import()s of the sources (the HTTP
+// client, the decoder, the summary table) stay lazy: esbuild turns them into modules initialised on first use.
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,19 +25,6 @@ function standIn(name, filter, lines, real) {
   };
 }
 
-/**
- * A stand-in for the built-in `real` that answers from `own` (an expression over `load`, which loads the
- * real module once) and reads every other property from the real module on first use.
- */
-function lazyBuiltin(name, filter, real, ownLines, own) {
-  return standIn(name, filter, [
-    'let real;',
-    `const load = () => (real ??= require(${JSON.stringify(real)}));`,
-    ...ownLines,
-    `module.exports = new Proxy(${own}, { get: (target, key) => (key in target ? target[key] : load()[key]) });`,
-  ], real);
-}
-
 const standIns = [
   // cli-table3 colours cells with @colors/colors (12 KB) only when a style names colours; txray's tables
   // never do (colour is decided once, by chalk), so the bundle leaves it out: the stand-in paints nothing.
@@ -52,24 +39,6 @@ const standIns = [
     "const no = () => { throw new Error('txray runs no subprocesses'); };",
     'module.exports = { spawn: no, spawnSync: no, execFile: no, execFileSync: no, exec: no, fork: no };',
   ]),
-  // undici's HTTP/2 client reads node:http2's constants when it loads, and node:http2 pulls in tls and
-  // all of crypto (~40 modules, ~15 ms) although txray never asks for HTTP/2 (allowH2 stays off). The
-  // stand-in has the constants' fixed protocol values and loads the real module if connect() is called.
-  standIn('lazy-http2', /^(node:)?http2$/, [
-    'const names = ["HTTP2_HEADER_AUTHORITY", ":authority", "HTTP2_HEADER_METHOD", ":method", "HTTP2_HEADER_PATH", ":path", "HTTP2_HEADER_SCHEME", ":scheme", "HTTP2_HEADER_CONTENT_LENGTH", "content-length", "HTTP2_HEADER_EXPECT", "expect", "HTTP2_HEADER_STATUS", ":status", "HTTP2_HEADER_PROTOCOL", ":protocol"];',
-    'const constants = { NGHTTP2_REFUSED_STREAM: 7, NGHTTP2_CANCEL: 8 };',
-    'for (let i = 0; i < names.length; i += 2) constants[names[i]] = names[i + 1];',
-    'module.exports = { constants, connect: (...args) => require("node:http2").connect(...args) };',
-  ], 'node:http2'),
-  // undici's core loads node:http (and with it Node's whole HTTP/1 client and server, ~12 modules,
-  // ~5 ms) for two things: IncomingMessage, compared with the class of a stream it destroys (txray hands
-  // undici strings, never a node:http message), and http.maxHeaderSize, the default when a Pool sets
-  // none (txray's does). Everything else is read from the real module on first use.
-  lazyBuiltin('lazy-http', /^(node:)?http$/, 'node:http', ['class IncomingMessage {}'], '{ IncomingMessage, maxHeaderSize: 16 * 1024 }'),
-  // undici asserts its invariants with node:assert, whose module (with its AssertionError and the
-  // colours of its diffs) costs ~1.4 ms before the first request. Called as assert(value, message) only;
-  // the stand-in hands a failing value to the real assert, so the error thrown is the real one.
-  lazyBuiltin('lazy-assert', /^(node:)?assert$/, 'node:assert', ['function assert(value, message) { if (!value) load()(value, message); }'], 'assert'),
   // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
   // txray hashes and never draws random numbers. The stand-in loads node:crypto on the first call
   // (~25 modules, ~10 ms saved at start-up).

@@ -1,6 +1,6 @@
-import type { Dispatcher, Pool } from 'undici';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
+import type { IncomingMessage } from 'node:http';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 
@@ -83,8 +83,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Drop a body we will not read. undici's destroy() emits an 'error' that nobody else listens to. */
-function discard(body: { on(event: 'error', fn: () => void): unknown; destroy(): unknown }): void {
+/** Drop a body we will not read; its connection is not reused. */
+function discard(body: IncomingMessage): void {
   body.on('error', () => undefined);
   body.destroy();
 }
@@ -105,31 +105,19 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
   const hint = (text: string): RpcFailure => new RpcFailure('unreachable', text, { cause: err, method });
   if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${where}: is the node running, and is the port right?`);
   if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${where}: check the URL.`);
-  if (codeText === 'ECONNRESET' || codeText === 'UND_ERR_SOCKET' || codeText === 'EPIPE')
+  if (codeText === 'ECONNRESET' || codeText === 'EPIPE')
     return hint(`the connection to ${where} was closed before the answer was complete (${codeText}); try again, or check the node.`);
-  if (codeText === 'UND_ERR_HEADERS_TIMEOUT' || codeText === 'UND_ERR_BODY_TIMEOUT' || codeText === 'UND_ERR_CONNECT_TIMEOUT')
-    return new RpcFailure('timeout', `no complete answer from ${where} within ${opts.timeoutMs / 1000}s; raise --timeout or check the node.`, {
-      cause: err,
-      method,
-    });
-  if (TLS_CODES.test(codeText)) return hint(`TLS failure talking to ${where} (${codeText}): check the certificate or use the right scheme.`);
+  // EPROTO on an https: URL is OpenSSL failing the handshake (a server that speaks plain HTTP, say).
+  if (TLS_CODES.test(codeText) || (codeText === 'EPROTO' && opts.url.protocol === 'https:')) return hint(`TLS failure talking to ${where} (${codeText}): check the certificate or use the right scheme.`);
   if (err instanceof RpcFailure) return err;
   const detail = codeText || (err instanceof Error ? err.name : 'error');
   return hint(`cannot talk to ${where} (${escapeShort(detail, 60)}); check the URL and the network.`);
 }
 
-/** undici is loaded on first use, so --help and usage errors never pay for parsing it. */
+/** The HTTP client is loaded on first use, so --help and usage errors never pay for it. */
 export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient> {
-  // undici's Pool alone: its index also loads fetch, WebSocket, the cache and mock layers and the Node
-  // built-ins they need, which cost more start-up time than the lookup itself.
-  const [poolModule, requestModule] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
-  // esbuild hands a CommonJS module's exports over as `default`; unbundled (the tests) it may be the module itself.
-  const cjs = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
-  const PoolClass = cjs<typeof Pool>(poolModule);
-  const apiRequest = cjs<(this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>>(requestModule);
+  const transport = (await import('./httpTransport.js')).createHttpTransport(8);
   const where = redactUrl(opts.url);
-  const origin = opts.url.origin;
-  const path = `${opts.url.pathname}${opts.url.search}`;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.url.username !== '' || opts.url.password !== '') {
     const user = decodeURIComponent(opts.url.username);
@@ -138,28 +126,20 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
   }
   for (const [name, value] of opts.headers) headers[name.toLowerCase()] = value;
 
-  const pool = new PoolClass(origin, {
-    connections: 8,
-    headersTimeout: opts.timeoutMs,
-    bodyTimeout: opts.timeoutMs,
-    connect: { timeout: opts.timeoutMs },
-    // Node's own default, set here because the bundle does not load node:http to ask it (scripts/build.mjs).
-    maxHeaderSize: 16 * 1024,
-  });
   let nextId = 1;
   const base = opts.retryBaseMs ?? 250;
   // Backoff is shared by every request of the run: once the node says 429/503, nobody asks before this.
   let notBefore = 0;
 
   async function attempt(body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: string }> {
-    const res = await apiRequest.call(pool, { path, method: 'POST', headers, body, signal });
-    if (RETRY_STATUSES.has(res.statusCode)) {
+    const res = await transport.request(opts.url, { method: 'POST', headers, body, signal });
+    if (RETRY_STATUSES.has(res.status)) {
       discard(res.body);
-      return { status: res.statusCode, retryAfter: retryAfterMs(res.headers['retry-after']) };
+      return { status: res.status, retryAfter: retryAfterMs(res.headers['retry-after']) };
     }
-    if (res.statusCode < 200 || res.statusCode >= 300) {
+    if (res.status < 200 || res.status >= 300) {
       discard(res.body);
-      return { status: res.statusCode };
+      return { status: res.status };
     }
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
@@ -167,7 +147,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
       throw tooLarge(opts.maxResponseBytes, where);
     }
     const expected = Number.isSafeInteger(declared) && declared > 0 ? declared : undefined;
-    return { status: res.statusCode, text: await readCapped(res.body, opts.maxResponseBytes, where, expected) };
+    return { status: res.status, text: await readCapped(res.body, opts.maxResponseBytes, where, expected) };
   }
 
   async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
@@ -244,7 +224,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
     batch,
     where,
     async close() {
-      await pool.destroy().catch(() => undefined);
+      transport.close();
     },
   };
 }

@@ -6,7 +6,6 @@
  * slow, failing or rate-limited costs at most the deadline and one warning line; the lookup goes on
  * with offline names. Nothing here runs without --online.
  */
-import type { Dispatcher, Pool } from 'undici';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
@@ -104,19 +103,13 @@ class ServiceTrouble {
 
 type Get = (url: URL, signal: AbortSignal) => Promise<{ readonly status: number; readonly json: unknown; readonly retryAfterMs: number | null }>;
 
-/** GET a JSON document, its body capped; undici's Pool, one per origin, loaded only with --online. */
+/** GET a JSON document, its body capped; Node's HTTP client (keep-alive per origin), loaded only with --online. */
 async function makeGet(): Promise<{ get: Get; close: () => Promise<void> }> {
-  const [poolModule, requestModule] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
-  const cjs = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
-  const PoolClass = cjs<typeof Pool>(poolModule);
-  const apiRequest = cjs<(this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>>(requestModule);
-  const pools = new Map<string, Pool>();
+  const transport = (await import('./httpTransport.js')).createHttpTransport(PARALLEL);
   const get: Get = async (url, signal) => {
-    let pool = pools.get(url.origin);
-    if (pool === undefined) pools.set(url.origin, (pool = new PoolClass(url.origin, { connections: PARALLEL, maxHeaderSize: 16 * 1024 })));
-    const res = await apiRequest.call(pool, { method: 'GET', path: `${url.pathname}${url.search}`, headers: { accept: 'application/json' }, signal });
+    const res = await transport.request(url, { method: 'GET', headers: { accept: 'application/json' }, signal });
     const text = (
-      await readUpTo(res.body as AsyncIterable<Buffer>, MAX_BODY, () => {
+      await readUpTo(res.body, MAX_BODY, () => {
         res.body.destroy();
         throw new Error(`an answer larger than ${MAX_BODY / (1024 * 1024)} MiB`);
       })
@@ -129,9 +122,9 @@ async function makeGet(): Promise<{ get: Get; close: () => Promise<void> }> {
     }
     const after = res.headers['retry-after'];
     const seconds = typeof after === 'string' && /^\d{1,6}$/.test(after) ? Number(after) * 1000 : null;
-    return { status: res.statusCode, json, retryAfterMs: seconds };
+    return { status: res.status, json, retryAfterMs: seconds };
   };
-  return { get, close: async () => void (await Promise.all([...pools.values()].map((p) => p.close().catch(() => undefined)))) };
+  return { get, close: async () => transport.close() };
 }
 
 /** GET with one retry after a 429 whose Retry-After fits the deadline. */

@@ -21,7 +21,7 @@ export async function readCapped(
     const whole = Buffer.allocUnsafe(declaredLength);
     let at = 0;
     for await (const chunk of body) {
-      // undici frames the body by content-length, so this would be a broken server or proxy.
+      // Node's HTTP parser frames the body by content-length, so this would be a broken server or proxy.
       if (at + chunk.length > declaredLength) stop(new RpcFailure('protocol', `the answer from ${where} is longer than its content-length.`));
       whole.set(chunk, at);
       at += chunk.length;

@@ -193,7 +193,7 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     // 50,000 levels of nesting: JSON.parse takes it, and nothing after it recurses.
     ['deep', /malformed \(expected an object or null, got an array\)/],
     ['deepid', /has id an array, expected id \d/],
-    ['shortbody', /was closed before the answer was complete \(UND_ERR_SOCKET\); try again, or check the node\.$/],
+    ['shortbody', /was closed before the answer was complete \(ECONNRESET\); try again, or check the node\.$/],
   ])('%s', async (mode, message) => {
     for (const extra of [[], ['--json'], ['--debug']]) {
       const r = await run(mode, ...extra);
