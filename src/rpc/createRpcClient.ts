@@ -107,6 +107,8 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
   if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${where}: check the URL.`);
   if (codeText === 'ECONNRESET' || codeText === 'EPIPE')
     return hint(`the connection to ${where} was closed before the answer was complete (${codeText}); try again, or check the node.`);
+  // Node's HTTP parser refusing the bytes it got (HPE_INVALID_CONSTANT, HPE_HEADER_OVERFLOW…): not an HTTP server, or a broken one.
+  if (codeText.startsWith('HPE_')) return hint(`${where} did not answer in HTTP that txray can read (${codeText}); check the URL and the port.`);
   // EPROTO on an https: URL is OpenSSL failing the handshake (a server that speaks plain HTTP, say).
   if (TLS_CODES.test(codeText) || (codeText === 'EPROTO' && opts.url.protocol === 'https:')) return hint(`TLS failure talking to ${where} (${codeText}): check the certificate or use the right scheme.`);
   if (err instanceof RpcFailure) return err;

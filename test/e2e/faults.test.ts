@@ -111,6 +111,8 @@ beforeAll(async () => {
         }
         case 'reset':
           return req.socket.destroy(); // the connection dies before any answer
+        case 'nothttp':
+          return req.socket.end('SSH-2.0-OpenSSH_9.6\r\n'); // another protocol's greeting where HTTP belongs
         case 'hugetrace': {
           // A valid trace of about 100 MB (a real one of that size exists on mainnet), streamed.
           if (msg.method !== 'trace_transaction') return answer(res, msg.id, { result: good(msg.method) });
@@ -194,6 +196,7 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     ['deep', /malformed \(expected an object or null, got an array\)/],
     ['deepid', /has id an array, expected id \d/],
     ['shortbody', /was closed before the answer was complete \(ECONNRESET\); try again, or check the node\.$/],
+    ['nothttp', /^txray: http:\/\/127\.0\.0\.1:\d+ did not answer in HTTP that txray can read \(HPE_INVALID_CONSTANT\); check the URL and the port\.$/],
   ])('%s', async (mode, message) => {
     for (const extra of [[], ['--json'], ['--debug']]) {
       const r = await run(mode, ...extra);
