@@ -1,6 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import type { IncomingMessage } from 'node:http';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 

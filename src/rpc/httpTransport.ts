@@ -4,9 +4,9 @@
  * node:http; node:https (and with it TLS and crypto) is loaded only for an https: URL.
  *
  * Node's client parses with the native llhttp and hands the body over in the socket's own buffers;
- * undici's Pool, used before, parses with llhttp compiled to WebAssembly and copies each piece in and
- * out of its memory: on (b)'s two 11 MB answers that cost ~150 ms more before the last byte was read
- * (docs/speed.md).
+ * undici's Pool, used before, parsed with llhttp compiled to WebAssembly (compiled again by every run)
+ * and copied each piece in and out of its memory. Side by side: a lookup through a 40 ms/request proxy
+ * 165 → 155 ms, 55 → 50 MB; bench case (b) against anvil 1,190 → 1,116 ms (docs/speed.md).
  */
 import { Agent, type IncomingMessage, request as plainRequest } from 'node:http';
 
@@ -35,17 +35,26 @@ const MAX_HEADER_BYTES = 16 * 1024;
 
 type Send = typeof plainRequest;
 
+interface Client {
+  readonly agent: Agent;
+  readonly send: Send;
+}
+
 export function createHttpTransport(maxSockets: number): HttpTransport {
-  const agents = new Map<string, { readonly agent: Agent; readonly send: Send }>();
-  const clientFor = async (protocol: string): Promise<{ readonly agent: Agent; readonly send: Send }> => {
-    let client = agents.get(protocol);
-    if (client === undefined) {
-      if (protocol === 'https:') {
-        const https = await import('./httpsModule.js');
-        client = { agent: new https.Agent({ keepAlive: true, maxSockets }), send: https.request };
-      } else client = { agent: new Agent({ keepAlive: true, maxSockets }), send: plainRequest };
-      agents.set(protocol, client);
-    }
+  // One client per scheme, made by the first request that needs it (concurrent first requests share it).
+  const clients = new Map<string, Promise<Client>>();
+  const made: Client[] = [];
+  const make = async (protocol: string): Promise<Client> => {
+    const client =
+      protocol === 'https:'
+        ? await import('./httpsModule.js').then((https) => ({ agent: new https.Agent({ keepAlive: true, maxSockets }), send: https.request }))
+        : { agent: new Agent({ keepAlive: true, maxSockets }), send: plainRequest };
+    made.push(client);
+    return client;
+  };
+  const clientFor = (protocol: string): Promise<Client> => {
+    let client = clients.get(protocol);
+    if (client === undefined) clients.set(protocol, (client = make(protocol)));
     return client;
   };
   return {
@@ -74,7 +83,7 @@ export function createHttpTransport(maxSockets: number): HttpTransport {
       });
     },
     close() {
-      for (const { agent } of agents.values()) agent.destroy();
+      for (const { agent } of made) agent.destroy();
     },
   };
 }
