@@ -15,6 +15,7 @@ import { Interrupted } from '../errors.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
+import { deadlineSignal } from '../rpc/deadline.js';
 
 export interface CompleteSettings {
   readonly timeoutMs: number;
@@ -55,7 +56,7 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
     stack.push(...n.children);
   }
   const block = blockOf(model);
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadline = deadlineSignal(timeoutMs);
   const codes = new Map<string, Hex>();
   const asked = [...targets].slice(0, MAX_CODE_LOOKUPS);
   // One batch request; a node that refuses batches is asked one by one instead.

@@ -13,6 +13,7 @@ import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle } from '../rpc/fetchBundle.js';
 import type { TracerState } from '../rpc/types.js';
+import { deadlineSignal } from '../rpc/deadline.js';
 
 export interface InspectSettings {
   readonly timeoutMs: number;
@@ -83,7 +84,7 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
           earlyTx = { raw, parsed: tx };
           onHead({ tx, receipt });
         };
-  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: AbortSignal.timeout(s.timeoutMs), onReceipt, onTransactionAndReceipt });
+  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransactionAndReceipt });
   const warnings = bundle.warnings;
   const warn = (m: string): void => {
     warnings.push(m);
@@ -124,7 +125,7 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
   const until = Date.now() + s.waitMs;
   let delay = FIRST_POLL_MS;
   for (;;) {
-    const deadline = AbortSignal.timeout(s.timeoutMs);
+    const deadline = deadlineSignal(s.timeoutMs);
     const receipt = (await client.call('eth_getTransactionReceipt', [hash], deadline)) as { blockNumber?: unknown } | null;
     if (receipt !== null && typeof receipt === 'object') {
       if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;

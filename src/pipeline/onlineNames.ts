@@ -16,6 +16,7 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import { fetchOnline, type OnlineSettings, type VerifiedContract } from '../rpc/fetchOnline.js';
 import { Interrupted } from '../errors.js';
 import { blockOf } from './blockOf.js';
+import { deadlineSignal } from '../rpc/deadline.js';
 
 /** At most this many contracts are looked up per transaction. */
 export const MAX_ONLINE_CONTRACTS = 32;
@@ -80,7 +81,7 @@ async function proxySlots(client: RpcClient, model: InspectModel, addresses: rea
   const asked = [...candidates].filter((a) => !shown.has(a) && addresses.includes(a as Hex)).slice(0, 8);
   if (asked.length === 0) return [];
   const block = blockOf(model);
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadline = deadlineSignal(timeoutMs);
   const word = (v: unknown): Hex | null => (isQuantity(v) && BigInt(v) !== 0n && BigInt(v) < 1n << 160n ? (`0x${BigInt(v).toString(16).padStart(40, '0')}` as Hex) : null);
   try {
     const answers = await client.batch(asked.flatMap((a) => [{ method: 'eth_getStorageAt', params: [a, EIP1967_IMPLEMENTATION, block] }, { method: 'eth_getStorageAt', params: [a, BEACON_SLOT, block] }]), deadline);
@@ -139,7 +140,7 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
   }
   let chainId: number;
   try {
-    chainId = Number(BigInt((model.tx?.chainId ?? (await client.call('eth_chainId', [], AbortSignal.timeout(timeoutMs)))) as string));
+    chainId = Number(BigInt((model.tx?.chainId ?? (await client.call('eth_chainId', [], deadlineSignal(timeoutMs)))) as string));
   } catch (err) {
     if (err instanceof Interrupted) throw err;
     return none(['--online: the node did not say its chain id, so no verified ABIs were looked up.']);

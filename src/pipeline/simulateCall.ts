@@ -15,6 +15,7 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import { fetchSimulation } from '../rpc/fetchSimulation.js';
 import type { TracerState } from '../rpc/types.js';
 import { stateOf } from './stateOf.js';
+import { deadlineSignal } from '../rpc/deadline.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
 export interface CallPlan {
@@ -79,7 +80,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     tracer: s.tracer,
     state: s.state,
     estimate: plan.call.gas === undefined,
-    deadline: AbortSignal.timeout(s.timeoutMs),
+    deadline: deadlineSignal(s.timeoutMs),
   });
   const warnings = answers.warnings;
   const warn = (m: string): void => void warnings.push(m);

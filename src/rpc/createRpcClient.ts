@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
+import { eitherSignal } from './deadline.js';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 
@@ -170,7 +171,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
   /** POST one request body; the answer's text, after 429/503 retries inside the deadline. */
   async function post(body: string, method: string, deadline: AbortSignal): Promise<string> {
     const started = nowMs();
-    const signal = opts.interrupt ? AbortSignal.any([deadline, opts.interrupt]) : deadline;
+    const signal = eitherSignal(deadline, opts.interrupt);
     let text: string | undefined;
     for (let tries = 0; ; tries++) {
       let outcome: Awaited<ReturnType<typeof attempt>>;

@@ -11,6 +11,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
+import { deadlineSignal } from './deadline.js';
 import { readUpTo } from './readBody.js';
 
 export interface OnlineSettings {
@@ -240,7 +241,7 @@ export async function fetchOnline(
   more?: (contracts: readonly VerifiedContract[]) => Promise<readonly Hex[]>,
 ): Promise<OnlineFound> {
   const deadlineAt = Date.now() + timeoutMs;
-  const signal = interrupt ? AbortSignal.any([AbortSignal.timeout(timeoutMs), interrupt]) : AbortSignal.timeout(timeoutMs);
+  const signal = deadlineSignal(timeoutMs, interrupt);
   let http: Awaited<ReturnType<typeof makeGet>> | null = null;
   let requests = 0;
   const get: Get = async (url, sig) => {

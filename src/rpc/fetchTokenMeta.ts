@@ -7,6 +7,7 @@ import { Interrupted } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from './createRpcClient.js';
 import { messageOf } from './types.js';
+import { deadlineSignal } from './deadline.js';
 
 export const MAX_TOKENS = 32;
 const SYMBOL = '0x95d89b41';
@@ -22,7 +23,7 @@ export async function fetchTokenMeta(client: RpcClient, tokens: readonly Hex[], 
   const at = block;
   const calls = asked.flatMap((to) => [SYMBOL, DECIMALS].map((data) => ({ method: 'eth_call', params: [{ to, data }, at] })));
   try {
-    const answers = await client.batch(calls, AbortSignal.timeout(timeoutMs));
+    const answers = await client.batch(calls, deadlineSignal(timeoutMs));
     asked.forEach((token, i) => {
       const [symbol, decimals] = [answers[2 * i]!, answers[2 * i + 1]!];
       out.set(token, { ...('result' in symbol ? { symbol: symbol.result } : {}), ...('result' in decimals ? { decimals: decimals.result } : {}) });

@@ -7,6 +7,7 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -237,6 +238,65 @@ describe('--online', () => {
     expect(Date.now() - started).toBeLessThan(9000);
     expect(r.code).toBe(0);
     expect(jsonOf(r).warnings).toEqual([expect.stringMatching(/^--online: Sourcify .* \(no answer in time\)/)]);
+  });
+
+  test('every service hangs at once: the first lookup answers inside --timeout 10 with one warning; a second, from the cache the services filled, asks nothing and names the same', async () => {
+    const hang: Handler = () => undefined;
+    [sourcify.handler, signatures.handler, etherscan.handler] = [hang, hang, hang];
+    const cold = online(['--timeout', '10']);
+    let started = Date.now();
+    const r = await cold.run([showcaseTx, '--json']);
+    expect(Date.now() - started).toBeLessThan(14_000);
+    expect(r.code).toBe(0);
+    expect(jsonOf(r).warnings).toEqual([expect.stringMatching(/^--online: Sourcify .* \(no answer in time\)/)]);
+
+    // The services answer once (Showcase and Logic verified, the rest not, no signature known) …
+    sourcify.handler = knowsScenarios(CHAIN);
+    signatures.handler = (_u, res) => json(res, 200, { ok: true, result: { function: {}, event: {} } });
+    const warm = online(['--timeout', '10']);
+    const first = jsonOf(await warm.run([showcaseTx, '--json']));
+    expect(first.warnings).toEqual([]);
+    // … then hang: every name is in the cache, verified and "not verified" alike, so nothing is asked.
+    [sourcify.handler, signatures.handler, etherscan.handler] = [hang, hang, hang];
+    sourcify.requests.length = 0;
+    signatures.requests.length = 0;
+    started = Date.now();
+    const again = await warm.run([showcaseTx, '--json']);
+    const took = Date.now() - started;
+    expect([...sourcify.requests, ...signatures.requests, ...etherscan.requests]).toEqual([]);
+    expect(again.code).toBe(0);
+    expect(jsonOf(again).warnings).toEqual([]);
+    expect(jsonOf(again).calls).toEqual(first.calls);
+    expect(jsonOf(again).labels).toEqual(first.labels);
+    expect(took).toBeLessThan(1_500);
+  });
+
+  test('a service that accepts the connection and never sends a header, and one that stops mid-body: each costs --timeout and one warning', async () => {
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => void sockets.push(socket)); // accepts, reads nothing, says nothing
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      let started = Date.now();
+      const r = await online(['--timeout', '3', '--sourcify-url', `http://127.0.0.1:${port}`]).run([showcaseTx, '--json']);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(r.code).toBe(0);
+      expect(jsonOf(r).warnings).toEqual([expect.stringMatching(/^--online: Sourcify \(http:\/\/127\.0\.0\.1:\d+\) did not answer every lookup \(no answer in time\)/)]);
+
+      sourcify.handler = (_u, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4000' });
+        res.write('{"abi":[');
+      };
+      started = Date.now();
+      const cut = await online(['--timeout', '3']).run([showcaseTx, '--json']);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(cut.code).toBe(0);
+      expect(jsonOf(cut).warnings).toEqual([expect.stringMatching(/^--online: Sourcify .* \(no answer in time\)/)]);
+      expect(functionsOf(jsonOf(cut).calls).every((f) => f.source !== 'sourcify')).toBe(true);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 
   test('hostile names: escape bytes and markup in a contract name are shown escaped; an ABI item whose name is not an identifier is left out', async () => {
