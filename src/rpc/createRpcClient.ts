@@ -170,8 +170,17 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
 
   /** POST one request body; the answer's text, after 429/503 retries inside the deadline. */
   async function post(body: string, method: string, deadline: AbortSignal): Promise<string> {
+    const linked = eitherSignal(deadline, opts.interrupt);
+    try {
+      return await postUntil(body, method, deadline, linked.signal);
+    } finally {
+      linked.release();
+    }
+  }
+
+  /** post's work: `signal` is the deadline's or the interrupt's, whichever comes first. */
+  async function postUntil(body: string, method: string, deadline: AbortSignal, signal: AbortSignal): Promise<string> {
     const started = nowMs();
-    const signal = eitherSignal(deadline, opts.interrupt);
     let text: string | undefined;
     for (let tries = 0; ; tries++) {
       let outcome: Awaited<ReturnType<typeof attempt>>;

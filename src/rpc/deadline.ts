@@ -5,36 +5,32 @@
  * collection came in between). Here the timer holds the controller, and the controller the signal.
  */
 
-/** Aborts with a TimeoutError after `ms`, or with the interrupt's reason when `interrupt` aborts first. */
-export function deadlineSignal(ms: number, interrupt?: AbortSignal): AbortSignal {
+/** Aborts with a TimeoutError after `ms`. */
+export function deadlineSignal(ms: number): AbortSignal {
   const ctl = new AbortController();
   // Not kept alive by the timer: a run that is done does not wait for its deadline.
-  const timer = setTimeout(() => ctl.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
-  timer.unref();
-  if (interrupt !== undefined) follow(ctl, interrupt, () => clearTimeout(timer));
+  setTimeout(() => ctl.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
   return ctl.signal;
 }
 
-/** Aborts when either signal does, with its reason; both held for as long as the result is. */
-export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
-  if (b === undefined) return a;
+export interface Linked {
+  readonly signal: AbortSignal;
+  /** Stop following the sources (call it when the work is done: each source keeps a listener until then). */
+  release(): void;
+}
+
+/** A signal that aborts when either source does, with its reason; `b` may be absent. */
+export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): Linked {
+  if (b === undefined) return { signal: a, release: () => undefined };
   const ctl = new AbortController();
-  follow(ctl, a);
-  follow(ctl, b);
-  return ctl.signal;
-}
-
-function follow(ctl: AbortController, source: AbortSignal, then?: () => void): void {
-  if (source.aborted) {
-    ctl.abort(source.reason);
-    then?.();
-    return;
-  }
-  const onAbort = (): void => {
-    ctl.abort(source.reason);
-    then?.();
+  const sources = [a, b];
+  const onAbort = (event: Event): void => {
+    release();
+    ctl.abort((event.target as AbortSignal).reason);
   };
-  source.addEventListener('abort', onAbort, { once: true });
-  // Once the result has fired, the source need not call it any more.
-  ctl.signal.addEventListener('abort', () => source.removeEventListener('abort', onAbort), { once: true });
+  const release = (): void => sources.forEach((s) => s.removeEventListener('abort', onAbort));
+  const fired = sources.find((s) => s.aborted);
+  if (fired !== undefined) ctl.abort(fired.reason);
+  else sources.forEach((s) => s.addEventListener('abort', onAbort, { once: true }));
+  return { signal: ctl.signal, release };
 }

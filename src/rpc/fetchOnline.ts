@@ -11,7 +11,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
-import { deadlineSignal } from './deadline.js';
+import { deadlineSignal, eitherSignal } from './deadline.js';
 import { readUpTo } from './readBody.js';
 
 export interface OnlineSettings {
@@ -241,7 +241,8 @@ export async function fetchOnline(
   more?: (contracts: readonly VerifiedContract[]) => Promise<readonly Hex[]>,
 ): Promise<OnlineFound> {
   const deadlineAt = Date.now() + timeoutMs;
-  const signal = deadlineSignal(timeoutMs, interrupt);
+  const linked = eitherSignal(deadlineSignal(timeoutMs), interrupt);
+  const signal = linked.signal;
   let http: Awaited<ReturnType<typeof makeGet>> | null = null;
   let requests = 0;
   const get: Get = async (url, sig) => {
@@ -325,6 +326,7 @@ export async function fetchOnline(
     if (interrupt?.aborted) throw new Interrupted('interrupted');
     throw err;
   } finally {
+    linked.release();
     await (http as Awaited<ReturnType<typeof makeGet>> | null)?.close();
   }
 }

@@ -12,7 +12,7 @@ import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
 import type { AskedAhead } from './askAhead.js';
 import type { RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, Common, createAddressFromString, createBlock, createCustomCommon, createFeeMarket1559Tx, createLegacyTx, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia, unpadBytes } from './evmEngine.js';
-import { NodeState } from './nodeState.js';
+import { NodeState, NoState } from './nodeState.js';
 
 type Json = Record<string, unknown>;
 type Hex = `0x${string}`;
@@ -148,7 +148,7 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
   );
   const run = async (t: Awaited<ReturnType<typeof createTxFromRPC>>, skipNonce = false): Promise<RunResult> =>
     runTx(vm, { tx: t, block: evmBlock, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
-  const runRaw = async (raw: Json): Promise<RunResult> => {
+  const runRaw = async (raw: Json, guessing = false): Promise<RunResult> => {
     const t = await createTxFromRPC(raw as never, { common, freeze: false });
     // The sender the node names: recovering it from the signature costs more than the rest of a small
     // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
@@ -156,7 +156,8 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
       const sender = createAddressFromString(raw.from);
       (t as unknown as { getSenderAddress: () => typeof sender }).getSenderAddress = () => sender;
     }
-    return run(t);
+    // On guesses (see NodeState.guess) a nonce or a balance is often not the real one yet.
+    return guessing ? runTx(vm, { tx: t, block: evmBlock, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce: true, skipBalance: true }) : run(t);
   };
 
   const frames: Frame[] = [];
@@ -309,6 +310,32 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
 
 type RunResult = Awaited<ReturnType<typeof runTx>>;
 
+/** At most this many runs on guesses before a replay (each costs one batch request, and a run of every transaction). */
+const GUESS_ROUNDS = 3;
+
+/**
+ * What a replay of `txs` will read, fetched before it runs, in a few batches instead of one request per
+ * read: every sender and recipient at once; then the transactions run on guesses (NodeState.guess), what
+ * they read and nobody fetched yet is asked for in one batch, and again while the guesses find more. The
+ * journal is left as it was.
+ */
+async function learnReads(state: NodeState, txs: readonly Json[], runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
+  state.fetchAhead(txs.flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
+  for (let round = 0; round < GUESS_ROUNDS; round++) {
+    await state.checkpoint();
+    const missing = await state.guess(async () => {
+      for (const t of txs) {
+        await runRaw(t, true).catch((err: unknown) => {
+          if (err instanceof Interrupted || err instanceof NoState) throw err;
+        });
+      }
+    });
+    await state.revert();
+    if (missing.accounts.length + missing.slots.length === 0) return;
+    state.fetchAhead(missing.accounts, missing.slots);
+  }
+}
+
 /**
  * Re-execute a mined transaction (its transaction and receipt already fetched, and the first reads asked
  * ahead by askAhead) and describe it as geth's tracers would.
@@ -347,25 +374,35 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
     return out;
   };
   await state.checkpoint();
-  let outcome = await traced(() => runRaw(tx), opts.state);
-  let mismatch = compare(outcome.result);
-  let replayed = 0;
   const index = Number(BigInt(tx.transactionIndex as string));
+  // On the parent's state first. The EVM may refuse it there (a nonce or a balance that earlier
+  // transactions of its block changed): then, as where its result differs from the receipt, the block's
+  // earlier transactions are replayed first, as `cast run` does. The first transaction has no such excuse.
+  const firstTry = await traced(() => runRaw(tx), opts.state).catch((err: unknown) => {
+    if (index === 0 || err instanceof Interrupted || err instanceof NoState) throw err;
+    return null;
+  });
+  let outcome = firstTry;
+  let mismatch = firstTry === null ? ['refused on the parent block\'s state'] : compare(firstTry.result);
+  let replayed = 0;
   if (mismatch.length > 0 && index > 0) {
-    // It depended on earlier transactions of its block: run them first, on a fresh journal level.
     await state.revert();
     await state.checkpoint();
-    for (const earlier of (block.transactions as Json[]).slice(0, index)) {
+    const earlier = (block.transactions as unknown[]).slice(0, index).filter(isRecord);
+    await learnReads(state, [...earlier, tx], runRaw);
+    for (const t of earlier) {
       try {
-        await runRaw(earlier);
+        await runRaw(t);
       } catch (err) {
-        if (err instanceof Interrupted) throw err;
+        // One the EVM refuses here was refused by no one when it was mined: what follows may differ, and the receipt check says so.
+        if (err instanceof Interrupted || err instanceof NoState) throw err;
       }
       replayed++;
     }
     outcome = await traced(() => runRaw(tx), opts.state);
     mismatch = compare(outcome.result);
   }
+  if (outcome === null) throw new Error('refused on the parent block\'s state');
   const root = outcome.frame;
   // The callTracer's root counts the whole transaction: its gas limit and its gas used (intrinsic included).
   root.gas = tx.gas as string;

@@ -14,9 +14,16 @@ import { accountCalls, readCalls } from './askAhead.js';
 import type { BatchAnswer, RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
 
+/** A read the node could not answer: the run cannot go on (unlike a transaction the EVM refuses). */
+export class NoState extends Error {
+  override readonly name = 'NoState';
+}
+
 type Fetched = { readonly nonce: bigint; readonly balance: bigint; readonly code: Uint8Array };
 
 const EMPTY_CODE_HASH = keccak_256(new Uint8Array(0));
+/** A guess (see NodeState.guess): no such account. */
+const NOTHING: Fetched = { nonce: 0n, balance: 0n, code: new Uint8Array(0) };
 const quantity = (v: unknown, what: string): bigint => {
   if (!isQuantity(v)) throw new Error(`the node's ${what} is not a quantity`);
   return BigInt(v);
@@ -71,12 +78,14 @@ export class NodeState extends SimpleStateManager {
   private readonly asked = { accounts: new Map<string, Promise<Fetched>>(), slots: new Map<string, Promise<Uint8Array>>() };
   /** Every account and slot the run read or wrote (lower-case address → slot keys), for the state diff. */
   readonly touched = new Map<string, Set<string>>();
+  /** While guessing (see guess): the reads not fetched yet, answered as empty. */
+  private guessing: { readonly accounts: Set<string>; readonly slots: Set<string> } | null = null;
 
   /** Why a read failed: the node has no state at this block (pruned), in the words a user can act on. */
   private noState(err: unknown): never {
     if (err instanceof Interrupted) throw err;
     const why = escapeShort(err instanceof Error ? err.message : String(err), 120).replace(/\.$/, '');
-    throw new Error(`the node has no state at block ${BigInt(this.block)} (${why}): an archive node, or a node with traces, is needed`);
+    throw new NoState(`the node has no state at block ${BigInt(this.block)} (${why}): an archive node, or a node with traces, is needed`);
   }
 
   constructor(
@@ -121,9 +130,33 @@ export class NodeState extends SimpleStateManager {
 
   /** Accounts and slots (from eth_createAccessList) asked for in one batch, not awaited: see adopt. */
   prefetch(entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): void {
-    const accounts = [...new Set(entries.map((e) => e.address.toLowerCase()))].filter((a) => !this.accounts.has(a) && !this.asked.accounts.has(a));
-    const slots = [...new Set(entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)))].filter((id) => !this.slots.has(id) && !this.asked.slots.has(id));
-    if (accounts.length + slots.length > 0) this.adopt(accounts, slots, this.client.batch(readCalls(accounts, slots, this.block), this.deadline));
+    const accounts = entries.map((e) => e.address.toLowerCase());
+    this.fetchAhead(accounts, entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)));
+  }
+
+  /** Accounts and slots (`<address>:<slot>`, lower case) not asked for yet, asked for in one batch, not awaited: see adopt. */
+  fetchAhead(accounts: readonly string[], slots: readonly string[]): void {
+    const newAccounts = [...new Set(accounts)].filter((a) => !this.accounts.has(a) && !this.asked.accounts.has(a));
+    const newSlots = [...new Set(slots)].filter((id) => !this.slots.has(id) && !this.asked.slots.has(id));
+    if (newAccounts.length + newSlots.length > 0) this.adopt(newAccounts, newSlots, this.client.batch(readCalls(newAccounts, newSlots, this.block), this.deadline));
+  }
+
+  /**
+   * Run `go` on guesses, to learn what a run reads before it runs: every read neither fetched nor asked
+   * for yet is noted and answered as empty (no account, a zero word), and kept in the journal's top
+   * level only, which the caller reverts after. Returns the notes, in fetchAhead's terms. Guessed values
+   * can steer a run elsewhere than the real one: what it reads there is fetched for nothing, and the
+   * real run fetches what the guesses missed one by one.
+   */
+  async guess(go: () => Promise<void>): Promise<{ readonly accounts: string[]; readonly slots: string[] }> {
+    const notes = { accounts: new Set<string>(), slots: new Set<string>() };
+    this.guessing = notes;
+    try {
+      await go();
+    } finally {
+      this.guessing = null;
+    }
+    return { accounts: [...notes.accounts], slots: [...notes.slots] };
   }
 
   private fetchAccount(a: string): Promise<Fetched> {
@@ -155,6 +188,10 @@ export class NodeState extends SimpleStateManager {
   private remote(address: Address): Promise<Fetched> {
     const a = address.toString().toLowerCase();
     let p = this.accounts.get(a);
+    if (p === undefined && this.guessing !== null && !this.asked.accounts.has(a)) {
+      this.guessing.accounts.add(a);
+      return Promise.resolve(NOTHING);
+    }
     if (p === undefined) this.accounts.set(a, (p = this.fromAsked(this.asked.accounts, a, () => this.fetchAccount(a))));
     return p;
   }
@@ -175,8 +212,17 @@ export class NodeState extends SimpleStateManager {
     const k = bytesToHex(key);
     const id = `${a}:${k}`;
     let p = this.slots.get(id);
+    if (p === undefined && this.guessing !== null && !this.asked.slots.has(id)) {
+      this.guessing.slots.add(id);
+      return Promise.resolve(new Uint8Array(0));
+    }
     if (p === undefined) this.slots.set(id, (p = this.fromAsked(this.asked.slots, id, () => this.fetchSlot(a, k))));
     return p;
+  }
+
+  /** The journal levels a read goes into: every level, or while guessing only the top one (reverted after). */
+  private levels<T>(stack: T[]): T[] {
+    return this.guessing === null ? stack : stack.slice(-1);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
@@ -186,7 +232,7 @@ export class NodeState extends SimpleStateManager {
     if (top.has(key)) return top.get(key);
     // Into every level of the journal (it was there before any checkpoint), each level its own copy:
     // the EVM changes an account in place, and a revert must find the level below untouched.
-    for (const level of this.accountStack) if (!level.has(key)) level.set(key, await this.remoteAccount(address));
+    for (const level of this.levels(this.accountStack)) if (!level.has(key)) level.set(key, await this.remoteAccount(address));
     return top.get(key);
   }
 
@@ -195,7 +241,7 @@ export class NodeState extends SimpleStateManager {
     const top = this.topCodeStack();
     if (top.has(key)) return top.get(key)!;
     const code = await this.remoteCode(address);
-    for (const level of this.codeStack) if (!level.has(key)) level.set(key, code);
+    for (const level of this.levels(this.codeStack)) if (!level.has(key)) level.set(key, code);
     return code;
   }
 
@@ -205,7 +251,7 @@ export class NodeState extends SimpleStateManager {
     const top = this.topStorageStack();
     if (top.has(id)) return top.get(id)!;
     const value = await this.remoteStorage(address, key);
-    for (const level of this.storageStack) if (!level.has(id)) level.set(id, value);
+    for (const level of this.levels(this.storageStack)) if (!level.has(id)) level.set(id, value);
     return value;
   }
 

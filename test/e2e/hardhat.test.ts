@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { startHardhat } from '../../scripts/lib/hardhat.mjs';
-import { call, DEV, deployData, makeScenarios, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { call, crowdedBlock, DEV, deployData, dependentRevert, makeScenarios, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
@@ -75,6 +75,34 @@ describe('Hardhat: no call tracer, every transaction re-executed here', () => {
     expect(r.stdout).toMatch(/re-executed locally on the node's state at block \d+ \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
     const show = await run([(onHardhat.hashes as Record<string, string>).showcase!, '-r', hardhat.url]);
     expect(show.stdout).toMatch(/├─ call Child::ping\(x: 7\) · 2 wei · [\d,]+ gas ← 8\n {2}│ {2}└─ event #0 Child Pinged/);
+  });
+
+  test('a transfer that reverted only because an earlier one in its block spent the balance: replayed after it, the revert anvil\'s tracer gives, matched to Hardhat\'s receipt', async () => {
+    const [hh, av] = await Promise.all([dependentRevert(hardhat.rpc, onHardhat.token), dependentRevert(anvil.rpc, onAnvil.token)]);
+    expect((await receipt(hardhat.rpc, hh.second)).status).toBe('0x0');
+    const r = await run([hh.second, '-r', hardhat.url, '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(doc.warnings).toEqual([]);
+    expect(doc.traceSource).toBe('local');
+    expect(doc.reexecution).toMatchObject({ replayed: 1, matchedReceipt: true, differences: [] });
+    const reference = jsonOf(await run([av.second, '-r', anvil.url, '--tracer', 'geth', '--json']));
+    expect(shape(doc.calls)).toEqual(shape(reference.calls));
+    expect(doc.failure.revert).toEqual(reference.failure.revert);
+    expect(doc.failure.revert).toMatchObject({ name: 'InsufficientBalance' });
+    const text = await run([hh.second, '-r', hardhat.url]);
+    expect(text.stdout).toMatch(/Why it failed\n {2}InsufficientBalance\(who: 0x7099…79C8, have: 1, want: 2\)/);
+    expect(text.stdout).toMatch(/after the block's 1 earlier transaction \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
+  });
+
+  test('the last of a crowded block (its sender\'s 100 earlier transactions: the nonce is ahead of the parent\'s state): replayed after them, as anvil\'s tracer shows it', async () => {
+    const [hh, av] = [await crowdedBlock(hardhat.rpc, onHardhat.token, 100), await crowdedBlock(anvil.rpc, onAnvil.token, 100)];
+    expect(hh.index).toBe(100);
+    const doc = jsonOf(await run([hh.hash, '-r', hardhat.url, '--json']));
+    expect(doc.warnings).toEqual([]);
+    expect(doc.reexecution).toMatchObject({ replayed: 100, matchedReceipt: true });
+    const reference = jsonOf(await run([av.hash, '-r', anvil.url, '--tracer', 'geth', '--json']));
+    expect(shape(doc.calls)).toEqual(shape(reference.calls));
   });
 
   test('1,000 calls with 1,000 events: the whole tree, and the node still answers afterwards', async () => {

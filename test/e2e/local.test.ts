@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { call, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { call, crowdedBlock, DEV, dependentRevert, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -177,6 +177,65 @@ describe('a transaction that depends on an earlier one in its block', () => {
     expect(doc.reexecution).toMatchObject({ replayed: 1, matchedReceipt: true, differences: [] });
     // Before-values are those just before it, after the first transfer.
     expect(doc.storageChanges).toEqual(geth.storageChanges);
+  });
+});
+
+describe('a block\'s earlier transactions, on an endpoint without traces 40 ms away', () => {
+  let far: RpcServer;
+  beforeAll(async () => {
+    // 40 ms a request, as a hosted endpoint is away: once per HTTP request (a batch's items share its headers).
+    const waited = new WeakSet<object>();
+    far = await startRpcServer(async ({ method, params, headers }) => {
+      if (!waited.has(headers)) {
+        waited.add(headers);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      return method.startsWith('trace_') || method.startsWith('debug_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
+    });
+  });
+  afterAll(async () => {
+    await far?.close();
+  });
+
+  test('the last of a crowded block (100 earlier transactions from its sender: its nonce is 100 ahead of the parent\'s state): replayed after them, the tree anvil\'s tracer gives, matched to the receipt, the state in few batches', async () => {
+    const { hash, index } = await crowdedBlock(anvil.rpc, token, 100);
+    expect(index).toBe(100);
+    far.requests.length = 0;
+    const r = await runTxray([hash, '-r', far.url, '--json'], {}, undefined, project);
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    expect(doc.warnings).toEqual([]);
+    expect(doc.traceSource).toBe('local');
+    expect(doc.reexecution).toEqual({ stateBlock: Number(BigInt(doc.transaction.blockNumber)) - 1, replayed: 100, matchedReceipt: true, differences: [] });
+    const geth = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json'], {}, undefined, project));
+    expect(shape(doc.calls)).toEqual(shape(geth.calls));
+    expect(gasOf(doc.calls)).toEqual(gasOf(geth.calls));
+    // The state came in batches: no account or slot was asked for twice, and few requests went out in all
+    // (the items of one batch share one request's headers).
+    const reads = far.requests.filter((q) => ['eth_getStorageAt', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].includes(q.method));
+    const items = reads.map((q) => `${q.method} ${JSON.stringify(q.params)}`);
+    expect(new Set(items).size).toBe(items.length);
+    const httpRequests = new Set(far.requests.map((q) => q.headers)).size;
+    // tx, receipt, the two refused tracers, block, chain id, access list, the first reads, then what the
+    // replay reads in a batch or two (not one request per slot: 100 holders' balances).
+    expect(httpRequests).toBeLessThanOrEqual(14);
+    far.requests.length = 0;
+    const text = await runTxray([hash, '-r', far.url], {}, undefined, project);
+    expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
+  });
+
+  test('one that reverted only because of an earlier one in its block: the revert anvil\'s tracer gives, by name, after replaying that one', async () => {
+    const { second } = await dependentRevert(anvil.rpc, token);
+    expect((await receipt(anvil.rpc, second)).status).toBe('0x0');
+    const r = await runTxray([second, '-r', far.url, '--json'], {}, undefined, project);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(doc.warnings).toEqual([]);
+    expect(doc.reexecution).toMatchObject({ replayed: 1, matchedReceipt: true });
+    const geth = jsonOf(await runTxray([second, '-r', anvil.url, '--tracer', 'geth', '--json'], {}, undefined, project));
+    expect(shape(doc.calls)).toEqual(shape(geth.calls));
+    expect(doc.failure.revert).toEqual(geth.failure.revert);
+    expect(doc.failure.revert).toMatchObject({ name: 'InsufficientBalance' });
   });
 });
 

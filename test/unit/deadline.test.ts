@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
@@ -11,8 +12,8 @@ describe('deadlineSignal', () => {
   test('fires after its time even when a full collection runs meanwhile (AbortSignal.any over AbortSignal.timeout did not, on Node 20)', async () => {
     const interrupt = new AbortController();
     const started = Date.now();
-    const signal = deadlineSignal(150, interrupt.signal);
-    const reason = aborted(signal);
+    const linked = eitherSignal(deadlineSignal(150), interrupt.signal);
+    const reason = aborted(linked.signal);
     collect();
     await new Promise((r) => setTimeout(r, 20));
     collect();
@@ -20,27 +21,33 @@ describe('deadlineSignal', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
-  test('an interrupt aborts it at once, with the interrupt\'s reason', async () => {
-    const interrupt = new AbortController();
-    const signal = deadlineSignal(60_000, interrupt.signal);
-    interrupt.abort(new Error('SIGINT'));
-    expect(signal.aborted).toBe(true);
-    expect((signal.reason as Error).message).toBe('SIGINT');
-  });
-
-  test('already interrupted: aborted from the start', () => {
-    expect(deadlineSignal(60_000, AbortSignal.abort('gone')).reason).toBe('gone');
-  });
 });
 
 describe('eitherSignal', () => {
   test('aborts with whichever fires first, and is the first itself when there is no second', () => {
     const a = new AbortController();
     const b = new AbortController();
-    const either = eitherSignal(a.signal, b.signal);
+    const either = eitherSignal(a.signal, b.signal).signal;
     b.abort('b first');
     a.abort('a later');
     expect(either.reason).toBe('b first');
-    expect(eitherSignal(a.signal, undefined)).toBe(a.signal);
+    expect(eitherSignal(a.signal, undefined).signal).toBe(a.signal);
+  });
+
+  test('an interrupt aborts a deadline at once, with the interrupt\'s reason; an aborted source aborts it from the start', () => {
+    const interrupt = new AbortController();
+    const linked = eitherSignal(deadlineSignal(60_000), interrupt.signal);
+    interrupt.abort(new Error('SIGINT'));
+    expect((linked.signal.reason as Error).message).toBe('SIGINT');
+    expect(eitherSignal(deadlineSignal(60_000), AbortSignal.abort('gone')).signal.reason).toBe('gone');
+  });
+
+  test('released: the sources keep no listener, so a thousand requests under one interrupt add none', () => {
+    const interrupt = new AbortController();
+    const kept = eitherSignal(deadlineSignal(60_000), interrupt.signal);
+    for (let i = 0; i < 1000; i++) eitherSignal(deadlineSignal(60_000), interrupt.signal).release();
+    expect(getEventListeners(interrupt.signal, 'abort')).toHaveLength(1);
+    kept.release();
+    expect(getEventListeners(interrupt.signal, 'abort')).toHaveLength(0);
   });
 });
