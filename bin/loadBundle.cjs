@@ -8,6 +8,15 @@ const fs = require('node:fs');
 const zlib = require('node:zlib');
 const path = require('node:path');
 const vm = require('node:vm');
+const v8 = require('node:v8');
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
+// compiler (Liftoff), then again, optimised, in background threads that the process waits for at exit:
+// for a CLI that makes a few requests that second compilation is all cost (measured in docs/speed.md).
+// Set before anything is compiled: V8 only accepts a code cache made under the same flags, and the
+// warm-up loads the bundle through this file too.
+v8.setFlagsFromString('--no-wasm-tier-up');
+v8.setFlagsFromString('--no-wasm-dynamic-tiering');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'txray.cjs');

@@ -1,8 +1,8 @@
 // One CommonJS bundle of txray and its dependencies, dist/txray.cjs, which bin/txray.cjs compiles with a
 // V8 code cache (dist/txray.v8cache, written by scripts/warm-cache.mjs at the end of this build).
 // CommonJS rather than ESM: Node 20 starts an ESM entry ~12 ms slower (it loads its ESM loader), and only a
-// classic script can be compiled from a code cache. The dynamic import()s of the sources (the HTTP
-// client, the decoder, the summary table) stay lazy: esbuild turns them into modules initialised on first use.
+// classic script can be compiled from a code cache. The dynamic import()s of the sources (undici, the
+// decoder, the summary table) stay lazy: esbuild turns them into modules initialised on first use.
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,7 +25,38 @@ function standIn(name, filter, lines, real) {
   };
 }
 
+/**
+ * A stand-in for the built-in `real` that answers from `own` (an expression over `load`, which loads the
+ * real module once) and reads every other property from the real module on first use.
+ */
+function lazyBuiltin(name, filter, real, ownLines, own) {
+  return standIn(name, filter, [
+    'let real;',
+    `const load = () => (real ??= require(${JSON.stringify(real)}));`,
+    ...ownLines,
+    `module.exports = new Proxy(${own}, { get: (target, key) => (key in target ? target[key] : load()[key]) });`,
+  ], real);
+}
+
 const standIns = [
+  // undici's HTTP/2 client reads node:http2's constants when it loads, and node:http2 pulls in tls and
+  // all of crypto (~40 modules, ~15 ms) although txray never asks for HTTP/2 (allowH2 stays off). The
+  // stand-in has the constants' fixed protocol values and loads the real module if connect() is called.
+  standIn('lazy-http2', /^(node:)?http2$/, [
+    'const names = ["HTTP2_HEADER_AUTHORITY", ":authority", "HTTP2_HEADER_METHOD", ":method", "HTTP2_HEADER_PATH", ":path", "HTTP2_HEADER_SCHEME", ":scheme", "HTTP2_HEADER_CONTENT_LENGTH", "content-length", "HTTP2_HEADER_EXPECT", "expect", "HTTP2_HEADER_STATUS", ":status", "HTTP2_HEADER_PROTOCOL", ":protocol"];',
+    'const constants = { NGHTTP2_REFUSED_STREAM: 7, NGHTTP2_CANCEL: 8 };',
+    'for (let i = 0; i < names.length; i += 2) constants[names[i]] = names[i + 1];',
+    'module.exports = { constants, connect: (...args) => require("node:http2").connect(...args) };',
+  ], 'node:http2'),
+  // undici's core loads node:http (and with it Node's whole HTTP/1 client and server, ~12 modules,
+  // ~5 ms) for two things: IncomingMessage, compared with the class of a stream it destroys (txray hands
+  // undici strings, never a node:http message), and http.maxHeaderSize, the default when a dispatcher
+  // sets none (txray's does). Everything else is read from the real module on first use.
+  lazyBuiltin('lazy-http', /^(node:)?http$/, 'node:http', ['class IncomingMessage {}'], '{ IncomingMessage, maxHeaderSize: 16 * 1024 }'),
+  // undici asserts its invariants with node:assert, whose module (with its AssertionError and the
+  // colours of its diffs) costs ~1.4 ms before the first request. Called as assert(value, message) only;
+  // the stand-in hands a failing value to the real assert, so the error thrown is the real one.
+  lazyBuiltin('lazy-assert', /^(node:)?assert$/, 'node:assert', ['function assert(value, message) { if (!value) load()(value, message); }'], 'assert'),
   // cli-table3 colours cells with @colors/colors (12 KB) only when a style names colours; txray's tables
   // never do (colour is decided once, by chalk), so the bundle leaves it out: the stand-in paints nothing.
   standIn('no-colors', /^@colors\/colors(\/safe)?$/, [
@@ -94,18 +125,22 @@ const noProbe = {
 };
 
 /**
- * The main bundle's side of src/rpc/evmEngine.ts: EthereumJS is built into dist/evm.cjs, and the
- * import of it, reached only from the modules loaded on demand, loads that file through
- * bin/loadBundle.cjs (with its own code cache) on first use.
+ * The main bundle's side of a part kept in a file of its own (src/rpc/evmEngine.ts, EthereumJS, is built
+ * into dist/evm.cjs): the import of it, reached only from modules loaded on demand, loads that file
+ * through bin/loadBundle.cjs (with its own code cache) on first use. undici stays in the main bundle: as
+ * a part of its own (dist/http.cjs) it saved --help ~1 ms and cost every lookup ~5 ms (docs/speed.md).
  */
-const evmPart = {
-  name: 'evm-part',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/evmEngine\.js$/ }, () => ({ path: 'evmEngine', namespace: 'evm-part' }));
-    b.onResolve({ filter: /^\.\/loadBundle\.cjs$/ }, (args) => (args.namespace === 'evm-part' ? { path: args.path, external: true } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'evm-part' }, () => ({ contents: 'module.exports = require("./loadBundle.cjs").loadPart("evm").exports;', loader: 'js' }));
-  },
-};
+function part(name, engine) {
+  const filter = new RegExp(`^\\./${engine}\\.js$`);
+  return {
+    name: `${name}-part`,
+    setup(b) {
+      b.onResolve({ filter }, () => ({ path: engine, namespace: `${name}-part` }));
+      b.onResolve({ filter: /^\.\/loadBundle\.cjs$/ }, (args) => (args.namespace === `${name}-part` ? { path: args.path, external: true } : undefined));
+      b.onLoad({ filter: /.*/, namespace: `${name}-part` }, () => ({ contents: `module.exports = require("./loadBundle.cjs").loadPart(${JSON.stringify(name)}).exports;`, loader: 'js' }));
+    },
+  };
+}
 
 /**
  * The licence notices of every npm package whose code the bundle contains (from esbuild's list of its
@@ -165,9 +200,9 @@ const { outputFiles: [bundle], metafile } = await build({
   entryPoints: ['src/cli/run.ts'],
   outfile: bundleFile,
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version), __TXRAY_REPORT__: JSON.stringify(report) },
-  plugins: [...standIns, evmPart],
+  plugins: [...standIns, part('evm', 'evmEngine')],
 });
-// The EVM's file (see evmPart), which few runs read.
+// The EVM's file (see part), which few runs read.
 const { outputFiles: [evm], metafile: evmMetafile } = await build({
   ...nodeFile,
   entryPoints: ['src/rpc/evmEngine.ts'],

@@ -11,6 +11,7 @@ import { escapeShort } from '../raw/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
 import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
+import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
@@ -18,7 +19,7 @@ import { planCall } from '../pipeline/planCall.js';
 import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
-import { type Input, parseHash, parseOptions } from './parseOptions.js';
+import { type Input, type InspectOptions, parseHash, parseOptions } from './parseOptions.js';
 import { createWriters, type Outcome } from './writeOutcomes.js';
 
 export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
@@ -86,6 +87,16 @@ function pickHash(argv: readonly string[]): string | null {
 
 /** One input of the pipeline: a hash to look up (or the usage error it earned), or the call to simulate. */
 type PipelineInput = Input | { readonly text: string; readonly hash: Hex | null; readonly plan: CallPlan };
+
+/** --debug: which requests go through a proxy, said by its host and port only. */
+function proxyLines(opts: InspectOptions): string[] {
+  const targets: Array<readonly [string, URL]> = [['the node', opts.url]];
+  if (opts.online !== null) targets.push(['--online: Sourcify', opts.online.sourcifyUrl], ['--online: the signature database', opts.online.signaturesUrl], ['--online: Etherscan', opts.online.etherscanUrl]);
+  return targets.flatMap(([what, url]) => {
+    const proxy = proxyFor(url, opts.proxy);
+    return proxy === null ? [] : [`${what} through the proxy ${shownProxy(proxy)}`];
+  });
+}
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const out = new SafeWriter(io.stdout);
@@ -155,7 +166,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       timeoutMs: opts.timeoutMs,
       maxResponseBytes: opts.maxResponseBytes,
       debug: opts.debug ? debug : undefined,
+      proxy: opts.proxy,
     });
+    if (opts.debug) for (const line of proxyLines(opts)) debug(line);
     const settings: InspectSettings = {
       timeoutMs: opts.timeoutMs,
       waitMs: opts.waitMs,

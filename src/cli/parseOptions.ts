@@ -9,6 +9,7 @@ import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { cacheDirOf } from '../rpc/diskCache.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
+import { proxySettingsOf, type ProxySettings } from '../rpc/proxy.js';
 import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
@@ -84,6 +85,8 @@ export interface InspectOptions {
   readonly call: CallInput | null;
   /** --online (or TXRAY_ONLINE=1): the services to ask and the cache; null: nothing but the node is asked. */
   readonly online: OnlineSettings | null;
+  /** HTTP_PROXY, HTTPS_PROXY, NO_PROXY (and lower case): for every request, to the node and to the services. */
+  readonly proxy: ProxySettings;
 }
 
 export const DEFAULT_TIMEOUT_S = 30;
@@ -289,6 +292,7 @@ export function parseOptions(
   const inputs = call === undefined ? parseInputs(words, stdin) : [];
   const callInput = call === undefined ? null : parseCall(call.words, call.options);
   const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
+  const proxy = proxySettingsOf(env);
   return {
     inputs,
     url: parseRpcUrl(fromFlag ? raw.rpcUrl : env.ETH_RPC_URL, fromFlag ? '--rpc-url' : 'ETH_RPC_URL'),
@@ -313,7 +317,8 @@ export function parseOptions(
     call: callInput,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
-    online: parseOnline(raw, env),
+    online: parseOnline(raw, env, proxy),
+    proxy,
   };
 }
 
@@ -335,12 +340,12 @@ function serviceUrl(text: string | undefined, fallback: string, flag: string): U
 }
 
 /** --online's settings; the URLs are checked even without it (they only say where), and nothing goes out without it. */
-function parseOnline(raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>): OnlineSettings | null {
+function parseOnline(raw: RawCliOptions, env: Readonly<Record<string, string | undefined>>, proxy: ProxySettings): OnlineSettings | null {
   const sourcifyUrl = serviceUrl(raw.sourcifyUrl, DEFAULT_SOURCIFY_URL, '--sourcify-url');
   const signaturesUrl = serviceUrl(raw.signaturesUrl, DEFAULT_SIGNATURES_URL, '--signatures-url');
   const etherscanUrl = serviceUrl(raw.etherscanUrl, DEFAULT_ETHERSCAN_URL, '--etherscan-url');
   const on = raw.online === true || (raw.online === undefined && env.TXRAY_ONLINE === '1');
   if (!on) return null;
   const key = env.ETHERSCAN_API_KEY?.trim();
-  return { sourcifyUrl, signaturesUrl, etherscanUrl, etherscanKey: key ? key : null, cacheDir: cacheDirOf(env) };
+  return { sourcifyUrl, signaturesUrl, etherscanUrl, etherscanKey: key ? key : null, cacheDir: cacheDirOf(env), proxy };
 }

@@ -1,7 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { eitherSignal } from './deadline.js';
+import type { HttpBody } from './httpTransport.js';
+import { NO_PROXY_SETTINGS, proxyFor, type ProxySettings, shownProxy } from './proxy.js';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 
@@ -19,6 +20,8 @@ export interface RpcClientOptions {
   readonly debug?: (line: string) => void;
   /** Backoff base for 429/503 retries (tests shorten it). */
   readonly retryBaseMs?: number;
+  /** Proxies from the environment (none when absent). */
+  readonly proxy?: ProxySettings;
 }
 
 export interface RpcClient {
@@ -85,7 +88,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Drop a body we will not read; its connection is not reused. */
-function discard(body: IncomingMessage): void {
+function discard(body: HttpBody): void {
   body.on('error', () => undefined);
   body.destroy();
 }
@@ -104,12 +107,31 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
   const code = (err as { code?: unknown })?.code;
   const codeText = typeof code === 'string' ? code : '';
   const hint = (text: string): RpcFailure => new RpcFailure('unreachable', text, { cause: err, method });
+  // Through a proxy, the one connection txray makes is to the proxy; the proxy connects to the node.
+  const via = proxyFor(opts.url, opts.proxy ?? NO_PROXY_SETTINGS);
+  if (via !== null) {
+    const proxy = `the proxy ${shownProxy(via)}`;
+    const refused = /^Proxy response \((\d{3})\)/.exec(err instanceof Error ? err.message : '')?.[1];
+    if (refused !== undefined) return hint(`${proxy} answered HTTP ${refused} when asked to connect to ${where}; ${refused === '407' ? "check the proxy's credentials" : 'can it reach the node? (NO_PROXY lists hosts to reach directly)'}.`);
+    if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${proxy} on the way to ${where}: is the proxy running, and is its port right?`);
+    if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${proxy} on the way to ${where}: check ${opts.url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'}.`);
+  }
   if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${where}: is the node running, and is the port right?`);
   if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${where}: check the URL.`);
-  if (codeText === 'ECONNRESET' || codeText === 'EPIPE')
-    return hint(`the connection to ${where} was closed before the answer was complete (${codeText}); try again, or check the node.`);
+  if (codeText === 'ECONNRESET' || codeText === 'EPIPE' || codeText === 'UND_ERR_SOCKET')
+    // undici's "other side closed" is a reset by another name: said as the faults table always said it.
+    return hint(`the connection to ${where} was closed before the answer was complete (${codeText === 'UND_ERR_SOCKET' ? 'ECONNRESET' : codeText}); try again, or check the node.`);
+  // undici's own timers (set to the deadline, so the deadline's check above usually comes first).
+  if (codeText === 'UND_ERR_HEADERS_TIMEOUT' || codeText === 'UND_ERR_BODY_TIMEOUT' || codeText === 'UND_ERR_CONNECT_TIMEOUT')
+    return new RpcFailure('timeout', `no complete answer from ${where} within ${opts.timeoutMs / 1000}s; raise --timeout or check the node.`, { cause: err, method });
+  // A header past the limit: undici says so in its own code, Node's parser said HPE_HEADER_OVERFLOW.
+  if (codeText === 'UND_ERR_HEADERS_OVERFLOW') return hint(`${where} did not answer in HTTP that txray can read (HPE_HEADER_OVERFLOW); check the URL and the port.`);
   // Node's HTTP parser refusing the bytes it got (HPE_INVALID_CONSTANT, HPE_HEADER_OVERFLOW…): not an HTTP server, or a broken one.
-  if (codeText.startsWith('HPE_')) return hint(`${where} did not answer in HTTP that txray can read (${codeText}); check the URL and the port.`);
+  // undici 7's HTTPParserError loses llhttp's code (it looks the number up in a table keyed by name): its reason says what was wrong.
+  if (codeText.startsWith('HPE_') || (err instanceof Error && err.name === 'HTTPParserError')) {
+    const reason = codeText || escapeShort(/\((.*)\)$/.exec((err as Error).message)?.[1] ?? 'not HTTP/1.1', 60);
+    return hint(`${where} did not answer in HTTP that txray can read (${reason}); check the URL and the port.`);
+  }
   // EPROTO on an https: URL is OpenSSL failing the handshake (a server that speaks plain HTTP, say).
   if (TLS_CODES.test(codeText) || (codeText === 'EPROTO' && opts.url.protocol === 'https:')) return hint(`TLS failure talking to ${where} (${codeText}): check the certificate or use the right scheme.`);
   if (err instanceof RpcFailure) return err;
@@ -119,7 +141,7 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
 
 /** The HTTP client is loaded on first use, so --help and usage errors never pay for it. */
 export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient> {
-  const transport = (await import('./httpTransport.js')).createHttpTransport(8);
+  const transport = await (await import('./httpTransport.js')).createHttpTransport(8, opts.proxy ?? NO_PROXY_SETTINGS, opts.timeoutMs);
   const where = redactUrl(opts.url);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.url.username !== '' || opts.url.password !== '') {
@@ -236,7 +258,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
     batch,
     where,
     async close() {
-      transport.close();
+      await transport.close();
     },
   };
 }

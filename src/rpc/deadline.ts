@@ -4,6 +4,7 @@
  * a lookup waiting on a service that does not answer waited forever (with `--timeout 10`, not with 3: the
  * collection came in between). Here the timer holds the controller, and the controller the signal.
  */
+import { setMaxListeners } from 'node:events';
 
 /** Aborts with a TimeoutError after `ms`. */
 export function deadlineSignal(ms: number): AbortSignal {
@@ -19,9 +20,14 @@ export interface Linked {
   release(): void;
 }
 
-/** A signal that aborts when either source does, with its reason; `b` may be absent. */
+/**
+ * A signal that aborts when either source does, with its reason; `b` may be absent. Each request in
+ * flight holds a listener on both sources until released (a batch of lookups: dozens at once on the
+ * interrupt), so Node's warning at eleven listeners, meant for leaks, is off for them.
+ */
 export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): Linked {
   if (b === undefined) return { signal: a, release: () => undefined };
+  setMaxListeners(0, a, b);
   const ctl = new AbortController();
   const sources = [a, b];
   const onAbort = (event: Event): void => {

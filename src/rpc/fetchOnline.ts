@@ -12,6 +12,7 @@ import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
 import { deadlineSignal, eitherSignal } from './deadline.js';
+import type { ProxySettings } from './proxy.js';
 import { readUpTo } from './readBody.js';
 
 export interface OnlineSettings {
@@ -21,6 +22,8 @@ export interface OnlineSettings {
   /** ETHERSCAN_API_KEY: a secret like a URL's credentials; never printed. */
   readonly etherscanKey: string | null;
   readonly cacheDir: string | null;
+  /** Proxies from the environment, as the node's requests use them. */
+  readonly proxy: ProxySettings;
 }
 
 /** An ABI item as kept: names and types only, every one checked. */
@@ -104,9 +107,9 @@ class ServiceTrouble {
 
 type Get = (url: URL, signal: AbortSignal) => Promise<{ readonly status: number; readonly json: unknown; readonly retryAfterMs: number | null }>;
 
-/** GET a JSON document, its body capped; Node's HTTP client (keep-alive per origin), loaded only with --online. */
-async function makeGet(): Promise<{ get: Get; close: () => Promise<void> }> {
-  const transport = (await import('./httpTransport.js')).createHttpTransport(PARALLEL);
+/** GET a JSON document, its body capped; undici (keep-alive per origin), loaded only with --online. */
+async function makeGet(proxy: ProxySettings, timeoutMs: number): Promise<{ get: Get; close: () => Promise<void> }> {
+  const transport = await (await import('./httpTransport.js')).createHttpTransport(PARALLEL, proxy, timeoutMs);
   const get: Get = async (url, signal) => {
     const res = await transport.request(url, { method: 'GET', headers: { accept: 'application/json' }, signal });
     const text = (
@@ -125,7 +128,7 @@ async function makeGet(): Promise<{ get: Get; close: () => Promise<void> }> {
     const seconds = typeof after === 'string' && /^\d{1,6}$/.test(after) ? Number(after) * 1000 : null;
     return { status: res.status, json, retryAfterMs: seconds };
   };
-  return { get, close: async () => transport.close() };
+  return { get, close: () => transport.close() };
 }
 
 /** GET with one retry after a 429 whose Retry-After fits the deadline. */
@@ -243,12 +246,13 @@ export async function fetchOnline(
   const deadlineAt = Date.now() + timeoutMs;
   const linked = eitherSignal(deadlineSignal(timeoutMs), interrupt);
   const signal = linked.signal;
-  let http: Awaited<ReturnType<typeof makeGet>> | null = null;
+  // Made by the first request (the ones that start beside it wait for the same one).
+  let http: ReturnType<typeof makeGet> | null = null;
   let requests = 0;
   const get: Get = async (url, sig) => {
-    http ??= await makeGet();
+    http ??= makeGet(s.proxy, timeoutMs);
     requests++;
-    return http.get(url, sig);
+    return (await http).get(url, sig);
   };
   const sourcify = new ServiceTrouble();
   const etherscan = new ServiceTrouble();
@@ -327,6 +331,6 @@ export async function fetchOnline(
     throw err;
   } finally {
     linked.release();
-    await (http as Awaited<ReturnType<typeof makeGet>> | null)?.close();
+    await (await (http as ReturnType<typeof makeGet> | null))?.close();
   }
 }

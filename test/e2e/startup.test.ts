@@ -1,7 +1,7 @@
 /**
  * How the shipped bin starts: the bundle compiled from its V8 code cache, and what happens when that
  * cache is missing, from another build, damaged, or made by another Node or under other V8 flags; and that a plain-HTTP lookup
- * does not load the Node modules it does not need (TLS and HTTPS, HTTP/2, crypto, child_process, assert, tty).
+ * does not load the Node modules it does not need (TLS and HTTPS, HTTP/2, node:http, crypto, child_process, assert, tty).
  * Answers come from a loopback server replaying what a real anvil said (scripts/warmup/answers.json).
  */
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -141,14 +141,14 @@ describe('HTTPS: TLS is loaded when the URL asks for it', () => {
   });
 });
 
-test('a plain-HTTP lookup loads neither TLS, HTTPS, HTTP/2, crypto, child_process, assert nor tty', async () => {
+test('a plain-HTTP lookup loads neither TLS, HTTPS, HTTP/2, node:http, crypto, child_process, assert nor tty', async () => {
   const hook = join(copy, 'modules.cjs');
   const list = join(copy, 'modules.txt');
   writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
   const r = await run(BIN, [HASH, '-r', server.url, '--json'], { NODE_OPTIONS: `--require ${hook}` });
   expect(r.code).toBe(0);
   const loaded = readFileSync(list, 'utf8').split('\n');
-  expect(loaded).toContain('NativeModule http'); // the hook saw the lookup's modules (Node's HTTP client)
+  expect(loaded).toContain('NativeModule net'); // the hook saw the lookup's modules (undici's sockets)
   // (tty: chalk loads it, and --json never needs chalk; stdout here is a pipe.)
-  for (const name of ['tls', 'https', 'http2', 'crypto', 'child_process', 'assert', 'tty']) expect(loaded).not.toContain(`NativeModule ${name}`);
+  for (const name of ['tls', 'https', 'http2', 'http', 'crypto', 'child_process', 'assert', 'tty']) expect(loaded).not.toContain(`NativeModule ${name}`);
 });

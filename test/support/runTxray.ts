@@ -10,9 +10,11 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** The environment a run gets: this process's, without colour, RPC URL and width variables unless given. */
+/** The environment a run gets: this process's, without colour, RPC URL, width and proxy variables unless given. */
 export function txrayEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
-  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined };
+  // The proxy variables too: a machine behind a proxy would otherwise send every test's loopback request through it.
+  const proxies = Object.fromEntries(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'].map((k) => [k, undefined]));
+  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined, ...proxies };
   return Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
 }
 

@@ -50,4 +50,16 @@ describe('eitherSignal', () => {
     kept.release();
     expect(getEventListeners(interrupt.signal, 'abort')).toHaveLength(0);
   });
+
+  test('fifty requests in flight under one interrupt: no warning (they are not a leak)', async () => {
+    const interrupt = new AbortController();
+    const seen: Error[] = [];
+    const onWarning = (w: Error): void => void seen.push(w);
+    process.on('warning', onWarning);
+    const linked = Array.from({ length: 50 }, () => eitherSignal(deadlineSignal(60_000), interrupt.signal));
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    linked.forEach((l) => l.release());
+    expect(seen.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
 });
