@@ -10,6 +10,7 @@ export const VERSION = typeof __TXRAY_VERSION__ === 'string' ? __TXRAY_VERSION__
 const EXAMPLES = `
 Examples:
   txray 0x5c504ed4…c060 --rpc-url http://127.0.0.1:8545
+  txray 0x5c504ed4…c060 --rpc-url mainnet      # from foundry.toml's [rpc_endpoints]
   ETH_RPC_URL=https://node.example.org txray 0x5c504ed4…c060
   txray 0x5c504ed4…c060 --json | jq '.status'
   txray 0x5c504ed4…c060 -H "Authorization: Bearer $TOKEN" --timeout 10
@@ -23,7 +24,8 @@ Examples:
 Environment:
   With several hashes the exit code is the largest of the per-hash codes.
 
-  ETH_RPC_URL   the endpoint when --rpc-url is not given
+  ETH_RPC_URL   the endpoint (or a foundry.toml alias) when --rpc-url is not given; else http://localhost:8545
+  HTTP_PROXY, HTTPS_PROXY, NO_PROXY (or lower case)   proxies for every request
   NO_COLOR      turn colour off (FORCE_COLOR=0..3 forces a level; --color/--no-color win over both)
 
 ${exitCodeHelp}
@@ -45,7 +47,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 /** The options both front doors share: the node, the output views, the names. */
 function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
   return cmd
-    .option('-r, --rpc-url <url>', 'JSON-RPC endpoint (default: $ETH_RPC_URL); only scheme://host:port is ever printed')
+    .option('-r, --rpc-url <url>', 'JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else http://localhost:8545); only scheme://host:port is ever printed')
     .option('--json', 'print one JSON document (schema version 1) instead of text')
     .option('--color', 'force colour')
     .option('--no-color', 'no colour (also NO_COLOR=1)')

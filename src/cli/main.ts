@@ -19,7 +19,7 @@ import { planCall } from '../pipeline/planCall.js';
 import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
-import { type Input, type InspectOptions, parseHash, parseOptions } from './parseOptions.js';
+import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions } from './parseOptions.js';
 import { createWriters, type Outcome } from './writeOutcomes.js';
 
 export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
@@ -118,7 +118,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
     const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
-    const opts = parseOptions(args.hashes, args.options, io.env, stdin, args.call);
+    // A word for the node (`--rpc-url mainnet`) is looked up in the Foundry project's [rpc_endpoints].
+    const named = args.options.rpcUrl ?? io.env.ETH_RPC_URL;
+    const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
+    const opts = parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry);
     debugOn = opts.debug;
     secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
     if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
@@ -167,6 +170,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       maxResponseBytes: opts.maxResponseBytes,
       debug: opts.debug ? debug : undefined,
       proxy: opts.proxy,
+      defaultEndpoint: opts.defaultEndpoint,
     });
     if (opts.debug) for (const line of proxyLines(opts)) debug(line);
     const settings: InspectSettings = {

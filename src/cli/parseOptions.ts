@@ -10,6 +10,7 @@ import { escapeShort } from '../raw/escape.js';
 import { cacheDirOf } from '../rpc/diskCache.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { proxySettingsOf, type ProxySettings } from '../rpc/proxy.js';
+import type { FoundryEndpoints } from './foundryEndpoints.js';
 import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
@@ -85,6 +86,8 @@ export interface InspectOptions {
   readonly call: CallInput | null;
   /** --online (or TXRAY_ONLINE=1): the services to ask and the cache; null: nothing but the node is asked. */
   readonly online: OnlineSettings | null;
+  /** No --rpc-url and no ETH_RPC_URL: the url is DEFAULT_RPC_URL (and an unreachable node says so). */
+  readonly defaultEndpoint: boolean;
   /** HTTP_PROXY, HTTPS_PROXY, NO_PROXY (and lower case): for every request, to the node and to the services. */
   readonly proxy: ProxySettings;
 }
@@ -106,6 +109,48 @@ export function parseHash(input: string): Hex {
     throw new UsageError(`'${shown}' is not a transaction hash: it has ${body.length} hex digits, a hash has 64.`);
   }
   return `0x${body.toLowerCase()}`;
+}
+
+/** cast's and anvil's port, where a user running a local node has it: the endpoint when none is named. */
+export const DEFAULT_RPC_URL = 'http://localhost:8545';
+
+/** A value that names an endpoint of foundry.toml rather than a URL: a word (no scheme, dot or colon). */
+export const looksLikeAlias = (value: string | undefined): value is string => value !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim());
+
+const tableOf = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/**
+ * The node: --rpc-url, else ETH_RPC_URL, else the default (isDefault). Either may name an alias of the
+ * Foundry project's `[rpc_endpoints]` (`foundry`, read by the caller where the value is a word), whose
+ * `${VAR}`s are taken from the environment. The URL an alias resolves to is never shown, like any other.
+ */
+export function parseEndpoint(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  foundry: FoundryEndpoints | null = null,
+): { readonly url: URL; readonly isDefault: boolean } {
+  const fromFlag = flag !== undefined;
+  const text = fromFlag ? flag : env.ETH_RPC_URL;
+  const source = fromFlag ? '--rpc-url' : 'ETH_RPC_URL';
+  if (!fromFlag && (text === undefined || text.trim() === '')) return { url: new URL(DEFAULT_RPC_URL), isDefault: true };
+  if (!looksLikeAlias(text)) return { url: parseRpcUrl(text, source), isDefault: false };
+  const alias = text.trim();
+  if (foundry === null) throw new UsageError(`${source} '${alias}' is not a URL, and no foundry.toml here or above names it in [rpc_endpoints]; pass http://… or https://….`);
+  if (foundry.broken !== undefined) throw new UsageError(`${source} '${alias}' is not a URL, and ${foundry.file} ${foundry.broken}, so its [rpc_endpoints] cannot name it.`);
+  if (!Object.hasOwn(foundry.endpoints, alias)) {
+    const known = Object.keys(foundry.endpoints).filter((k) => looksLikeAlias(k)).slice(0, 12);
+    throw new UsageError(`no endpoint '${alias}' in foundry.toml [rpc_endpoints] (${foundry.file}); ${known.length > 0 ? `it names ${known.join(', ')}` : 'it names none'}.`);
+  }
+  const value = foundry.endpoints[alias];
+  const written = typeof value === 'string' ? value : (tableOf(value).url ?? tableOf(value).endpoint);
+  if (typeof written !== 'string') throw new UsageError(`rpc_endpoints.${alias} in ${foundry.file} is not a URL (a string, or a table with url).`);
+  // Foundry's interpolation: ${VAR} anywhere in the value, from the environment; an unset one is an error, as in forge.
+  const url = written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
+    const v = env[name];
+    if (v === undefined || v.trim() === '') throw new UsageError(`${name} is not set (used by rpc_endpoints.${alias}).`);
+    return v;
+  });
+  return { url: parseRpcUrl(url, `rpc_endpoints.${alias}`), isDefault: false };
 }
 
 export function parseRpcUrl(input: string | undefined, source: string): URL {
@@ -287,15 +332,18 @@ export function parseOptions(
   env: Readonly<Record<string, string | undefined>>,
   stdin?: string,
   call?: { readonly words: readonly string[]; readonly options: RawCallOptions },
+  /** The Foundry project's endpoints, where --rpc-url (or ETH_RPC_URL) is a word (see looksLikeAlias). */
+  foundry: FoundryEndpoints | null = null,
 ): InspectOptions {
-  const fromFlag = raw.rpcUrl !== undefined;
+  const endpoint = parseEndpoint(raw.rpcUrl, env, foundry);
   const inputs = call === undefined ? parseInputs(words, stdin) : [];
   const callInput = call === undefined ? null : parseCall(call.words, call.options);
   const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
   const proxy = proxySettingsOf(env);
   return {
     inputs,
-    url: parseRpcUrl(fromFlag ? raw.rpcUrl : env.ETH_RPC_URL, fromFlag ? '--rpc-url' : 'ETH_RPC_URL'),
+    url: endpoint.url,
+    defaultEndpoint: endpoint.isDefault,
     json: raw.json === true,
     color: raw.color,
     timeoutMs: parseTimeout(raw.timeout),

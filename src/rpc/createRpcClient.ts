@@ -22,6 +22,8 @@ export interface RpcClientOptions {
   readonly retryBaseMs?: number;
   /** Proxies from the environment (none when absent). */
   readonly proxy?: ProxySettings;
+  /** The URL is the default (no --rpc-url, no ETH_RPC_URL): an unreachable node says how to name another. */
+  readonly defaultEndpoint?: boolean;
 }
 
 export interface RpcClient {
@@ -116,6 +118,8 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
     if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${proxy} on the way to ${where}: is the proxy running, and is its port right?`);
     if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${proxy} on the way to ${where}: check ${opts.url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'}.`);
   }
+  if (opts.defaultEndpoint === true && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT'].includes(codeText))
+    return hint(`cannot reach ${where} (the default; pass --rpc-url or set ETH_RPC_URL).`);
   if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${where}: is the node running, and is the port right?`);
   if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${where}: check the URL.`);
   if (codeText === 'ECONNRESET' || codeText === 'EPIPE' || codeText === 'UND_ERR_SOCKET')

@@ -4,7 +4,7 @@
  * no stack trace, and no secret from the URL or the headers anywhere in stdout or stderr.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -318,6 +318,52 @@ describe('malformed fields: warn, render what is sound', () => {
   });
 });
 
+describe('the node by a foundry.toml alias, and the default node', () => {
+  const project = mkdtempSync(join(tmpdir(), 'txray-alias-'));
+  const sub = join(project, 'script', 'deploy');
+  beforeAll(() => {
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(project, 'foundry.toml'), ['[profile.default]', 'src = "src"', '', '[rpc_endpoints]', `local = "http://${base}/ok"`, 'keyed = "http://${NODE_HOST}/ok/${NODE_KEY}"', ''].join('\n'));
+  });
+  const inProject = (args: string[], env: Record<string, string> = {}, cwd = project) => runTxray(args, env, undefined, cwd);
+
+  test.each([
+    ['--rpc-url local', [HASH, '--rpc-url', 'local'], {}],
+    ['--rpc-url keyed, its ${VAR}s from the environment', [HASH, '-r', 'keyed'], () => ({ NODE_HOST: base, NODE_KEY: 'ALIASKEY42' })],
+    ['ETH_RPC_URL=local', [HASH], { ETH_RPC_URL: 'local' }],
+  ] as const)('%s: looked up, the key never shown', async (_what, args, env) => {
+    for (const cwd of [project, sub]) {
+      const r = await inProject([...args, '--debug'], typeof env === 'function' ? env() : env, cwd);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('✔ success');
+      expect(r.stderr).toContain(`txray: debug: node http://${base}, timeout`);
+      expect(r.stdout + r.stderr).not.toContain('ALIASKEY42');
+    }
+  });
+
+  test.each([
+    [[HASH, '-r', 'mainnet'], {}, /^txray: no endpoint 'mainnet' in foundry\.toml \[rpc_endpoints\] \(.*foundry\.toml\); it names local, keyed\.$/],
+    [[HASH, '-r', 'keyed'], { NODE_HOST: '127.0.0.1:9' }, /^txray: NODE_KEY is not set \(used by rpc_endpoints\.keyed\)\.$/],
+    [[HASH], { ETH_RPC_URL: 'sepolia' }, /^txray: no endpoint 'sepolia' in foundry\.toml/],
+  ])('%j with %j: exit 2, one line, no request', async (args, env, message) => {
+    const before = requests;
+    const r = await inProject(args, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(requests).toBe(before);
+  });
+
+  test('no --rpc-url and no ETH_RPC_URL: http://localhost:8545, and where nothing answers there, one line that says so (exit 5)', async () => {
+    const r = await runTxray([HASH]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe('txray: cannot reach http://localhost:8545 (the default; pass --rpc-url or set ETH_RPC_URL).\n');
+    const doc = await runTxray([HASH, '--json']);
+    expect(doc.code).toBe(5);
+    expect(jsonOf(doc).error).toMatchObject({ message: 'cannot reach http://localhost:8545 (the default; pass --rpc-url or set ETH_RPC_URL).' });
+  });
+});
+
 describe('usage errors: exit 2, before any network call', () => {
   test.each([
     [['0x1234', '-r', `http://${base}/ok`], /'0x1234' is not a transaction hash: it has 4 hex digits/],
@@ -331,7 +377,7 @@ describe('usage errors: exit 2, before any network call', () => {
     [[HASH, '-r', `http://${base}/ok`, '--timeout', 'soon'], /--timeout takes a positive number/],
     [[HASH, '-r', `http://${base}/ok`, '-H', 'HEADERTOKEN789'], /-H header #1 has no colon/],
     [[HASH, '-r', `http://${base}/ok`, '--frobnicate'], /unknown option '--frobnicate'/],
-    [[HASH], /no RPC endpoint: pass --rpc-url <url> or set ETH_RPC_URL/],
+    [[HASH, '-r', 'mainnet'], /--rpc-url 'mainnet' is not a URL, and no foundry.toml here or above names it in \[rpc_endpoints\]/],
     [[], /missing the transaction hash; see txray --help\./],
     [[HASH, '-r', `http://${base}/ok`, '--concurrency', '0'], /--concurrency takes a whole number from 1 to 64/],
     [[HASH, '-r', `http://${base}/ok`, '--wait', 'later'], /--wait takes a number of seconds/],

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseHash, parseHeaders, parseMaxResponse, parseOptions, parseRpcUrl, parseTimeout } from '../../src/cli/parseOptions.js';
+import type { FoundryEndpoints } from '../../src/cli/foundryEndpoints.js';
+import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseOptions, parseRpcUrl, parseTimeout } from '../../src/cli/parseOptions.js';
 import { UsageError } from '../../src/errors.js';
 import { redactUrl, scrub, secretsOf } from '../../src/rpc/redactUrl.js';
 import { resolveColor } from '../../src/render/style.js';
@@ -63,13 +64,57 @@ describe('parseRpcUrl', () => {
     }
   });
 
-  test('missing everywhere points at both ways to give it', () => {
-    expect(() => parseRpcUrl(undefined, 'ETH_RPC_URL')).toThrow('no RPC endpoint: pass --rpc-url <url> or set ETH_RPC_URL.');
+  test('named nowhere: http://localhost:8545, as cast does, marked as the default', () => {
+    for (const env of [{}, { ETH_RPC_URL: '' }, { ETH_RPC_URL: '   ' }]) {
+      const e = parseEndpoint(undefined, env);
+      expect(e.url.href).toBe('http://localhost:8545/');
+      expect(e.isDefault).toBe(true);
+    }
+    expect(parseEndpoint(undefined, { ETH_RPC_URL: 'http://node:1' }).isDefault).toBe(false);
+    expect(() => parseEndpoint('', {})).toThrow(/--rpc-url is empty/);
   });
 
   test('only scheme://host:port is shown', () => {
     const url = parseRpcUrl('https://user:pa55@eth.example.org:8443/v2/SECRETKEY?apikey=QQQ', '--rpc-url');
     expect(redactUrl(url)).toBe('https://eth.example.org:8443');
+  });
+});
+
+describe('--rpc-url <alias>: foundry.toml [rpc_endpoints]', () => {
+  const foundry = (endpoints: Record<string, unknown>): FoundryEndpoints => ({ file: '/p/foundry.toml', endpoints });
+  const project = foundry({ local: 'http://127.0.0.1:8545', mainnet: '${MAINNET_RPC_URL}', alchemy: 'https://eth-mainnet.g.alchemy.com/v2/${ALCHEMY_KEY}', tabled: { url: 'https://t.example/${A}', retries: 3 }, broken: 42, hosty: 'https://${HOST}/v2/KEY' });
+
+  test.each([
+    ['local', {}, 'http://127.0.0.1:8545/'],
+    ['mainnet', { MAINNET_RPC_URL: 'https://user:pw@mainnet.example/KEY' }, 'https://user:pw@mainnet.example/KEY'],
+    ['alchemy', { ALCHEMY_KEY: 'SECRET123' }, 'https://eth-mainnet.g.alchemy.com/v2/SECRET123'],
+    ['tabled', { A: 'x' }, 'https://t.example/x'],
+  ])('%s → the URL, ${VAR}s from the environment', (alias, env, url) => {
+    expect(parseEndpoint(alias, env, project).url.href).toBe(url);
+    // ETH_RPC_URL may name one too.
+    expect(parseEndpoint(undefined, { ...env, ETH_RPC_URL: alias }, project).url.href).toBe(url);
+  });
+
+  test.each([
+    ['unknown', {}, "no endpoint 'unknown' in foundry.toml [rpc_endpoints] (/p/foundry.toml); it names local, mainnet, alchemy, tabled, broken, hosty."],
+    ['mainnet', {}, 'MAINNET_RPC_URL is not set (used by rpc_endpoints.mainnet).'],
+    ['mainnet', { MAINNET_RPC_URL: ' ' }, 'MAINNET_RPC_URL is not set (used by rpc_endpoints.mainnet).'],
+    ['broken', {}, 'rpc_endpoints.broken in /p/foundry.toml is not a URL (a string, or a table with url).'],
+    ['hosty', { HOST: 'exa mple' }, 'the RPC URL from rpc_endpoints.hosty cannot be parsed; check it (it is not shown, in case it holds a key).'],
+  ])('%s with %j: a usage error that names it, never the URL', (alias, env, message) => {
+    expect(() => parseEndpoint(alias, env, project)).toThrow(UsageError);
+    expect(() => parseEndpoint(alias, env, project)).toThrow(message);
+  });
+
+  test('no foundry.toml, or one that is not TOML: said in one line', () => {
+    expect(() => parseEndpoint('mainnet', {}, null)).toThrow("--rpc-url 'mainnet' is not a URL, and no foundry.toml here or above names it in [rpc_endpoints]; pass http://… or https://….");
+    expect(() => parseEndpoint(undefined, { ETH_RPC_URL: 'mainnet' }, { file: '/p/foundry.toml', endpoints: {}, broken: 'is not valid TOML' })).toThrow("ETH_RPC_URL 'mainnet' is not a URL, and /p/foundry.toml is not valid TOML, so its [rpc_endpoints] cannot name it.");
+  });
+
+  test('a host without a scheme is not an alias: the old advice', () => {
+    expect(looksLikeAlias('127.0.0.1:8545')).toBe(false);
+    expect(looksLikeAlias('node.example')).toBe(false);
+    expect(() => parseEndpoint('127.0.0.1:8545', {}, null)).toThrow(/has no scheme/);
   });
 });
 
