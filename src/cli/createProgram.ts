@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { callExitCodeHelp, exitCodeHelp } from '../exitCodes.js';
 import type { RawCallOptions } from './parseCall.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions } from './parseOptions.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions, TRACERS } from './parseOptions.js';
 
 declare const __TXRAY_VERSION__: string | undefined;
 export const VERSION = typeof __TXRAY_VERSION__ === 'string' ? __TXRAY_VERSION__ : '0.0.0-dev';
@@ -44,6 +44,16 @@ export interface ParsedArgs {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
+/**
+ * --tracer, with its modes as the option's choices: --help lists them and the shell completions offer
+ * them. parseTracer checks the value (its message names them), not commander.
+ */
+function tracerOption(description: string): Option {
+  const option = new Option('--tracer <mode>', description).default('auto');
+  option.argChoices = [...TRACERS];
+  return option;
+}
+
 /** The options both front doors share: the node, the output views, the names. */
 function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
   return cmd
@@ -80,9 +90,9 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
 /** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
 export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
   return withCommonOptions(new Command('txray'), 'lookup', io)
-    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.')
+    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.\nShell completions: txray completions bash|zsh|fish.')
     .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
-    .option('--tracer <mode>', 'auto: trace_transaction, else debug_traceTransaction (callTracer), else re-executed locally on the node\'s state; parity; geth (events placed inside the tree); local; none', 'auto')
+    .addOption(tracerOption('auto: trace_transaction, else debug_traceTransaction (callTracer), else re-executed locally on the node\'s state; parity; geth (events placed inside the tree); local; none'))
     .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
     .option('--full', 'with several hashes: the whole view for each instead of the summary table')
     .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)
@@ -125,7 +135,7 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
     .option('--override-nonce <addr:n>', 'simulate with this nonce, repeatable', collect)
     .option('--override-code <addr:hex>', 'simulate with this runtime code, repeatable', collect)
     .option('--override-state-diff <addr:slot:value>', 'simulate with this storage slot set, repeatable', collect)
-    .option('--tracer <mode>', 'auto: debug_traceCall (callTracer), else trace_call, else run locally on the node\'s state; geth; parity; local; none (eth_simulateV1, else eth_call: no tree)', 'auto')
+    .addOption(tracerOption('auto: debug_traceCall (callTracer), else trace_call, else run locally on the node\'s state; geth; parity; local; none (eth_simulateV1, else eth_call: no tree)'))
     .option('--html <file>', 'also write a self-contained HTML report; - writes it to stdout instead of the text view')
     .addHelpText('after', CALL_EXAMPLES)
     .action((words: string[], options: RawCliOptions & RawCallOptions) => onParsed({ hashes: [], options, call: { words, options } }));

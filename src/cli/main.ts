@@ -73,6 +73,20 @@ function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done
   return parsed;
 }
 
+const COMPLETIONS_HELP = `Usage: txray completions <bash|zsh|fish>
+
+Print a completion script for the shell (options, --tracer's modes, files, foundry.toml's endpoints).
+  bash:  source <(txray completions bash)                      # in ~/.bashrc
+  zsh:   txray completions zsh > "\${fpath[1]}/_txray"         # then start a new shell
+  fish:  txray completions fish > ~/.config/fish/completions/txray.fish
+`;
+
+async function completions(words: readonly string[]): Promise<string> {
+  if (words.length === 1 && (words[0] === '-h' || words[0] === '--help')) return COMPLETIONS_HELP;
+  if (words.length > 1) throw new UsageError('txray completions takes one shell: bash, zsh or fish.');
+  return (await import('./completions.js')).completionScript(words[0] ?? '');
+}
+
 /** The hash for an error document: the first word of argv that is a valid hash, if any. */
 function pickHash(argv: readonly string[]): string | null {
   for (const word of argv) {
@@ -115,6 +129,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       : (e as Error).message;
   let client: RpcClient | undefined;
   try {
+    // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
+    if (argv[0] === 'completions') {
+      await out.write(await completions(argv.slice(1)));
+      return ExitCode.success;
+    }
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
     const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;

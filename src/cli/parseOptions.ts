@@ -216,7 +216,7 @@ export function parseHeaders(inputs: readonly string[] | undefined): Array<[stri
   });
 }
 
-const TRACERS: readonly TracerMode[] = ['auto', 'parity', 'geth', 'local', 'none'];
+export const TRACERS: readonly TracerMode[] = ['auto', 'parity', 'geth', 'local', 'none'];
 
 export function parseTracer(input: string | undefined): TracerMode {
   if (input === undefined) return 'auto';
