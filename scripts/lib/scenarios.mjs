@@ -199,3 +199,30 @@ export async function dependentRevert(rpc, token) {
   }
   return { first, second };
 }
+
+const bank = JSON.parse(readFileSync(new URL('../../contracts/out/Bank.json', import.meta.url), 'utf8')).contracts;
+
+/**
+ * A Foundry developer's own small project in `dir` (contracts/Bank.sol: MyToken, and Bank with two
+ * immutables), laid out as forge writes it: foundry.toml, out/Bank.sol/<Name>.json with the runtime
+ * code's immutableReferences and the storage layout.
+ */
+export function writeBankProject(dir) {
+  mkdirSync(join(dir, 'out', 'Bank.sol'), { recursive: true });
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\nextra_output = ["storageLayout"]\n');
+  for (const [name, c] of Object.entries(bank)) writeFileSync(join(dir, 'out', 'Bank.sol', `${name}.json`), JSON.stringify(c));
+}
+
+/** Deploy MyToken (1,000,000 MTK to DEV.sender) and a Bank that keeps it; returns their addresses. */
+export async function deployBank(rpc) {
+  const deployed = async (name, args) =>
+    (await receipt(rpc, await send(rpc, { data: encodeDeployData({ abi: bank[name].abi, bytecode: bank[name].bytecode.object, args }) }))).contractAddress;
+  const token = await deployed('MyToken', [10n ** 24n]);
+  return { token, bank: await deployed('Bank', [token]) };
+}
+
+/** Call data for MyToken or Bank. */
+export function bankCall(contract, functionName, args = []) {
+  return encodeFunctionData({ abi: bank[contract].abi, functionName, args });
+}

@@ -30,6 +30,11 @@ export interface Artifact {
   readonly source: Source;
   readonly bytecode?: Hex;
   readonly deployedBytecode?: Hex;
+  /**
+   * Byte ranges of the runtime code that each deployment fills in (immutables, linked libraries' and a
+   * library's own address), [start, length]: compared as wildcards when code is matched to the artifact.
+   */
+  readonly runtimeMasks?: ReadonlyArray<readonly [number, number]>;
   /** solc's storageLayout, when the artifact carries it (Foundry: extra_output = ["storageLayout"]). */
   readonly storageLayout?: StorageLayout;
 }

@@ -22,15 +22,56 @@ export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalByt
 
 const HUMAN_KEYWORDS = /^(function|event|error|constructor|fallback|receive|struct)\b/;
 
+/** An unlinked library's place in code: `__$<34 hex>$__` (solc ≥ 0.5) or `__<path:Name padded>__` (older). */
+const LIBRARY_PLACEHOLDER = /__\$[0-9a-fA-F]{34}\$__|__[^_].{34}[^_]__/g;
+
 function hexOrUndefined(v: unknown): Hex | undefined {
   const s = typeof v === 'string' ? v : typeof (v as { object?: unknown })?.object === 'string' ? (v as { object: string }).object : undefined;
   if (s === undefined || s === '' || s === '0x') return undefined;
-  const hex = (s.startsWith('0x') ? s : `0x${s}`) as Hex;
+  // Unlinked libraries: zeros where the address goes (their ranges are masked, see runtimeMasksOf).
+  const hex = (s.startsWith('0x') ? s : `0x${s}`).replace(LIBRARY_PLACEHOLDER, '0'.repeat(40)) as Hex;
   return isData(hex) ? hex : undefined;
+}
+
+type Ranges = Array<readonly [number, number]>;
+
+/** solc's `{ "<ast id>": [{start, length}] }` (immutables) or `{ file: { Lib: [{start, length}] } }` (libraries). */
+function rangesIn(v: unknown, depth: number, out: Ranges): void {
+  if (Array.isArray(v)) {
+    for (const r of v.slice(0, 1000)) {
+      const { start, length } = (r ?? {}) as { start?: unknown; length?: unknown };
+      if (Number.isSafeInteger(start) && Number.isSafeInteger(length) && (start as number) >= 0 && (length as number) > 0 && (length as number) <= 32) out.push([start as number, length as number]);
+    }
+  } else if (typeof v === 'object' && v !== null && depth < 2) {
+    for (const inner of Object.values(v).slice(0, 1000)) rangesIn(inner, depth + 1, out);
+  }
+}
+
+/**
+ * What each deployment writes into the runtime code, so that matching code to this artifact can skip
+ * it: immutables (Foundry: deployedBytecode.immutableReferences), linked libraries (linkReferences;
+ * Hardhat: deployedLinkReferences), and a library's guard, the PUSH20 of its own address at offset 1.
+ */
+function runtimeMasksOf(o: Record<string, unknown>, code: Hex | undefined): Ranges {
+  const out: Ranges = [];
+  const runtime = typeof o.deployedBytecode === 'object' && o.deployedBytecode !== null ? (o.deployedBytecode as Record<string, unknown>) : {};
+  rangesIn(runtime.immutableReferences, 0, out);
+  rangesIn(runtime.linkReferences ?? o.deployedLinkReferences, 0, out);
+  // solc's library call protection: PUSH20 <address> ADDRESS EQ, with zeros in the artifact.
+  if (code !== undefined && code.slice(2, 44).toLowerCase() === `73${'0'.repeat(40)}` && code.slice(44, 48).toLowerCase() === '3014') out.push([1, 20]);
+  return out;
 }
 
 function isAbiArray(v: unknown): v is Abi {
   return Array.isArray(v) && v.every((e) => typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string');
+}
+
+/** The runtime code, and the ranges of it a deployment fills in (none: the field is left out). */
+function withRuntime(o: Record<string, unknown>): { deployedBytecode?: Hex; runtimeMasks?: Ranges } {
+  const deployedBytecode = hexOrUndefined(o.deployedBytecode);
+  if (deployedBytecode === undefined) return {};
+  const masks = runtimeMasksOf(o, deployedBytecode);
+  return masks.length > 0 ? { deployedBytecode, runtimeMasks: masks } : { deployedBytecode };
 }
 
 /** Parse one file's text into an artifact; throws a plain Error saying what is wrong. */
@@ -55,7 +96,7 @@ export function parseAbiFile(text: string, file: string, source: Source): Artifa
         abi: o.abi,
         source,
         bytecode: hexOrUndefined(o.bytecode),
-        deployedBytecode: hexOrUndefined(o.deployedBytecode),
+        ...withRuntime(o),
         ...(o.storageLayout !== undefined ? { storageLayout: parseStorageLayout(o.storageLayout) } : {}),
       };
     }

@@ -1,8 +1,9 @@
 /**
  * Which artifact a deployed contract is: its runtime code compared with each artifact's
  * deployedBytecode, without solc's CBOR metadata trailer (the last two bytes give its length), which
- * differs between otherwise identical builds. Contracts with immutables do not match (their code has
- * the values spliced in); they keep their address.
+ * differs between otherwise identical builds, and with the bytes each deployment fills in (immutables,
+ * library addresses: the artifact's runtimeMasks) skipped on both sides. Immutables change bytes, never
+ * the code's length or its instructions' places.
  */
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
@@ -15,8 +16,31 @@ export function withoutMetadata(code: string): string {
   return cut > 4 && cut < hex.length ? hex.slice(0, -cut) : hex;
 }
 
+/** `hex` (no 0x) with each [start, length] byte range zeroed. */
+function masked(hex: string, ranges: ReadonlyArray<readonly [number, number]>): string {
+  let out = hex;
+  for (const [start, length] of ranges) {
+    if ((start + length) * 2 > out.length) continue;
+    out = `${out.slice(0, start * 2)}${'0'.repeat(length * 2)}${out.slice((start + length) * 2)}`;
+  }
+  return out;
+}
+
+/** Each artifact's runtime code as compared: without metadata, its masks applied. */
+const compared = new WeakMap<Artifact, string>();
+function bodyOf(a: Artifact & { deployedBytecode: Hex }): string {
+  let body = compared.get(a);
+  if (body === undefined) compared.set(a, (body = masked(withoutMetadata(a.deployedBytecode), a.runtimeMasks ?? [])));
+  return body;
+}
+
 export function matchArtifact(code: Hex, artifacts: readonly Artifact[]): Artifact | undefined {
   if (code.length <= 2) return undefined;
   const body = withoutMetadata(code);
-  return artifacts.find((a) => a.deployedBytecode !== undefined && a.deployedBytecode.length > 2 && withoutMetadata(a.deployedBytecode) === body);
+  return artifacts.find((a): boolean => {
+    if (a.deployedBytecode === undefined || a.deployedBytecode.length <= 2) return false;
+    const mine = bodyOf(a as Artifact & { deployedBytecode: Hex });
+    if (mine.length !== body.length) return false;
+    return (a.runtimeMasks === undefined ? body : masked(body, a.runtimeMasks)) === mine;
+  });
 }

@@ -1,0 +1,54 @@
+/**
+ * A Foundry developer's own contracts, as forge lays them out (contracts/Bank.sol compiled into out/ in
+ * the set-up: MyToken with custom errors, and Bank, which keeps the token and its owner as immutables),
+ * on a real anvil. What txray says of them must be right: named wherever they appear, their storage
+ * named by the layout.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { bankCall, deployBank, receipt, send, writeBankProject } from '../../scripts/lib/scenarios.mjs';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let token: string;
+let bank: string;
+let deposit: string;
+const project = mkdtempSync(join(tmpdir(), 'txray-bank-'));
+
+beforeAll(async () => {
+  writeBankProject(project);
+  anvil = await startAnvil();
+  ({ token, bank } = await deployBank(anvil.rpc));
+  await receipt(anvil.rpc, await send(anvil.rpc, { to: token, data: bankCall('MyToken', 'approve', [bank, 10n ** 21n]) }));
+  deposit = await send(anvil.rpc, { to: bank, gas: '0x40000', data: bankCall('Bank', 'deposit', [100n * 10n ** 18n]) });
+  expect((await receipt(anvil.rpc, deposit)).status).toBe('0x1');
+});
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+const run = (args: string[], cwd = project) => runTxray([...args, '-r', anvil.url], {}, undefined, cwd);
+
+describe('a contract with immutables', () => {
+  test('is named by its artifact (the bytes its immutables fill in are skipped when code is compared), in text and JSON', async () => {
+    const text = await run([deposit]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/To {13}Bank\(0x[0-9a-fA-F]{40}\)/);
+    expect(text.stdout).toMatch(/call Bank::deposit\(amount: 100000000000000000000/);
+    const doc = jsonOf(await run([deposit, '--json']));
+    expect(doc.labels[bank.toLowerCase()]).toBe('Bank');
+    expect(doc.labels[token.toLowerCase()]).toBe('MyToken');
+  });
+
+  test('--state names its storage by the layout', async () => {
+    const r = await run([deposit, '--state']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Bank\(0x[0-9a-fA-F]{40}\) · names from Bank's storage layout\n {6}accounts\[0xf39F…2266\]\.deposited: 0 → 100000000000000000000/);
+    const doc = jsonOf(await run([deposit, '--state', '--json']));
+    const paths = (doc.storageChanges as Array<{ address: string; variables?: Array<{ path: string }> }>).filter((c) => c.address === bank.toLowerCase()).flatMap((c) => (c.variables ?? []).map((v) => v.path));
+    expect(paths).toEqual(['accounts[0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266].deposited', 'accounts[0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266].since']);
+  });
+});
