@@ -214,12 +214,15 @@ export function writeBankProject(dir) {
   for (const [name, c] of Object.entries(bank)) writeFileSync(join(dir, 'out', 'Bank.sol', `${name}.json`), JSON.stringify(c));
 }
 
-/** Deploy MyToken (1,000,000 MTK to DEV.sender) and a Bank that keeps it; returns their addresses. */
+/** Deploy MyToken (1,000,000 MTK to DEV.sender) and a Bank that keeps it; returns their addresses and the Bank's creation. */
 export async function deployBank(rpc) {
-  const deployed = async (name, args) =>
-    (await receipt(rpc, await send(rpc, { data: encodeDeployData({ abi: bank[name].abi, bytecode: bank[name].bytecode.object, args }) }))).contractAddress;
-  const token = await deployed('MyToken', [10n ** 24n]);
-  return { token, bank: await deployed('Bank', [token]) };
+  const deployed = async (name, args) => {
+    const hash = await send(rpc, { data: encodeDeployData({ abi: bank[name].abi, bytecode: bank[name].bytecode.object, args }) });
+    return { hash, address: (await receipt(rpc, hash)).contractAddress };
+  };
+  const token = (await deployed('MyToken', [10n ** 24n])).address;
+  const created = await deployed('Bank', [token]);
+  return { token, bank: created.address, bankCreation: created.hash };
 }
 
 /** Call data for MyToken or Bank. */

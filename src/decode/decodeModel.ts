@@ -235,6 +235,20 @@ export function decodeConstructor(artifacts: readonly Artifact[], init: Hex): { 
 /** Value sent with empty calldata to code: receive() if the contract has one, else fallback(). */
 const RECEIVE: Decoded = { name: 'receive', signature: 'receive()', args: [], source: 'builtin', contract: 'receive or fallback' };
 
+/**
+ * What value with no data runs in a contract named `name`, where an artifact of that name says: its
+ * receive(), else its fallback(), else nothing (the call then reverts, and says why on its own). A
+ * contract no artifact describes: receive or fallback, marked as not known which.
+ */
+function valueEntry(index: AbiIndex, name: string | undefined): Decoded | null {
+  const artifact = name === undefined ? undefined : index.artifacts.find((a) => a.name === name && a.abi.length > 0);
+  if (artifact === undefined) return RECEIVE;
+  for (const kind of ['receive', 'fallback'] as const) {
+    if (artifact.abi.some((i) => i.type === kind)) return { name: kind, signature: `${kind}()`, args: [], source: artifact.source, contract: artifact.name };
+  }
+  return null;
+}
+
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
@@ -397,8 +411,10 @@ export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecodin
 const inputFunction = (model: InspectModel, index: AbiIndex): Decoded | null => {
   const input = model.tx?.input;
   if (input === undefined) return null;
-  // A creation's input is init code, not call data: nothing to guess there.
-  return decodeCallData(index, input)?.decoded ?? (model.tx?.to == null ? null : guessCallData(input));
+  // A creation's input is init code, not call data: its constructor where an artifact's creation code
+  // begins it, else nothing (its first bytes are opcodes, never a selector).
+  if (model.tx?.to == null) return decodeConstructor(index.artifacts, input)?.decoded ?? null;
+  return decodeCallData(index, input)?.decoded ?? guessCallData(input);
 };
 
 /**
@@ -469,7 +485,10 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
         // account without code spends no gas on it. Which of the two, only the callee's ABI says.
         // geth's callTracer counts the intrinsic gas in its root frame, so there gas says nothing.
         const gasTellsCode = !(n === tree.root && rootCountsIntrinsicGas(model.traceSource));
-        if (gasTellsCode && n.value !== null && toBig(n.value) > 0n && n.gasUsed !== null && toBig(n.gasUsed) > 0n) node.function = RECEIVE;
+        if (gasTellsCode && n.value !== null && toBig(n.value) > 0n && n.gasUsed !== null && toBig(n.gasUsed) > 0n) {
+          const ran = valueEntry(index, n.to === null ? undefined : labels.get(n.to.toLowerCase()));
+          if (ran !== null) node.function = ran;
+        }
       } else if (n.type === 'call' && n.input !== null && n.to !== null && isPrecompile(n.to)) {
         // A precompile's input is not call data: decoded by its address, or left raw.
         const pre = decodePrecompile(n.to, n.input, n.error === null ? n.output : null);

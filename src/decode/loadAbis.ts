@@ -5,7 +5,7 @@
  * A bad --abi path is a usage error; inside directories and projects, unreadable files are skipped.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Abi } from 'abitype';
 import { parseAbi } from 'viem';
 import { UsageError } from '../errors.js';
@@ -209,9 +209,29 @@ export function foundryOut(toml: string, env: Readonly<Record<string, string | u
   return (env.FOUNDRY_OUT?.trim() || undefined) ?? outOf(named) ?? outOf('default') ?? 'out';
 }
 
-/** Artifacts of the Foundry or Hardhat project in `cwd`, if there is one. */
+const HARDHAT_CONFIGS = ['js', 'ts', 'cjs', 'mjs', 'cts', 'mts'].map((ext) => `hardhat.config.${ext}`);
+
+/**
+ * The project the working directory is in: the nearest folder upwards with a foundry.toml or a
+ * hardhat.config.*, as forge and Hardhat find theirs (from src/ or script/ too). Null where none is.
+ */
+export function projectRoot(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (let level = 0; level < 64; level++) {
+    if (existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f)))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return null;
+}
+
+/** Artifacts of the Foundry or Hardhat project `cwd` is in (see projectRoot), if there is one. */
 export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): { artifacts: Artifact[]; kind: string | null } {
   const out: Artifact[] = [];
+  const root = projectRoot(cwd);
+  if (root === null) return { artifacts: out, kind: null };
+  cwd = root;
   const foundry = join(cwd, 'foundry.toml');
   if (existsSync(foundry)) {
     let toml = '';
@@ -224,7 +244,7 @@ export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string
     if (dir.startsWith(resolve(cwd)) && existsSync(dir)) walk(dir, 'project', out);
     return { artifacts: out, kind: 'foundry' };
   }
-  if (['js', 'ts', 'cjs', 'mjs', 'cts', 'mts'].some((ext) => existsSync(join(cwd, `hardhat.config.${ext}`)))) {
+  if (HARDHAT_CONFIGS.some((f) => existsSync(join(cwd, f)))) {
     const dir = join(cwd, 'artifacts');
     if (existsSync(dir)) walk(dir, 'project', out);
     return { artifacts: out, kind: 'hardhat' };

@@ -98,6 +98,8 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     if (fn.guessed) out.add(' (guessed types)', c.dim);
   } else out.add(n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?');
   if (n.value !== null && !isZero(n.value)) out.add(` · ${formatValueShort(toBig(n.value))}`, c.yellow);
+  // Value with no data that ran code no ABI says anything of (an artifact without receive() or fallback()).
+  if (n.type === 'call' && fn === undefined && n.input === '0x' && n.value !== null && !isZero(n.value) && n.gasUsed !== null && !isZero(n.gasUsed)) out.add(' · (no data)', c.dim);
   if (n.input !== null && n.input !== '0x' && !(n.type === 'call' && fn !== undefined)) {
     const size = byteLength(n.input);
     if (n.type === 'create') {

@@ -6,9 +6,9 @@ import Table from 'cli-table3';
 import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { byteLength, toBig } from '../raw/hex.js';
-import { escapeShort } from '../raw/escape.js';
+import { cutToWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
-import { showAddress } from './formatDecoded.js';
+import { formatDecoded, showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
@@ -17,6 +17,9 @@ export type SummaryRow = { readonly input: string; readonly model: InspectModel 
 function firstError(m: InspectModel): string {
   const f = m.failure;
   if (f === null) return '';
+  // A custom error the ABIs name, as the single view names it (formatDecoded escapes).
+  const custom = m.decoded?.error;
+  if (custom) return cutToWidth(formatDecoded(custom, { decoded: m.decoded, short: true }), 48);
   if (f.revert !== null) return escapeShort(describeRevert(f.revert), 48);
   return escapeShort(f.error ?? 'reverted (no trace)', 48);
 }

@@ -144,7 +144,9 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   if (tx?.input !== undefined) {
     const size = byteLength(tx.input);
     const fn = m.decoded?.function;
-    const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(fn.guessed ? '(guessed types)' : `(${tx.input.slice(0, 10)}, ${fn.source})`)}` : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
+    // A creation's input is init code: its constructor where an artifact names it, never a "selector".
+    const where = tx.to === null ? `init code, ${escapeText(fn?.contract ?? '')}, ${fn?.source}` : `${tx.input.slice(0, 10)}, ${fn?.source}`;
+    const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(fn.guessed ? '(guessed types)' : `(${where})`)}` : tx.to === null ? ' of init code' : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
     yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${what}`);
   }
   const pad = ' '.repeat(2 + LABEL);

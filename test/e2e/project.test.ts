@@ -9,22 +9,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { bankCall, deployBank, receipt, send, writeBankProject } from '../../scripts/lib/scenarios.mjs';
+import { bankCall, deployBank, DEV, receipt, send, writeBankProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let token: string;
 let bank: string;
 let deposit: string;
+let creation: string;
+let refused: string;
+let plainValue: string;
 const project = mkdtempSync(join(tmpdir(), 'txray-bank-'));
 
 beforeAll(async () => {
   writeBankProject(project);
   anvil = await startAnvil();
-  ({ token, bank } = await deployBank(anvil.rpc));
+  ({ token, bank, bankCreation: creation } = await deployBank(anvil.rpc));
   await receipt(anvil.rpc, await send(anvil.rpc, { to: token, data: bankCall('MyToken', 'approve', [bank, 10n ** 21n]) }));
   deposit = await send(anvil.rpc, { to: bank, gas: '0x40000', data: bankCall('Bank', 'deposit', [100n * 10n ** 18n]) });
   expect((await receipt(anvil.rpc, deposit)).status).toBe('0x1');
+  // DEV.other has nothing in the Bank: NothingToWithdraw(who).
+  refused = (await anvil.rpc('eth_sendTransaction', [{ from: DEV.other, to: bank, gas: '0x30000', data: bankCall('Bank', 'withdraw', [1n]) }])) as string;
+  // 1 wei with no data to MyToken, which has neither receive() nor fallback().
+  plainValue = await send(anvil.rpc, { to: token, value: '0x1', gas: '0x30000' });
+  expect((await receipt(anvil.rpc, refused)).status).toBe('0x0');
+  expect((await receipt(anvil.rpc, plainValue)).status).toBe('0x0');
 });
 afterAll(async () => {
   await anvil?.stop();
@@ -50,5 +59,37 @@ describe('a contract with immutables', () => {
     const doc = jsonOf(await run([deposit, '--state', '--json']));
     const paths = (doc.storageChanges as Array<{ address: string; variables?: Array<{ path: string }> }>).filter((c) => c.address === bank.toLowerCase()).flatMap((c) => (c.variables ?? []).map((v) => v.path));
     expect(paths).toEqual(['accounts[0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266].deposited', 'accounts[0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266].since']);
+  });
+});
+
+describe('what else a developer sees of their own contracts', () => {
+  test('from a subfolder of the project (src/), the project is found upwards, as forge finds it', async () => {
+    const r = await run([deposit], join(project, 'src'));
+    expect(r.stdout).toMatch(/To {13}Bank\(0x[0-9a-fA-F]{40}\)/);
+  });
+
+  test('a creation\'s input is init code and its constructor, never a selector', async () => {
+    const r = await run([creation]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Input +[\d,]+ bytes: constructor\(token_: 0x5FbD…0aa3\) \(init code, Bank, project\)\n/);
+    expect(r.stdout).not.toContain('selector');
+    expect(jsonOf(await run([creation, '--json'])).function).toMatchObject({ name: 'constructor', contract: 'Bank' });
+  });
+
+  test('value with no data to a contract whose ABI has neither receive() nor fallback(): no receive() is made up', async () => {
+    const r = await run([plainValue]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('receive()');
+    expect(r.stdout).not.toContain('fallback()');
+    expect(r.stdout).toMatch(/call MyToken\(0x5FbDB2315678afecb367f032d93F642f64180aa3\) · 1 wei · \(no data\) · 43 gas ✗ Reverted\n/);
+    expect(jsonOf(await run([plainValue, '--json'])).calls.function).toBeUndefined();
+  });
+
+  test('the summary table of several hashes names a custom error as the single view does', async () => {
+    const r = await run([deposit, refused]);
+    expect(r.code).toBe(1);
+    const row = r.stdout.split('\n').find((l) => l.includes(refused.slice(0, 10)))!;
+    expect(row).toContain('NothingToWithdraw(who: 0x7099…79C8)');
+    expect(row).not.toContain('custom error 0x');
   });
 });
