@@ -15,8 +15,12 @@ const v8 = require('node:v8');
 // for a CLI that makes a few requests that second compilation is all cost (measured in docs/speed.md).
 // Set before anything is compiled: V8 only accepts a code cache made under the same flags, and the
 // warm-up loads the bundle through this file too.
-v8.setFlagsFromString('--no-wasm-tier-up');
-v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+// Only on Node 20 and 22, whose V8s know both flags (measured on 20): V8 prints an error for a flag it
+// does not know.
+if (/^v2[02]\./.test(process.version)) {
+  v8.setFlagsFromString('--no-wasm-tier-up');
+  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+}
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'txray.cjs');

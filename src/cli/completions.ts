@@ -82,7 +82,8 @@ function bash(p: ReturnType<typeof programs>): string {
     const byKind = (kind: Spec['kind']): string[] => names(specs.filter((s) => s.kind === kind));
     const lines: string[] = [];
     for (const s of specs.filter((x) => x.kind === 'choices')) lines.push(`      ${names([s]).join('|')}) COMPREPLY=($(compgen -W "${words(s.choices)}" -- "$cur")); return ;;`);
-    if (byKind('file').length > 0) lines.push(`      ${byKind('file').join('|')}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;`);
+    // One name a line (a name may hold spaces), none globbed.
+    if (byKind('file').length > 0) lines.push(`      ${byKind('file').join('|')}) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;`);
     if (byKind('endpoint').length > 0) lines.push(`      ${byKind('endpoint').join('|')}) COMPREPLY=($(compgen -W "$(_txray_rpc_aliases)" -- "$cur")); return ;;`);
     // A value nobody can guess (a number, an address): nothing offered.
     const free = names(specs.filter((s) => s.kind === 'value' && s.takesValue && !s.optionalValue));
@@ -132,7 +133,8 @@ function zsh(p: ReturnType<typeof programs>): string {
         const names = both.length > 1 ? `{${both.join(',')}}` : both[0]!;
         const what = s.kind === 'choices' ? `(${words(s.choices)})` : s.kind === 'file' ? '_files' : s.kind === 'endpoint' ? '_txray_endpoints' : ' ';
         // ':' before a value, '::' before one that may be left out.
-        const action = s.takesValue ? `${s.optionalValue ? '::' : ':'}${s.valueName}:${what}` : '';
+        // The value's name is _arguments' message: a ':' in it (<addr:wei>) would end the message and run the rest.
+        const action = s.takesValue ? `${s.optionalValue ? '::' : ':'}${zshText(s.valueName.replace(/:/g, '/'))}:${what}` : '';
         return `    ${exclusive}${names}'[${zshText(s.description)}]${action}'`;
       })
       .join(' \\\n');

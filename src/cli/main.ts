@@ -142,7 +142,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
     const opts = parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry);
     debugOn = opts.debug;
-    secrets = secretsOf(opts.url, opts.headers.map(([, v]) => v));
+    // A proxy's credentials are secrets too (undici sends them as Proxy-Authorization; nothing prints them).
+    const proxyCredentials = [opts.proxy.http, opts.proxy.https].flatMap((p) => (p === null ? [] : [new URL(p).username, new URL(p).password]));
+    secrets = secretsOf(opts.url, [...opts.headers.map(([, v]) => v), ...proxyCredentials]);
     if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
 
     // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request.

@@ -135,11 +135,13 @@ export function parseEndpoint(
   if (!fromFlag && (text === undefined || text.trim() === '')) return { url: new URL(DEFAULT_RPC_URL), isDefault: true };
   if (!looksLikeAlias(text)) return { url: parseRpcUrl(text, source), isDefault: false };
   const alias = text.trim();
-  if (foundry === null) throw new UsageError(`${source} '${alias}' is not a URL, and no foundry.toml here or above names it in [rpc_endpoints]; pass http://… or https://….`);
-  if (foundry.broken !== undefined) throw new UsageError(`${source} '${alias}' is not a URL, and ${foundry.file} ${foundry.broken}, so its [rpc_endpoints] cannot name it.`);
+  // A word that long may be an API key pasted where the URL belongs: not repeated.
+  const shown = alias.length <= 24 ? `'${alias}'` : 'its value (not shown: it may be a key)';
+  if (foundry === null) throw new UsageError(`${source} ${shown} is not a URL, and no foundry.toml here or above names it in [rpc_endpoints]; pass http://… or https://….`);
+  if (foundry.broken !== undefined) throw new UsageError(`${source} ${shown} is not a URL, and ${foundry.file} ${foundry.broken}, so its [rpc_endpoints] cannot name it.`);
   if (!Object.hasOwn(foundry.endpoints, alias)) {
     const known = Object.keys(foundry.endpoints).filter((k) => looksLikeAlias(k)).slice(0, 12);
-    throw new UsageError(`no endpoint '${alias}' in foundry.toml [rpc_endpoints] (${foundry.file}); ${known.length > 0 ? `it names ${known.join(', ')}` : 'it names none'}.`);
+    throw new UsageError(`no endpoint ${shown} in foundry.toml [rpc_endpoints] (${foundry.file}); ${known.length > 0 ? `it names ${known.join(', ')}` : 'it names none'}.`);
   }
   const value = foundry.endpoints[alias];
   const written = typeof value === 'string' ? value : (tableOf(value).url ?? tableOf(value).endpoint);

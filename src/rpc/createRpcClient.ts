@@ -113,7 +113,8 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
   const via = proxyFor(opts.url, opts.proxy ?? NO_PROXY_SETTINGS);
   if (via !== null) {
     const proxy = `the proxy ${shownProxy(via)}`;
-    const refused = /^Proxy response \((\d{3})\)/.exec(err instanceof Error ? err.message : '')?.[1];
+    // undici's words: a tunnel the proxy refused, or a plain request it answered 407.
+    const refused = /^Proxy response \((\d{3})\)|^Proxy Authentication Required \((407)\)/.exec(err instanceof Error ? err.message : '')?.slice(1).find((x) => x !== undefined);
     if (refused !== undefined) return hint(`${proxy} answered HTTP ${refused} when asked to connect to ${where}; ${refused === '407' ? "check the proxy's credentials" : 'can it reach the node? (NO_PROXY lists hosts to reach directly)'}.`);
     if (codeText === 'ECONNREFUSED') return hint(`connection refused by ${proxy} on the way to ${where}: is the proxy running, and is its port right?`);
     if (codeText === 'ENOTFOUND' || codeText === 'EAI_AGAIN') return hint(`cannot resolve the host of ${proxy} on the way to ${where}: check ${opts.url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'}.`);

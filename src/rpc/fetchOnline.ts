@@ -331,6 +331,7 @@ export async function fetchOnline(
     throw err;
   } finally {
     linked.release();
-    await (await (http as ReturnType<typeof makeGet> | null))?.close();
+    // A client that could not be made has nothing to close (its failure was already said).
+    await (await (http as ReturnType<typeof makeGet> | null)?.catch(() => null))?.close();
   }
 }

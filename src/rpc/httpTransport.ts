@@ -42,8 +42,10 @@ export async function createHttpTransport(connections: number, proxy: ProxySetti
   const options = { connections, maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } };
   const dispatcher: Dispatcher =
     proxy.http !== null || proxy.https !== null
-      ? // Every value given (never undefined): the agent would otherwise read process.env on its own.
-        new (await undici.loadProxyAgent())({ ...options, httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy })
+      ? // Every value given (never undefined): the agent would otherwise read process.env on its own. An
+        // http: node is asked through the proxy in plain HTTP, as curl and cast do (a company proxy often
+        // allows CONNECT to port 443 only); an https: one through a CONNECT tunnel.
+        new (await undici.loadProxyAgent())({ ...options, proxyTunnel: false, httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy })
       : new undici.Agent(options);
   const request = undici.request;
   return {

@@ -310,6 +310,20 @@ async function makeRunner(client: RpcClient, header: Json, stateBlock: string, d
 
 type RunResult = Awaited<ReturnType<typeof runTx>>;
 
+/** Run `go`; where it throws, the journal is first put back as it was before (see NodeState.unwindTo). */
+async function unwound<T>(state: NodeState, go: () => Promise<T>): Promise<T> {
+  const depth = state.depth();
+  try {
+    return await go();
+  } catch (err) {
+    await state.unwindTo(depth);
+    throw err;
+  }
+}
+
+/** The EVM's refusals that earlier transactions of the block can explain: a nonce, a balance (EthereumJS's words). */
+const isRefusal = (err: unknown): boolean => err instanceof Error && /doesn't have the correct nonce|doesn't have enough funds/.test(err.message);
+
 /** At most this many runs on guesses before a replay (each costs one batch request, and a run of every transaction). */
 const GUESS_ROUNDS = 3;
 
@@ -322,15 +336,15 @@ const GUESS_ROUNDS = 3;
 async function learnReads(state: NodeState, txs: readonly Json[], runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
   state.fetchAhead(txs.flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
   for (let round = 0; round < GUESS_ROUNDS; round++) {
+    const depth = state.depth();
     await state.checkpoint();
     const missing = await state.guess(async () => {
       for (const t of txs) {
-        await runRaw(t, true).catch((err: unknown) => {
+        await unwound(state, () => runRaw(t, true)).catch((err: unknown) => {
           if (err instanceof Interrupted || err instanceof NoState) throw err;
         });
       }
-    });
-    await state.revert();
+    }).finally(() => state.unwindTo(depth));
     if (missing.accounts.length + missing.slots.length === 0) return;
     state.fetchAhead(missing.accounts, missing.slots);
   }
@@ -378,8 +392,8 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
   // On the parent's state first. The EVM may refuse it there (a nonce or a balance that earlier
   // transactions of its block changed): then, as where its result differs from the receipt, the block's
   // earlier transactions are replayed first, as `cast run` does. The first transaction has no such excuse.
-  const firstTry = await traced(() => runRaw(tx), opts.state).catch((err: unknown) => {
-    if (index === 0 || err instanceof Interrupted || err instanceof NoState) throw err;
+  const firstTry = await unwound(state, () => traced(() => runRaw(tx), opts.state)).catch((err: unknown) => {
+    if (index === 0 || !isRefusal(err)) throw err;
     return null;
   });
   let outcome = firstTry;
@@ -392,7 +406,7 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
     await learnReads(state, [...earlier, tx], runRaw);
     for (const t of earlier) {
       try {
-        await runRaw(t);
+        await unwound(state, () => runRaw(t));
       } catch (err) {
         // One the EVM refuses here was refused by no one when it was mined: what follows may differ, and the receipt check says so.
         if (err instanceof Interrupted || err instanceof NoState) throw err;

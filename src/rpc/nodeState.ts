@@ -14,6 +14,9 @@ import { accountCalls, readCalls } from './askAhead.js';
 import type { BatchAnswer, RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
 
+/** Reads in one batch request at most (a multiple of 3: an account is three reads). */
+const BATCH_ITEMS = 480;
+
 /** A read the node could not answer: the run cannot go on (unlike a transaction the EVM refuses). */
 export class NoState extends Error {
   override readonly name = 'NoState';
@@ -138,7 +141,16 @@ export class NodeState extends SimpleStateManager {
   fetchAhead(accounts: readonly string[], slots: readonly string[]): void {
     const newAccounts = [...new Set(accounts)].filter((a) => !this.accounts.has(a) && !this.asked.accounts.has(a));
     const newSlots = [...new Set(slots)].filter((id) => !this.slots.has(id) && !this.asked.slots.has(id));
-    if (newAccounts.length + newSlots.length > 0) this.adopt(newAccounts, newSlots, this.client.batch(readCalls(newAccounts, newSlots, this.block), this.deadline));
+    // Providers cap a batch (geth 1,000 items by default, some hosted ones 100s): no batch holds more than
+    // BATCH_ITEMS; the batches go out together.
+    for (let i = 0; i < newAccounts.length; i += BATCH_ITEMS / 3) {
+      const accounts = newAccounts.slice(i, i + BATCH_ITEMS / 3);
+      this.adopt(accounts, [], this.client.batch(readCalls(accounts, [], this.block), this.deadline));
+    }
+    for (let i = 0; i < newSlots.length; i += BATCH_ITEMS) {
+      const slots = newSlots.slice(i, i + BATCH_ITEMS);
+      this.adopt([], slots, this.client.batch(readCalls([], slots, this.block), this.deadline));
+    }
   }
 
   /**
@@ -263,6 +275,20 @@ export class NodeState extends SimpleStateManager {
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {
     this.touch(address.toString().toLowerCase());
     await super.putAccount(address, account as Account);
+  }
+
+  /** How many journal levels there are (see unwindTo). */
+  depth(): number {
+    return this.accountStack.length;
+  }
+
+  /**
+   * Back to `depth` journal levels. EthereumJS reverts a frame's level only for the EVM's own errors: one
+   * that is not (a read that failed, a precompile it cannot run) leaves the frame's and the
+   * transaction's levels behind, with what they wrote.
+   */
+  async unwindTo(depth: number): Promise<void> {
+    while (this.accountStack.length > depth) await this.revert();
   }
 
   /** The current (journaled) view of one account, for the state diff. */

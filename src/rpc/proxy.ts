@@ -22,14 +22,16 @@ export function proxySettingsOf(env: Readonly<Record<string, string | undefined>
   const pick = (lower: string, upper: string): string | null => {
     const v = (env[lower] ?? env[upper])?.trim();
     if (v === undefined || v === '') return null;
+    // A proxy without a scheme (proxy.corp:3128) is http://, as curl takes it.
+    const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `http://${v}`;
     let url: URL;
     try {
-      url = new URL(v);
+      url = new URL(written);
     } catch {
       throw new UsageError(`${env[lower] !== undefined ? lower : upper} is not a URL; expected http://host:port.`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${env[lower] !== undefined ? lower : upper} must be an http:// or https:// URL.`);
-    return v;
+    return written;
   };
   const http = pick('http_proxy', 'HTTP_PROXY');
   return { http, https: pick('https_proxy', 'HTTPS_PROXY') ?? http, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
@@ -42,12 +44,15 @@ export function proxyFor(url: URL, s: ProxySettings): URL | null {
   // The host with an IPv6 literal's brackets kept, the port made explicit.
   const host = url.host.replace(/:\d*$/, '').toLowerCase();
   const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
+  // undici's rules to the letter (EnvHttpProxyAgent): `*` alone, untrimmed, means every host; an entry's
+  // port 0 (or none) any port.
   const entries = s.noProxy.split(/[,\s]/).filter((e) => e !== '');
-  if (entries.length > 0 && s.noProxy.trim() === '*') return null;
+  if (entries.length > 0 && s.noProxy === '*') return null;
   for (const entry of entries) {
     const m = /^(.+):(\d+)$/.exec(entry);
     const name = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    if (m && Number(m[2]) !== port) continue;
+    const entryPort = m ? Number.parseInt(m[2]!, 10) : 0;
+    if (entryPort !== 0 && entryPort !== port) continue;
     if (host === name || host.endsWith(`.${name}`)) return null;
   }
   return new URL(proxy);

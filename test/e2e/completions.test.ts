@@ -20,6 +20,7 @@ beforeAll(async () => {
   mkdirSync(inside, { recursive: true });
   writeFileSync(join(project, 'foundry.toml'), ['[profile.default]', 'src = "src"', '', '[rpc_endpoints]', 'mainnet = "${MAINNET_RPC_URL}"', 'local = "http://127.0.0.1:8545"', '', '[profile.ci.rpc_endpoints]', 'ci_node = "http://ci:8545"', ''].join('\n'));
   writeFileSync(join(inside, 'Token.abi.json'), '[]');
+  writeFileSync(join(inside, 'my file.json'), '[]');
   for (const shell of ['bash', 'zsh', 'fish']) {
     const r = await runTxray(['completions', shell]);
     expect(r.code).toBe(0);
@@ -58,12 +59,14 @@ const offers: Record<string, (line: string) => string[]> = {
     ].join('\n');
     run('zsh', ['-f', '-c', driver]);
     try {
-      return [...new Set(run('cat', [out]).split('\n').filter(Boolean))];
+      // zsh's file completion offers a name both as typed and quoted for the line (my\ file.json).
+      return [...new Set(run('cat', [out]).split('\n').filter(Boolean).map((l) => l.replace(/\\ /g, ' ')))];
     } catch {
       return [];
     }
   },
-  fish: (line) => run('fish', ['-c', `source ${scripts.fish}; complete -C '${line}'`]).split('\n').filter(Boolean).map((l) => l.split('\t')[0]!),
+  // fish escapes a space in what it offers (my\ file.json).
+  fish: (line) => run('fish', ['-c', `source ${scripts.fish}; complete -C '${line}'`]).split('\n').filter(Boolean).map((l) => l.split('\t')[0]!.replace(/\\ /g, ' ')),
 };
 
 describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) => {
@@ -85,9 +88,10 @@ describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) 
     expect([...offers[shell]!(line)].sort()).toEqual(want);
   });
 
-  test('a <file> option offers files', () => {
+  test('a <file> option offers files, a name with a space whole', () => {
     expect(ensureShell(shell)).toBe(true);
     expect(offers[shell]!('txray --abi Tok')).toContain('Token.abi.json');
+    expect(offers[shell]!('txray --abi my')).toEqual(['my file.json']);
   });
 
   test('every option --help shows, of txray and of txray call, is in the script (it is made from the same definitions)', async () => {
@@ -96,6 +100,12 @@ describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) 
     expect(options.size).toBeGreaterThan(40);
     for (const o of options) expect(scripts[shell] && run('cat', [scripts[shell]!])).toContain(shell === 'fish' ? (o.startsWith('--') ? `-l ${o.slice(2)}` : `-s ${o.slice(1)}`) : o);
   });
+});
+
+test('zsh: a value name with a colon (<addr:hex>) is not cut into a command', () => {
+  const text = spawnSync('cat', [scripts.zsh!], { encoding: 'utf8' }).stdout;
+  expect(text).toContain("--override-code'[simulate with this runtime code, repeatable]:addr/hex: '");
+  expect(text).not.toMatch(/\]:addr:hex:/);
 });
 
 describe('txray completions: usage', () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../support/forwardProxy.js';
 import { type RpcServer, startRpcServer } from '../support/rpcServer.js';
@@ -43,7 +44,7 @@ afterAll(async () => {
   await Promise.all([node?.close(), proxy?.close(), new Promise((r) => sourcify?.close(r))]);
 });
 beforeEach(() => {
-  proxy.tunnels.length = 0;
+  proxy.through.length = 0;
   node.requests.length = 0;
   sourcifyHits = 0;
 });
@@ -55,7 +56,7 @@ describe('HTTP_PROXY, HTTPS_PROXY, NO_PROXY', () => {
     const r = await runTxray([HASH, '-r', node.url, '--json', '--debug'], { [name]: proxy.url });
     expect(r.code).toBe(0);
     expect(jsonOf(r).status).toBe('success');
-    expect(proxy.tunnels.map((t) => t.target)).toContain(nodeHost());
+    expect(proxy.through.map((t) => `${t.how} ${t.target}`)).toContain(`forward ${nodeHost()}`);
     expect(node.requests.length).toBeGreaterThanOrEqual(3);
     expect(r.stderr).toContain(`txray: debug: the node through the proxy ${proxy.url}\n`);
   });
@@ -63,20 +64,20 @@ describe('HTTP_PROXY, HTTPS_PROXY, NO_PROXY', () => {
   test.each([['NO_PROXY', '127.0.0.1'], ['no_proxy', 'example.org, 127.0.0.1'], ['NO_PROXY', '*'], ['NO_PROXY', `127.0.0.1:${'PORT'}`]])('%s=%s: the node is reached directly', async (name, value) => {
     const r = await runTxray([HASH, '-r', node.url, '--json', '--debug'], { HTTP_PROXY: proxy.url, [name]: value.replace('PORT', String(node.port)) });
     expect(r.code).toBe(0);
-    expect(proxy.tunnels).toEqual([]);
+    expect(proxy.through).toEqual([]);
     expect(r.stderr).not.toContain('through the proxy');
   });
 
   test('NO_PROXY for another port of the same host: still through the proxy', async () => {
     const r = await runTxray([HASH, '-r', node.url, '--json'], { HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${node.port + 1}` });
     expect(r.code).toBe(0);
-    expect(proxy.tunnels.map((t) => t.target)).toContain(nodeHost());
+    expect(proxy.through.map((t) => `${t.how} ${t.target}`)).toContain(`forward ${nodeHost()}`);
   });
 
   test('HTTPS_PROXY alone leaves an http: node direct', async () => {
     const r = await runTxray([HASH, '-r', node.url, '--json'], { HTTPS_PROXY: proxy.url });
     expect(r.code).toBe(0);
-    expect(proxy.tunnels).toEqual([]);
+    expect(proxy.through).toEqual([]);
   });
 
   test('--online: the services\' requests go through the proxy too', async () => {
@@ -84,7 +85,7 @@ describe('HTTP_PROXY, HTTPS_PROXY, NO_PROXY', () => {
     const r = await runTxray([HASH, '-r', node.url, '--json', '--online', '--sourcify-url', sourcifyUrl, '--signatures-url', sourcifyUrl, '--debug'], { HTTP_PROXY: proxy.url, TXRAY_CACHE_DIR: cache });
     expect(r.code).toBe(0);
     expect(sourcifyHits).toBeGreaterThan(0);
-    expect(proxy.tunnels.map((t) => t.target)).toContain(new URL(sourcifyUrl).host);
+    expect(proxy.through.map((t) => `${t.how} ${t.target}`)).toContain(`forward ${new URL(sourcifyUrl).host}`);
     expect(r.stderr).toContain(`txray: debug: --online: Sourcify through the proxy ${proxy.url}\n`);
   });
 
@@ -94,7 +95,7 @@ describe('HTTP_PROXY, HTTPS_PROXY, NO_PROXY', () => {
       const withCreds = authed.url.replace('http://', 'http://puser:PROXYSECRET@');
       const r = await runTxray([HASH, '-r', node.url, '--debug'], { HTTP_PROXY: withCreds });
       expect(r.code).toBe(0);
-      expect(authed.tunnels[0]?.auth).toBe(`Basic ${Buffer.from('puser:PROXYSECRET').toString('base64')}`);
+      expect(authed.through[0]?.auth).toBe(`Basic ${Buffer.from('puser:PROXYSECRET').toString('base64')}`);
       expect(r.stdout + r.stderr).not.toContain('PROXYSECRET');
       expect(r.stderr).toContain(`through the proxy ${authed.url}\n`);
       // Without them: the proxy's 407, said in one line.
@@ -103,6 +104,20 @@ describe('HTTP_PROXY, HTTPS_PROXY, NO_PROXY', () => {
       expect(refused.stderr).toBe(`txray: the proxy ${authed.url} answered HTTP 407 when asked to connect to ${node.url}; check the proxy's credentials.\n`);
     } finally {
       await authed.close();
+    }
+  });
+
+  test('an https: node through HTTPS_PROXY: a CONNECT tunnel, TLS end to end', async () => {
+    const TLS = fileURLToPath(new URL('../support/tls/', import.meta.url));
+    const secure = await startRpcServer(({ method }) => (method in answers ? { result: answers[method] } : undefined), { tls: { key: readFileSync(`${TLS}key.pem`), cert: readFileSync(`${TLS}cert.pem`) } });
+    try {
+      const r = await runTxray([HASH, '-r', secure.url, '--json'], { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: `${TLS}cert.pem` });
+      expect(r.code).toBe(0);
+      // One tunnel per connection (the three first calls go out at once).
+      expect(proxy.through.length).toBeGreaterThan(0);
+      expect(new Set(proxy.through.map((t) => `${t.how} ${t.target}`))).toEqual(new Set([`connect ${new URL(secure.url).host}`]));
+    } finally {
+      await secure.close();
     }
   });
 

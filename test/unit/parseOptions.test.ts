@@ -111,6 +111,19 @@ describe('--rpc-url <alias>: foundry.toml [rpc_endpoints]', () => {
     expect(() => parseEndpoint(undefined, { ETH_RPC_URL: 'mainnet' }, { file: '/p/foundry.toml', endpoints: {}, broken: 'is not valid TOML' })).toThrow("ETH_RPC_URL 'mainnet' is not a URL, and /p/foundry.toml is not valid TOML, so its [rpc_endpoints] cannot name it.");
   });
 
+  test('a word long enough to be an API key is never repeated', () => {
+    const key = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
+    for (const f of [null, project]) {
+      try {
+        parseEndpoint(key, {}, f);
+        throw new Error('no error');
+      } catch (e) {
+        expect((e as Error).message).toMatch(/its value \(not shown: it may be a key\)/);
+        expect((e as Error).message).not.toContain(key);
+      }
+    }
+  });
+
   test('a host without a scheme is not an alias: the old advice', () => {
     expect(looksLikeAlias('127.0.0.1:8545')).toBe(false);
     expect(looksLikeAlias('node.example')).toBe(false);

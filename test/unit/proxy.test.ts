@@ -34,7 +34,17 @@ describe('proxyFor: the rules curl, cast and undici share', () => {
     expect(shownProxy(new URL('http://user:secret@proxy.corp:3128/some/path?key=1'))).toBe('http://proxy.corp:3128');
   });
 
-  test.each([['HTTP_PROXY', 'proxy.corp:3128'], ['https_proxy', 'socks5://127.0.0.1:1080']])('%s=%s is a usage error naming the variable', (name, value) => {
+  test('a proxy without a scheme is http://, as curl takes it', () => {
+    expect(proxyFor(new URL('http://node.example'), proxySettingsOf({ HTTP_PROXY: 'proxy.corp:3128' }))?.href).toBe('http://proxy.corp:3128/');
+    expect(proxyFor(new URL('https://node.example'), proxySettingsOf({ https_proxy: '127.0.0.1:3128' }))?.href).toBe('http://127.0.0.1:3128/');
+  });
+
+  test('NO_PROXY as undici reads it: a padded * is not every host; port 0 is any port', () => {
+    expect(proxyFor(new URL('http://node.example'), proxySettingsOf({ HTTP_PROXY: P, NO_PROXY: ' *' }))).not.toBeNull();
+    expect(proxyFor(new URL('http://node.example:8545'), proxySettingsOf({ HTTP_PROXY: P, NO_PROXY: 'node.example:0' }))).toBeNull();
+  });
+
+  test.each([['HTTP_PROXY', 'http://[bad'], ['https_proxy', 'socks5://127.0.0.1:1080']])('%s=%s is a usage error naming the variable', (name, value) => {
     expect(() => proxySettingsOf({ [name]: value })).toThrow(UsageError);
     expect(() => proxySettingsOf({ [name]: value })).toThrow(new RegExp(`^${name} `));
   });
