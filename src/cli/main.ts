@@ -35,6 +35,13 @@ export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   }
 }
 
+/** By status, except that a transaction mined with fewer confirmations than --confirmations asked is not final yet (4). */
+export function exitCodeForModel(model: InspectModel): ExitCode {
+  const c = model.confirmations;
+  if (c != null && c.reached < c.wanted && (model.status === 'success' || model.status === 'reverted')) return ExitCode.pending;
+  return exitCodeForStatus(model.status);
+}
+
 export function exitCodeForError(err: unknown): ExitCode {
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof RpcFailure) return ExitCode.rpcFailure;
@@ -239,7 +246,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
               onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
               onStage: opts.debug ? (stage) => debug(`${tag}${stage} at ${elapsed()}`) : undefined,
             });
-            outcome = { input: input.text, hash: input.hash, model, code: exitCodeForStatus(model.status) };
+            outcome = { input: input.text, hash: input.hash, model, code: exitCodeForModel(model) };
           } catch (e) {
             if (e instanceof Interrupted) {
               interrupted = true;

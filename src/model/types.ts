@@ -93,6 +93,8 @@ export interface InspectModel {
   readonly traceSource: TraceSource | null;
   /** Which tracer the tree came from, when it was not trace_transaction. */
   readonly traceNote: string | null;
+  /** --confirmations: the blocks wanted on top of the transaction's block, and how many there were when --wait ended. */
+  readonly confirmations?: { readonly wanted: number; readonly reached: number } | null;
   /** traceSource local: how txray's re-execution went (absent or null otherwise). */
   readonly reexecution?: Reexecution | null;
   /** Events per call, when the tracer placed them (null: they stay in the Logs section only). */

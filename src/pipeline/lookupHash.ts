@@ -124,18 +124,32 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
   if (s.waitMs === null) return inspectOnce(client, hash, s);
   const until = Date.now() + s.waitMs;
   let delay = FIRST_POLL_MS;
+  /** Blocks on top of the transaction's block at the last poll (null: not mined yet, or not asked). */
+  let reached: number | null = null;
   for (;;) {
     const deadline = deadlineSignal(s.timeoutMs);
     const receipt = (await client.call('eth_getTransactionReceipt', [hash], deadline)) as { blockNumber?: unknown } | null;
     if (receipt !== null && typeof receipt === 'object') {
       if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;
       const head = await client.call('eth_blockNumber', [], deadline);
-      if (isQuantity(head) && BigInt(head) - BigInt(receipt.blockNumber) >= BigInt(s.confirmations)) break;
+      if (isQuantity(head)) reached = Math.max(0, Number(BigInt(head) - BigInt(receipt.blockNumber)));
+      if (reached !== null && reached >= s.confirmations) break;
     }
     const left = until - Date.now();
     if (left <= 0) break;
     await pause(Math.min(delay, left), s.interrupt);
     delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
   }
-  return inspectOnce(client, hash, s);
+  const model = await inspectOnce(client, hash, s);
+  const waited = `--wait ${Math.round(s.waitMs / 1000)} s`;
+  if (model.status === 'pending' || model.status === 'not_found') {
+    // Said on stderr too: the exit code alone (4, 3) does not say the wait ran out.
+    return { ...model, warnings: [...model.warnings, `${waited} ran out: the transaction is ${model.status === 'pending' ? 'still pending' : 'still unknown to the node'}.`] };
+  }
+  if (s.confirmations === 0) return model;
+  const confirmations = { wanted: s.confirmations, reached: reached ?? 0 };
+  if (confirmations.reached >= confirmations.wanted) return { ...model, confirmations };
+  // Mined, but not as deep as asked: not final for a script that asked for it (exit 4, see main).
+  const line = `${waited} ran out with ${confirmations.reached} of ${confirmations.wanted} confirmation${confirmations.wanted === 1 ? '' : 's'}.`;
+  return { ...model, confirmations, warnings: [...model.warnings, line] };
 }

@@ -4,10 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { call, send } from '../../scripts/lib/scenarios.mjs';
+import { call, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
-import { BIN, runTxray } from '../support/runTxray.js';
+import { BIN, runTxray, txrayEnv } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 
 let anvil: Anvil;
@@ -107,13 +107,15 @@ describe('several hashes', () => {
 });
 
 /** Start txray in the background; resolves with its exit code, stdout and elapsed time. */
-function background(args: string[]): Promise<{ code: number | null; stdout: string; ms: number }> {
+function background(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: txrayEnv() });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
-    child.on('close', (code) => resolve({ code, stdout, ms: Date.now() - started }));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
   });
 }
 
@@ -169,6 +171,22 @@ describe('--wait', () => {
     const r = await run;
     expect(r.code).toBe(0);
     expect(r.ms).toBeGreaterThanOrEqual(1100);
+    expect(r.stderr).toBe('');
+    const doc = await background([hash, '-r', anvil.url, '--confirmations', '2', '--wait', '5', '--json']);
+    expect(JSON.parse(doc.stdout).confirmations).toEqual({ wanted: 2, reached: 2 });
+  });
+
+  test('the wait ends before the confirmations: exit 4 and one line that says how many there were, though it succeeded', async () => {
+    const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
+    await receipt(anvil.rpc, hash);
+    const r = await background([hash, '-r', anvil.url, '--wait', '2', '--confirmations', '50']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toContain('✔ success');
+    expect(r.stderr).toBe('txray: warning: --wait 2 s ran out with 0 of 50 confirmations.\n');
+    const quiet = await background([hash, '-r', anvil.url, '--wait', '1', '--confirmations', '50', '--quiet']);
+    expect(quiet.code).toBe(4);
+    const doc = await background([hash, '-r', anvil.url, '--wait', '1', '--confirmations', '50', '--json']);
+    expect(JSON.parse(doc.stdout)).toMatchObject({ status: 'success', confirmations: { wanted: 50, reached: 0 }, warnings: ['--wait 1 s ran out with 0 of 50 confirmations.'] });
   });
 
   test('time runs out: exit 4 for pending, 3 for unknown, on time', async () => {
@@ -178,11 +196,13 @@ describe('--wait', () => {
       const pending = await background([hash, '-r', anvil.url, '--wait', '1']);
       expect(pending.code).toBe(4);
       expect(pending.stdout).toContain('… pending');
+      expect(pending.stderr).toBe('txray: warning: --wait 1 s ran out: the transaction is still pending.\n');
       expect(pending.ms).toBeGreaterThanOrEqual(900);
       // Far below the 120 s a bare --wait allows; loose, as a loaded CI machine starts Node slowly.
       expect(pending.ms).toBeLessThan(20_000);
       const unknown = await background([UNKNOWN, '-r', anvil.url, '--wait', '1']);
       expect(unknown.code).toBe(3);
+      expect(unknown.stderr).toBe('txray: warning: --wait 1 s ran out: the transaction is still unknown to the node.\n');
       expect(unknown.ms).toBeGreaterThanOrEqual(900);
       await anvil.rpc('evm_mine');
     } finally {
