@@ -3,6 +3,7 @@
  * tracers and checked into the same raw forms and model as a mined transaction's answers. From the
  * model on, no stage knows which source it was, except by `simulation`, which says what was run.
  */
+import { Interrupted, RpcFailure } from '../errors.js';
 import { buildModel } from '../model/buildModel.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
@@ -72,7 +73,44 @@ function transactionOf(plan: CallPlan): RpcTransaction {
   };
 }
 
+/**
+ * --raw: a signed transaction runs only on its chain and at its sender's nonce, which a node's call
+ * tracers do not check (they run it as a call). Both are asked first, in one batch, so that a stale
+ * transaction is never said to succeed: a wrong chain or a nonce already used is exit 5 in the node's
+ * terms; a nonce ahead is a warning (the transactions before it must land first).
+ */
+async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number): Promise<string[]> {
+  const c = plan.call as Record<string, unknown>;
+  if (!isQuantity(c.nonce) || typeof c.from !== 'string') return [];
+  const at = plan.block === 'default' ? 'pending' : plan.block;
+  let answers: Awaited<ReturnType<RpcClient['batch']>>;
+  try {
+    answers = await client.batch([{ method: 'eth_getTransactionCount', params: [c.from, at] }, { method: 'eth_chainId', params: [] }], deadlineSignal(timeoutMs));
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    return ["--raw: the node did not say the sender's nonce or its chain, so neither was checked."];
+  }
+  const [count, chain] = answers.map((a) => ('result' in a && isQuantity(a.result) ? BigInt(a.result) : null));
+  if (isQuantity(c.chainId) && chain != null && BigInt(c.chainId) !== chain) {
+    throw new RpcFailure('rpc-error', `--raw: the transaction is signed for chain ${BigInt(c.chainId)}, and ${client.where} is chain ${chain}; nothing was simulated.`);
+  }
+  // An --override-nonce of the sender is the nonce the simulation runs with.
+  const overridden = (plan.overrides?.[c.from.toLowerCase()] as { nonce?: unknown } | undefined)?.nonce;
+  const current = isQuantity(overridden) ? BigInt(overridden) : count;
+  if (current == null) return ["--raw: the node did not say the sender's nonce, so it was not checked."];
+  const nonce = BigInt(c.nonce);
+  if (nonce < current) {
+    throw new RpcFailure('rpc-error', `--raw: nonce ${nonce} is too low: the account is at ${current}${at === 'pending' ? ' (pending)' : ` at block ${at}`}; the node would refuse it as sent, so nothing was simulated.`);
+  }
+  if (nonce > current) {
+    const gap = nonce - current;
+    return [`--raw: nonce ${nonce} is ahead of the account's ${current}: the ${gap === 1n ? 'transaction' : `${gap} transactions`} before it must land first; simulated on today's state as if they had changed nothing.`];
+  }
+  return [];
+}
+
 export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {
+  const checked = plan.hash !== null ? await checkSigned(client, plan, s.timeoutMs) : [];
   const answers = await fetchSimulation(client, {
     call: plan.call,
     block: plan.block,
@@ -82,7 +120,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     estimate: plan.call.gas === undefined,
     deadline: deadlineSignal(s.timeoutMs),
   });
-  const warnings = answers.warnings;
+  const warnings = [...checked, ...answers.warnings];
   const warn = (m: string): void => void warnings.push(m);
   const tx = transactionOf(plan);
   if (answers.method === 'trace_call') warn('trace_call does not report events, so none are listed, and its gas used leaves out the intrinsic gas.');

@@ -179,6 +179,24 @@ describe('txray call on anvil', () => {
     expect(await rpc('eth_getTransactionByHash', [keccak256(raw)])).toBeNull();
   });
 
+  test('--raw checks what the node would: a nonce already used is exit 5 (nothing simulated), a nonce ahead a warning, another chain exit 5', async () => {
+    const account = privateKeyToAccount(DEV.senderKey as `0x${string}`);
+    const pending = Number(await rpc('eth_getTransactionCount', [DEV.sender, 'pending']));
+    expect(pending).toBeGreaterThan(0);
+    const signed = (nonce: number, chainId = 31337) =>
+      account.signTransaction({ chainId, type: 'eip1559', nonce, to: token as `0x${string}`, data: call('Token', 'transfer', [DEV.other, 1n]) as `0x${string}`, gas: 100_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1') });
+    const stale = await txray(['--raw', await signed(0)]);
+    expect(stale.code).toBe(5);
+    expect(stale.stdout).toBe('');
+    expect(stale.stderr).toBe(`txray: --raw: nonce 0 is too low: the account is at ${pending} (pending); the node would refuse it as sent, so nothing was simulated.\n`);
+    const ahead = await txray(['--raw', await signed(pending + 3), '--json']);
+    expect(ahead.code).toBe(0);
+    expect(jsonOf(ahead).warnings).toEqual([`--raw: nonce ${pending + 3} is ahead of the account's ${pending}: the 3 transactions before it must land first; simulated on today's state as if they had changed nothing.`]);
+    const elsewhere = await txray(['--raw', await signed(pending, 1)]);
+    expect(elsewhere.code).toBe(5);
+    expect(elsewhere.stderr).toMatch(/^txray: --raw: the transaction is signed for chain 1, and http:\/\/127\.0\.0\.1:\d+ is chain 31337; nothing was simulated\.\n$/);
+  });
+
   test('--create: a creation with constructor arguments; the new contract and its events', async () => {
     const bytecode = deployData('Token');
     const r = await txray(['--create', bytecode, 'constructor(uint256)', '1000', '--from', DEV.sender, '--json']);
