@@ -42,10 +42,30 @@ function originOf(root: CallNode): CallNode {
   let node = root;
   for (;;) {
     const output = node.output;
-    if (output === null || output === '0x') return node;
+    if (output === null || output === '0x') return outOfGasBelow(node) ?? node;
     const next = node.children.find((c) => c.error !== null && c.output !== null && c.output.toLowerCase() === output.toLowerCase());
     if (next === undefined) return node;
     node = next;
+  }
+}
+
+/** Every client's words for running out of gas ("out of gas", "Out of gas", "out of gas: not enough gas for reentrancy sentry"). */
+export const isOutOfGas = (error: string | null): boolean => error !== null && /out of gas/i.test(error);
+
+/**
+ * A revert without data right after a call that ran out of gas: Solidity re-raises a failed call's
+ * return data, and running out of gas leaves none, so the empty revert is that call's. Followed down
+ * while the frame that ran out ended its own last call the same way. Only the node's last call counts:
+ * one that failed earlier was caught, and what came after it is not known to have anything to do with it.
+ */
+function outOfGasBelow(node: CallNode): CallNode | null {
+  let found: CallNode | null = null;
+  let at = node;
+  for (;;) {
+    const last = at.children.at(-1);
+    if (last === undefined || !isOutOfGas(last.error) || (last.output !== null && last.output !== '0x')) return found;
+    found = last;
+    at = last;
   }
 }
 

@@ -4,7 +4,7 @@ import { isRevertError } from '../model/buildModel.js';
 import type { CallNode, Decoded, DecodedNodeFields } from '../model/types.js';
 
 import { escapeText } from '../raw/escape.js';
-import { type AddressStyle, formatDecoded } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, showTarget } from './formatDecoded.js';
 
 export function describeNodeKind(n: CallNode): string {
   if (n.missing) return 'missing';
@@ -33,3 +33,10 @@ export function describeFailure(n: CallNode, s?: AddressStyle): string {
   return error;
 }
 
+
+/** A call as the tree names it: Target::function where a name is known, else the target alone. Escaped. */
+export function describeCall(n: CallNode, s: AddressStyle): string {
+  const fn = (n as CallNode & DecodedNodeFields).function;
+  const target = n.to === null ? describeNodeKind(n) : showTarget(n.to, s);
+  return fn !== undefined && fn.name !== null ? `${target}::${escapeText(fn.name)}` : target;
+}

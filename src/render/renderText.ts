@@ -11,7 +11,8 @@ import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
-import { describeNodeKind } from './describe.js';
+import { describeCall, describeNodeKind } from './describe.js';
+import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
 export interface TextOptions {
@@ -172,6 +173,15 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
 }
 
+
+/** " (gas used X of Y)": the transaction's (or the simulated call's) gas against its limit, where both are known. */
+function gasOfLimit(m: InspectModel, c: ChalkInstance): string {
+  const used = m.receipt?.gasUsed;
+  const limit = m.tx?.gas;
+  if (used === undefined || limit === undefined) return '';
+  return c.dim(` (gas used ${groupDigits(toBig(used))} of ${groupDigits(toBig(limit))})`);
+}
+
 function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
   const f = m.failure;
@@ -181,7 +191,11 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
     return;
   }
   const custom = m.decoded?.error;
-  if (custom) {
+  const origin = f.origin;
+  if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) {
+    // The root reverted without data because a call in it ran out of gas: said so, and where.
+    yield `  ${c.red(`out of gas in ${describeCall(origin, { decoded: m.decoded, short: true })} at [${origin.traceAddress.join(',')}]`)}${gasOfLimit(m, c)}\n`;
+  } else if (custom) {
     yield `  ${c.red(formatDecoded(custom, { decoded: m.decoded, short: true }))} ${c.dim(`(custom error ${f.revert?.kind === 'custom' ? f.revert.selector : ''}, from ${custom.source}${custom.contract ? ` ${escapeText(custom.contract)}` : ''})`)}\n`;
   } else if (f.revert !== null) {
     yield `  ${c.red(escapeText(describeRevert(f.revert)))}\n`;
@@ -189,7 +203,6 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   } else {
     yield `  ${c.red(escapeText(f.error))}\n`;
   }
-  const origin = f.origin;
   if (origin !== null && origin.traceAddress.length > 0) {
     const target = origin.to ?? origin.from;
     yield `  ${c.dim('raised in')}  ${describeNodeKind(origin)} ${target ? showAddress(target, { decoded: m.decoded, short: false }) : ''} ${c.dim(`at trace [${origin.traceAddress.join(',')}], depth ${origin.traceAddress.length}`)}\n`;

@@ -19,6 +19,7 @@ let deposit: string;
 let creation: string;
 let refused: string;
 let plainValue: string;
+let starved: string;
 const project = mkdtempSync(join(tmpdir(), 'txray-bank-'));
 
 beforeAll(async () => {
@@ -32,6 +33,8 @@ beforeAll(async () => {
   refused = (await anvil.rpc('eth_sendTransaction', [{ from: DEV.other, to: bank, gas: '0x30000', data: bankCall('Bank', 'withdraw', [1n]) }])) as string;
   // 1 wei with no data to MyToken, which has neither receive() nor fallback().
   plainValue = await send(anvil.rpc, { to: token, value: '0x1', gas: '0x30000' });
+  // A deposit with 40,000 gas: MyToken.transferFrom runs out, and Bank re-reverts without data.
+  starved = await send(anvil.rpc, { to: bank, gas: '0x9c40', data: bankCall('Bank', 'deposit', [100n]) });
   expect((await receipt(anvil.rpc, refused)).status).toBe('0x0');
   expect((await receipt(anvil.rpc, plainValue)).status).toBe('0x0');
 });
@@ -91,5 +94,24 @@ describe('what else a developer sees of their own contracts', () => {
     const row = r.stdout.split('\n').find((l) => l.includes(refused.slice(0, 10)))!;
     expect(row).toContain('NothingToWithdraw(who: 0x7099…79C8)');
     expect(row).not.toContain('custom error 0x');
+  });
+});
+
+describe('out of gas in a nested call', () => {
+  test('a mined transaction: "out of gas in MyToken::transferFrom at [0]", not "reverted without data"; JSON names that frame as the origin', async () => {
+    expect((await receipt(anvil.rpc, starved)).status).toBe('0x0');
+    const r = await run([starved]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Why it failed\n {2}out of gas in MyToken::transferFrom at \[0\] \(gas used [\d,]+ of 40,000\)\n/);
+    expect(r.stdout).not.toContain('reverted without data');
+    const doc = jsonOf(await run([starved, '--json']));
+    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'empty' }, origin: [0] });
+  });
+
+  test('txray call --gas-limit says the same before it is sent', async () => {
+    const r = await run(['call', bank, 'deposit(uint256)', '100', '--from', DEV.sender, '--gas-limit', '40000']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Why it would revert\n {2}out of gas in MyToken::transferFrom at \[0\] \(gas used [\d,]+ of 40,000\)\n/);
+    expect(jsonOf(await run(['call', bank, 'deposit(uint256)', '100', '--from', DEV.sender, '--gas-limit', '40000', '--json'])).failure.origin).toEqual([0]);
   });
 });
