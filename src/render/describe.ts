@@ -22,16 +22,15 @@ export function describeNodeKind(n: CallNode): string {
   }
 }
 
-/** An error string and, for a revert with data, the decoded reason. Escaped. */
-export function describeFailure(n: CallNode, s?: AddressStyle): string {
+/** A failed call's error word ("Reverted", "out of gas") and, for a revert with data, the decoded reason. Escaped. */
+export function failureParts(n: CallNode, s?: AddressStyle): { readonly error: string; readonly reason: string | null } {
   const error = escapeText(n.error ?? '');
   const custom = (n as CallNode & DecodedNodeFields).revert;
-  if (custom?.kind === 'custom' && typeof custom.name === 'string' && s !== undefined) return `${error}: ${formatDecoded(custom as unknown as Decoded, s)}`;
-  if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') {
-    return `${error}: ${escapeText(describeRevert(decodeRevert(n.output)))}`;
-  }
-  return error;
+  if (custom?.kind === 'custom' && typeof custom.name === 'string' && s !== undefined) return { error, reason: formatDecoded(custom as unknown as Decoded, s) };
+  if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') return { error, reason: escapeText(describeRevert(decodeRevert(n.output))) };
+  return { error, reason: null };
 }
+
 
 
 /** A call as the tree names it: Target::function where a name is known, else the target alone. Escaped. */

@@ -9,7 +9,7 @@ import type { RpcLog } from '../raw/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
 import { formatBytes, formatValueShort, groupDigits } from './format.js';
 import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from './formatDecoded.js';
-import { describeFailure, describeNodeKind } from './describe.js';
+import { describeNodeKind, failureParts } from './describe.js';
 
 interface TreeOptions {
   readonly chalk: ChalkInstance;
@@ -24,14 +24,17 @@ export interface TreeEvents {
 }
 
 type Paint = (s: string) => string;
-type Seg = readonly [text: string, paint?: Paint];
+/** A piece of a line; `shorter`, where given, is what it says when the line must be cut. */
+type Seg = readonly [text: string, paint?: Paint, shorter?: string];
 
 /**
  * Where a line's pieces go. Without a width to fit (output to a pipe or file) they are painted and
  * joined as they come; otherwise they are kept as segments, to be shortened before painting.
  */
 interface Sink {
-  add(text: string, paint?: Paint): void;
+  add(text: string, paint?: Paint, shorter?: string): void;
+  /** What is added from here on is the outcome (value, gas, failure, return): cut last, after the call's arguments. */
+  outcome(): void;
 }
 
 class JoinSink implements Sink {
@@ -39,42 +42,80 @@ class JoinSink implements Sink {
   add(text: string, paint?: Paint): void {
     this.line += paint ? paint(text) : text;
   }
+  outcome(): void {}
 }
 
 class SegSink implements Sink {
   readonly segs: Seg[] = [];
-  add(text: string, paint?: Paint): void {
-    this.segs.push(paint ? [text, paint] : [text]);
+  /** Where the outcome starts (segs.length: none). */
+  outcomeAt = Number.POSITIVE_INFINITY;
+  add(text: string, paint?: Paint, shorter?: string): void {
+    this.segs.push([text, paint, shorter]);
+  }
+  outcome(): void {
+    if (this.outcomeAt === Number.POSITIVE_INFINITY) this.outcomeAt = this.segs.length;
   }
 }
 
 type Build = (sink: Sink, style: AddressStyle) => void;
 
-/** Shrink a line to `width` visible characters: first addresses, then the tail. Paint afterwards. */
+const len = (x: readonly Seg[]): number => x.reduce((n, [t]) => n + displayWidth(t), 0);
+
+/** The segments, painted, cut at `room` columns (the piece cut ends with …). Returns the text and the columns used. */
+function emit(segs: readonly Seg[], room: number): { text: string; used: number } {
+  let text = '';
+  let used = 0;
+  for (const [piece, paint] of segs) {
+    if (used >= room) break;
+    // Columns, not UTF-16 units: a CJK character or an emoji takes two, and none is ever cut in half.
+    // A call or an error cut inside its arguments keeps its closing parenthesis: Name(a: 1, b: …).
+    const left = room - used;
+    const open = piece.indexOf('(');
+    const keepsParen = displayWidth(piece) > left && piece.endsWith(')') && open >= 0 && displayWidth(piece.slice(0, open + 1)) <= left - 2;
+    const cut = keepsParen ? `${cutToWidth(piece.slice(0, -1), left - 1)})` : cutToWidth(piece, left);
+    used += displayWidth(cut);
+    text += paint ? paint(cut) : cut;
+  }
+  return { text, used };
+}
+
+/**
+ * Columns the call itself keeps, at least, when its outcome is long: its kind, target and function name
+ * (up to the first argument), but never more than half the line.
+ */
+function minHead(head: readonly Seg[], room: number): number {
+  const text = head.map(([t]) => t).join('');
+  const paren = text.indexOf('(');
+  return Math.min(Math.floor(room / 2), displayWidth(paren < 0 ? text : text.slice(0, paren + 1)) + 2);
+}
+
+/**
+ * Shrink a line to `width` visible characters: first addresses, then the call's arguments, and the
+ * outcome (value, gas, failure, return) last: a line cut to the terminal still says how the call ended.
+ * Paint afterwards.
+ */
 function fit(build: Build, decoded: DecodedModel | undefined, width: number, join: JoinSink): string {
   if (width === Number.POSITIVE_INFINITY) {
     join.line = '';
     build(join, { decoded, short: false });
     return join.line;
   }
-  const collect = (short: boolean): Seg[] => {
+  const collect = (short: boolean): SegSink => {
     const sink = new SegSink();
     build(sink, { decoded, short });
-    return sink.segs;
+    return sink;
   };
-  let segs = collect(false);
-  const len = (x: readonly Seg[]): number => x.reduce((n, [t]) => n + displayWidth(t), 0);
-  if (len(segs) > width) segs = collect(true);
-  let room = Math.max(width, 20);
-  let out = '';
-  for (const [text, paint] of segs) {
-    if (room <= 0) break;
-    // Columns, not UTF-16 units: a CJK character or an emoji takes two, and none is ever cut in half.
-    const piece = cutToWidth(text, room);
-    room -= displayWidth(piece);
-    out += paint ? paint(piece) : piece;
-  }
-  return out;
+  let sink = collect(false);
+  if (len(sink.segs) > width) sink = collect(true);
+  const room = Math.max(width, 20);
+  const head = sink.segs.slice(0, sink.outcomeAt);
+  if (len(sink.segs) <= room || head.length === sink.segs.length) return emit(sink.segs, room).text;
+  // Cut: the outcome in its shorter words (a revert's reason without the word "Reverted").
+  const tail = sink.segs.slice(sink.outcomeAt).map(([text, paint, shorter]): Seg => [shorter ?? text, paint]);
+  // The call's arguments give way first; the outcome keeps what is left after the call's name.
+  const headRoom = Math.max(minHead(head, room), room - len(tail));
+  const cutHead = emit(head, headRoom);
+  return cutHead.text + emit(tail, room - cutHead.used).text;
 }
 
 function kindPaint(kind: string, c: ChalkInstance): Paint {
@@ -97,6 +138,7 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     out.add(formatDecoded(fn, s), c.bold);
     if (fn.guessed) out.add(' (guessed types)', c.dim);
   } else out.add(n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?');
+  out.outcome();
   if (n.value !== null && !isZero(n.value)) out.add(` · ${formatValueShort(toBig(n.value))}`, c.yellow);
   // Value with no data that ran code no ABI says anything of (an artifact without receive() or fallback()).
   if (n.type === 'call' && fn === undefined && n.input === '0x' && n.value !== null && !isZero(n.value) && n.gasUsed !== null && !isZero(n.gasUsed)) out.add(' · (no data)', c.dim);
@@ -111,7 +153,10 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     } else out.add(` · ${n.input}`);
   }
   if (n.gasUsed !== null) out.add(` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim);
-  if (n.error !== null) out.add(` ✗ ${describeFailure(n, s)}`, c.red);
+  if (n.error !== null) {
+    const { error, reason } = failureParts(n, s);
+    out.add(` ✗ ${reason === null ? error : `${error}: ${reason}`}`, c.red, reason === null ? undefined : ` ✗ ${reason}`);
+  }
   else if (n.type === 'create' && n.output !== null) out.add(` ← code ${formatBytes(byteLength(n.output))}`, c.dim);
   else if (n.type === 'call' && n.outputs !== undefined) out.add(` ← ${formatOutputs(n.outputs, s)}`);
   else if (n.type === 'call' && n.output !== null) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { bankCall, deployBank, DEV, receipt, send, writeBankProject } from '../../scripts/lib/scenarios.mjs';
+import { displayWidth } from '../../src/raw/escape.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
@@ -20,6 +21,7 @@ let creation: string;
 let refused: string;
 let plainValue: string;
 let starved: string;
+let unapproved: string;
 const project = mkdtempSync(join(tmpdir(), 'txray-bank-'));
 
 beforeAll(async () => {
@@ -35,6 +37,8 @@ beforeAll(async () => {
   plainValue = await send(anvil.rpc, { to: token, value: '0x1', gas: '0x30000' });
   // A deposit with 40,000 gas: MyToken.transferFrom runs out, and Bank re-reverts without data.
   starved = await send(anvil.rpc, { to: bank, gas: '0x9c40', data: bankCall('Bank', 'deposit', [100n]) });
+  // DEV.other deposits without an allowance: MyToken.transferFrom reverts with InsufficientAllowance.
+  unapproved = (await anvil.rpc('eth_sendTransaction', [{ from: DEV.other, to: bank, gas: '0x30000', data: bankCall('Bank', 'deposit', [123456789n * 10n ** 18n]) }])) as string;
   expect((await receipt(anvil.rpc, refused)).status).toBe('0x0');
   expect((await receipt(anvil.rpc, plainValue)).status).toBe('0x0');
 });
@@ -113,5 +117,16 @@ describe('out of gas in a nested call', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/Why it would revert\n {2}out of gas in MyToken::transferFrom at \[0\] \(gas used [\d,]+ of 40,000\)\n/);
     expect(jsonOf(await run(['call', bank, 'deposit(uint256)', '100', '--from', DEV.sender, '--gas-limit', '40000', '--json'])).failure.origin).toEqual([0]);
+  });
+});
+
+describe('a tree line cut to the terminal', () => {
+  test('at 80 columns the arguments give way, never the outcome: gas and the custom error stay', async () => {
+    expect((await receipt(anvil.rpc, unapproved)).status).toBe('0x0');
+    const r = await runTxray([unapproved, '-r', anvil.url], { COLUMNS: '80' }, undefined, project);
+    const line = r.stdout.split('\n').find((l) => l.includes('MyToken::transferFrom'))!;
+    // Cut, the outcome drops the word "Reverted" before its reason, and both calls keep their closing parenthesis.
+    expect(line, line).toMatch(/└─ call MyToken::transferFrom\(.*\) · [\d,]+ gas ✗ InsufficientAllowance\(.*…\)$/);
+    expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });
 });

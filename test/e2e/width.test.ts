@@ -48,8 +48,10 @@ describe('display width', () => {
       const r = await runTxray([mined, '--rpc-url', anvil.url], { COLUMNS: String(columns) });
       expect(r.code).toBe(1);
       const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
-      expect(tree).toContain('日本語');
       for (const w of widths(tree)) expect(w).toBeLessThanOrEqual(columns);
+      // The arguments give way first: the line still says how the call ended, and what it cost.
+      expect(tree).toMatch(/call 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}::\S+ · [\d,]+ gas ✗ Error: 日/);
+      expect(r.stdout.slice(r.stdout.indexOf('Why it failed'))).toContain('日本語');
     });
 
     test(`COLUMNS=${columns}: a simulated call with the same reason, and its event-free tree, fit`, async () => {
