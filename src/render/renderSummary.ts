@@ -27,7 +27,8 @@ function firstError(m: InspectModel): string {
 function method(m: InspectModel): string {
   const input = m.tx?.input;
   if (input === undefined) return '';
-  if (byteLength(input) === 0) return m.tx?.to === null ? '' : 'transfer';
+  // No data: a plain ETH send, not a function called "transfer" (which an ERC-20 call would be).
+  if (byteLength(input) === 0) return m.tx?.to === null ? '' : '(ETH send)';
   if (m.tx?.to === null) return 'create';
   return m.decoded?.function?.name ? escapeShort(m.decoded.function.name, 24) : input.slice(0, 10);
 }

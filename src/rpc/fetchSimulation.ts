@@ -69,7 +69,9 @@ async function fetchHeader(client: RpcClient, block: string, deadline: AbortSign
   }
   const header = await ask(block);
   if (!isRecord(header) || !isQuantity(header.number)) {
-    throw new RpcFailure('rpc-error', `${client.where} has no block ${block}; nothing was simulated.`, { method: 'eth_getBlockByNumber' });
+    // Said as the user wrote it: a number in decimal (--block 999, not 0x3e7), a tag or a hash as given.
+    const shown = /^0x[0-9a-f]{1,16}$/i.test(block) ? BigInt(block).toString() : block;
+    throw new RpcFailure('rpc-error', `${client.where} has no block ${shown}; nothing was simulated.`, { method: 'eth_getBlockByNumber' });
   }
   // A named block is pinned by its number, so every request below sees the same state; pending has none yet.
   return { header, param: block === 'pending' ? 'pending' : header.number };

@@ -144,7 +144,7 @@ describe('txray call on anvil', () => {
     expect(jsonOf(await txray([...args, '--block', byHash, '--json'])).simulation.block.number).toBe(String(tokenTransferBlock - 1n));
     const future = await txray([...args, '--block', '99999999']);
     expect(future.code).toBe(5);
-    expect(future.stderr).toMatch(/^txray: http:\/\/127\.0\.0\.1:\d+ has no block 0x5f5e0ff; nothing was simulated\.\n$/);
+    expect(future.stderr).toMatch(/^txray: http:\/\/127\.0\.0\.1:\d+ has no block 99999999; nothing was simulated\.\n$/);
   });
 
   test('--raw: a signed transaction simulated exactly, its hash told, never broadcast', async () => {

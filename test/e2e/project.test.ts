@@ -98,6 +98,9 @@ describe('what else a developer sees of their own contracts', () => {
     const row = r.stdout.split('\n').find((l) => l.includes(refused.slice(0, 10)))!;
     expect(row).toContain('NothingToWithdraw(who: 0x7099…79C8)');
     expect(row).not.toContain('custom error 0x');
+    // A plain ETH send is not a call to a function named "transfer".
+    const sent = (await run([deposit, plainValue])).stdout.split('\n').find((l) => l.includes(plainValue.slice(0, 10)))!;
+    expect(sent).toMatch(/│ \(ETH send\) +│/);
   });
 });
 
