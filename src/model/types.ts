@@ -196,8 +196,11 @@ export interface StateModel {
 
 // What the decode stage adds to the model (it fills them; the renderers read them).
 
-/** Where a name came from; sourcify, etherscan (verified ABIs) and signatures (a signature service) only with --online. */
-export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures';
+/**
+ * Where a name came from; sourcify, etherscan (verified ABIs) and signatures (a signature service) only
+ * with --online; signature: the function signature typed to `txray call`.
+ */
+export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures' | 'signature';
 
 /** One variable (or part of one) that lives in a changed slot, its values before and after. */
 export interface NamedSlotPart {

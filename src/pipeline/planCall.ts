@@ -1,10 +1,11 @@
 /**
  * From `txray call`'s checked input to the call object the node is asked to run: the calldata encoded
  * (a signature, a name the loaded ABIs know, --data, or --create's init code with constructor
- * arguments), or a signed transaction (--raw) read back with its sender. No request is made here.
+ * arguments), or a signed transaction (--raw) read back with its sender; a typed signature joins the
+ * decoder's ABIs. No request is made here.
  */
 import type { AbiIndex } from '../decode/abiIndex.js';
-import { encodeCall, encodeCreate } from '../decode/encodeCall.js';
+import { encodeCall, encodeCreate, parseSignature } from '../decode/encodeCall.js';
 import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
 import type { Hex } from '../raw/types.js';
 import type { CallPlan } from './simulateCall.js';
@@ -38,6 +39,9 @@ export async function planCall(input: CallInput, index: AbiIndex | null): Promis
     return { call: signed.call, hash: signed.hash, block: input.block, overrides: input.overrides };
   }
   const data = input.create !== undefined ? encodeCreate(input.create, input.sig, input.args) : (input.data ?? (input.sig !== undefined ? encodeCall(input.sig, input.args, index) : '0x'));
+  // The signature typed is an ABI of its own: it names the call where no loaded ABI does, and with return
+  // types (cast's "divide(uint256,uint256)(uint256)") decodes what the call returns.
+  if (input.create === undefined && input.sig?.includes('(') === true) index?.add([parseSignature(input.sig)], 'signature');
   const call = {
     from: input.from,
     ...(input.to !== null ? { to: input.to } : {}),

@@ -197,6 +197,17 @@ describe('txray call on anvil', () => {
     expect(elsewhere.stderr).toMatch(/^txray: --raw: the transaction is signed for chain 1, and http:\/\/127\.0\.0\.1:\d+ is chain 31337; nothing was simulated\.\n$/);
   });
 
+  test('a typed signature is an ABI: it names the call without any ABI loaded, and its return types decode the result, as cast call does', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'txray-no-project-'));
+    const r = await runTxray(['call', showcase, 'run(uint256)(uint256)', '3', '--value', '10', '--from', DEV.sender, '--rpc-url', anvil.url], {}, undefined, bare);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Input {10}36 bytes: run\(3\) \(0xa444f5e9, signature\)/);
+    expect(r.stdout, r.stdout).toMatch(/call 0x[0-9a-fA-F…]+::run\(3\) · 10 wei · [\d,]+ gas ← \d+\n/);
+    const doc = jsonOf(await runTxray(['call', showcase, 'run(uint256)(uint256)', '3', '--value', '10', '--from', DEV.sender, '--rpc-url', anvil.url, '--json'], {}, undefined, bare));
+    expect(doc.function).toMatchObject({ name: 'run', signature: 'run(uint256)', source: 'signature' });
+    expect(doc.calls.outputs).toEqual([expect.objectContaining({ type: 'uint256', value: expect.stringMatching(/^\d+$/) })]);
+  });
+
   test('--create: a creation with constructor arguments; the new contract and its events', async () => {
     const bytecode = deployData('Token');
     const r = await txray(['--create', bytecode, 'constructor(uint256)', '1000', '--from', DEV.sender, '--json']);
