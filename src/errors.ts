@@ -9,6 +9,9 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** A bare function name several loaded functions fit (exit 2 unless the target's own ABI tells which). */
+export class AmbiguousFunction extends UsageError {}
+
 export type RpcFailureKind =
   | 'unreachable'
   | 'timeout'

@@ -3,7 +3,7 @@
  * each input → the writers (cli/writeOutcomes.ts).
  */
 import { CommanderError } from 'commander';
-import { Interrupted, RpcFailure, UsageError } from '../errors.js';
+import { AmbiguousFunction, Interrupted, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
@@ -16,6 +16,9 @@ import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
 import { createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { planCall } from '../pipeline/planCall.js';
+import type { Decoder } from '../decode/createDecoder.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import { isData } from '../raw/hex.js';
 import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
@@ -94,6 +97,13 @@ async function completions(words: readonly string[]): Promise<string> {
   return (await import('./completions.js')).completionScript(words[0] ?? '');
 }
 
+/** The name of the artifact the target's code is (at the call's block), or null. */
+async function targetArtifact(client: RpcClient, decoder: Decoder, to: Hex, block: string, timeoutMs: number): Promise<string | null> {
+  const code = await client.call('eth_getCode', [to, block === 'default' ? 'latest' : block], deadlineSignal(timeoutMs));
+  if (!isData(code)) return null;
+  return decoder.nameByCode(new Map([[to.toLowerCase(), code]])).get(to.toLowerCase()) ?? null;
+}
+
 /** The hash for an error document: the first word of argv that is a valid hash, if any. */
 function pickHash(argv: readonly string[]): string | null {
   for (const word of argv) {
@@ -168,7 +178,31 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (needsDecoderFirst) await decoderReady;
     else decoderReady.catch(() => undefined);
     // The call encoded (or the signed transaction read back) before any request: bad input is exit 2.
-    const plan: CallPlan | null = opts.call === null ? null : await planCall(opts.call, (await decoderReady).index);
+    const connect = (): Promise<RpcClient> =>
+      createRpcClient({
+        url: opts.url,
+        headers: opts.headers,
+        interrupt: io.interrupt,
+        timeoutMs: opts.timeoutMs,
+        maxResponseBytes: opts.maxResponseBytes,
+        debug: opts.debug ? debug : undefined,
+        proxy: opts.proxy,
+        defaultEndpoint: opts.defaultEndpoint,
+      });
+    let plan: CallPlan | null = null;
+    if (opts.call !== null) {
+      const decoder = await decoderReady;
+      try {
+        plan = await planCall(opts.call, decoder.index);
+      } catch (err) {
+        // A bare name several loaded functions fit: the target's own code may tell which (one request).
+        if (!(err instanceof AmbiguousFunction) || opts.call.to === null) throw err;
+        client = await connect();
+        const prefer = await targetArtifact(client, decoder, opts.call.to, opts.call.block, opts.timeoutMs);
+        if (prefer === null) throw err;
+        plan = await planCall(opts.call, decoder.index, prefer);
+      }
+    }
     // One pipeline: each input is a source (a hash to look up, or the call to simulate) followed by the same stages.
     const inputs: readonly PipelineInput[] = plan === null ? opts.inputs : [{ text: 'call', hash: plan.hash, plan }];
 
@@ -190,16 +224,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     });
     // The gas profile is made once where a view shows it.
     const needsGasProfile = opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined;
-    client = await createRpcClient({
-      url: opts.url,
-      headers: opts.headers,
-      interrupt: io.interrupt,
-      timeoutMs: opts.timeoutMs,
-      maxResponseBytes: opts.maxResponseBytes,
-      debug: opts.debug ? debug : undefined,
-      proxy: opts.proxy,
-      defaultEndpoint: opts.defaultEndpoint,
-    });
+    client ??= await connect();
     if (opts.debug) for (const line of proxyLines(opts)) debug(line);
     const settings: InspectSettings = {
       timeoutMs: opts.timeoutMs,

@@ -6,7 +6,7 @@
  */
 import type { AbiFunction, AbiParameter } from 'abitype';
 import { encodeAbiParameters, encodeFunctionData, parseAbiItem } from 'viem';
-import { UsageError } from '../errors.js';
+import { AmbiguousFunction, UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
@@ -163,21 +163,45 @@ export function parseSignature(sig: string): AbiFunction {
  * The function `sig` names: a full signature, or a bare name that exactly one function of that
  * name and argument count in the loaded ABIs (--abi, the project's artifacts, the built-in ABIs) has.
  */
-export function resolveFunction(sig: string, argCount: number, index: AbiIndex | null): AbiFunction {
+/**
+ * The function a signature or a bare name means. A name is narrowed, while more than one function
+ * fits: to those of the target's own contract (`prefer`, the artifact its code matched), then to the
+ * project's and --abi's, then to the only one whose argument types the values fit.
+ */
+export function resolveFunction(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string): AbiFunction {
   if (sig.includes('(')) return parseSignature(sig);
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(sig)) throw new UsageError(`'${escapeShort(sig, 80)}' is neither a function signature nor a function name.`);
+  const argCount = words.length;
   const found = index?.functionsNamed(sig) ?? [];
   const signatures = [...new Set(found.map((c) => signatureOf(c.item)))];
-  const fitting = [...new Map(found.filter((c) => c.item.inputs.length === argCount).map((c) => [signatureOf(c.item), c.item])).values()];
+  const distinct = (list: typeof found): AbiFunction[] => [...new Map(list.map((c) => [signatureOf(c.item), c.item])).values()];
+  let pool = found.filter((c) => c.item.inputs.length === argCount);
+  for (const keep of [(c: (typeof found)[number]) => prefer !== undefined && c.contract === prefer, (c: (typeof found)[number]) => c.source === 'project' || c.source === 'abi']) {
+    if (distinct(pool).length <= 1) break;
+    const narrowed = pool.filter(keep);
+    if (narrowed.length > 0) pool = narrowed;
+  }
+  let fitting = distinct(pool);
+  if (fitting.length > 1) {
+    const fit = fitting.filter((fn) => {
+      try {
+        argumentValues(fn.inputs, words, signatureOf(fn));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (fit.length > 0) fitting = fit;
+  }
   if (fitting.length === 1) return fitting[0]!;
   if (signatures.length === 0) throw new UsageError(`no loaded ABI has a function named ${sig}; give its signature instead, e.g. ${sig}(address,uint256).`);
   if (fitting.length === 0) throw new UsageError(`the loaded ABIs have ${signatures.join(', ')}, none with ${argCount} argument${argCount === 1 ? '' : 's'}.`);
-  throw new UsageError(`${sig} with ${argCount} argument${argCount === 1 ? '' : 's'} is ambiguous (${fitting.map(signatureOf).join(', ')}); give the signature instead.`);
+  throw new AmbiguousFunction(`${sig} with ${argCount} argument${argCount === 1 ? '' : 's'} is ambiguous (${fitting.map(signatureOf).join(', ')}); give the signature instead.`);
 }
 
-/** Calldata for `sig` with `words` as its arguments. */
-export function encodeCall(sig: string, words: readonly string[], index: AbiIndex | null): Hex {
-  const fn = resolveFunction(sig, words.length, index);
+/** Calldata for `sig` with `words` as its arguments; `prefer`: the name of the target's own artifact, where its code matched one. */
+export function encodeCall(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string): Hex {
+  const fn = resolveFunction(sig, words, index, prefer);
   const values = argumentValues(fn.inputs, words, signatureOf(fn));
   return encodeFunctionData({ abi: [fn], functionName: fn.name, args: values });
 }

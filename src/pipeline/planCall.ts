@@ -33,12 +33,13 @@ export interface CallInput {
 
 const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
-export async function planCall(input: CallInput, index: AbiIndex | null): Promise<CallPlan> {
+/** `prefer`: the name of the artifact the target's code matched, where a bare function name needs it. */
+export async function planCall(input: CallInput, index: AbiIndex | null, prefer?: string): Promise<CallPlan> {
   if (input.raw !== undefined) {
     const signed = await parseSignedTransaction(input.raw);
     return { call: signed.call, hash: signed.hash, block: input.block, overrides: input.overrides };
   }
-  const data = input.create !== undefined ? encodeCreate(input.create, input.sig, input.args) : (input.data ?? (input.sig !== undefined ? encodeCall(input.sig, input.args, index) : '0x'));
+  const data = input.create !== undefined ? encodeCreate(input.create, input.sig, input.args) : (input.data ?? (input.sig !== undefined ? encodeCall(input.sig, input.args, index, prefer) : '0x'));
   // The signature typed is an ABI of its own: it names the call where no loaded ABI does, and with return
   // types (cast's "divide(uint256,uint256)(uint256)") decodes what the call returns.
   if (input.create === undefined && input.sig?.includes('(') === true) index?.add([parseSignature(input.sig)], 'signature');

@@ -4,7 +4,7 @@
  * on a real anvil. What txray says of them must be right: named wherever they appear, their storage
  * named by the layout.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -131,5 +131,22 @@ describe('a tree line cut to the terminal', () => {
     // Cut, the outcome drops the word "Reverted" before its reason, and both calls keep their closing parenthesis.
     expect(line, line).toMatch(/└─ call MyToken::transferFrom\(.*\) · [\d,]+ gas ✗ InsufficientAllowance\(.*…\)$/);
     expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('a bare function name several loaded ABIs have', () => {
+  test('the target\'s own ABI (its code matched) decides; else the only one the values fit; else one line that lists them (exit 2)', async () => {
+    // Another ABI with a deposit of one argument, of another type: "deposit 100" fits both.
+    const other = join(project, 'Other.abi.txt');
+    writeFileSync(other, 'deposit(int256 value)\ndeposit(string memo)\n');
+    const r = await run(['call', bank, 'deposit', '100', '--from', DEV.sender, '--abi', other]);
+    expect(r.stdout).toMatch(/Input +36 bytes: deposit\(amount: 100\) \(0xb6b55f25, project\)/);
+    // To MyToken, which has no deposit: its code does not tell, so it stays ambiguous, and no call is simulated.
+    const unsure = await run(['call', token, 'deposit', '100', '--from', DEV.sender, '--abi', other]);
+    expect(unsure.code).toBe(2);
+    expect(unsure.stderr).toMatch(/^txray: deposit with 1 argument is ambiguous \(.*\); give the signature instead\.\n$/);
+    // Only one of them takes 'hello': chosen by the value's type, with no request.
+    const fits = await run(['call', token, 'deposit', 'hello', '--from', DEV.sender, '--abi', other, '--json']);
+    expect(jsonOf(fits).function).toMatchObject({ name: 'deposit', signature: 'deposit(string)' });
   });
 });
