@@ -1,16 +1,24 @@
 // `npm run demo`: start a local anvil, deploy the scenario contracts, simulate the showcase call with
 // `txray call` (nothing sent), send the showcase transaction
 // (nested calls, value, staticcall, delegatecall, create, create2, a caught revert, a selfdestruct,
-// events) and a failing one, and inspect both with txray. anvil is stopped at the end.
+// events) and a failing one, and inspect both with txray. anvil is stopped at the end; with --keep
+// (`npm run demo -- --keep`) it runs on with the two transactions until Ctrl-C, and the last lines give
+// a command to try on it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnvil } from './lib/anvil.mjs';
 import { call, deploy, DEV, send, writeFoundryProject } from './lib/scenarios.mjs';
 
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
+const keep = process.argv.slice(2).includes('--keep');
+const unknown = process.argv.slice(2).filter((a) => a !== '--keep');
+if (unknown.length > 0) {
+  console.error(`demo: unknown argument ${unknown.join(' ')} (only --keep: leave anvil running until Ctrl-C)`);
+  process.exit(2);
+}
 
 // The contracts' artifacts laid out as a Foundry project: txray, run from there, finds them and shows
 // calls, events and errors by name.
@@ -43,8 +51,20 @@ try {
   console.log(`\n(exit code ${code1})\n\n$ txray ${bad} --rpc-url ${anvil.url}\n`);
   const code2 = await txray([bad, '--rpc-url', anvil.url]);
   console.log(`\n(exit code ${code2}: 1 means the transaction reverted)\n`);
-  console.log(`Try it yourself: txray ${ok} --rpc-url <url> --json | jq '.calls.children[].callType'`);
   failed = code0 !== 0 || code1 !== 0 || code2 !== 1;
+  if (keep) {
+    // The command runs from where the demo was started (npm run: the clone), so bin/txray.cjs by its path from there.
+    const here = relative(process.cwd(), bin) || bin;
+    console.log(`anvil keeps running on ${anvil.url} with these transactions; Ctrl-C stops it. Try it yourself, in another terminal:`);
+    console.log(`  node ${here} ${ok} --rpc-url ${anvil.url} --json | jq '.calls.children[].callType'`);
+    await new Promise((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    console.log('\nstopping anvil');
+  } else {
+    console.log('anvil is stopped now. To try txray on these transactions yourself: npm run demo -- --keep (anvil runs on until Ctrl-C).');
+  }
 } finally {
   await anvil.stop();
   rmSync(project, { recursive: true, force: true });

@@ -13,11 +13,14 @@ import { HAND_WRITTEN } from './handWrittenAbis.mjs';
 import { licenceFileIn } from './packageRoot.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const here = fileURLToPath(new URL('./', import.meta.url));
 
 /**
  * Where each package keeps its ABIs: `json` folders (artifacts or bare ABI arrays, walked), or
- * `modules` (CommonJS or ES) whose exports hold ABI arrays. BUSL-licensed packages (Uniswap v3-core/v4, Aave core,
- * Chainlink ≥ 1.0) are left out; GPL/LGPL ones ship their licence text beside the data.
+ * `modules` (CommonJS or ES) whose exports hold ABI arrays, or `vendored`: a file in scripts/lib/ holding
+ * a package's modules' ABI exports, its version and its licence, for one that is not installed.
+ * BUSL-licensed packages (Uniswap v3-core/v4, Aave core, Chainlink ≥ 1.0) are left out; GPL/LGPL ones
+ * ship their licence text beside the data.
  */
 export const PACKAGES = [
   { pkg: '@openzeppelin/contracts', json: ['build/contracts'] },
@@ -40,7 +43,9 @@ export const PACKAGES = [
   { pkg: '@morpho-org/blue-sdk-viem', modules: ['lib/cjs/abis.js'] },
   { pkg: '@balancer/sdk', modules: ['dist/index.js'] },
   // ENS: ES modules of ABI snippets by contract (baseRegistrar.js, publicResolver.js…): named by file.
-  { pkg: '@ensdomains/ensjs', modules: ['dist/contracts'], nameByFile: true },
+  // Their exports are copied in ensjs-contracts.json (scripts/vendor-ensjs.mjs): ensjs declares Node >= 22,
+  // and its last release without that (4.0.2) has the registrar and resolver ABIs of before 2025.
+  { pkg: '@ensdomains/ensjs', vendored: 'ensjs-contracts.json', nameByFile: true },
   // The 2018–2020 generation mainnet history is full of (Aave v1, Compound, dYdX Solo, Maker DSS and its
   // proxy actions, DSProxy, Kyber, Balancer v1, early Curve pools, Synthetix, Uniswap v1, 1inch OneSplit,
   // Idle, mStable, UMA), as verified ABIs with parameter names, from StudyDeFi's money-legos (MIT).
@@ -155,9 +160,11 @@ export async function extractProtocolAbis() {
       rows.get(shard).push(line);
     }
   };
-  for (const { pkg, json = [], modules = [], nameByFile = false } of PACKAGES) {
+  for (const { pkg, json = [], modules = [], vendored, nameByFile = false } of PACKAGES) {
     const dir = join(root, 'node_modules', ...pkg.split('/'));
-    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const copy = vendored === undefined ? null : JSON.parse(readFileSync(join(here, vendored), 'utf8'));
+    if (copy !== null && copy.package !== pkg) throw new Error(`${vendored} holds ${copy.package}, not ${pkg}`);
+    const meta = copy ?? JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     items = 0;
     kept = 0;
     for (const sub of json) {
@@ -181,27 +188,32 @@ export async function extractProtocolAbis() {
         for (const abi of found) take(contract, abi);
       }
     }
-    for (const sub of modules) {
-      for (const file of filesUnder(join(dir, sub), '.js')) {
-        const exported = await import(pathToFileURL(file).href);
-        for (const [name, exportedValue] of Object.entries(exported)) {
-          if (name === 'default' && typeof exportedValue === 'object' && exportedValue !== null && !Array.isArray(exportedValue)) continue; // CommonJS: the same exports again
-          // TypeChain factories (Lido's) keep the ABI on the class: `StethAbi__factory.abi`.
-          const value = typeof exportedValue === 'function' && Array.isArray(exportedValue.abi) ? exportedValue.abi : exportedValue;
-          const found = [];
-          abisIn(value, found);
-          const contract = nameByFile ? basename(file, '.js') : name.replace(/__factory$/, '').replace(/_?(ABI|Abi)$/, '');
-          if (NOT_DEPLOYED.test(contract)) continue;
-          // An object of ABIs by contract name (Compound's `abi`): each keeps its own name.
-          if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-            for (const [inner, abi] of Object.entries(value)) if (Array.isArray(abi)) take(inner, abi.filter(isItem));
-          } else for (const abi of found) take(contract, abi);
-        }
+    const fromModule = (file, exported) => {
+      for (const [name, exportedValue] of Object.entries(exported)) {
+        if (name === 'default' && typeof exportedValue === 'object' && exportedValue !== null && !Array.isArray(exportedValue)) continue; // CommonJS: the same exports again
+        // TypeChain factories (Lido's) keep the ABI on the class: `StethAbi__factory.abi`.
+        const value = typeof exportedValue === 'function' && Array.isArray(exportedValue.abi) ? exportedValue.abi : exportedValue;
+        const found = [];
+        abisIn(value, found);
+        const contract = nameByFile ? basename(file, '.js') : name.replace(/__factory$/, '').replace(/_?(ABI|Abi)$/, '');
+        if (NOT_DEPLOYED.test(contract)) continue;
+        // An object of ABIs by contract name (Compound's `abi`): each keeps its own name.
+        if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+          for (const [inner, abi] of Object.entries(value)) if (Array.isArray(abi)) take(inner, abi.filter(isItem));
+        } else for (const abi of found) take(contract, abi);
       }
+    };
+    for (const sub of modules) {
+      for (const file of filesUnder(join(dir, sub), '.js')) fromModule(file, await import(pathToFileURL(file).href));
     }
-    if (items === 0) throw new Error(`${pkg}: no ABI found where protocolAbis.mjs looks (${[...json, ...modules].join(', ')})`);
+    // A copy: modules in the order their files sort, exports as the module namespace lists them; a string
+    // stands for the same export of the module it names.
+    for (const [file, exported] of Object.entries(copy?.modules ?? {})) {
+      fromModule(`${file}.js`, Object.fromEntries(Object.entries(exported).map(([name, v]) => [name, typeof v === 'string' ? copy.modules[v][name] : v])));
+    }
+    if (items === 0) throw new Error(`${pkg}: no ABI found where protocolAbis.mjs looks (${[...json, ...modules, ...(vendored ? [vendored] : [])].join(', ')})`);
     packages.push({ pkg, version: meta.version, license: meta.license ?? 'UNLICENSED', items, kept });
-    const text = licenceOf(dir);
+    const text = copy !== null ? copy.licence : licenceOf(dir);
     notices.push(`${'='.repeat(78)}\n${pkg}@${meta.version} (${meta.license})\n${'='.repeat(78)}\n${text ?? `The package ships no licence text; its package.json declares ${meta.license}.`}\n`);
   }
   // Last, the hand-written list: each entry must hash to the selector it names.

@@ -15,7 +15,7 @@ Examples:
   txray 0x5c504ed4…c060 --json | jq '.status'
   txray 0x5c504ed4…c060 -H "Authorization: Bearer $TOKEN" --timeout 10
   txray - < hashes.txt            # a summary table; --json gives one JSON line per hash
-  txray "$(cast send …)" --wait 60 --confirmations 2
+  txray "$(cast send --async …)" --wait 60 --confirmations 2   # --async: cast prints only the hash
 
   The hash is 64 hex digits, with or without the 0x prefix.
   The call tree comes from trace_transaction (Erigon, Reth, Nethermind, Besu, anvil) or,

@@ -9,6 +9,7 @@
  * runs it. Children of collapsed nodes are not in the DOM; long child lists come in pages.
  */
 
+import { checksumAddress } from '../decode/keccak.js';
 import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
 
 interface Decoded {
@@ -92,13 +93,18 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 
 const big = (v: string | null | undefined): bigint => (v === null || v === undefined ? 0n : BigInt(v));
 const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10n ** 12n ? `${groupDigits(wei)} wei` : `${formatUnits(wei, 18)} ETH`);
-const short = (a: string): string => (a.length > 14 ? shortAddress(a) : a);
+/**
+ * An address as the text view shows it: EIP-55 checksummed (the embedded document keeps the node's
+ * spelling, mostly lower case; the page hashes each address once, with the CLI's own keccak).
+ */
+const checksummed = (a: string): string => (/^0x[0-9a-fA-F]{40}$/.test(a) ? checksumAddress(a) : a);
+const short = (a: string): string => (a.length > 14 ? shortAddress(checksummed(a)) : a);
 const pathOf = (n: CallNode): string => n.traceAddress.join('.');
 
 function addressText(a: string | null | undefined, full = false): string {
   if (!a) return '—';
   const label = labels[a.toLowerCase()];
-  const shown = full ? a : short(a);
+  const shown = full ? checksummed(a) : short(a);
   return label !== undefined ? `${label}(${shown})` : shown;
 }
 
@@ -406,12 +412,13 @@ function section(title: string, ...content: Array<Node | string | null>): HTMLEl
   return h('section', {}, h('h2', {}, title), ...content);
 }
 
-function tableOf(head: string[], rows: string[][]): HTMLTableElement {
-  const t = h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
+/** A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page. */
+function tableOf(head: string[], rows: string[][], kind = ''): HTMLElement {
+  const t = h('table', { class: `grid${kind ? ` ${kind}` : ''}` }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
   const body = h('tbody');
   for (const r of rows) body.append(h('tr', {}, ...r.map((c) => h('td', {}, c))));
   t.append(body);
-  return t;
+  return h('div', { class: 'table-box' }, t);
 }
 
 function header(): HTMLElement {
@@ -471,7 +478,7 @@ function stateSections(): HTMLElement[] {
       if (vars.length === 0) rows.push([addressText(s.address), s.slot, `${s.before} → ${s.after}`]);
       for (const v of vars) rows.push([addressText(s.address), v.path, `${valueText(v.before)} → ${valueText(v.after)}`]);
     }
-    out.push(section(`Storage changes (${groupDigits(doc.storageChanges.length)} slots)`, tableOf(['contract', 'slot or variable', 'before → after'], rows)));
+    out.push(section(`Storage changes (${groupDigits(doc.storageChanges.length)} slots)`, tableOf(['contract', 'slot or variable', 'before → after'], rows, 'storage')));
   }
   if (Array.isArray(doc.accountChanges)) out.push(section('Accounts', tableOf(['address', 'roles', 'nonce'], doc.accountChanges.map((a: Json) => [addressText(a.address), (a.roles ?? []).join(', '), a.nonceBefore !== undefined ? `${a.nonceBefore} → ${a.nonceAfter}` : '']))));
   return out;

@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { call, deployData, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
@@ -50,8 +51,8 @@ interface Opened {
 }
 
 /** Open a report from disk; anything but the file itself being fetched is a problem. */
-async function open(file: string, ready = 'html[data-ready="true"]'): Promise<Opened> {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+async function open(file: string, ready = 'html[data-ready="true"]', width = 1300): Promise<Opened> {
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
   const problems: string[] = [];
   const dialogs: string[] = [];
   page.on('console', (m) => {
@@ -208,6 +209,50 @@ describe('a call no source names', () => {
       const text = (await page.locator('#details').textContent())!;
       expect(text).toContain('types guessed from the data\'s layout');
       expect(text).toContain('(guessed)');
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
+describe('a --state report in a 1000 px window', () => {
+  // Named by the project's storage layout, and raw (no project: 32-byte slots and words, 66 characters each).
+  test.each([
+    ['variables by name', []],
+    ['raw slots', ['--no-project-abis']],
+  ])('%s: the storage section wraps inside the page, and addresses are checksummed as the text view shows them', async (_what, extra) => {
+    const made = await report('stateShow', '--state', ...extra);
+    const text = (await txray([hashes['stateShow']!, '--state', ...extra])).stdout;
+    const opened = await open(made.file, undefined, 1000);
+    try {
+      const { page } = opened;
+      expect(opened.problems).toEqual([]);
+      const storage = page.locator('section', { has: page.locator('h2', { hasText: /^Storage changes/ }) });
+      expect(await storage.locator('tbody tr').count()).toBeGreaterThan(0);
+      if (extra.length > 0) expect(await storage.locator('td').allInnerTexts()).toContainEqual(expect.stringMatching(/^0x[0-9a-f]{64}$/));
+      // No horizontal overflow of the document; the storage table stays within its section.
+      const widths = await page.evaluate(() => ({ document: document.documentElement.scrollWidth, window: window.innerWidth }));
+      expect(widths.window).toBe(1000);
+      expect(widths.document).toBeLessThanOrEqual(widths.window);
+      const box = await storage.boundingBox();
+      const table = await storage.locator('table').boundingBox();
+      expect(table!.x + table!.width).toBeLessThanOrEqual(box!.x + box!.width + 0.5);
+      // Addresses as EIP-55 spells them, full and short, as the text view prints them; the embedded JSON keeps its own spelling.
+      const shown = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+      const full = [...new Set(shown.match(/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g) ?? [])];
+      expect(full.length).toBeGreaterThan(0);
+      expect(full.filter((a) => a !== getAddress(a))).toEqual([]);
+      const known = new Map([...JSON.stringify(made.json).matchAll(/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g)].map(([a]) => [`${a.slice(0, 6)}…${a.slice(-4)}`.toLowerCase(), getAddress(a)]));
+      const short = [...new Set(shown.match(/0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}/g) ?? [])];
+      expect(short.length).toBeGreaterThan(0);
+      expect(short.filter((a) => known.get(a.toLowerCase()) === undefined || `${known.get(a.toLowerCase())!.slice(0, 6)}…${known.get(a.toLowerCase())!.slice(-4)}` !== a)).toEqual([]);
+      const from = getAddress(made.json.transaction.from);
+      expect(from).not.toBe(made.json.transaction.from);
+      expect(text).toContain(from);
+      expect(await page.locator('header').innerText()).toContain(from);
+      expect(shown).toContain('0x0000…bEEF'); // the new account, as the text view writes it
+      expect(text).toContain('0x0000…bEEF');
+      expect(JSON.parse((await page.locator('#txray-data').textContent())!)).toEqual(made.json);
     } finally {
       await opened.page.close();
     }

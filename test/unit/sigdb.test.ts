@@ -75,9 +75,16 @@ test('the protocol set ships the licence of every package it was extracted from,
   const { PACKAGES } = await import('../../scripts/lib/protocolAbis.mjs');
   const notice = readFileSync(new URL('LICENSE-protocol-abis.txt', DB), 'utf8');
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { devDependencies: Record<string, string> };
-  for (const { pkg: name } of PACKAGES as Array<{ pkg: string }>) {
-    const version = pkg.devDependencies[name];
-    expect(version, `${name} is a pinned devDependency`).toMatch(/^\d+\.\d+\.\d+/);
+  for (const { pkg: name, vendored } of PACKAGES as Array<{ pkg: string; vendored?: string }>) {
+    // A package whose ABIs are copied into scripts/lib/ (ENS's) is not installed: the copy names its version.
+    const copy = vendored === undefined ? null : (JSON.parse(readFileSync(new URL(`../../scripts/lib/${vendored}`, import.meta.url), 'utf8')) as { package: string; version: string; licence: string });
+    const version = copy?.version ?? pkg.devDependencies[name];
+    expect(version, `${name} is a pinned devDependency or a copy of one version`).toMatch(/^\d+\.\d+\.\d+/);
+    if (copy !== null) {
+      expect(copy.package).toBe(name);
+      expect(pkg.devDependencies[name], `${name} is copied, not installed`).toBeUndefined();
+      expect(notice).toContain(copy.licence);
+    }
     expect(notice).toContain(`${name}@${version} (`);
   }
   expect(notice).not.toMatch(/\(BUSL/);
