@@ -49,6 +49,8 @@ export interface Decoder {
    * --state: token balances (with what each token's symbol() and decimals() answered) and storage
    * names (by the artifacts' storage layouts; `codes` are the contracts' runtime code).
    */
+  /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
+  withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   decodeState(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, codes: ReadonlyMap<string, Hex>): DecodedModel;
 }
 
@@ -81,6 +83,17 @@ function labelsFromFile(path: string): Array<[string, string]> {
 }
 
 /** Throws UsageError for a bad --abi, --labels or --labels-file: called before any request. */
+/** Each token's symbol and decimals: as it answered symbol() and decimals(), else as the address book has them. */
+function tokenMetaOf(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, index: AbiIndex): Map<string, { symbol: string | null; decimals: number | null }> {
+  const meta = new Map<string, { symbol: string | null; decimals: number | null }>([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
+  // Tokens the address book knows were not asked: their symbol and decimals come from it.
+  for (const t of decoded.transfers) {
+    const known = t.token === undefined || meta.has(t.token.toLowerCase()) ? null : bookToken(model, index, t.token);
+    if (known !== null) meta.set(t.token!.toLowerCase(), known);
+  }
+  return meta;
+}
+
 export function createDecoder(opts: DecoderOptions): Decoder {
   const labels = new Map<string, string>(Object.entries(BUILTIN_LABELS));
   if (opts.labelsFile !== undefined) for (const [a, n] of labelsFromFile(opts.labelsFile)) labels.set(a, n);
@@ -107,14 +120,18 @@ export function createDecoder(opts: DecoderOptions): Decoder {
     decodeLogs: (logs) => decodeLogs(logs, index),
     decodeHead: (model, early) => decodeHead(model, index, labels, early),
     decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
+    withTokens(model, decoded, tokens) {
+      const meta = tokenMetaOf(model, decoded, tokens, index);
+      // ERC-20 amounts carry their token's symbol and decimals where both are known (the views scale by them).
+      const transfers = decoded.transfers.map((t) => {
+        const m = t.kind === 'ERC-20' && t.token !== undefined ? meta.get(t.token.toLowerCase()) : undefined;
+        return m !== undefined && m.symbol !== null && m.decimals !== null ? { ...t, symbol: m.symbol, decimals: m.decimals } : t;
+      });
+      return { ...decoded, transfers };
+    },
     decodeState(model, decoded, tokens, codes) {
       if (model.state == null) return decoded;
-      const meta = new Map<string, { symbol: string | null; decimals: number | null }>([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
-      // Tokens the address book knows were not asked: their symbol and decimals come from it.
-      for (const t of decoded.transfers) {
-        const known = t.token === undefined || meta.has(t.token.toLowerCase()) ? null : bookToken(model, index, t.token);
-        if (known !== null) meta.set(t.token!.toLowerCase(), known);
-      }
+      const meta = tokenMetaOf(model, decoded, tokens, index);
       const fns = [decoded.function, ...decoded.events];
       const { storage, layouts } = nameStorage(model, model.state, index.artifacts, codes, keyCandidates(model, fns));
       const state: DecodedState = { tokens: tokenBalances(decoded.transfers, meta, model.tx?.from.toLowerCase()), storage, layouts };

@@ -256,6 +256,9 @@ export interface Transfer {
   readonly amount: string;
   readonly token?: Hex;
   readonly tokenId?: string;
+  /** ERC-20: what the token says of itself (symbol(), decimals() at the block) or the address book, where known. */
+  readonly symbol?: string;
+  readonly decimals?: number;
 }
 
 export interface DecodedModel {

@@ -81,15 +81,22 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
   return codes;
 }
 
-/** --state's decoding: the tokens' own symbol and decimals (one batch request), storage names. */
-async function withState(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
+/**
+ * The tokens' own symbol and decimals (one batch request, at the transaction's block): for the ERC-20
+ * amounts of every view, and --state's token balances; storage names (--state). No request where no
+ * token moved, or the address book knows each one that did.
+ */
+async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
   const decoded = model.decoded!;
+  const withState = model.state != null;
+  // --state shows every token's balance; the transfers scale ERC-20 amounts only.
+  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || t.kind === 'ERC-20') && bookToken(model, decoder.index, t.token) === null ? [t.token] : []));
+  if (tokens.length === 0 && !withState) return { ...model, decoded: decoder.withTokens(model, decoded, new Map()) };
   const warnings = [...model.warnings];
-  // A token the address book knows (symbol and decimals) is not asked about.
-  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined && bookToken(model, decoder.index, t.token) === null ? [t.token] : []));
   const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
   const answers = await fetchTokenMeta(client, tokens, blockOf(model), timeoutMs, warnings);
-  return { ...model, warnings, decoded: decoder.decodeState(model, decoded, answers, codes) };
+  const scaled = decoder.withTokens(model, decoded, answers);
+  return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, codes) : scaled };
 }
 
 export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding): Promise<InspectModel> {
@@ -110,7 +117,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   // The logs decoded early knew no online names: decoded again where those added any.
   const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
-  let model: InspectModel = withOnline.state == null ? { ...withOnline, decoded } : await withState(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs);
+  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

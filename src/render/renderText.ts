@@ -9,7 +9,7 @@ import type { FeeSplit, InspectModel, Simulation, Status } from '../model/types.
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { formatBytes, formatEth, formatGwei, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
+import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { describeCall, describeNodeKind } from './describe.js';
 import { isOutOfGas } from '../model/buildModel.js';
@@ -245,7 +245,9 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
         ? formatValueShort(BigInt(t.amount))
         : t.kind === 'ERC-721'
           ? `token #${t.tokenId}`
-          : `${groupDigits(BigInt(t.amount))}${sciHint(t.amount)}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
+          : t.decimals !== undefined && t.symbol !== undefined
+            ? `${formatUnits(BigInt(t.amount), t.decimals)} ${escapeText(t.symbol)}`
+            : `${groupDigits(BigInt(t.amount))}${sciHint(t.amount)}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
     const token = t.token !== undefined ? ` ${c.dim(t.kind)} ${showAddress(t.token, s)}` : ` ${c.dim('ETH')}`;
     yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}\n`;
   }

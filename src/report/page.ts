@@ -464,7 +464,7 @@ function logsSection(): HTMLElement | null {
 function transfersSection(): HTMLElement | null {
   const ts: Json[] = doc.transfers ?? [];
   if (ts.length === 0) return null;
-  return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
+  return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
 }
 
 function stateSections(): HTMLElement[] {

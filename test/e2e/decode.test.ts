@@ -63,7 +63,8 @@ describe('without any ABI: built-in data', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Input\s+68 bytes: transfer\(to: 0x7099…79C8, amount: 40000000000000000000 \[4e19\]\) \(0xa9059cbb, builtin\)/);
     expect(r.stdout).toContain(`Transfer(from: ${short(sender)}, to: ${short(other)}, value: 40000000000000000000 [4e19]) (builtin)`);
-    expect(r.stdout).toContain(`Transfers (1)\n  ${short(sender)} → ${short(other)}  40,000,000,000,000,000,000 [4e19] ERC-20 ${short(getAddress(token))}\n`);
+    // Scaled by the token's own decimals() and named by its symbol(), read at the block.
+    expect(r.stdout).toContain(`Transfers (1)\n  ${short(sender)} → ${short(other)}  40 TT ERC-20 ${short(getAddress(token))}\n`);
     expect(r.stdout).toMatch(/call 0x[0-9a-fA-F]{40}::transfer\(to: 0x7099…79C8, amount: 40000000000000000000 \[4e19\]\) · [\d,]+ gas ← true/);
     const doc = jsonOf(await run('tokenTransfer', empty, '--json'));
     expect(schemaErrors(doc)).toBe('');
@@ -80,7 +81,7 @@ describe('without any ABI: built-in data', () => {
     expect(doc.calls.outputs).toEqual([{ name: '', type: 'bool', value: true }]);
     expect(doc.logs[0].event).toMatchObject({ name: 'Transfer', source: 'builtin', args: [{ name: 'from', indexed: true }, { name: 'to', indexed: true }, { name: 'value', indexed: false }] });
     expect(doc.logs[0].topics).toHaveLength(3); // raw fields kept beside
-    expect(doc.transfers).toEqual([{ kind: 'ERC-20', token: token.toLowerCase(), from: DEV.sender, to: DEV.other, amount: '40000000000000000000' }]);
+    expect(doc.transfers).toEqual([{ kind: 'ERC-20', token: token.toLowerCase(), from: DEV.sender, to: DEV.other, amount: '40000000000000000000', symbol: 'TT', decimals: 18 }]);
   });
 
   test('an unknown custom error stays raw; the signature database names what it knows', async () => {
@@ -127,7 +128,7 @@ describe('a Foundry project in the working directory', () => {
     const doc = jsonOf(await run('tokenDeploy', foundry, '--json'));
     expect(doc.calls.function).toEqual({ name: 'constructor', signature: 'constructor(uint256)', args: [{ name: 'supply', type: 'uint256', value: '1000000000000000000000000' }], source: 'project', contract: 'Token' });
     // The mint in the constructor is a transfer from the zero address.
-    expect(doc.transfers).toEqual([{ kind: 'ERC-20', token: doc.receipt.contractAddress, from: `0x${'0'.repeat(40)}`, to: DEV.sender, amount: '1000000000000000000000000' }]);
+    expect(doc.transfers).toEqual([{ kind: 'ERC-20', token: doc.receipt.contractAddress, from: `0x${'0'.repeat(40)}`, to: DEV.sender, amount: '1000000000000000000000000', symbol: 'TT', decimals: 18 }]);
   });
 
   test('value with empty calldata to a contract runs its receive()', async () => {

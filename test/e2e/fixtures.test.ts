@@ -61,7 +61,8 @@ beforeAll(async () => {
     if (method === 'eth_getBlockByHash') return { result: null };
     // Where a case has no trace, txray re-executes the transaction on the node's state: nothing of
     // that state was recorded, so this node says so (as a pruned node does).
-    if (['eth_chainId', 'eth_getBlockByNumber', 'eth_createAccessList', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt'].includes(method)) {
+    // (eth_call: a token's symbol() and decimals(), asked for its transfers' amounts.)
+    if (['eth_chainId', 'eth_getBlockByNumber', 'eth_createAccessList', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_call'].includes(method)) {
       return { error: { code: -32000, message: 'not recorded: these fixtures hold no chain state' } };
     }
     const c = byHash.get(String(params[0]).toLowerCase());

@@ -150,3 +150,13 @@ describe('a bare function name several loaded ABIs have', () => {
     expect(jsonOf(fits).function).toMatchObject({ name: 'deposit', signature: 'deposit(string)' });
   });
 });
+
+describe('token amounts', () => {
+  test('a transfer shows the token\'s own decimals and symbol (100 MTK, as --state does); JSON keeps the base units beside them', async () => {
+    const r = await run([deposit]);
+    expect(r.stdout).toMatch(/Transfers \(1\)\n {2}0xf39F…2266 → Bank\(0xe7f1…0512\) {2}100 MTK ERC-20 MyToken\(0x5FbD…0aa3\)\n/);
+    const doc = jsonOf(await run([deposit, '--json']));
+    expect(doc.transfers).toEqual([expect.objectContaining({ kind: 'ERC-20', amount: '100000000000000000000', symbol: 'MTK', decimals: 18 })]);
+    expect((await run([deposit, '--state'])).stdout).toMatch(/-100 MTK/);
+  });
+});
