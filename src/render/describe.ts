@@ -24,7 +24,8 @@ export function describeNodeKind(n: CallNode): string {
 
 /** A failed call's error word ("Reverted", "out of gas") and, for a revert with data, the decoded reason. Escaped. */
 export function failureParts(n: CallNode, s?: AddressStyle): { readonly error: string; readonly reason: string | null } {
-  const error = escapeText(n.error ?? '');
+  // One word for a revert, whatever the client wrote ("Reverted", geth's "execution reverted"); --json keeps the client's.
+  const error = n.error !== null && isRevertError(n.error) ? 'Reverted' : escapeText(n.error ?? '');
   const custom = (n as CallNode & DecodedNodeFields).revert;
   if (custom?.kind === 'custom' && typeof custom.name === 'string' && s !== undefined) return { error, reason: formatDecoded(custom as unknown as Decoded, s) };
   if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') return { error, reason: escapeText(describeRevert(decodeRevert(n.output))) };

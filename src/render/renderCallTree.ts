@@ -15,6 +15,12 @@ interface TreeOptions {
   readonly chalk: ChalkInstance;
   readonly width: number;
   readonly decoded?: DecodedModel;
+  /**
+   * The root line's gas: the transaction's gas used as its receipt says it (intrinsic gas included,
+   * refunds deducted), whatever the tracer counted in its root frame (trace_transaction leaves the
+   * intrinsic gas out, the callTracer counts it). Absent: the root frame's own figure.
+   */
+  readonly rootGas?: bigint;
 }
 
 /** Events to draw inside the tree, with the logs they index. */
@@ -126,7 +132,7 @@ function kindPaint(kind: string, c: ChalkInstance): Paint {
   return (s) => s;
 }
 
-function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: AddressStyle, out: Sink): void {
+function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: AddressStyle, out: Sink, gas?: bigint): void {
   if (n.missing) return out.add(`(no root entry in the trace)`, c.dim);
   const kind = describeNodeKind(n);
   out.add(kind, kindPaint(kind, c));
@@ -152,7 +158,8 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
       if (size > 4) out.add(` +${groupDigits(size - 4)} bytes`, c.dim);
     } else out.add(` · ${n.input}`);
   }
-  if (n.gasUsed !== null) out.add(` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim);
+  if (gas !== undefined) out.add(` · ${groupDigits(gas)} gas`, c.dim);
+  else if (n.gasUsed !== null) out.add(` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim);
   if (n.error !== null) {
     const { error, reason } = failureParts(n, s);
     out.add(` ✗ ${reason === null ? error : `${error}: ${reason}`}`, c.red, reason === null ? undefined : ` ✗ ${reason}`);
@@ -241,7 +248,8 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
       yield `  ${c.dim(prefix)}${fit((out, s) => eventSegments(index, log, c, s, out), o.decoded, room, join)}\n`;
       continue;
     }
-    yield `  ${c.dim(prefix)}${fit((out, s) => nodeSegments(node, c, s, out), o.decoded, room, join)}\n`;
+    const gas = node === tree.root ? o.rootGas : undefined;
+    yield `  ${c.dim(prefix)}${fit((out, s) => nodeSegments(node, c, s, out, gas), o.decoded, room, join)}\n`;
     pushItems(stack, node, depth + 1, events);
   }
 }

@@ -304,7 +304,11 @@ export function* renderTail(m: InspectModel, o: TextOptions): Generator<string> 
   if (m.status === 'not_found' && m.tree === null) return;
   if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
   if (o.renderState) yield* o.renderState(m, o.chalk);
-  if (m.tree) yield* renderCallTree(m.tree, { ...o, decoded: m.decoded }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
+  if (m.tree) {
+    // One convention for the root line's gas, whatever the tracer: the transaction's (see renderCallTree's rootGas).
+    const rootGas = m.receipt?.gasUsed !== undefined ? toBig(m.receipt.gasUsed) : undefined;
+    yield* renderCallTree(m.tree, { ...o, decoded: m.decoded, rootGas }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
+  }
 }
 
 export function* renderText(m: InspectModel, o: TextOptions): Generator<string> {

@@ -88,7 +88,7 @@ describe('what else a developer sees of their own contracts', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('receive()');
     expect(r.stdout).not.toContain('fallback()');
-    expect(r.stdout).toMatch(/call MyToken\(0x5FbDB2315678afecb367f032d93F642f64180aa3\) · 1 wei · \(no data\) · 43 gas ✗ Reverted\n/);
+    expect(r.stdout).toMatch(/call MyToken\(0x5FbDB2315678afecb367f032d93F642f64180aa3\) · 1 wei · \(no data\) · 21,043 gas ✗ Reverted\n/);
     expect(jsonOf(await run([plainValue, '--json'])).calls.function).toBeUndefined();
   });
 
@@ -158,5 +158,16 @@ describe('token amounts', () => {
     const doc = jsonOf(await run([deposit, '--json']));
     expect(doc.transfers).toEqual([expect.objectContaining({ kind: 'ERC-20', amount: '100000000000000000000', symbol: 'MTK', decimals: 18 })]);
     expect((await run([deposit, '--state'])).stdout).toMatch(/-100 MTK/);
+  });
+});
+
+describe('one convention for the root line\'s gas', () => {
+  test('the transaction\'s gas used, as the receipt says it, whatever the tracer (trace_transaction leaves the intrinsic gas out of its root, the callTracer counts it); a revert is "Reverted" in both', async () => {
+    const used = BigInt((await receipt(anvil.rpc, unapproved)).gasUsed).toLocaleString('en-US');
+    for (const tracer of ['parity', 'geth', 'local']) {
+      const r = await run([unapproved, '--tracer', tracer]);
+      const root = r.stdout.split('\n').find((l) => l.startsWith('  call Bank::deposit'))!;
+      expect(root, tracer).toContain(` · ${used} gas ✗ Reverted: InsufficientAllowance(`);
+    }
   });
 });

@@ -86,7 +86,7 @@ describe('a node without trace_transaction (geth-like)', () => {
     // Step(1) follows the caught revert in the root; Step(2) is the root's last line.
     expect(tree[at(/├─ call 0x[0-9a-fA-F]{40}\S* · 2 wei/) + 1]).toMatch(/^  │  └─ event #0 0x[0-9a-fA-F]{40} · 0x950d7a2e… \+1 topic · 128 bytes$/);
     expect(tree[at(/├─ delegatecall /) + 1]).toMatch(/^  │  └─ event #1 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x15df0a67… · 32 bytes$/);
-    expect(tree[at(/├─ staticcall .* ✗ execution reverted: Error: caught it/) + 1]).toMatch(/^  ├─ event #2 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
+    expect(tree[at(/├─ staticcall .* ✗ Reverted: Error: caught it/) + 1]).toMatch(/^  ├─ event #2 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
     expect(tree.filter((l) => l !== '').at(-1)).toMatch(/^  └─ event #3 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
     const doc = jsonOf(await runTxray([hashes.showcase!, '-r', gethLike.url, '--json']));
     const kids = doc.calls.children;
