@@ -134,12 +134,13 @@ const kindOf = (n: CallNode): string => (n.type === 'call' ? (n.callType ?? 'cal
 
 function revertText(n: CallNode): string | null {
   const r = n.revert;
-  if (!r) return n.error;
+  // One word for a revert, as in the text view (geth writes "execution reverted").
+  if (!r) return n.error !== null && /revert/i.test(n.error) ? 'Reverted' : n.error;
   if (r.kind === 'Error') return `Error: ${r.message ?? ''}`;
   if (r.kind === 'Panic') return `Panic: ${r.meaning ?? ''}`;
   if (r.kind === 'custom' && r.name) return `${r.name}(${argsText(r.args)})`;
   if (r.kind === 'text') return r.text ?? '';
-  return n.error;
+  return n.error !== null && /revert/i.test(n.error) ? 'Reverted' : n.error;
 }
 
 // ---- the model of the page: nodes by path, parents, expansion ------------------------------------
@@ -202,7 +203,9 @@ function row(n: CallNode): HTMLLIElement {
   } else line.append(h('span', { class: 'leaf' }, '·'));
   line.append(h('span', { class: 'kind' }, kindOf(n)), ' ', h('span', { class: 'name' }, callName(n)));
   if (n.value !== null && big(n.value) > 0n) line.append(h('span', { class: 'value' }, ` · ${eth(big(n.value))}`));
-  line.append(h('span', { class: 'gas' }, n.gasUsed !== null ? ` · ${groupDigits(big(n.gasUsed))} gas` : ''));
+  // The root line's gas is the transaction's, as the text view shows it whatever the tracer (the receipt's).
+  const gasUsed = n === doc.calls && typeof doc.receipt?.gasUsed === 'string' ? doc.receipt.gasUsed : n.gasUsed;
+  line.append(h('span', { class: 'gas' }, gasUsed !== null ? ` · ${groupDigits(big(gasUsed))} gas` : ''));
   const why = n.error !== null ? revertText(n) : null;
   if (why !== null) line.append(h('span', { class: 'error' }, ` ✗ ${why}`));
   line.addEventListener('click', () => select(n));

@@ -127,6 +127,13 @@ describe('the showcase report in headless Chromium', () => {
     expect(await page.locator('button[data-action="collapse-all"]').count()).toBe(1);
   });
 
+  test('the root line\'s gas is the transaction\'s (the receipt\'s), as the text view shows it whatever the tracer', async () => {
+    const gas = await opened.page.locator('.tree [data-trace-address=""] > .line .gas').first().textContent();
+    expect(gas).toBe(` · ${BigInt(json.receipt.gasUsed).toLocaleString('en-US')} gas`);
+    // trace_transaction's own root figure leaves the intrinsic gas out: not what the line shows.
+    expect(BigInt(json.calls.gasUsed)).toBeLessThan(BigInt(json.receipt.gasUsed));
+  });
+
   test('collapsing a node takes its descendants out; expanding brings them back', async () => {
     const { page } = opened;
     await page.click('button[data-action="expand-all"]');
