@@ -62,11 +62,11 @@ try {
       process.once('SIGTERM', resolve);
     });
     console.log('\nstopping anvil');
-  } else {
-    console.log('anvil is stopped now. To try txray on these transactions yourself: npm run demo -- --keep (anvil runs on until Ctrl-C).');
   }
 } finally {
   await anvil.stop();
   rmSync(project, { recursive: true, force: true });
 }
+// Said once it is true: the node is gone with the demo.
+if (!keep) console.log('anvil is stopped now. To try txray on these transactions yourself: npm run demo -- --keep (anvil runs on until Ctrl-C).');
 if (failed) process.exitCode = 1;

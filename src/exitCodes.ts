@@ -16,7 +16,7 @@ export const exitCodeHelp = `Exit codes:
   1    the transaction reverted (receipt status 0x0)
   2    usage error (bad hash, URL or option)
   3    not found: the node does not know the transaction
-  4    pending: known to the node, no receipt yet (or mined with fewer --confirmations than asked)
+  4    pending: known to the node, no receipt yet (or succeeded with fewer --confirmations than asked)
   5    node or RPC failure (unreachable, timeout, HTTP error, JSON-RPC error, malformed answer)
   70   internal error in txray (please report it)
   130  interrupted (Ctrl-C)`;

@@ -38,10 +38,14 @@ export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   }
 }
 
-/** By status, except that a transaction mined with fewer confirmations than --confirmations asked is not final yet (4). */
+/**
+ * By status, except that a transaction that succeeded with fewer confirmations than --confirmations
+ * asked is not final yet (4). A revert stays 1: what it did is the more important fact, and it fails a
+ * script either way.
+ */
 export function exitCodeForModel(model: InspectModel): ExitCode {
   const c = model.confirmations;
-  if (c != null && c.reached < c.wanted && (model.status === 'success' || model.status === 'reverted')) return ExitCode.pending;
+  if (c != null && c.reached < c.wanted && model.status === 'success') return ExitCode.pending;
   return exitCodeForStatus(model.status);
 }
 
@@ -97,9 +101,9 @@ async function completions(words: readonly string[]): Promise<string> {
   return (await import('./completions.js')).completionScript(words[0] ?? '');
 }
 
-/** The name of the artifact the target's code is (at the call's block), or null. */
-async function targetArtifact(client: RpcClient, decoder: Decoder, to: Hex, block: string, timeoutMs: number): Promise<string | null> {
-  const code = await client.call('eth_getCode', [to, block === 'default' ? 'latest' : block], deadlineSignal(timeoutMs));
+/** The name of the artifact the target's code is (at the call's block, or as --override-code sets it), or null. */
+async function targetArtifact(client: RpcClient, decoder: Decoder, to: Hex, block: string, timeoutMs: number, override?: Hex): Promise<string | null> {
+  const code = override ?? (await client.call('eth_getCode', [to, block === 'default' ? 'latest' : block], deadlineSignal(timeoutMs)));
   if (!isData(code)) return null;
   return decoder.nameByCode(new Map([[to.toLowerCase(), code]])).get(to.toLowerCase()) ?? null;
 }
@@ -198,8 +202,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         // A bare name several loaded functions fit: the target's own code may tell which (one request).
         if (!(err instanceof AmbiguousFunction) || opts.call.to === null) throw err;
         client = await connect();
-        const prefer = await targetArtifact(client, decoder, opts.call.to, opts.call.block, opts.timeoutMs);
-        if (prefer === null) throw err;
+        const override = (opts.call.overrides?.[opts.call.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
+        const prefer = await targetArtifact(client, decoder, opts.call.to, opts.call.block, opts.timeoutMs, isData(override) ? override : undefined);
         plan = await planCall(opts.call, decoder.index, prefer);
       }
     }
@@ -224,6 +228,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     });
     // The gas profile is made once where a view shows it.
     const needsGasProfile = opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined;
+    // The views that show transfers: --quiet shows nothing, the many-hashes summary no transfer.
+    const tokenAmounts = !opts.quiet && (single || opts.full || opts.json || opts.html !== undefined);
     client ??= await connect();
     if (opts.debug) for (const line of proxyLines(opts)) debug(line);
     const settings: InspectSettings = {
@@ -266,7 +272,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
             const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
             const model = await runPipeline(client!, input, {
               lookup: settings,
-              complete: { timeoutMs: opts.timeoutMs, needsGasProfile, warnPartialGas: opts.gas || opts.gasOut !== undefined, online: opts.online, interrupt: io.interrupt, debug: opts.debug ? (line) => debug(`${tag}${line}`) : undefined },
+              complete: { timeoutMs: opts.timeoutMs, needsGasProfile, warnPartialGas: opts.gas || opts.gasOut !== undefined, tokenAmounts, online: opts.online, interrupt: io.interrupt, debug: opts.debug ? (line) => debug(`${tag}${line}`) : undefined },
               decoderReady,
               onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
               onStage: opts.debug ? (stage) => debug(`${tag}${stage} at ${elapsed()}`) : undefined,

@@ -45,12 +45,12 @@ export interface Decoder {
   decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
   /** The head's share (see decodeHead); the same as decode gives for it unless namesFromTrace. */
   decodeHead(model: InspectModel, early: LogDecoding): DecodedModel;
+  /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
+  withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   /**
    * --state: token balances (with what each token's symbol() and decimals() answered) and storage
    * names (by the artifacts' storage layouts; `codes` are the contracts' runtime code).
    */
-  /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
-  withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   decodeState(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, codes: ReadonlyMap<string, Hex>): DecodedModel;
 }
 
@@ -82,7 +82,6 @@ function labelsFromFile(path: string): Array<[string, string]> {
   });
 }
 
-/** Throws UsageError for a bad --abi, --labels or --labels-file: called before any request. */
 /** Each token's symbol and decimals: as it answered symbol() and decimals(), else as the address book has them. */
 function tokenMetaOf(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, index: AbiIndex): Map<string, { symbol: string | null; decimals: number | null }> {
   const meta = new Map<string, { symbol: string | null; decimals: number | null }>([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
@@ -94,6 +93,7 @@ function tokenMetaOf(model: InspectModel, decoded: DecodedModel, tokens: TokenAn
   return meta;
 }
 
+/** Throws UsageError for a bad --abi, --labels or --labels-file: called before any request. */
 export function createDecoder(opts: DecoderOptions): Decoder {
   const labels = new Map<string, string>(Object.entries(BUILTIN_LABELS));
   if (opts.labelsFile !== undefined) for (const [a, n] of labelsFromFile(opts.labelsFile)) labels.set(a, n);
@@ -125,7 +125,8 @@ export function createDecoder(opts: DecoderOptions): Decoder {
       // ERC-20 amounts carry their token's symbol and decimals where both are known (the views scale by them).
       const transfers = decoded.transfers.map((t) => {
         const m = t.kind === 'ERC-20' && t.token !== undefined ? meta.get(t.token.toLowerCase()) : undefined;
-        return m !== undefined && m.symbol !== null && m.decimals !== null ? { ...t, symbol: m.symbol, decimals: m.decimals } : t;
+        // Past 36 decimals no real token goes: such an amount stays in base units.
+        return m !== undefined && m.symbol !== null && m.decimals !== null && m.decimals <= 36 ? { ...t, symbol: m.symbol, decimals: m.decimals } : t;
       });
       return { ...decoded, transfers };
     },

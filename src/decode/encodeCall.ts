@@ -160,47 +160,48 @@ export function parseSignature(sig: string): AbiFunction {
 }
 
 /**
- * The function `sig` names: a full signature, or a bare name that exactly one function of that
- * name and argument count in the loaded ABIs (--abi, the project's artifacts, the built-in ABIs) has.
+ * The function a signature or a bare name means. A name several loaded functions of that arity have is
+ * narrowed: to those whose argument types the values fit, then to those of the target's own contract
+ * (`prefer`: the artifact its code matched; undefined while the code is not asked yet, which the caller
+ * does on AmbiguousFunction; null where it matched none), then to the project's and --abi's.
  */
-/**
- * The function a signature or a bare name means. A name is narrowed, while more than one function
- * fits: to those of the target's own contract (`prefer`, the artifact its code matched), then to the
- * project's and --abi's, then to the only one whose argument types the values fit.
- */
-export function resolveFunction(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string): AbiFunction {
+export function resolveFunction(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string | null): AbiFunction {
   if (sig.includes('(')) return parseSignature(sig);
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(sig)) throw new UsageError(`'${escapeShort(sig, 80)}' is neither a function signature nor a function name.`);
   const argCount = words.length;
   const found = index?.functionsNamed(sig) ?? [];
   const signatures = [...new Set(found.map((c) => signatureOf(c.item)))];
-  const distinct = (list: typeof found): AbiFunction[] => [...new Map(list.map((c) => [signatureOf(c.item), c.item])).values()];
+  type C = (typeof found)[number];
+  const distinct = (list: readonly C[]): AbiFunction[] => [...new Map(list.map((c) => [signatureOf(c.item), c.item])).values()];
+  const fits = (c: C): boolean => {
+    try {
+      argumentValues(c.item.inputs, words, signatureOf(c.item));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const ambiguous = (list: readonly C[]): AmbiguousFunction =>
+    new AmbiguousFunction(`${sig} with ${argCount} argument${argCount === 1 ? '' : 's'} is ambiguous (${distinct(list).map(signatureOf).join(', ')}); give the signature instead.`);
   let pool = found.filter((c) => c.item.inputs.length === argCount);
-  for (const keep of [(c: (typeof found)[number]) => prefer !== undefined && c.contract === prefer, (c: (typeof found)[number]) => c.source === 'project' || c.source === 'abi']) {
-    if (distinct(pool).length <= 1) break;
-    const narrowed = pool.filter(keep);
-    if (narrowed.length > 0) pool = narrowed;
-  }
-  let fitting = distinct(pool);
-  if (fitting.length > 1) {
-    const fit = fitting.filter((fn) => {
-      try {
-        argumentValues(fn.inputs, words, signatureOf(fn));
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (fit.length > 0) fitting = fit;
-  }
+  // Each step keeps what it narrows to, where that is anything.
+  const narrow = (keep: (c: C) => boolean): void => {
+    const kept = pool.filter(keep);
+    if (kept.length > 0 && distinct(pool).length > 1) pool = kept;
+  };
+  narrow(fits);
+  if (distinct(pool).length > 1 && prefer === undefined) throw ambiguous(pool);
+  narrow((c) => prefer != null && c.contract === prefer);
+  narrow((c) => c.source === 'project' || c.source === 'abi');
+  const fitting = distinct(pool);
   if (fitting.length === 1) return fitting[0]!;
   if (signatures.length === 0) throw new UsageError(`no loaded ABI has a function named ${sig}; give its signature instead, e.g. ${sig}(address,uint256).`);
   if (fitting.length === 0) throw new UsageError(`the loaded ABIs have ${signatures.join(', ')}, none with ${argCount} argument${argCount === 1 ? '' : 's'}.`);
-  throw new AmbiguousFunction(`${sig} with ${argCount} argument${argCount === 1 ? '' : 's'} is ambiguous (${fitting.map(signatureOf).join(', ')}); give the signature instead.`);
+  throw ambiguous(pool);
 }
 
-/** Calldata for `sig` with `words` as its arguments; `prefer`: the name of the target's own artifact, where its code matched one. */
-export function encodeCall(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string): Hex {
+/** Calldata for `sig` with `words` as its arguments; `prefer`: see resolveFunction. */
+export function encodeCall(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string | null): Hex {
   const fn = resolveFunction(sig, words, index, prefer);
   const values = argumentValues(fn.inputs, words, signatureOf(fn));
   return encodeFunctionData({ abi: [fn], functionName: fn.name, args: values });

@@ -34,13 +34,20 @@ function bodyOf(a: Artifact & { deployedBytecode: Hex }): string {
   return body;
 }
 
+/**
+ * The artifact `code` is, or undefined where none is or where it could be any of several of different
+ * names (two tokens that differ only in their immutables): then the one whose bytes match without masks,
+ * if exactly one name does so; else no name rather than a guess.
+ */
 export function matchArtifact(code: Hex, artifacts: readonly Artifact[]): Artifact | undefined {
   if (code.length <= 2) return undefined;
   const body = withoutMetadata(code);
-  return artifacts.find((a): boolean => {
+  const matches = artifacts.filter((a): boolean => {
     if (a.deployedBytecode === undefined || a.deployedBytecode.length <= 2) return false;
     const mine = bodyOf(a as Artifact & { deployedBytecode: Hex });
     if (mine.length !== body.length) return false;
     return (a.runtimeMasks === undefined ? body : masked(body, a.runtimeMasks)) === mine;
   });
+  const oneName = (list: readonly Artifact[]): Artifact | undefined => (list.length > 0 && list.every((a) => a.name === list[0]!.name) ? list[0] : undefined);
+  return oneName(matches) ?? oneName(matches.filter((a) => withoutMetadata(a.deployedBytecode!) === body));
 }

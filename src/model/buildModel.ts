@@ -38,11 +38,11 @@ function statusOf(tx: RpcTransaction | null, receipt: RpcReceipt | null, tree: C
  * Follow a revert down the tree: while a failed child returned exactly the parent's revert data,
  * the failure came from that child. Stops at the deepest such call.
  */
-function originOf(root: CallNode): CallNode {
+function originOf(root: CallNode, txSpent: boolean | null): CallNode {
   let node = root;
   for (;;) {
     const output = node.output;
-    if (output === null || output === '0x') return outOfGasBelow(node) ?? node;
+    if (output === null || output === '0x') return outOfGasBelow(node, txSpent) ?? node;
     const next = node.children.find((c) => c.error !== null && c.output !== null && c.output.toLowerCase() === output.toLowerCase());
     if (next === undefined) return node;
     node = next;
@@ -55,29 +55,44 @@ export const isOutOfGas = (error: string | null): boolean => error !== null && /
 /**
  * A revert without data right after a call that ran out of gas: Solidity re-raises a failed call's
  * return data, and running out of gas leaves none, so the empty revert is that call's. Followed down
- * while the frame that ran out ended its own last call the same way. Only the node's last call counts:
- * one that failed earlier was caught, and what came after it is not known to have anything to do with it.
+ * through last calls that reverted without data (a proxy's delegatecall) to the deepest that ran out.
+ * Only a frame's last call counts (one that failed earlier was caught), and only where the frame itself
+ * had used nearly all its gas (9/10 or more; where its tracer does not say, the transaction): a call that
+ * ran out of a small stipend leaves its caller plenty, and what the caller reverted for after it is not
+ * known to have to do with it.
  */
-function outOfGasBelow(node: CallNode): CallNode | null {
+function outOfGasBelow(node: CallNode, txSpent: boolean | null): CallNode | null {
   let found: CallNode | null = null;
   let at = node;
   for (;;) {
     const last = at.children.at(-1);
-    if (last === undefined || !isOutOfGas(last.error) || (last.output !== null && last.output !== '0x')) return found;
-    found = last;
+    if (last === undefined || last.error === null || (last.output !== null && last.output !== '0x') || !(spent(at) ?? txSpent === true)) return found;
+    if (isOutOfGas(last.error)) found = last;
+    else if (!isRevertError(last.error)) return found;
     at = last;
   }
 }
 
-function failureOf(tree: CallTree | null): Failure {
+/** The frame used 9/10 or more of the gas it was given; null where its tracer does not say. */
+function spent(n: CallNode): boolean | null {
+  return spentOf(n.gas ?? undefined, n.gasUsed ?? undefined);
+}
+
+/**
+ * @param txSpent the transaction used 9/10 or more of its gas limit (null: not known): stands for a
+ * frame's own figure where its tracer gives none (a failed root frame, say).
+ */
+function failureOf(tree: CallTree | null, txSpent: boolean | null): Failure {
   if (tree === null || tree.root.missing || tree.root.error === null) return { error: null, revert: null, origin: null };
   const root = tree.root;
   const error = root.error!;
   if (!isRevertError(error)) {
     return { error, revert: null, origin: root };
   }
-  return { error, revert: decodeRevert(root.output), origin: originOf(root) };
+  return { error, revert: decodeRevert(root.output), origin: originOf(root, txSpent) };
 }
+
+const spentOf = (gas: string | undefined, used: string | undefined): boolean | null => (gas === undefined || used === undefined || BigInt(gas) === 0n ? null : BigInt(used) * 10n >= BigInt(gas) * 9n);
 
 export interface ParsedAnswers {
   readonly tx: RpcTransaction | null;
@@ -106,7 +121,7 @@ export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: Pars
     traceNote: tree === null ? null : bundle.traceNote,
     reexecution: tree === null ? null : bundle.reexecution,
     events,
-    failure: status === 'reverted' ? failureOf(tree) : null,
+    failure: status === 'reverted' ? failureOf(tree, spentOf(parsed.tx?.gas, parsed.receipt?.gasUsed)) : null,
     fee: feeSplit(parsed.tx, parsed.receipt, null),
     warnings,
     raw: keepAnswers

@@ -28,6 +28,8 @@ export interface CompleteSettings {
   readonly needsGasProfile: boolean;
   /** The profile was asked for itself (--gas, --gas-out): partial sums earn a warning. */
   readonly warnPartialGas: boolean;
+  /** A view shows the transfers (not --quiet, nor the many-hashes summary): their tokens' symbols and decimals are asked for. */
+  readonly tokenAmounts: boolean;
 }
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
@@ -86,11 +88,11 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
  * amounts of every view, and --state's token balances; storage names (--state). No request where no
  * token moved, or the address book knows each one that did.
  */
-async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number): Promise<InspectModel> {
+async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number, shown: boolean): Promise<InspectModel> {
   const decoded = model.decoded!;
   const withState = model.state != null;
-  // --state shows every token's balance; the transfers scale ERC-20 amounts only.
-  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || t.kind === 'ERC-20') && bookToken(model, decoder.index, t.token) === null ? [t.token] : []));
+  // --state shows every token's balance; the transfers scale ERC-20 amounts only, where a view shows them.
+  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || (shown && t.kind === 'ERC-20')) && bookToken(model, decoder.index, t.token) === null ? [t.token] : []));
   if (tokens.length === 0 && !withState) return { ...model, decoded: decoder.withTokens(model, decoded, new Map()) };
   const warnings = [...model.warnings];
   const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
@@ -117,7 +119,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   // The logs decoded early knew no online names: decoded again where those added any.
   const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
-  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs);
+  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

@@ -141,13 +141,22 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
     delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
   }
   const model = await inspectOnce(client, hash, s);
-  const waited = `--wait ${Math.round(s.waitMs / 1000)} s`;
+  const waited = `--wait ${Math.round(s.waitMs / 100) / 10} s`;
   if (model.status === 'pending' || model.status === 'not_found') {
     // Said on stderr too: the exit code alone (4, 3) does not say the wait ran out.
     return { ...model, warnings: [...model.warnings, `${waited} ran out: the transaction is ${model.status === 'pending' ? 'still pending' : 'still unknown to the node'}.`] };
   }
   if (s.confirmations === 0) return model;
-  const confirmations = { wanted: s.confirmations, reached: reached ?? 0 };
+  // Not counted while polling (the receipt came with the full lookup): counted now, from a fresh head.
+  if (reached === null && model.receipt !== null) {
+    const head = await client.call('eth_blockNumber', [], deadlineSignal(s.timeoutMs)).catch((err: unknown) => {
+      if (err instanceof Interrupted) throw err;
+      return null;
+    });
+    if (isQuantity(head) && model.receipt.blockNumber !== undefined) reached = Math.max(0, Number(BigInt(head) - BigInt(model.receipt.blockNumber)));
+  }
+  if (reached === null) return { ...model, warnings: [...model.warnings, `${waited}: how many confirmations there are could not be told (the node did not say its head).`] };
+  const confirmations = { wanted: s.confirmations, reached };
   if (confirmations.reached >= confirmations.wanted) return { ...model, confirmations };
   // Mined, but not as deep as asked: not final for a script that asked for it (exit 4, see main).
   const line = `${waited} ran out with ${confirmations.reached} of ${confirmations.wanted} confirmation${confirmations.wanted === 1 ? '' : 's'}.`;

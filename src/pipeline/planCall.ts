@@ -4,7 +4,7 @@
  * arguments), or a signed transaction (--raw) read back with its sender; a typed signature joins the
  * decoder's ABIs. No request is made here.
  */
-import type { AbiIndex } from '../decode/abiIndex.js';
+import { type AbiIndex, signatureOf } from '../decode/abiIndex.js';
 import { encodeCall, encodeCreate, parseSignature } from '../decode/encodeCall.js';
 import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
 import type { Hex } from '../raw/types.js';
@@ -33,8 +33,8 @@ export interface CallInput {
 
 const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
-/** `prefer`: the name of the artifact the target's code matched, where a bare function name needs it. */
-export async function planCall(input: CallInput, index: AbiIndex | null, prefer?: string): Promise<CallPlan> {
+/** `prefer`: the artifact the target's code matched (null: none), where a bare function name needs it (see resolveFunction). */
+export async function planCall(input: CallInput, index: AbiIndex | null, prefer?: string | null): Promise<CallPlan> {
   if (input.raw !== undefined) {
     const signed = await parseSignedTransaction(input.raw);
     return { call: signed.call, hash: signed.hash, block: input.block, overrides: input.overrides };
@@ -42,7 +42,13 @@ export async function planCall(input: CallInput, index: AbiIndex | null, prefer?
   const data = input.create !== undefined ? encodeCreate(input.create, input.sig, input.args) : (input.data ?? (input.sig !== undefined ? encodeCall(input.sig, input.args, index, prefer) : '0x'));
   // The signature typed is an ABI of its own: it names the call where no loaded ABI does, and with return
   // types (cast's "divide(uint256,uint256)(uint256)") decodes what the call returns.
-  if (input.create === undefined && input.sig?.includes('(') === true) index?.add([parseSignature(input.sig)], 'signature');
+  if (input.create === undefined && input.sig?.includes('(') === true && index !== null) {
+    const typed = parseSignature(input.sig);
+    const loaded = index.functionCandidates(data.slice(0, 10) as Hex).filter((c) => c.source !== 'database' && signatureOf(c.item) === signatureOf(typed));
+    // Only where no loaded ABI has the same function (theirs carry parameter and contract names), or
+    // where none of those says what it returns and the typed one does.
+    if (loaded.length === 0 || (typed.outputs.length > 0 && loaded.every((c) => c.item.outputs.length === 0))) index.add([typed], 'signature');
+  }
   const call = {
     from: input.from,
     ...(input.to !== null ? { to: input.to } : {}),

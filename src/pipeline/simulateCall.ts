@@ -91,22 +91,26 @@ async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number)
     return ["--raw: the node did not say the sender's nonce or its chain, so neither was checked."];
   }
   const [count, chain] = answers.map((a) => ('result' in a && isQuantity(a.result) ? BigInt(a.result) : null));
+  const warnings: string[] = [];
   if (isQuantity(c.chainId) && chain != null && BigInt(c.chainId) !== chain) {
     throw new RpcFailure('rpc-error', `--raw: the transaction is signed for chain ${BigInt(c.chainId)}, and ${client.where} is chain ${chain}; nothing was simulated.`);
   }
+  if (isQuantity(c.chainId) && chain == null) warnings.push("--raw: the node did not say its chain id, so the transaction's chain was not checked.");
   // An --override-nonce of the sender is the nonce the simulation runs with.
   const overridden = (plan.overrides?.[c.from.toLowerCase()] as { nonce?: unknown } | undefined)?.nonce;
   const current = isQuantity(overridden) ? BigInt(overridden) : count;
-  if (current == null) return ["--raw: the node did not say the sender's nonce, so it was not checked."];
+  if (current == null) return [...warnings, "--raw: the node did not say the sender's nonce, so it was not checked."];
   const nonce = BigInt(c.nonce);
+  // Where the account's nonce comes from, in the user's terms (a block number in decimal, as --block takes it).
+  const where = isQuantity(overridden) ? ' (--override-nonce)' : at === 'pending' ? ' (pending)' : ` at block ${isQuantity(at) ? BigInt(at).toString() : at}`;
   if (nonce < current) {
-    throw new RpcFailure('rpc-error', `--raw: nonce ${nonce} is too low: the account is at ${current}${at === 'pending' ? ' (pending)' : ` at block ${at}`}; the node would refuse it as sent, so nothing was simulated.`);
+    throw new RpcFailure('rpc-error', `--raw: nonce ${nonce} is too low: the account is at ${current}${where}; the node would refuse it as sent, so nothing was simulated.`);
   }
   if (nonce > current) {
     const gap = nonce - current;
-    return [`--raw: nonce ${nonce} is ahead of the account's ${current}: the ${gap === 1n ? 'transaction' : `${gap} transactions`} before it must land first; simulated on today's state as if they had changed nothing.`];
+    warnings.push(`--raw: nonce ${nonce} is ahead of the account's ${current}${where}: the ${gap === 1n ? 'transaction' : `${gap} transactions`} before it must land first; simulated on today's state as if they had changed nothing.`);
   }
-  return [];
+  return warnings;
 }
 
 export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {

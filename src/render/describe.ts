@@ -32,8 +32,6 @@ export function failureParts(n: CallNode, s?: AddressStyle): { readonly error: s
   return { error, reason: null };
 }
 
-
-
 /** A call as the tree names it: Target::function where a name is known, else the target alone. Escaped. */
 export function describeCall(n: CallNode, s: AddressStyle): string {
   const fn = (n as CallNode & DecodedNodeFields).function;

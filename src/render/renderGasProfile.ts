@@ -52,11 +52,11 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
     const restSelf = rest.reduce<bigint | null>((n, r) => (n === null || r.selfGas === null ? null : n + r.selfGas), 0n);
     yield `  ${c.dim(`… ${groupDigits(rest.length)} more rows, ${gas(restSelf)} self gas`)}\n`;
   }
-  yield `  ${c.dim('Self gas adds up to the root call\'s gas used')} ${gas(total)}${profile.unknown > 0 ? c.dim(` (partial: ${groupDigits(profile.unknown)} ${profile.unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace)`) : ''}\n`;
+  yield `  ${c.dim('Self gas adds up to the tracer\'s root frame, gas used')} ${gas(total)}${profile.unknown > 0 ? c.dim(` (partial: ${groupDigits(profile.unknown)} ${profile.unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace)`) : ''}\n`;
   const outside = gasOutsideCalls(m.receipt, profile);
   if (outside !== null) {
     const what = rootCountsIntrinsicGas(m.traceSource) ? "geth's callTracer counts the intrinsic gas in its root call" : 'intrinsic gas less refunds';
-    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(toBig(m.receipt!.gasUsed!))} minus the root call's ${gas(total)}: ${what})`)}\n`;
+    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(toBig(m.receipt!.gasUsed!))}, the call tree's root line, minus the root frame's ${gas(total)}: ${what})`)}\n`;
   }
 }
 

@@ -187,6 +187,10 @@ describe('--wait', () => {
     expect(quiet.code).toBe(4);
     const doc = await background([hash, '-r', anvil.url, '--wait', '1', '--confirmations', '50', '--json']);
     expect(JSON.parse(doc.stdout)).toMatchObject({ status: 'success', confirmations: { wanted: 50, reached: 0 }, warnings: ['--wait 1 s ran out with 0 of 50 confirmations.'] });
+    // A revert stays exit 1 (what it did is the more important fact); the line says the confirmations all the same.
+    const failed = await background([hashes.reason!, '-r', anvil.url, '--wait', '0.4', '--confirmations', '5000']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^txray: warning: --wait 0\.4 s ran out with \d+ of 5000 confirmations\.\n$/);
   });
 
   test('time runs out: exit 4 for pending, 3 for unknown, on time', async () => {

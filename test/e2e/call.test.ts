@@ -191,7 +191,7 @@ describe('txray call on anvil', () => {
     expect(stale.stderr).toBe(`txray: --raw: nonce 0 is too low: the account is at ${pending} (pending); the node would refuse it as sent, so nothing was simulated.\n`);
     const ahead = await txray(['--raw', await signed(pending + 3), '--json']);
     expect(ahead.code).toBe(0);
-    expect(jsonOf(ahead).warnings).toEqual([`--raw: nonce ${pending + 3} is ahead of the account's ${pending}: the 3 transactions before it must land first; simulated on today's state as if they had changed nothing.`]);
+    expect(jsonOf(ahead).warnings).toEqual([`--raw: nonce ${pending + 3} is ahead of the account's ${pending} (pending): the 3 transactions before it must land first; simulated on today's state as if they had changed nothing.`]);
     const elsewhere = await txray(['--raw', await signed(pending, 1)]);
     expect(elsewhere.code).toBe(5);
     expect(elsewhere.stderr).toMatch(/^txray: --raw: the transaction is signed for chain 1, and http:\/\/127\.0\.0\.1:\d+ is chain 31337; nothing was simulated\.\n$/);

@@ -55,8 +55,8 @@ describe('the gas profile on anvil', () => {
     expect(out).toMatch(/│ Showcase::run +│ +1 │ +[\d,]+ │ +[\d,]+ │ +[\d.]+% │/);
     expect(out).toMatch(/│ Showcase::recurse +│ +4 │/);
     expect(out).toMatch(/│ Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)::constructor/); // two Child instances: each keeps its address
-    expect(out).toMatch(/Self gas adds up to the root call's gas used [\d,]+\n/);
-    expect(out).toMatch(/Gas outside calls [\d,]+ \(the receipt's [\d,]+ minus the root call's [\d,]+: intrinsic gas less refunds\)/);
+    expect(out).toMatch(/Self gas adds up to the tracer's root frame, gas used [\d,]+\n/);
+    expect(out).toMatch(/Gas outside calls [\d,]+ \(the receipt's [\d,]+, the call tree's root line, minus the root frame's [\d,]+: intrinsic gas less refunds\)/);
     const plain = await run([hashes['showcase']!]);
     expect(plain.stdout).not.toContain('Gas profile');
     // --gas-out alone writes its file and leaves the text view as it is.

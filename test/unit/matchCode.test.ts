@@ -38,3 +38,21 @@ describe('matchArtifact: code to artifact, skipping what each deployment fills i
     expect(matchArtifact(`0x7f${'ab'.repeat(32)}600000${trailer('bb')}` as Hex, [withImmutable])).toBeUndefined();
   });
 });
+
+describe('matchArtifact: several artifacts fit once immutables are skipped', () => {
+  const body = (fill: string) => `7f${fill.repeat(32)}6000`;
+  const token = (name: string, fill: string): Artifact =>
+    parseAbiFile(JSON.stringify({ abi: [], deployedBytecode: { object: `0x${body(fill)}${trailer('aa')}`, immutableReferences: { '1': [{ start: 1, length: 32 }] } } }), `out/${name}.sol/${name}.json`, 'project');
+
+  test('two of different names: none is named, unless exactly one name matches byte for byte', () => {
+    const a = token('TokenA', '00');
+    const b = token('TokenB', '00');
+    expect(matchArtifact(`0x${body('ab')}${trailer('bb')}` as Hex, [a, b])).toBeUndefined();
+    const exact = token('TokenC', 'cd');
+    expect(matchArtifact(`0x${body('cd')}${trailer('bb')}` as Hex, [a, exact])?.name).toBe('TokenC');
+  });
+
+  test('two of the same name (the same contract built twice): that name', () => {
+    expect(matchArtifact(`0x${body('ab')}${trailer('bb')}` as Hex, [token('Vault', '00'), token('Vault', '11')])?.name).toBe('Vault');
+  });
+});
