@@ -60,7 +60,7 @@ function programs(): { readonly lookup: Spec[]; readonly call: Spec[] } {
 const names = (specs: readonly Spec[]): string[] => specs.flatMap((s) => [s.long, s.short].filter((n): n is string => n !== undefined));
 
 /** Finds the nearest foundry.toml upwards and prints its [rpc_endpoints] keys (top level and per profile). POSIX sh, for bash and zsh. */
-const AWK_ALIASES = `awk '/^[[:space:]]*\\[/ { inside = ($0 ~ /^[[:space:]]*\\[(profile\\.[A-Za-z0-9_-]+\\.)?rpc_endpoints\\][[:space:]]*$/); next } inside && /^[[:space:]]*[A-Za-z0-9_-]+[[:space:]]*=/ { sub(/^[[:space:]]*/, ""); sub(/[[:space:]]*=.*$/, ""); print }'`;
+const AWK_ALIASES = `awk '/^[[:space:]]*\\[/ { inside = ($0 ~ /^[[:space:]]*\\[(profile\\.[A-Za-z0-9_-]+\\.)?rpc_endpoints\\][[:space:]]*$/); next } inside && /^[[:space:]]*[A-Za-z0-9_-]+[[:space:]]*=/ { sub(/^[[:space:]]*/, ""); sub(/[[:space:]]*=.*$/, ""); if (!seen[$0]++) print }'`;
 const SH_ALIASES = `_txray_rpc_aliases() {
   local dir="$PWD"
   while :; do

@@ -22,13 +22,12 @@ Examples:
   where a node lacks it (geth), from debug_traceTransaction's callTracer; --tracer chooses.
 
 Environment:
-  With several hashes the exit code is the largest of the per-hash codes.
-
   ETH_RPC_URL   the endpoint (or a foundry.toml alias) when --rpc-url is not given; else http://localhost:8545
   HTTP_PROXY, HTTPS_PROXY, NO_PROXY (or lower case)   proxies for every request
   NO_COLOR      turn colour off (FORCE_COLOR=0..3 forces a level; --color/--no-color win over both)
 
 ${exitCodeHelp}
+  With several hashes the exit code is the largest of the per-hash codes.
 `;
 
 export interface ProgramIo {

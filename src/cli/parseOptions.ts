@@ -149,7 +149,7 @@ export function parseEndpoint(
   // Foundry's interpolation: ${VAR} anywhere in the value, from the environment; an unset one is an error, as in forge.
   const url = written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
     const v = env[name];
-    if (v === undefined || v.trim() === '') throw new UsageError(`${name} is not set (used by rpc_endpoints.${alias}).`);
+    if (v === undefined || v.trim() === '') throw new UsageError(`${name} is ${v === undefined ? 'not set' : 'empty'} (used by rpc_endpoints.${alias}).`);
     return v;
   });
   return { url: parseRpcUrl(url, `rpc_endpoints.${alias}`), isDefault: false };

@@ -112,6 +112,9 @@ function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** Confirmations as cast and the explorers count them: the transaction's own block is the first. */
+const confirmationsAt = (head: string, block: string): number => Math.max(0, Number(BigInt(head) - BigInt(block)) + 1);
+
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
 
@@ -132,7 +135,7 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
     if (receipt !== null && typeof receipt === 'object') {
       if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;
       const head = await client.call('eth_blockNumber', [], deadline);
-      if (isQuantity(head)) reached = Math.max(0, Number(BigInt(head) - BigInt(receipt.blockNumber)));
+      if (isQuantity(head)) reached = confirmationsAt(head, receipt.blockNumber);
       if (reached !== null && reached >= s.confirmations) break;
     }
     const left = until - Date.now();
@@ -141,10 +144,11 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
     delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
   }
   const model = await inspectOnce(client, hash, s);
-  const waited = `--wait ${Math.round(s.waitMs / 100) / 10} s`;
+  // (--confirmations implies --wait, so the user may not have typed --wait: said as a wait.)
+  const waited = `waited ${Math.round(s.waitMs / 100) / 10} s`;
   if (model.status === 'pending' || model.status === 'not_found') {
     // Said on stderr too: the exit code alone (4, 3) does not say the wait ran out.
-    return { ...model, warnings: [...model.warnings, `${waited} ran out: the transaction is ${model.status === 'pending' ? 'still pending' : 'still unknown to the node'}.`] };
+    return { ...model, warnings: [...model.warnings, `${waited}: the transaction is ${model.status === 'pending' ? 'still pending' : 'still unknown to the node'}.`] };
   }
   if (s.confirmations === 0) return model;
   // Not counted while polling (the receipt came with the full lookup): counted now, from a fresh head.
@@ -153,12 +157,12 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
       if (err instanceof Interrupted) throw err;
       return null;
     });
-    if (isQuantity(head) && model.receipt.blockNumber !== undefined) reached = Math.max(0, Number(BigInt(head) - BigInt(model.receipt.blockNumber)));
+    if (isQuantity(head) && model.receipt.blockNumber !== undefined) reached = confirmationsAt(head, model.receipt.blockNumber);
   }
   if (reached === null) return { ...model, warnings: [...model.warnings, `${waited}: how many confirmations there are could not be told (the node did not say its head).`] };
   const confirmations = { wanted: s.confirmations, reached };
   if (confirmations.reached >= confirmations.wanted) return { ...model, confirmations };
   // Mined, but not as deep as asked: not final for a script that asked for it (exit 4, see main).
-  const line = `${waited} ran out with ${confirmations.reached} of ${confirmations.wanted} confirmation${confirmations.wanted === 1 ? '' : 's'}.`;
+  const line = `${waited}: ${confirmations.reached} of ${confirmations.wanted} confirmation${confirmations.wanted === 1 ? '' : 's'} (its block counts as the first).`;
   return { ...model, confirmations, warnings: [...model.warnings, line] };
 }

@@ -232,7 +232,10 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
               : status === 413
                 ? ' the node refused the request size.'
                 : ' check the URL and the node.';
-        throw new RpcFailure('http', `${method}: ${where} answered HTTP ${status};${fix}`, { method });
+        // Through a proxy the status may be the proxy's own (a plain-HTTP node is asked through it, not tunnelled).
+        const via = proxyFor(opts.url, opts.proxy ?? NO_PROXY_SETTINGS);
+        const through = via === null ? '' : ` (through the proxy ${shownProxy(via)}, which may have answered itself)`;
+        throw new RpcFailure('http', `${method}: ${where} answered HTTP ${status}${through};${fix}`, { method });
       }
       // 429 / 503: the three reads are idempotent, so retrying a POST is safe. Capped exponential
       // backoff with full jitter, or the server's Retry-After, always inside the overall deadline.

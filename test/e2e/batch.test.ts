@@ -162,9 +162,10 @@ describe('--wait', () => {
     }
   });
 
-  test('--confirmations 2 waits for two blocks on top', async () => {
+  test('--confirmations 3 waits for two blocks on top of the transaction\'s own', async () => {
     const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
-    const run = background([hash, '-r', anvil.url, '--confirmations', '2', '--wait', '20']);
+    // Counted as cast counts them: the transaction's block is the first, so 3 wants two blocks on top.
+    const run = background([hash, '-r', anvil.url, '--confirmations', '3', '--wait', '20']);
     await new Promise((r) => setTimeout(r, 1200));
     await anvil.rpc('evm_mine');
     await anvil.rpc('evm_mine');
@@ -172,8 +173,8 @@ describe('--wait', () => {
     expect(r.code).toBe(0);
     expect(r.ms).toBeGreaterThanOrEqual(1100);
     expect(r.stderr).toBe('');
-    const doc = await background([hash, '-r', anvil.url, '--confirmations', '2', '--wait', '5', '--json']);
-    expect(JSON.parse(doc.stdout).confirmations).toEqual({ wanted: 2, reached: 2 });
+    const doc = await background([hash, '-r', anvil.url, '--confirmations', '3', '--wait', '5', '--json']);
+    expect(JSON.parse(doc.stdout).confirmations).toEqual({ wanted: 3, reached: 3 });
   });
 
   test('the wait ends before the confirmations: exit 4 and one line that says how many there were, though it succeeded', async () => {
@@ -182,15 +183,15 @@ describe('--wait', () => {
     const r = await background([hash, '-r', anvil.url, '--wait', '2', '--confirmations', '50']);
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('✔ success');
-    expect(r.stderr).toBe('txray: warning: --wait 2 s ran out with 0 of 50 confirmations.\n');
+    expect(r.stderr).toBe('txray: warning: waited 2 s: 1 of 50 confirmations (its block counts as the first).\n');
     const quiet = await background([hash, '-r', anvil.url, '--wait', '1', '--confirmations', '50', '--quiet']);
     expect(quiet.code).toBe(4);
     const doc = await background([hash, '-r', anvil.url, '--wait', '1', '--confirmations', '50', '--json']);
-    expect(JSON.parse(doc.stdout)).toMatchObject({ status: 'success', confirmations: { wanted: 50, reached: 0 }, warnings: ['--wait 1 s ran out with 0 of 50 confirmations.'] });
+    expect(JSON.parse(doc.stdout)).toMatchObject({ status: 'success', confirmations: { wanted: 50, reached: 1 }, warnings: ['waited 1 s: 1 of 50 confirmations (its block counts as the first).'] });
     // A revert stays exit 1 (what it did is the more important fact); the line says the confirmations all the same.
     const failed = await background([hashes.reason!, '-r', anvil.url, '--wait', '0.4', '--confirmations', '5000']);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^txray: warning: --wait 0\.4 s ran out with \d+ of 5000 confirmations\.\n$/);
+    expect(failed.stderr).toMatch(/^txray: warning: waited 0\.4 s: \d+ of 5000 confirmations \(its block counts as the first\)\.\n$/);
   });
 
   test('time runs out: exit 4 for pending, 3 for unknown, on time', async () => {
@@ -200,13 +201,13 @@ describe('--wait', () => {
       const pending = await background([hash, '-r', anvil.url, '--wait', '1']);
       expect(pending.code).toBe(4);
       expect(pending.stdout).toContain('… pending');
-      expect(pending.stderr).toBe('txray: warning: --wait 1 s ran out: the transaction is still pending.\n');
+      expect(pending.stderr).toBe('txray: warning: waited 1 s: the transaction is still pending.\n');
       expect(pending.ms).toBeGreaterThanOrEqual(900);
       // Far below the 120 s a bare --wait allows; loose, as a loaded CI machine starts Node slowly.
       expect(pending.ms).toBeLessThan(20_000);
       const unknown = await background([UNKNOWN, '-r', anvil.url, '--wait', '1']);
       expect(unknown.code).toBe(3);
-      expect(unknown.stderr).toBe('txray: warning: --wait 1 s ran out: the transaction is still unknown to the node.\n');
+      expect(unknown.stderr).toBe('txray: warning: waited 1 s: the transaction is still unknown to the node.\n');
       expect(unknown.ms).toBeGreaterThanOrEqual(900);
       await anvil.rpc('evm_mine');
     } finally {

@@ -121,6 +121,20 @@ describe('HTTP_PROXY, HTTPS_PROXY, NO_PROXY', () => {
     }
   });
 
+  test('an HTTP error status through a proxy says the proxy may have answered it', async () => {
+    const forbidding = await startRpcServer((_q, res) => {
+      res.writeHead(403).end('forbidden');
+      return 'handled';
+    });
+    try {
+      const r = await runTxray([HASH, '-r', forbidding.url], { HTTP_PROXY: proxy.url });
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(new RegExp(`answered HTTP 403 \\(through the proxy ${proxy.url.replace(/[.]/g, '\\.')}, which may have answered itself\\); check your API key`));
+    } finally {
+      await forbidding.close();
+    }
+  });
+
   test('a proxy that is not running: exit 5, one line that names the proxy, not the node', async () => {
     const r = await runTxray([HASH, '-r', node.url], { HTTP_PROXY: 'http://u:PW123@127.0.0.1:1' });
     expect(r.code).toBe(5);

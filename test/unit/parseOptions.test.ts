@@ -98,7 +98,7 @@ describe('--rpc-url <alias>: foundry.toml [rpc_endpoints]', () => {
   test.each([
     ['unknown', {}, "no endpoint 'unknown' in foundry.toml [rpc_endpoints] (/p/foundry.toml); it names local, mainnet, alchemy, tabled, broken, hosty."],
     ['mainnet', {}, 'MAINNET_RPC_URL is not set (used by rpc_endpoints.mainnet).'],
-    ['mainnet', { MAINNET_RPC_URL: ' ' }, 'MAINNET_RPC_URL is not set (used by rpc_endpoints.mainnet).'],
+    ['mainnet', { MAINNET_RPC_URL: ' ' }, 'MAINNET_RPC_URL is empty (used by rpc_endpoints.mainnet).'],
     ['broken', {}, 'rpc_endpoints.broken in /p/foundry.toml is not a URL (a string, or a table with url).'],
     ['hosty', { HOST: 'exa mple' }, 'the RPC URL from rpc_endpoints.hosty cannot be parsed; check it (it is not shown, in case it holds a key).'],
   ])('%s with %j: a usage error that names it, never the URL', (alias, env, message) => {
