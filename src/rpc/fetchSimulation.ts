@@ -121,6 +121,24 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     : Promise.resolve({ value: null, error: null });
   estimate.catch(() => undefined);
 
+  // A call with data to an address without code runs nothing and "succeeds" (cast call refuses it):
+  // its code is asked beside the trace and the outcome says so. Not for a precompile (0x01–0x100:
+  // no code, but it runs) nor an address whose code the overrides set.
+  const target = typeof req.call.to === 'string' && typeof req.call.data === 'string' && req.call.data !== '0x' ? req.call.to.toLowerCase() : null;
+  const overridden = target === null ? undefined : overrides?.[target];
+  const checked = target !== null && BigInt(target) > 0x100n && !(isRecord(overridden) && overridden.code !== undefined) ? target : null;
+  const noCode =
+    checked === null
+      ? Promise.resolve(false)
+      : client.call('eth_getCode', [checked, param], req.deadline).then(
+          (code) => code === '0x',
+          (err: unknown) => {
+            if (err instanceof Interrupted) throw err;
+            return false;
+          },
+        );
+  noCode.catch(() => undefined);
+
   const mode = req.tracer.mode;
   const geth = mode === 'auto' || mode === 'geth';
   let refused = false;
@@ -199,6 +217,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     else state = answer;
   }
   const gas = await estimate;
+  if (await noCode) warnings.push(`${checked} has no code at block ${isRecord(header) && typeof header.number === 'string' ? BigInt(header.number) : param}: the call ran nothing and returned no data (cast call refuses such a call).`);
   return {
     transaction: req.call,
     receipt: null,

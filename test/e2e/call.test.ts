@@ -208,6 +208,16 @@ describe('txray call on anvil', () => {
     expect(doc.calls.outputs).toEqual([expect.objectContaining({ type: 'uint256', value: expect.stringMatching(/^\d+$/) })]);
   });
 
+  test('a call with data to an address without code: it ran nothing, and one warning says so (cast call refuses it)', async () => {
+    const nobody = '0x00000000000000000000000000000000000c0de5';
+    const r = await txray([nobody, 'foo()(uint256)', '--from', DEV.sender, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(jsonOf(r).warnings).toEqual([expect.stringMatching(new RegExp(`^${nobody} has no code at block \\d+: the call ran nothing and returned no data \\(cast call refuses such a call\\)\\.$`))]);
+    // With code put there by --override-code, nothing to say.
+    const overridden = await txray([nobody, 'foo()', '--from', DEV.sender, '--override-code', `${nobody}:0x00`, '--json']);
+    expect(jsonOf(overridden).warnings).toEqual([]);
+  });
+
   test('--create: a creation with constructor arguments; the new contract and its events', async () => {
     const bytecode = deployData('Token');
     const r = await txray(['--create', bytecode, 'constructor(uint256)', '1000', '--from', DEV.sender, '--json']);
