@@ -133,6 +133,9 @@ export function parseEndpoint(
   const text = fromFlag ? flag : env.ETH_RPC_URL;
   const source = fromFlag ? '--rpc-url' : 'ETH_RPC_URL';
   if (!fromFlag && (text === undefined || text.trim() === '')) return { url: new URL(DEFAULT_RPC_URL), isDefault: true };
+  // host:port without a scheme (localhost:8545) is http://, as cast and curl take it.
+  const hostPort = text !== undefined && /^(localhost|[0-9.]+|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+):\d{1,5}(\/\S*)?$/.test(text.trim());
+  if (hostPort) return { url: parseRpcUrl(`http://${text!.trim()}`, source), isDefault: false };
   if (!looksLikeAlias(text)) return { url: parseRpcUrl(text, source), isDefault: false };
   const alias = text.trim();
   // A word that long may be an API key pasted where the URL belongs: not repeated.

@@ -369,7 +369,7 @@ describe('usage errors: exit 2, before any network call', () => {
     [['0x1234', '-r', `http://${base}/ok`], /'0x1234' is not a transaction hash: it has 4 hex digits/],
     [['', '-r', `http://${base}/ok`], /the transaction hash is empty/],
     [[`0x${'g'.repeat(64)}`, '-r', `http://${base}/ok`], /characters other than hex digits/],
-    [[HASH, '-r', `${base}/ok`], /has no scheme/],
+    [[HASH, '-r', 'node.example/ok'], /has no scheme/],
     [[HASH, '-r', `ftp://${base}/ok`], /http:\/\/ or https:\/\/ only/],
     [[HASH, '-r', 'http://[bad/PATHKEY123'], /cannot be parsed/],
     [[HASH, '-r', `http://${base}/ok`, '--timeout', '0'], /--timeout takes a positive number/],

@@ -127,7 +127,11 @@ describe('--rpc-url <alias>: foundry.toml [rpc_endpoints]', () => {
   test('a host without a scheme is not an alias: the old advice', () => {
     expect(looksLikeAlias('127.0.0.1:8545')).toBe(false);
     expect(looksLikeAlias('node.example')).toBe(false);
-    expect(() => parseEndpoint('127.0.0.1:8545', {}, null)).toThrow(/has no scheme/);
+    expect(() => parseEndpoint('node.example/rpc', {}, null)).toThrow(/has no scheme/);
+    // host:port is http://, as cast and curl take it.
+    for (const [given, url] of [['127.0.0.1:8545', 'http://127.0.0.1:8545/'], ['localhost:8545', 'http://localhost:8545/'], ['node.example:8545/KEY', 'http://node.example:8545/KEY'], ['[::1]:8545', 'http://[::1]:8545/']]) {
+      expect(parseEndpoint(given, {}, null).url.href).toBe(url);
+    }
   });
 });
 
