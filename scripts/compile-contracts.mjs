@@ -6,25 +6,32 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import solc from 'solc';
 
-export function compileScenarios() {
-  const source = readFileSync(fileURLToPath(new URL('../contracts/Scenarios.sol', import.meta.url)), 'utf8');
+/**
+ * One file of contracts/ compiled with the project's settings (cancun, optimizer at 200 runs), `outputs`
+ * asked of every contract, named in the compiler's input as `sourceName`. Throws on any error; returns
+ * the compiler's output per contract, each made into an artifact by `artifact`.
+ */
+function compileFile(file, sourceName, outputs, artifact) {
+  const source = readFileSync(fileURLToPath(new URL(`../contracts/${file}`, import.meta.url)), 'utf8');
   const input = {
     language: 'Solidity',
-    sources: { 'Scenarios.sol': { content: source } },
-    settings: {
-      evmVersion: 'cancun',
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout'] } },
-    },
+    sources: { [sourceName]: { content: source } },
+    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': outputs } } },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const out = {};
-  for (const [name, c] of Object.entries(output.contracts['Scenarios.sol'])) {
-    out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}`, storageLayout: c.storageLayout };
-  }
-  return { compiler: solc.version(), contracts: out };
+  const contracts = Object.fromEntries(Object.entries(output.contracts[sourceName]).map(([name, c]) => [name, artifact(c)]));
+  return { compiler: solc.version(), contracts };
+}
+
+export function compileScenarios() {
+  return compileFile('Scenarios.sol', 'Scenarios.sol', ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout'], (c) => ({
+    abi: c.abi,
+    bytecode: `0x${c.evm.bytecode.object}`,
+    deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+    storageLayout: c.storageLayout,
+  }));
 }
 
 /**
@@ -32,36 +39,18 @@ export function compileScenarios() {
  * immutableReferences and linkReferences (the byte ranges a deployment fills in), and the storage layout.
  */
 export function compileBank() {
-  const source = readFileSync(fileURLToPath(new URL('../contracts/Bank.sol', import.meta.url)), 'utf8');
-  const input = {
-    language: 'Solidity',
-    sources: { 'src/Bank.sol': { content: source } },
-    settings: {
-      evmVersion: 'cancun',
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.linkReferences', 'evm.deployedBytecode.immutableReferences', 'storageLayout'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const out = {};
-  for (const [name, c] of Object.entries(output.contracts['src/Bank.sol'])) {
-    out[name] = {
-      abi: c.abi,
-      bytecode: { object: `0x${c.evm.bytecode.object}`, linkReferences: c.evm.bytecode.linkReferences },
-      deployedBytecode: { object: `0x${c.evm.deployedBytecode.object}`, linkReferences: c.evm.deployedBytecode.linkReferences, immutableReferences: c.evm.deployedBytecode.immutableReferences },
-      storageLayout: c.storageLayout,
-    };
-  }
-  return { compiler: solc.version(), contracts: out };
+  const outputs = ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.linkReferences', 'evm.deployedBytecode.immutableReferences', 'storageLayout'];
+  return compileFile('Bank.sol', 'src/Bank.sol', outputs, (c) => ({
+    abi: c.abi,
+    bytecode: { object: `0x${c.evm.bytecode.object}`, linkReferences: c.evm.bytecode.linkReferences },
+    deployedBytecode: { object: `0x${c.evm.deployedBytecode.object}`, linkReferences: c.evm.deployedBytecode.linkReferences, immutableReferences: c.evm.deployedBytecode.immutableReferences },
+    storageLayout: c.storageLayout,
+  }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const bank = compileBank();
-  writeFileSync(fileURLToPath(new URL('../contracts/out/Bank.json', import.meta.url)), `${JSON.stringify(bank, null, 2)}\n`);
-  const result = compileScenarios();
   mkdirSync(fileURLToPath(new URL('../contracts/out', import.meta.url)), { recursive: true });
-  writeFileSync(fileURLToPath(new URL('../contracts/out/Scenarios.json', import.meta.url)), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`compiled with solc ${result.compiler}: ${[...Object.keys(result.contracts), ...Object.keys(bank.contracts)].join(', ')}`);
+  const results = { Scenarios: compileScenarios(), Bank: compileBank() };
+  for (const [name, result] of Object.entries(results)) writeFileSync(fileURLToPath(new URL(`../contracts/out/${name}.json`, import.meta.url)), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`compiled with solc ${results.Scenarios.compiler}: ${Object.values(results).flatMap((r) => Object.keys(r.contracts)).join(', ')}`);
 }
