@@ -5,9 +5,10 @@
  * profile's over the top level's, then FOUNDRY_PROFILE's over both. Loaded only for an --rpc-url (or
  * ETH_RPC_URL) that is not a URL, so a lookup by URL never reads a file for it.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { nearestUpwards } from '../decode/loadAbis.js';
 
 export interface FoundryEndpoints {
   /** The foundry.toml read. */
@@ -18,25 +19,17 @@ export interface FoundryEndpoints {
   readonly broken?: string;
 }
 
-/** foundry.toml files at most this far up: a project does not sit deeper than this below its root. */
-const MAX_LEVELS = 64;
-
 export function foundryEndpoints(cwd: string, env: Readonly<Record<string, string | undefined>>): FoundryEndpoints | null {
-  let dir = resolve(cwd);
-  for (let level = 0; level < MAX_LEVELS; level++) {
-    const file = join(dir, 'foundry.toml');
-    let text: string | null = null;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'ENOENT' && (err as { code?: string }).code !== 'ENOTDIR') return { file, endpoints: {}, broken: 'cannot be read' };
-    }
-    if (text !== null) return endpointsIn(file, text, env);
-    const up = dirname(dir);
-    if (up === dir) return null;
-    dir = up;
+  const dir = nearestUpwards(cwd, (d) => existsSync(join(d, 'foundry.toml')));
+  if (dir === null) return null;
+  const file = join(dir, 'foundry.toml');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { file, endpoints: {}, broken: 'cannot be read' };
   }
-  return null;
+  return endpointsIn(file, text, env);
 }
 
 const tableOf = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

@@ -211,20 +211,23 @@ export function foundryOut(toml: string, env: Readonly<Record<string, string | u
 
 const HARDHAT_CONFIGS = ['js', 'ts', 'cjs', 'mjs', 'cts', 'mts'].map((ext) => `hardhat.config.${ext}`);
 
-/**
- * The project the working directory is in: the nearest folder upwards with a foundry.toml or a
- * hardhat.config.*, as forge and Hardhat find theirs (from src/ or script/ too). Null where none is.
- */
-export function projectRoot(cwd: string): string | null {
+/** The nearest folder from `cwd` upwards (64 levels at most) that `has` says yes to, or null. */
+export function nearestUpwards(cwd: string, has: (dir: string) => boolean): string | null {
   let dir = resolve(cwd);
   for (let level = 0; level < 64; level++) {
-    if (existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f)))) return dir;
+    if (has(dir)) return dir;
     const up = dirname(dir);
     if (up === dir) return null;
     dir = up;
   }
   return null;
 }
+
+/**
+ * The project the working directory is in: the nearest folder upwards with a foundry.toml or a
+ * hardhat.config.*, as forge and Hardhat find theirs (from src/ or script/ too). Null where none is.
+ */
+export const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
 
 /** Artifacts of the Foundry or Hardhat project `cwd` is in (see projectRoot), if there is one. */
 export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): { artifacts: Artifact[]; kind: string | null } {
