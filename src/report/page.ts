@@ -132,15 +132,17 @@ function callName(n: CallNode): string {
 
 const kindOf = (n: CallNode): string => (n.type === 'call' ? (n.callType ?? 'call') : n.type === 'suicide' ? 'selfdestruct' : n.type === 'create' ? (n.creationMethod ?? 'create') : n.type);
 
+/** A failed call's error in one word for a revert, as in the text view (geth writes "execution reverted"). */
+const errorWord = (error: string | null): string | null => (error !== null && /revert/i.test(error) ? 'Reverted' : error);
+
 function revertText(n: CallNode): string | null {
   const r = n.revert;
-  // One word for a revert, as in the text view (geth writes "execution reverted").
-  if (!r) return n.error !== null && /revert/i.test(n.error) ? 'Reverted' : n.error;
+  if (!r) return errorWord(n.error);
   if (r.kind === 'Error') return `Error: ${r.message ?? ''}`;
   if (r.kind === 'Panic') return `Panic: ${r.meaning ?? ''}`;
   if (r.kind === 'custom' && r.name) return `${r.name}(${argsText(r.args)})`;
   if (r.kind === 'text') return r.text ?? '';
-  return n.error !== null && /revert/i.test(n.error) ? 'Reverted' : n.error;
+  return errorWord(n.error);
 }
 
 // ---- the model of the page: nodes by path, parents, expansion ------------------------------------
