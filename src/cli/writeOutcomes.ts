@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Decoder } from '../decode/createDecoder.js';
-import type { LogDecoding } from '../decode/decodeModel.js';
+import type { LogDecoding } from '../decode/decodeLogs.js';
 import { UsageError } from '../errors.js';
 import { feeSplit } from '../model/feeSplit.js';
 import type { GasProfile, InspectModel } from '../model/types.js';

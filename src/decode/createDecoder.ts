@@ -9,7 +9,9 @@ import type { DecodedModel, DecodedState, InspectModel } from '../model/types.js
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../raw/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { bookToken, decodeHead, decodeLogs, decodeModel, type LogDecoding, withChecksums } from './decodeModel.js';
+import { decodeHead, decodeModel } from './decodeModel.js';
+import { decodeLogs, type LogDecoding } from './decodeLogs.js';
+import { bookToken, withChecksums } from './labels.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
 import { decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';

@@ -4,7 +4,8 @@
  * (EIP-1967 proxy slots always; other slots from a matching artifact's storageLayout, a proxy's through
  * its implementation's).
  */
-import type { CallNode, Decoded, DecodedState, InspectModel, JsonValue, NamedSlotPart, StateModel, TokenBalance, Transfer } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import type { Decoded, DecodedState, InspectModel, JsonValue, NamedSlotPart, StateModel, TokenBalance, Transfer } from '../model/types.js';
 import { abiString, isAddress, wordToAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
@@ -108,14 +109,12 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
     for (const t of log.topics.slice(1)) addWord(t);
   }
   for (const d of decodedArgs) for (const a of d?.args ?? []) walkTyped(a.value, a.type);
-  const stack: CallNode[] = model.tree ? [model.tree.root] : [];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    addAddress(n.from);
-    addAddress(n.to);
-    const fn = (n as { function?: Decoded }).function;
-    for (const a of fn?.args ?? []) walkTyped(a.value, a.type);
-    stack.push(...n.children);
+  if (model.tree) {
+    walkCalls(model.tree.root, (n) => {
+      addAddress(n.from);
+      addAddress(n.to);
+      for (const a of n.decoded?.function?.args ?? []) walkTyped(a.value, a.type);
+    });
   }
   for (const a of model.state?.accounts ?? []) addAddress(a.address);
   // Small numbers (ids, indices) first: they are the likeliest keys when the cap on hashes is reached.
@@ -125,11 +124,10 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
 /** Delegatecall targets of `address` in the tree: the code that ran on its storage. */
 function delegateTargets(model: InspectModel, address: string): Hex[] {
   const out: Hex[] = [];
-  const stack: CallNode[] = model.tree ? [model.tree.root] : [];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.callType === 'delegatecall' && n.from?.toLowerCase() === address && n.to !== null) out.push(n.to.toLowerCase() as Hex);
-    stack.push(...n.children);
+  if (model.tree) {
+    walkCalls(model.tree.root, (n) => {
+      if (n.callType === 'delegatecall' && n.from?.toLowerCase() === address && n.to !== null) out.push(n.to.toLowerCase() as Hex);
+    });
   }
   return out;
 }

@@ -4,12 +4,11 @@
  * adds up to the root call's gas used. Parity omits `gasUsed` on failed entries; such a call's gas, and
  * its parent's self gas, are unknown, never 0.
  */
-import type { CallNode, Decoded, GasProfile } from '../model/types.js';
-import { toBig } from '../raw/hex.js';
-import type { Hex, RpcReceipt } from '../raw/types.js';
+import type { CallNode, Decoded, GasProfile, Receipt } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
 
-const gasOf = (n: CallNode): bigint | null => (n.gasUsed === null ? null : toBig(n.gasUsed));
-const functionOf = (n: CallNode): Decoded | undefined => (n as { function?: Decoded }).function;
+const gasOf = (n: CallNode): bigint | null => n.gasUsed;
+const functionOf = (n: CallNode): Decoded | undefined => n.decoded?.function;
 
 /** The key a call is grouped under: its code's address and its selector (or the kind of call). */
 function keyOf(n: CallNode): { address: Hex | null; selector: Hex | null; name: string | null } {
@@ -66,8 +65,8 @@ export function gasProfile(root: CallNode): GasProfile {
  * unknown). Under Parity traces that is the intrinsic gas less refunds; geth's callTracer counts the
  * intrinsic gas in its root call, so there it is mostly the refund, negative.
  */
-export function gasOutsideCalls(receipt: RpcReceipt | null, profile: GasProfile): bigint | null {
+export function gasOutsideCalls(receipt: Receipt | null, profile: GasProfile): bigint | null {
   const used = receipt?.gasUsed;
-  return used === undefined || profile.rootGas === null ? null : toBig(used) - profile.rootGas;
+  return used === undefined || profile.rootGas === null ? null : used - profile.rootGas;
 }
 

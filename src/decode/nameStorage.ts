@@ -140,10 +140,28 @@ const member = (at: At, suffix: string, key?: string): At => ({ name: at.name, p
  * added to `out` under its slot. `keys` are the mapping keys to try.
  */
 export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCandidates): Map<bigint, NamedSlotPart[]> {
-  const out = new Map<bigint, NamedSlotPart[]>();
-  // Sorted, for "is any changed slot in [lo, hi)" by binary search: a diff may change 100,000 slots.
-  const changed = [...values.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const firstAtOrAbove = (lo: bigint): number => {
+  const namer = new SlotNamer(layout, values, keys);
+  for (const v of layout.storage) namer.place(v.type, BigInt(v.slot), v.offset, { name: v.label, path: v.label, keys: [] }, 0);
+  return namer.out;
+}
+
+/** One contract's walk through its layout, down to the changed slots only. */
+class SlotNamer {
+  readonly out = new Map<bigint, NamedSlotPart[]>();
+  /** Sorted, for "is any changed slot in [lo, hi)" by binary search: a diff may change 100,000 slots. */
+  private readonly changed: bigint[];
+  private hashes = 0;
+
+  constructor(
+    private readonly layout: StorageLayout,
+    private readonly values: SlotValues,
+    private readonly keys: KeyCandidates,
+  ) {
+    this.changed = [...values.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  private firstAtOrAbove(lo: bigint): number {
+    const changed = this.changed;
     let a = 0;
     let b = changed.length;
     while (a < b) {
@@ -152,23 +170,30 @@ export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCa
       else b = mid;
     }
     return a;
-  };
-  const anyIn = (lo: bigint, hi: bigint): boolean => {
-    const i = firstAtOrAbove(lo);
-    return i < changed.length && changed[i]! < hi;
-  };
-  let hashes = 0;
-  const add = (slot: bigint, part: NamedSlotPart): void => {
-    const list = out.get(slot) ?? [];
+  }
+
+  private anyIn(lo: bigint, hi: bigint): boolean {
+    const i = this.firstAtOrAbove(lo);
+    return i < this.changed.length && this.changed[i]! < hi;
+  }
+
+  private add(slot: bigint, part: NamedSlotPart): void {
+    const list = this.out.get(slot) ?? [];
     if (!list.some((p) => p.path === part.path)) list.push(part);
-    out.set(slot, list);
-  };
-  const typeOf = (id: string): StorageType | undefined => layout.types[id];
-  const slotsOf = (t: StorageType): bigint => (BigInt(t.numberOfBytes) + 31n) / 32n;
+    this.out.set(slot, list);
+  }
+
+  private typeOf(id: string): StorageType | undefined {
+    return this.layout.types[id];
+  }
+
+  private static slotsOf(t: StorageType): bigint {
+    return (BigInt(t.numberOfBytes) + 31n) / 32n;
+  }
 
   /** A value type at (slot, offset): named when its bytes changed. */
-  const leaf = (t: StorageType, slot: bigint, offset: number, at: At): void => {
-    const v = values.get(slot);
+  private leaf(t: StorageType, slot: bigint, offset: number, at: At): void {
+    const v = this.values.get(slot);
     if (v === undefined) return;
     const size = Number(t.numberOfBytes);
     const mask = (1n << BigInt(size * 8)) - 1n;
@@ -177,40 +202,41 @@ export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCa
     if (before === after && size < 32) return; // another variable packed in this slot changed
     const b = decodeValue(t.label, before, size);
     const a = decodeValue(t.label, after, size);
-    add(slot, { ...at, type: t.label, before: b.value, after: a.value, ...(b.int !== undefined && a.int !== undefined ? { change: (a.int - b.int).toString() } : {}) });
-  };
+    this.add(slot, { ...at, type: t.label, before: b.value, after: a.value, ...(b.int !== undefined && a.int !== undefined ? { change: (a.int - b.int).toString() } : {}) });
+  }
 
   /** Everything of type `id` placed at `base` (and `offset` within it) that touches a changed slot. */
-  const place = (id: string, base: bigint, offset: number, at: At, depth: number): void => {
-    const t = typeOf(id);
+  place(id: string, base: bigint, offset: number, at: At, depth: number): void {
+    const t = this.typeOf(id);
     if (t === undefined || depth > 8) return;
-    if (t.encoding === 'mapping') return mapping(t, base, at, depth);
-    if (t.encoding === 'dynamic_array') return dynamicArray(t, base, at, depth);
-    if (t.encoding === 'bytes') return bytes(t, base, at);
-    if (!anyIn(base, base + slotsOf(t))) return;
+    if (t.encoding === 'mapping') return this.mapping(t, base, at, depth);
+    if (t.encoding === 'dynamic_array') return this.dynamicArray(t, base, at, depth);
+    if (t.encoding === 'bytes') return this.bytes(t, base, at);
+    if (!this.anyIn(base, base + SlotNamer.slotsOf(t))) return;
     if (t.members !== undefined) {
-      for (const m of t.members) place(m.type, base + BigInt(m.slot), m.offset, member(at, `.${m.label}`), depth + 1);
+      for (const m of t.members) this.place(m.type, base + BigInt(m.slot), m.offset, member(at, `.${m.label}`), depth + 1);
       return;
     }
     const array = t.base !== undefined ? /\[(\d+)\]$/.exec(t.label) : null;
-    if (array !== null && t.base !== undefined) return elements(t.base, base, BigInt(array[1]!), at, depth);
-    leaf(t, base, offset, at);
-  };
+    if (array !== null && t.base !== undefined) return this.elements(t.base, base, BigInt(array[1]!), at, depth);
+    this.leaf(t, base, offset, at);
+  }
 
-  const elementLayout = (baseId: string): { size: number; perSlot: number; slots: bigint } | undefined => {
-    const b = typeOf(baseId);
+  private elementLayout(baseId: string): { size: number; perSlot: number; slots: bigint } | undefined {
+    const b = this.typeOf(baseId);
     if (b === undefined) return undefined;
     const size = Number(b.numberOfBytes);
-    return size <= 16 && b.encoding === 'inplace' && b.members === undefined ? { size, perSlot: Math.floor(32 / size), slots: 1n } : { size, perSlot: 1, slots: slotsOf(b) };
-  };
+    return size <= 16 && b.encoding === 'inplace' && b.members === undefined ? { size, perSlot: Math.floor(32 / size), slots: 1n } : { size, perSlot: 1, slots: SlotNamer.slotsOf(b) };
+  }
 
   /** Elements from `start` on, `length` of them at most (undefined: as many as the changed slots reach). */
-  const elements = (baseId: string, start: bigint, length: bigint | undefined, at: At, depth: number): void => {
-    const e = elementLayout(baseId);
+  private elements(baseId: string, start: bigint, length: bigint | undefined, at: At, depth: number): void {
+    const e = this.elementLayout(baseId);
     if (e === undefined) return;
+    const changed = this.changed;
     const slotsSpanned = length === undefined ? MAX_INDEX : e.perSlot > 1 ? (length + BigInt(e.perSlot) - 1n) / BigInt(e.perSlot) : length * e.slots;
     const end = start + slotsSpanned;
-    for (let i = firstAtOrAbove(start); i < changed.length && changed[i]! < end; i++) {
+    for (let i = this.firstAtOrAbove(start); i < changed.length && changed[i]! < end; i++) {
       const k = changed[i]! - start;
       const first = e.perSlot > 1 ? k * BigInt(e.perSlot) : k / e.slots;
       const count = e.perSlot > 1 ? e.perSlot : 1;
@@ -218,47 +244,45 @@ export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCa
         const index = first + BigInt(j);
         if (length !== undefined && index >= length) break;
         const slot = e.perSlot > 1 ? start + k : start + index * e.slots;
-        place(baseId, slot, e.perSlot > 1 ? j * e.size : 0, member(at, `[${index}]`), depth + 1);
+        this.place(baseId, slot, e.perSlot > 1 ? j * e.size : 0, member(at, `[${index}]`), depth + 1);
       }
     }
-  };
+  }
 
-  const dynamicArray = (t: StorageType, base: bigint, at: At, depth: number): void => {
-    const v = values.get(base);
-    if (v !== undefined) add(base, { ...member(at, '.length'), type: 'uint256', before: v.before.toString(), after: v.after.toString(), change: (v.after - v.before).toString() });
+  private dynamicArray(t: StorageType, base: bigint, at: At, depth: number): void {
+    const v = this.values.get(base);
+    if (v !== undefined) this.add(base, { ...member(at, '.length'), type: 'uint256', before: v.before.toString(), after: v.after.toString(), change: (v.after - v.before).toString() });
     if (t.base === undefined) return;
-    hashes++;
-    elements(t.base, slotHash([word(base)]), undefined, at, depth);
-  };
+    this.hashes++;
+    this.elements(t.base, slotHash([word(base)]), undefined, at, depth);
+  }
 
-  const bytes = (t: StorageType, base: bigint, at: At): void => {
+  private bytes(t: StorageType, base: bigint, at: At): void {
     const isString = t.label === 'string';
-    const v = values.get(base);
-    if (v !== undefined) add(base, { ...at, type: t.label, before: shortBytes(v.before, isString), after: shortBytes(v.after, isString) });
-    hashes++;
+    const v = this.values.get(base);
+    if (v !== undefined) this.add(base, { ...at, type: t.label, before: shortBytes(v.before, isString), after: shortBytes(v.after, isString) });
+    this.hashes++;
     const start = slotHash([word(base)]);
-    for (let i = firstAtOrAbove(start); i < changed.length && changed[i]! < start + MAX_INDEX; i++) {
+    const changed = this.changed;
+    for (let i = this.firstAtOrAbove(start); i < changed.length && changed[i]! < start + MAX_INDEX; i++) {
       const s = changed[i]!;
-      const x = values.get(s)!;
-      add(s, { ...member(at, ` (data word ${s - start})`), type: 'bytes32', before: `0x${x.before.toString(16).padStart(64, '0')}`, after: `0x${x.after.toString(16).padStart(64, '0')}` });
+      const x = this.values.get(s)!;
+      this.add(s, { ...member(at, ` (data word ${s - start})`), type: 'bytes32', before: `0x${x.before.toString(16).padStart(64, '0')}`, after: `0x${x.after.toString(16).padStart(64, '0')}` });
     }
-  };
+  }
 
-  const mapping = (t: StorageType, base: bigint, at: At, depth: number): void => {
+  private mapping(t: StorageType, base: bigint, at: At, depth: number): void {
     if (t.key === undefined || t.value === undefined) return;
-    const keyType = typeOf(t.key)?.label ?? '';
+    const keyType = this.typeOf(t.key)?.label ?? '';
     const isAddressKey = keyType === 'address' || keyType.startsWith('contract ');
     // Keys hash as their padded 32-byte value; string and bytes keys (hashed unpadded) are not tried.
-    const candidates = isAddressKey ? keys.addresses : /^(u?int\d*|bytes\d+|bool)$/.test(keyType) || keyType.startsWith('enum ') ? keys.numbers : [];
+    const candidates = isAddressKey ? this.keys.addresses : /^(u?int\d*|bytes\d+|bool)$/.test(keyType) || keyType.startsWith('enum ') ? this.keys.numbers : [];
     const baseWord = word(base);
     for (const k of candidates) {
-      if (++hashes > MAX_HASHES) return;
+      if (++this.hashes > MAX_HASHES) return;
       const slot = slotHash([word(k), baseWord]);
       const shown = isAddressKey ? checksumAddress(`0x${k.toString(16).padStart(40, '0')}`) : /^bytes/.test(keyType) ? `0x${k.toString(16).padStart(64, '0')}` : k.toString();
-      place(t.value, slot, 0, member(at, `[${shown}]`, shown), depth + 1);
+      this.place(t.value, slot, 0, member(at, `[${shown}]`, shown), depth + 1);
     }
-  };
-
-  for (const v of layout.storage) place(v.type, BigInt(v.slot), v.offset, { name: v.label, path: v.label, keys: [] }, 0);
-  return out;
+  }
 }

@@ -44,7 +44,7 @@ function normalise(e: RpcTraceEntry, odd: Oddities): CallNode {
   const r = e.result;
   let bad = false;
   const addr = (v: unknown): Hex | null => (v === undefined || v === null ? null : isAddress(v) ? v : ((bad = true), null));
-  const qty = (v: unknown): Hex | null => (v === undefined || v === null ? null : isQuantity(v) ? v : ((bad = true), null));
+  const qty = (v: unknown): bigint | null => (v === undefined || v === null ? null : isQuantity(v) ? BigInt(v) : ((bad = true), null));
   const data = (v: unknown): Hex | null => (v === undefined || v === null ? null : isData(v) ? v : ((bad = true), null));
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const gas = qty(a.gas);

@@ -8,12 +8,13 @@ import type { Warn } from '../raw/parseRaw.js';
 import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction, SourceAnswers } from '../raw/types.js';
 import { buildCallTree } from './buildCallTree.js';
 import { placeLogs } from './placeLogs.js';
-import type { CallNode, CallTree, Failure, InspectModel, Status } from './types.js';
+import { toReceipt, toTransaction } from './convert.js';
+import type { CallNode, CallTree, Failure, InspectModel, Receipt, Status, Transaction } from './types.js';
 
 /** Parity/Erigon say "Reverted"; geth's callTracer says "execution reverted". Both are reverts. */
 export const isRevertError = (error: string): boolean => /revert/i.test(error);
 
-function statusOf(tx: RpcTransaction | null, receipt: RpcReceipt | null, tree: CallTree | null, warn: Warn): Status {
+function statusOf(tx: Transaction | null, receipt: Receipt | null, tree: CallTree | null, warn: Warn): Status {
   if (receipt === null) {
     if (tx === null) return 'not_found';
     if (tx.blockHash !== null) warn('the node knows the transaction as mined (it has a blockHash) but returned no receipt; treating it as pending.');
@@ -21,7 +22,7 @@ function statusOf(tx: RpcTransaction | null, receipt: RpcReceipt | null, tree: C
   }
   if (tx === null) warn('the node returned a receipt but no transaction object; the transaction details are missing.');
   if (receipt.status !== undefined) {
-    const status = receipt.status === '0x1' ? 'success' : 'reverted';
+    const status = receipt.status;
     const rootError = tree?.root.missing ? null : (tree?.root.error ?? null);
     if (tree && !tree.root.missing && (rootError !== null) !== (status === 'reverted')) {
       warn(`the receipt says ${status} but the trace's root entry ${rootError === null ? 'succeeded' : `failed (${rootError})`}; the receipt decides the status.`);
@@ -92,7 +93,7 @@ function failureOf(tree: CallTree | null, txSpent: boolean | null): Failure {
   return { error, revert: decodeRevert(root.output), origin: originOf(root, txSpent) };
 }
 
-const spentOf = (gas: string | undefined, used: string | undefined): boolean | null => (gas === undefined || used === undefined || BigInt(gas) === 0n ? null : BigInt(used) * 10n >= BigInt(gas) * 9n);
+const spentOf = (gas: bigint | undefined, used: bigint | undefined): boolean | null => (gas === undefined || used === undefined || gas === 0n ? null : used * 10n >= gas * 9n);
 
 export interface ParsedAnswers {
   readonly tx: RpcTransaction | null;
@@ -110,19 +111,21 @@ export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: Pars
   if (parsed.tx === null && parsed.receipt === null && tree !== null) {
     warn('the node returned a trace but neither the transaction nor its receipt; showing the trace only.');
   }
-  const status = statusOf(parsed.tx, parsed.receipt, tree, warn);
+  const tx = parsed.tx === null ? null : toTransaction(parsed.tx);
+  const receipt = parsed.receipt === null ? null : toReceipt(parsed.receipt);
+  const status = statusOf(tx, receipt, tree, warn);
   return {
     hash,
     status,
-    tx: parsed.tx,
-    receipt: parsed.receipt,
+    tx,
+    receipt,
     tree,
     traceSource: tree === null ? null : bundle.traceSource,
     traceNote: tree === null ? null : bundle.traceNote,
     reexecution: tree === null ? null : bundle.reexecution,
     events,
-    failure: status === 'reverted' ? failureOf(tree, spentOf(parsed.tx?.gas, parsed.receipt?.gasUsed)) : null,
-    fee: feeSplit(parsed.tx, parsed.receipt, null),
+    failure: status === 'reverted' ? failureOf(tree, spentOf(tx?.gas, receipt?.gasUsed)) : null,
+    fee: feeSplit(tx, receipt, null),
     warnings,
     raw: keepAnswers
       ? {

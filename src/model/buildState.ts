@@ -9,11 +9,11 @@
  */
 import type { Warn } from '../raw/parseRaw.js';
 import { toBig } from '../raw/hex.js';
-import type { Hex, RpcAccountDiff, RpcBlockHeader, RpcReceipt, RpcTransaction, StateSource } from '../raw/types.js';
+import type { Hex, RpcAccountDiff, RpcBlockHeader, StateSource } from '../raw/types.js';
 import { delegateOf } from './accountCode.js';
 import { BASE_FEE_VAULT, L1_FEE_VAULT, SEQUENCER_FEE_VAULT } from './chain.js';
 import { feeSplit } from './feeSplit.js';
-import type { AccountChange, AccountRole, DelegationChange, StateModel } from './types.js';
+import type { AccountChange, AccountRole, DelegationChange, Receipt, StateModel, Transaction } from './types.js';
 
 const OP_FEE_VAULTS = new Set<string>([BASE_FEE_VAULT, SEQUENCER_FEE_VAULT, L1_FEE_VAULT]);
 const size = (code: Hex): number => Math.floor((code.length - 2) / 2);
@@ -29,8 +29,8 @@ function delegationOf(d: RpcAccountDiff): DelegationChange | null {
 export function buildState(
   source: StateSource,
   diff: readonly RpcAccountDiff[],
-  tx: RpcTransaction | null,
-  receipt: RpcReceipt | null,
+  tx: Transaction | null,
+  receipt: Receipt | null,
   block: RpcBlockHeader | null,
   warn: Warn = () => undefined,
 ): StateModel {

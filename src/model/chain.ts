@@ -5,7 +5,8 @@
  * type and fields, the L1 fee fields of an OP Stack receipt, Arbitrum's receipt fields and types, the
  * chain id where the transaction carries one, and (for --state) the fee vaults in the diff.
  */
-import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Hex } from '../raw/types.js';
+import type { Receipt, Transaction } from './types.js';
 
 export type FeeRules = 'ethereum' | 'op-stack' | 'arbitrum';
 
@@ -34,7 +35,7 @@ const CHAINS: Readonly<Record<number, { readonly name: string; readonly family?:
 export const chainName = (id: number): string | null => CHAINS[id]?.name ?? null;
 
 /** The chain id a transaction carries (legacy transactions before EIP-155 carry none). */
-export const chainIdOf = (tx: RpcTransaction | null): number | null => (tx?.chainId === undefined ? null : Number(BigInt(tx.chainId)));
+export const chainIdOf = (tx: Transaction | null): number | null => tx?.chainId ?? null;
 
 /** OP Stack's deposit type, and Arbitrum's own types (Nitro's numbering). */
 export const L2_TX_TYPES: Readonly<Record<string, { readonly name: string; readonly family: Exclude<FeeRules, 'ethereum'> }>> = {
@@ -52,15 +53,15 @@ export const L2_TX_TYPES: Readonly<Record<string, { readonly name: string; reado
 export const typeKey = (type: string): string => `0x${BigInt(type).toString(16)}`;
 
 /** The transaction's type, from the transaction or (where it is missing) the receipt. */
-export const txTypeOf = (tx: RpcTransaction | null, receipt: RpcReceipt | null): Hex | null => tx?.type ?? receipt?.type ?? null;
+export const txTypeOf = (tx: Transaction | null, receipt: Receipt | null): Hex | null => tx?.type ?? receipt?.type ?? null;
 
-export const isDeposit = (tx: RpcTransaction | null, receipt: RpcReceipt | null): boolean => {
+export const isDeposit = (tx: Transaction | null, receipt: Receipt | null): boolean => {
   const type = txTypeOf(tx, receipt);
   return (type !== null && typeKey(type) === '0x7e') || receipt?.depositNonce !== undefined || tx?.sourceHash !== undefined;
 };
 
 /** The family the answers show, else null (an L1, or an L2 that said nothing of itself). */
-export function familyOf(tx: RpcTransaction | null, receipt: RpcReceipt | null): Exclude<FeeRules, 'ethereum'> | null {
+export function familyOf(tx: Transaction | null, receipt: Receipt | null): Exclude<FeeRules, 'ethereum'> | null {
   if (isDeposit(tx, receipt) || receipt?.l1 !== undefined) return 'op-stack';
   if (receipt?.gasUsedForL1 !== undefined || receipt?.l1BlockNumber !== undefined) return 'arbitrum';
   const type = txTypeOf(tx, receipt);

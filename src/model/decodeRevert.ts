@@ -5,7 +5,7 @@
 import { abiString, byteLength } from '../raw/hex.js';
 import { isPrintableText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import type { Revert } from './types.js';
+import type { Decoded, Revert } from './types.js';
 
 const ERROR_STRING = '0x08c379a0';
 const PANIC = '0x4e487b71';
@@ -50,13 +50,20 @@ export function decodeRevert(data: Hex | null): Revert {
   return { kind: 'custom', selector: (byteLength(data) >= 4 ? data.slice(0, 10) : data) as Hex, data };
 }
 
-/** A revert as --json writes it (failure.revert, and call nodes' revert). */
-export function revertToJson(r: Revert): Record<string, unknown> {
+/** A revert as --json writes it (failure.revert, and call nodes' revert); a custom error an ABI names adds its decoding. */
+export type RevertJson =
+  | { readonly kind: 'Error'; readonly message: string }
+  | { readonly kind: 'Panic'; readonly code: Hex; readonly meaning: string }
+  | { readonly kind: 'text'; readonly text: string }
+  | ({ readonly kind: 'custom'; readonly selector: Hex; readonly data: Hex } & Partial<Decoded>)
+  | { readonly kind: 'empty' };
+
+export function revertToJson(r: Revert): RevertJson {
   switch (r.kind) {
     case 'error':
       return { kind: 'Error', message: r.message };
     case 'panic':
-      return { kind: 'Panic', code: `0x${r.code.toString(16)}`, meaning: r.meaning };
+      return { kind: 'Panic', code: `0x${r.code.toString(16)}` as Hex, meaning: r.meaning };
     case 'text':
       return { kind: 'text', text: r.text };
     case 'custom':

@@ -10,25 +10,25 @@
  * Without the block header, the split is unknown and only the total is given.
  */
 import { toBig } from '../raw/hex.js';
-import type { Hex, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcBlockHeader } from '../raw/types.js';
 import { type FeeRules, familyOf, isDeposit } from './chain.js';
-import type { FeeSplit } from './types.js';
+import type { FeeSplit, Receipt, Transaction } from './types.js';
 
 /** `rules`: what the state diff showed where the answers did not (the OP Stack's fee vaults). */
-export function feeSplit(tx: RpcTransaction | null, receipt: RpcReceipt | null, block: RpcBlockHeader | null, rules?: FeeRules): FeeSplit | null {
+export function feeSplit(tx: Transaction | null, receipt: Receipt | null, block: RpcBlockHeader | null, rules?: FeeRules): FeeSplit | null {
   // Receipts before London have no effectiveGasPrice: a legacy transaction's own price is what it paid.
   const price = receipt?.effectiveGasPrice ?? (tx?.maxFeePerGas === undefined ? tx?.gasPrice : undefined);
   if (receipt?.gasUsed === undefined || price === undefined) return null;
   const applied: FeeRules = familyOf(tx, receipt) ?? rules ?? 'ethereum';
-  const gasUsed = toBig(receipt.gasUsed);
+  const gasUsed = receipt.gasUsed;
   const deposit = applied === 'op-stack' && isDeposit(tx, receipt);
-  const effectiveGasPrice = deposit ? 0n : toBig(price);
+  const effectiveGasPrice = deposit ? 0n : price;
   const execution = gasUsed * effectiveGasPrice;
   const l1Fee = applied === 'op-stack' && receipt.l1?.l1Fee !== undefined ? toBig(receipt.l1.l1Fee) : 0n;
   // Before London there is no base fee: the whole fee goes to the coinbase.
   const baseFeePerGas = block === null ? null : block.baseFeePerGas !== undefined ? toBig(block.baseFeePerGas) : 0n;
   const baseFeePart = deposit ? 0n : baseFeePerGas === null ? null : gasUsed * baseFeePerGas;
-  const blobFee = receipt.blobGasUsed !== undefined && receipt.blobGasPrice !== undefined && applied === 'ethereum' ? toBig(receipt.blobGasUsed) * toBig(receipt.blobGasPrice) : 0n;
+  const blobFee = receipt.blobGasUsed !== undefined && receipt.blobGasPrice !== undefined && applied === 'ethereum' ? receipt.blobGasUsed * receipt.blobGasPrice : 0n;
   const common = { gasUsed, effectiveGasPrice, execution, total: execution + l1Fee, baseFeePerGas, blobFee, coinbase: block?.miner.toLowerCase() as Hex | undefined ?? null, rules: applied };
   if (applied === 'op-stack') {
     return {
@@ -39,11 +39,11 @@ export function feeSplit(tx: RpcTransaction | null, receipt: RpcReceipt | null, 
       l1Fee,
       l1: receipt.l1 ?? null,
       l1Gas: null,
-      mint: deposit && tx?.mint !== undefined ? toBig(tx.mint) : deposit ? 0n : null,
+      mint: deposit && tx?.mint !== undefined ? tx.mint : deposit ? 0n : null,
     };
   }
   if (applied === 'arbitrum') {
-    return { ...common, burned: null, baseFeePart: null, priority: null, l1Fee: 0n, l1: null, l1Gas: receipt.gasUsedForL1 === undefined ? null : toBig(receipt.gasUsedForL1), mint: null };
+    return { ...common, burned: null, baseFeePart: null, priority: null, l1Fee: 0n, l1: null, l1Gas: receipt.gasUsedForL1 ?? null, mint: null };
   }
   return { ...common, burned: baseFeePart, baseFeePart, priority: baseFeePart === null ? null : execution - baseFeePart, l1Fee: 0n, l1: null, l1Gas: null, mint: null };
 }

@@ -8,6 +8,7 @@
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
 import type { RpcLog } from '../raw/types.js';
+import { walkCalls } from './walk.js';
 import type { CallNode, CallTree, PlacedEvent } from './types.js';
 
 const sameLog = (a: FrameLog, b: RpcLog): boolean =>
@@ -19,13 +20,12 @@ const sameLog = (a: FrameLog, b: RpcLog): boolean =>
 /** traceAddress keys of every call that failed or sits under one that failed: their logs were reverted. */
 function revertedPaths(tree: CallTree): Set<string> {
   const out = new Set<string>();
-  const stack: Array<[CallNode, boolean]> = [[tree.root, false]];
-  while (stack.length > 0) {
-    const [node, underFailure] = stack.pop()!;
-    const failed = underFailure || node.error !== null;
-    if (failed) out.add(node.traceAddress.join(','));
-    for (const child of node.children) stack.push([child, failed]);
-  }
+  const failed = new Set<CallNode>();
+  walkCalls(tree.root, (node, parent) => {
+    if (node.error === null && (parent === null || !failed.has(parent))) return;
+    failed.add(node);
+    out.add(node.traceAddress.join(','));
+  });
   return out;
 }
 
@@ -38,13 +38,10 @@ export function placeLogs(tree: CallTree, allFrameLogs: readonly FrameLog[], rec
     return null;
   }
   const byPath = new Map<string, CallNode>();
-  const stack: CallNode[] = [tree.root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  walkCalls(tree.root, (node) => {
     node.logs = [];
     byPath.set(node.traceAddress.join(','), node);
-    for (const child of node.children) stack.push(child);
-  }
+  });
   const events = new Map<CallNode, PlacedEvent[]>();
   for (let i = 0; i < frameLogs.length; i++) {
     const node = byPath.get(frameLogs[i]!.traceAddress.join(','));

@@ -1,11 +1,11 @@
-import type { Hex, Reexecution, RpcL1Fee, RpcReceipt, RpcSlotChange, RpcTransaction, StateSource, TraceSource } from '../raw/types.js';
+import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
 import type { FeeRules } from './chain.js';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
 
 /**
- * One node of the call tree, in Parity's vocabulary whatever tracer produced it (this is also the
- * --json shape of `calls`). Quantities and data stay hex strings as the node sent them.
+ * One node of the call tree, in Parity's vocabulary whatever tracer produced it. Quantities are
+ * converted (bigint); data stays hex as the node sent it. --json spells it back (renderJson's callJson).
  */
 export interface CallNode {
   /** 'call' | 'create' | 'suicide' | 'reward'; an unknown type is kept as the node wrote it. */
@@ -16,9 +16,9 @@ export interface CallNode {
   readonly from: Hex | null;
   /** For a create: the created address. For a suicide: the beneficiary (with `from` the destroyed contract). */
   readonly to: Hex | null;
-  readonly value: Hex | null;
-  readonly gas: Hex | null;
-  readonly gasUsed: Hex | null;
+  readonly value: bigint | null;
+  readonly gas: bigint | null;
+  readonly gasUsed: bigint | null;
   readonly input: Hex | null;
   readonly output: Hex | null;
   readonly error: string | null;
@@ -31,6 +31,90 @@ export interface CallNode {
   logs?: number[];
   /** Set on a placeholder standing in for a root entry the node did not send. */
   readonly missing?: true;
+  /** What the decode stage named in this call (absent before it runs, or where nothing was named). */
+  decoded?: CallDecoding;
+}
+
+/** A call's names, as the decode stage found them. */
+export interface CallDecoding {
+  /** The function its input calls: a constructor for a create, receive() or fallback() for bare value, a precompile's operation. */
+  readonly function?: Decoded;
+  /** Its return values, by that function's outputs (a successful call). */
+  readonly outputs?: readonly DecodedArg[];
+  /** A failed call's revert data: Error, Panic, text or raw, and the custom error an ABI names (the data's selector decoded). */
+  readonly revert?: DecodedRevert;
+}
+
+export interface DecodedRevert {
+  readonly revert: Revert;
+  /** The custom error an ABI names, when the data is not an Error or a Panic. */
+  readonly custom: Decoded | null;
+}
+
+/**
+ * A transaction as the model holds it: the node's answer (raw/parseRaw checked it), its quantities
+ * converted once (bigint; an index and a chain id as numbers), absent where the node left them out.
+ */
+export interface Transaction {
+  /** Null for a simulated call that was not signed. */
+  readonly hash: Hex | null;
+  readonly blockHash: Hex | null;
+  readonly blockNumber: bigint | null;
+  readonly transactionIndex: number | null;
+  readonly from: Hex;
+  readonly to: Hex | null;
+  readonly value?: bigint;
+  readonly gas?: bigint;
+  readonly gasPrice?: bigint;
+  readonly maxFeePerGas?: bigint;
+  readonly maxPriorityFeePerGas?: bigint;
+  readonly maxFeePerBlobGas?: bigint;
+  readonly input?: Hex;
+  readonly nonce?: bigint;
+  /** The type byte as the node wrote it ("0x2", an L2's "0x7e"): a name, not a quantity. */
+  readonly type?: Hex;
+  readonly chainId?: number;
+  readonly accessList?: readonly RpcAccessListEntry[];
+  readonly blobVersionedHashes?: readonly Hex[];
+  readonly authorizationList?: readonly Authorization[];
+  /** OP Stack deposit (type 0x7e): its source on L1, the ETH minted on L2, and whether it is a system transaction. */
+  readonly sourceHash?: Hex;
+  readonly mint?: bigint;
+  readonly isSystemTx?: boolean;
+  /** Arbitrum retryables (types 0x68, 0x69): the ticket's fields as the node gave them (addresses, quantities, data). */
+  readonly retryable?: Readonly<Record<string, Hex>>;
+}
+
+export interface Authorization {
+  readonly chainId?: bigint;
+  readonly address: Hex;
+  readonly nonce?: bigint;
+}
+
+/** A receipt as the model holds it: checked, quantities converted, logs as the node wrote them. */
+export interface Receipt {
+  readonly transactionHash: Hex;
+  readonly blockHash?: Hex;
+  readonly blockNumber?: bigint;
+  readonly transactionIndex?: number;
+  readonly contractAddress?: Hex | null;
+  readonly gasUsed?: bigint;
+  readonly effectiveGasPrice?: bigint;
+  /** Absent on pre-Byzantium receipts, which carry `root` instead. */
+  readonly status?: 'success' | 'reverted';
+  readonly root?: Hex;
+  readonly blobGasUsed?: bigint;
+  readonly blobGasPrice?: bigint;
+  readonly logs: readonly RpcLog[];
+  /** The receipt's type (most nodes give it): read where the transaction object is missing. */
+  readonly type?: Hex;
+  /** OP Stack: the L1 data fee and what it was computed from, as the receipt gives them (shown as given). */
+  readonly l1?: RpcL1Fee;
+  /** OP Stack deposits: the deposit nonce. */
+  readonly depositNonce?: bigint;
+  /** Arbitrum: the part of gasUsed that paid for L1 calldata, and the L1 block it was read at. */
+  readonly gasUsedForL1?: bigint;
+  readonly l1BlockNumber?: bigint;
 }
 
 export interface CallTree {
@@ -68,11 +152,11 @@ export interface Simulation {
   /** Which node method answered: a tracer, or eth_call alone (no tree). */
   readonly method: 'debug_traceCall' | 'trace_call' | 'local' | 'eth_simulateV1' | 'eth_call';
   /** The block simulated at: its number and hash as the node gave them, and what was asked for. */
-  readonly block: { readonly number: Hex; readonly hash: Hex | null; readonly asked: string };
+  readonly block: { readonly number: bigint; readonly hash: Hex | null; readonly asked: string };
   /** The state overrides as sent (geth's form, by address); null without any. */
   readonly overrides: Readonly<Record<string, unknown>> | null;
   /** eth_estimateGas's answer (null when a gas limit was given, or the node could not estimate). */
-  readonly gasEstimate: Hex | null;
+  readonly gasEstimate: bigint | null;
   /** Why the estimate failed, when it did (a revert, usually). */
   readonly gasEstimateError: string | null;
   /** Simulated from a signed transaction (--raw): `hash` is the hash it would have once sent. */
@@ -87,8 +171,8 @@ export interface InspectModel {
   /** `txray call`: what was simulated; absent for a mined transaction. */
   readonly simulation?: Simulation;
   readonly status: Status;
-  readonly tx: RpcTransaction | null;
-  readonly receipt: RpcReceipt | null;
+  readonly tx: Transaction | null;
+  readonly receipt: Receipt | null;
   readonly tree: CallTree | null;
   readonly traceSource: TraceSource | null;
   /** Which tracer the tree came from, when it was not trace_transaction. */
@@ -277,13 +361,6 @@ export interface DecodedModel {
   readonly state?: DecodedState;
   /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
   readonly gasProfile?: GasProfile;
-}
-
-/** Call nodes with decoding attached (JSON: function, outputs, revert). */
-export interface DecodedNodeFields {
-  function?: Decoded;
-  outputs?: DecodedArg[];
-  revert?: Record<string, unknown>;
 }
 
 export interface TokenBalance {

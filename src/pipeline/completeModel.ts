@@ -4,9 +4,11 @@
  * profile once for every view that shows it. A mined transaction and a simulated call both end here.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import { bookToken, type LogDecoding } from '../decode/decodeModel.js';
+import type { LogDecoding } from '../decode/decodeLogs.js';
+import { bookToken } from '../decode/labels.js';
 import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -51,11 +53,11 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
     if (delegate !== null) targets.add(delegate);
     for (const s of a.storage) if (s.slot === EIP1967_IMPLEMENTATION && BigInt(s.after) !== 0n) targets.add(wordToAddress(s.after));
   }
-  const stack = model.tree ? [model.tree.root] : [];
-  while (stack.length > 0 && targets.size < MAX_CODE_LOOKUPS) {
-    const n = stack.pop()!;
-    if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
-    stack.push(...n.children);
+  if (model.tree) {
+    walkCalls(model.tree.root, (n) => {
+      if (targets.size >= MAX_CODE_LOOKUPS) return false;
+      if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
+    });
   }
   const block = blockOf(model);
   const deadline = deadlineSignal(timeoutMs);

@@ -1,14 +1,13 @@
 /**
- * The hash lookup, one of the pipeline's two sources: fetch → validate → model, and --wait's polling.
+ * The hash lookup, one of the pipeline's sources: its answers fetched (modelAnswers checks and models them), and --wait's polling.
  * Network through the shared client; no output (main writes).
  */
 import { Interrupted } from '../errors.js';
-import { buildModel } from '../model/buildModel.js';
-import type { InspectModel } from '../model/types.js';
-import { stateOf } from './stateOf.js';
+import { toReceipt, toTransaction } from '../model/convert.js';
+import type { InspectModel, Receipt, Transaction } from '../model/types.js';
+import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 import { isQuantity } from '../raw/hex.js';
-import { parseCallTrace } from '../raw/parseCallTrace.js';
-import { parseReceipt, parseTrace, parseTransaction } from '../raw/parseRaw.js';
+import { parseReceipt, parseTransaction } from '../raw/parseRaw.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle } from '../rpc/fetchBundle.js';
@@ -37,42 +36,34 @@ export interface InspectSettings {
 
 /** A transaction and its successful receipt, checked, before the trace arrived. */
 export interface Head {
-  readonly tx: RpcTransaction;
-  readonly receipt: RpcReceipt;
-}
-
-/** A receipt parsed as soon as it arrived: the result, or the error parsing it raised, and its warnings. */
-interface EarlyReceipt {
-  readonly raw: unknown;
-  readonly parsed?: RpcReceipt | null;
-  readonly error?: unknown;
-  readonly warnings: string[];
+  readonly tx: Transaction;
+  readonly receipt: Receipt;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
   // The receipt is checked the moment it arrives, and its logs handed to s.onLogs, so that work on
   // them overlaps the wait for the trace, which is usually the slowest answer.
-  let early: EarlyReceipt | undefined;
+  let receipt: CheckedEarly<RpcReceipt> | undefined;
   const onReceipt = (raw: unknown): void => {
     const warnings: string[] = [];
     try {
       const parsed = parseReceipt(raw, hash, (m) => warnings.push(m));
-      early = { raw, parsed, warnings };
+      receipt = { raw, parsed, warnings };
       if (parsed !== null) s.onLogs?.(parsed.logs);
     } catch (error) {
-      early = { raw, error, warnings };
+      receipt = { raw, error, warnings };
     }
   };
-  let earlyTx: { readonly raw: unknown; readonly parsed: RpcTransaction } | undefined;
+  let transaction: CheckedEarly<RpcTransaction> | undefined;
   const onHead = s.onHead;
   const onTransactionAndReceipt =
     onHead === undefined
       ? undefined
       : (raw: unknown, rawReceipt: unknown): void => {
-          const checked = early;
+          const checked = receipt;
           if (checked === undefined || checked.raw !== rawReceipt || checked.warnings.length > 0) return;
-          const receipt = checked.parsed;
-          if (receipt === null || receipt === undefined || receipt.status !== '0x1') return;
+          const parsedReceipt = checked.parsed;
+          if (parsedReceipt === null || parsedReceipt === undefined || parsedReceipt.status !== '0x1') return;
           const quiet: string[] = [];
           let tx: RpcTransaction | null;
           try {
@@ -81,27 +72,11 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
             return; // the normal path reports it
           }
           if (tx === null || quiet.length > 0) return;
-          earlyTx = { raw, parsed: tx };
-          onHead({ tx, receipt });
+          transaction = { raw, parsed: tx, warnings: [] };
+          onHead({ tx: toTransaction(tx), receipt: toReceipt(parsedReceipt) });
         };
-  const bundle = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransactionAndReceipt });
-  const warnings = bundle.warnings;
-  const warn = (m: string): void => {
-    warnings.push(m);
-  };
-  const tx = earlyTx !== undefined && earlyTx.raw === bundle.transaction ? earlyTx.parsed : parseTransaction(bundle.transaction, hash, warn);
-  let receipt: RpcReceipt | null;
-  if (early !== undefined && early.raw === bundle.receipt) {
-    warnings.push(...early.warnings);
-    if (early.error !== undefined) throw early.error;
-    receipt = early.parsed ?? null;
-  } else receipt = parseReceipt(bundle.receipt, hash, warn);
-  let model: InspectModel;
-  if (bundle.traceSource === 'debug_traceTransaction' || bundle.traceSource === 'local') {
-    const converted = parseCallTrace(bundle.callTrace, warn);
-    model = buildModel(hash, bundle, { tx, receipt, trace: converted?.entries ?? null, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
-  } else model = buildModel(hash, bundle, { tx, receipt, trace: parseTrace(bundle.trace, hash, warn), frameLogs: null }, warnings, s.keepAnswers);
-  return bundle.state === null ? model : { ...model, state: await stateOf(bundle.state, bundle.block, tx, receipt, warn) };
+  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransactionAndReceipt });
+  return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { transaction, receipt } });
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */
@@ -113,7 +88,7 @@ function pause(ms: number, interrupt: AbortSignal | undefined): Promise<void> {
 }
 
 /** Confirmations as cast and the explorers count them: the transaction's own block is the first. */
-const confirmationsAt = (head: string, block: string): number => Math.max(0, Number(BigInt(head) - BigInt(block)) + 1);
+const confirmationsAt = (head: Hex, block: bigint): number => Math.max(0, Number(BigInt(head) - block) + 1);
 
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
@@ -135,7 +110,7 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
     if (receipt !== null && typeof receipt === 'object') {
       if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;
       const head = await client.call('eth_blockNumber', [], deadline);
-      if (isQuantity(head)) reached = confirmationsAt(head, receipt.blockNumber);
+      if (isQuantity(head)) reached = confirmationsAt(head, BigInt(receipt.blockNumber));
       if (reached !== null && reached >= s.confirmations) break;
     }
     const left = until - Date.now();

@@ -3,7 +3,7 @@
  * then the stages every source shares (completeModel). The writers are the caller's.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import type { LogDecoding } from '../decode/decodeModel.js';
+import type { LogDecoding } from '../decode/decodeLogs.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';

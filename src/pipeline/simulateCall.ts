@@ -9,13 +9,14 @@ import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
 import type { InspectModel, Simulation } from '../model/types.js';
 import { isData, isQuantity, isRecord } from '../raw/hex.js';
-import { type FrameLog, parseCallTrace } from '../raw/parseCallTrace.js';
-import { isLog, parseTrace } from '../raw/parseRaw.js';
+import type { FrameLog } from '../raw/parseCallTrace.js';
+import { isLog } from '../raw/parseRaw.js';
 import type { Hex, RpcTransaction } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { fetchSimulation } from '../rpc/fetchSimulation.js';
 import type { TracerState } from '../rpc/types.js';
 import { stateOf } from './stateOf.js';
+import { treeOf } from './modelAnswers.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
@@ -128,15 +129,14 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   const warn = (m: string): void => void warnings.push(m);
   const tx = transactionOf(plan);
   if (answers.method === 'trace_call') warn('trace_call does not report events, so none are listed, and its gas used leaves out the intrinsic gas.');
-  const converted = answers.method === 'debug_traceCall' || answers.method === 'local' ? parseCallTrace(answers.callTrace, warn) : null;
-  const trace = converted !== null ? converted.entries : answers.method === 'trace_call' ? parseTrace(answers.trace, null, warn) : null;
+  const { entries: trace, frameLogs } = treeOf(answers, null, warn);
   const outcome = answers.callOutcome;
   const header = answers.block as Record<string, unknown>;
   // eth_simulateV1's events belong to the call as a whole (there is no tree to place them in).
   const simulatedLogs = outcome !== null && Array.isArray(outcome.logs) ? outcomeLogs(outcome.logs, warn) : null;
   const receipt = simulatedReceipt(tx, {
     trace,
-    frameLogs: converted?.logs ?? simulatedLogs,
+    frameLogs: frameLogs ?? simulatedLogs,
     // Read from the frame itself: a failed frame has no result in Parity's vocabulary, but the callTracer still says its gas.
     gasUsed:
       (answers.method === 'debug_traceCall' || answers.method === 'local') && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed)
@@ -147,12 +147,12 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     reverted: outcome !== null && 'revertData' in outcome,
     header,
   });
-  const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs: converted?.logs ?? null }, warnings, s.keepAnswers);
+  const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs }, warnings, s.keepAnswers);
   const simulation: Simulation = {
     method: answers.method,
-    block: { number: header.number as Hex, hash: typeof header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(header.hash) ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
+    block: { number: BigInt(header.number as Hex), hash: typeof header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(header.hash) ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
     overrides: plan.overrides,
-    gasEstimate: opt(answers.estimate) ?? null,
+    gasEstimate: isQuantity(answers.estimate) ? BigInt(answers.estimate) : null,
     gasEstimateError: answers.estimateError,
     signed: plan.hash !== null,
     output: outcome !== null && 'output' in outcome && isData(outcome.output) ? outcome.output : null,
@@ -169,5 +169,5 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     raw: base.raw === null ? null : { ...base.raw, receipt: null, logs: receipt.logs },
   };
   if (answers.state === null) return model;
-  return { ...model, state: await stateOf(answers.state, header, tx, receipt, warn) };
+  return { ...model, state: await stateOf(answers.state, header, model.tx, model.receipt, warn) };
 }

@@ -19,6 +19,9 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v =
 export const toBig = (q: Hex): bigint => BigInt(q);
 
 /** A validated quantity as a decimal string; quantities below 2^52 (gas, indices) skip BigInt. */
+/** A bigint as a JSON-RPC quantity (0x, no leading zeros). */
+export const toQuantity = (n: bigint): Hex => `0x${n.toString(16)}`;
+
 export const toDecimal = (q: Hex): string => (q.length <= 15 ? String(Number.parseInt(q, 16)) : BigInt(q).toString());
 
 /** True for a quantity of zero ("0x0", "0x00"…), without parsing it. */

@@ -1,7 +1,7 @@
 /** Short descriptions of call nodes shared by the text views. Escaped for the terminal. */
 import { decodeRevert, describeRevert } from '../model/decodeRevert.js';
 import { isRevertError } from '../model/buildModel.js';
-import type { CallNode, Decoded, DecodedNodeFields } from '../model/types.js';
+import type { CallNode } from '../model/types.js';
 
 import { escapeText } from '../raw/escape.js';
 import { type AddressStyle, formatDecoded, showTarget } from './formatDecoded.js';
@@ -26,15 +26,16 @@ export function describeNodeKind(n: CallNode): string {
 export function failureParts(n: CallNode, s?: AddressStyle): { readonly error: string; readonly reason: string | null } {
   // One word for a revert, whatever the client wrote ("Reverted", geth's "execution reverted"); --json keeps the client's.
   const error = n.error !== null && isRevertError(n.error) ? 'Reverted' : escapeText(n.error ?? '');
-  const custom = (n as CallNode & DecodedNodeFields).revert;
-  if (custom?.kind === 'custom' && typeof custom.name === 'string' && s !== undefined) return { error, reason: formatDecoded(custom as unknown as Decoded, s) };
-  if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') return { error, reason: escapeText(describeRevert(decodeRevert(n.output))) };
+  const revert = n.decoded?.revert;
+  if (revert?.custom && s !== undefined) return { error, reason: formatDecoded(revert.custom, s) };
+  // The decode stage decoded the data where it ran; a view drawn before it (or without it) decodes it here.
+  if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') return { error, reason: escapeText(describeRevert(revert?.revert ?? decodeRevert(n.output))) };
   return { error, reason: null };
 }
 
 /** A call as the tree names it: Target::function where a name is known, else the target alone. Escaped. */
 export function describeCall(n: CallNode, s: AddressStyle): string {
-  const fn = (n as CallNode & DecodedNodeFields).function;
+  const fn = n.decoded?.function;
   const target = n.to === null ? describeNodeKind(n) : showTarget(n.to, s);
   return fn !== undefined && fn.name !== null ? `${target}::${escapeText(fn.name)}` : target;
 }

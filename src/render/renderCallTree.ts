@@ -3,8 +3,8 @@
  * stack), and only the last few levels of guides are drawn, so a 10,000-deep chain costs O(n) output.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CallNode, CallTree, DecodedModel, DecodedNodeFields, PlacedEvent } from '../model/types.js';
-import { byteLength, isZero, toBig, toDecimal } from '../raw/hex.js';
+import type { CallNode, CallTree, DecodedModel, PlacedEvent } from '../model/types.js';
+import { byteLength, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
 import { formatBytes, formatValueShort, groupDigits } from './format.js';
@@ -132,12 +132,12 @@ function kindPaint(kind: string, c: ChalkInstance): Paint {
   return (s) => s;
 }
 
-function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: AddressStyle, out: Sink, gas?: bigint): void {
+function nodeSegments(n: CallNode, c: ChalkInstance, s: AddressStyle, out: Sink, gas?: bigint): void {
   if (n.missing) return out.add(`(no root entry in the trace)`, c.dim);
   const kind = describeNodeKind(n);
   out.add(kind, kindPaint(kind, c));
   out.add(n.type === 'suicide' ? ' → ' : ' ');
-  const fn = n.function;
+  const fn = n.decoded?.function;
   if (n.type === 'call' && fn !== undefined && n.to !== null) {
     // Target::function(args), the way Solidity names it; a precompile is its own function.
     if (fn.contract !== 'precompile') out.add(`${showTarget(n.to, s)}::`);
@@ -145,9 +145,9 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     if (fn.guessed) out.add(' (guessed types)', c.dim);
   } else out.add(n.to !== null ? showAddress(n.to, s) : n.type === 'create' ? '(not created)' : '?');
   out.outcome();
-  if (n.value !== null && !isZero(n.value)) out.add(` · ${formatValueShort(toBig(n.value))}`, c.yellow);
+  if (n.value !== null && n.value !== 0n) out.add(` · ${formatValueShort(n.value)}`, c.yellow);
   // Value with no data that ran code no ABI says anything of (an artifact without receive() or fallback()).
-  if (n.type === 'call' && fn === undefined && n.input === '0x' && n.value !== null && !isZero(n.value) && n.gasUsed !== null && !isZero(n.gasUsed)) out.add(' · (no data)', c.dim);
+  if (n.type === 'call' && fn === undefined && n.input === '0x' && n.value !== null && n.value !== 0n && n.gasUsed !== null && n.gasUsed !== 0n) out.add(' · (no data)', c.dim);
   if (n.input !== null && n.input !== '0x' && !(n.type === 'call' && fn !== undefined)) {
     const size = byteLength(n.input);
     if (n.type === 'create') {
@@ -159,13 +159,13 @@ function nodeSegments(n: CallNode & DecodedNodeFields, c: ChalkInstance, s: Addr
     } else out.add(` · ${n.input}`);
   }
   if (gas !== undefined) out.add(` · ${groupDigits(gas)} gas`, c.dim);
-  else if (n.gasUsed !== null) out.add(` · ${groupDigits(toDecimal(n.gasUsed))} gas`, c.dim);
+  else if (n.gasUsed !== null) out.add(` · ${groupDigits(n.gasUsed)} gas`, c.dim);
   if (n.error !== null) {
     const { error, reason } = failureParts(n, s);
     out.add(` ✗ ${reason === null ? error : `${error}: ${reason}`}`, c.red, reason === null ? undefined : ` ✗ ${reason}`);
   }
   else if (n.type === 'create' && n.output !== null) out.add(` ← code ${formatBytes(byteLength(n.output))}`, c.dim);
-  else if (n.type === 'call' && n.outputs !== undefined) out.add(` ← ${formatOutputs(n.outputs, s)}`);
+  else if (n.type === 'call' && n.decoded?.outputs !== undefined) out.add(` ← ${formatOutputs(n.decoded.outputs, s)}`);
   else if (n.type === 'call' && n.output !== null) {
     const size = byteLength(n.output);
     out.add(` ← ${size === 0 ? 'no data' : formatBytes(size)}`, c.dim);

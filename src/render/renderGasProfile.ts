@@ -7,8 +7,7 @@ import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import Table from 'cli-table3';
 import { gasOutsideCalls } from '../decode/gasProfile.js';
 
-import type { CallNode, Decoded, GasProfile, GasRow, InspectModel } from '../model/types.js';
-import { toBig } from '../raw/hex.js';
+import type { CallNode, GasProfile, GasRow, InspectModel } from '../model/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { groupDigits, percent } from './format.js';
 import { showAddress, showTarget } from './formatDecoded.js';
@@ -36,7 +35,7 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   });
   const total = profile.rootGas;
   // Self gas as a share of the transaction's gas used (the receipt's), else of the root call's.
-  const whole = m.receipt?.gasUsed !== undefined ? toBig(m.receipt.gasUsed) : total;
+  const whole = m.receipt?.gasUsed ?? total;
   const byLabel = new Map<string, Set<string>>();
   for (const r of profile.rows) {
     const label = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
@@ -56,13 +55,13 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   const outside = gasOutsideCalls(m.receipt, profile);
   if (outside !== null) {
     const what = rootCountsIntrinsicGas(m.traceSource) ? "geth's callTracer counts the intrinsic gas in its root call" : 'intrinsic gas less refunds';
-    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(toBig(m.receipt!.gasUsed!))}, the call tree's root line, minus the root frame's ${gas(total)}: ${what})`)}\n`;
+    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(m.receipt!.gasUsed!)}, the call tree's root line, minus the root frame's ${gas(total)}: ${what})`)}\n`;
   }
 }
 
 /** A frame's name for a folded stack: "Contract::function", no ';' or whitespace (the format's separators). */
 function frame(n: CallNode, m: InspectModel): string {
-  const fn = (n as { function?: Decoded }).function;
+  const fn = n.decoded?.function;
   const target = n.to === null ? '?' : (m.decoded?.labels.get(n.to.toLowerCase()) ?? showAddress(n.to, { decoded: m.decoded, short: false }));
   const name = n.type === 'create' ? 'constructor' : (fn?.name ?? (n.input !== null && n.input.length >= 10 ? n.input.slice(0, 10) : '(no data)'));
   return escapeShort(`${target}::${name}`, 120).replace(/[;\s]/g, '_');

@@ -10,6 +10,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { SummaryRow } from './renderSummary.js';
+import type { JsonDocument } from './renderJson.js';
 import { writeJson } from './writeJson.js';
 
 /** The page's script and styles with their CSP hashes ("sha256-…"), made by scripts/build.mjs. */
@@ -31,7 +32,7 @@ export function escapeHtml(text: string): string {
 /** Documents larger than this (characters of JSON) are embedded compressed. */
 export const COMPRESS_ABOVE = 1 << 20;
 
-export function* renderHtml(doc: Record<string, unknown>, assets: ReportAssets, compressAbove = COMPRESS_ABOVE): Generator<string> {
+export function* renderHtml(doc: JsonDocument, assets: ReportAssets, compressAbove = COMPRESS_ABOVE): Generator<string> {
   const hash = typeof doc.hash === 'string' ? doc.hash : doc.simulation ? 'simulation' : 'transaction';
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   yield `<meta http-equiv="Content-Security-Policy" content="${csp(assets, true)}">\n`;

@@ -2,14 +2,179 @@
  * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
-import { revertToJson } from '../model/decodeRevert.js';
+import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { FeeSplit, InspectModel } from '../model/types.js';
-import { isQuantity } from '../raw/hex.js';
+import type { CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, Transfer } from '../model/types.js';
+import { isQuantity, toQuantity } from '../raw/hex.js';
+import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;
+
+/** A call of `calls`: the node's fields in Parity's vocabulary, quantities as hex, and what decoding named. */
+export interface JsonCall {
+  readonly type: string;
+  readonly missing?: true;
+  readonly callType?: string;
+  readonly creationMethod?: string;
+  readonly rewardType?: string;
+  readonly from: Hex | null;
+  readonly to: Hex | null;
+  readonly value: Hex | null;
+  readonly input: Hex | null;
+  readonly output: Hex | null;
+  readonly gas: Hex | null;
+  readonly gasUsed: Hex | null;
+  readonly error: string | null;
+  readonly traceAddress: readonly number[];
+  readonly children: readonly JsonCall[];
+  readonly logs?: readonly number[];
+  readonly function?: Decoded;
+  readonly outputs?: readonly DecodedArg[];
+  readonly revert?: RevertJson;
+}
+
+/** A node answer carried verbatim (the transaction, the receipt, a log): whatever the node sent, checked or not. */
+export type JsonRaw = Readonly<Record<string, unknown>>;
+
+/** The --json document (schema/txray.schema.json): what renderJson writes and the HTML report's page reads. */
+export interface JsonDocument {
+  readonly schemaVersion: number;
+  readonly hash: Hex | string | null;
+  readonly status: string;
+  readonly transaction: JsonRaw | null;
+  readonly receipt: JsonRaw | null;
+  readonly trace: unknown;
+  readonly traceSource: TraceSource | null;
+  readonly traceNote: string | null;
+  readonly reexecution: Reexecution | null;
+  readonly confirmations: { readonly wanted: number; readonly reached: number } | null;
+  readonly callTrace: unknown;
+  readonly calls: JsonCall | null;
+  /** The receipt's logs verbatim, each with the `event` decoding named. */
+  readonly logs: ReadonlyArray<JsonRaw & { readonly event?: Decoded }>;
+  readonly function: Decoded | null;
+  readonly transfers: readonly Transfer[];
+  readonly gasProfile: readonly JsonGasRow[] | null;
+  readonly gasOutsideCalls: string | null;
+  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null } | null;
+  readonly stateSource: StateSource | null;
+  readonly stateDiff: unknown;
+  readonly balanceChanges: readonly JsonBalanceChange[] | null;
+  readonly storageChanges: readonly JsonStorageChange[] | null;
+  readonly accountChanges: readonly JsonAccountChange[] | null;
+  readonly fee: JsonFee | null;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly simulation: JsonSimulation | null;
+  readonly warnings: readonly string[];
+  readonly error?: JsonError;
+}
+
+export interface JsonGasRow {
+  readonly address: Hex | null;
+  readonly contract?: string;
+  readonly function?: string;
+  readonly selector?: Hex;
+  readonly calls: number;
+  readonly gasUsed: string | null;
+  readonly selfGas: string | null;
+}
+
+export interface JsonFee {
+  readonly paid: string | null;
+  readonly burned: string | null;
+  readonly tip: string | null;
+  readonly blobFee?: string | null;
+  readonly rules: string;
+  readonly execution?: string | null;
+  readonly l1Fee?: string | null;
+  readonly l1?: RpcL1Fee | null;
+  readonly toBaseFeeVault?: string | null;
+  readonly mint?: string | null;
+  readonly gasUsedForL1?: string | null;
+}
+
+export interface JsonSimulation {
+  readonly method: string;
+  readonly block: { readonly number: string; readonly hash: Hex | null; readonly asked: string };
+  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly gasUsed: string | null;
+  readonly gasEstimate: string | null;
+  readonly gasEstimateError: string | null;
+  readonly signed: boolean;
+  readonly output: Hex | null;
+}
+
+export interface JsonBalanceChange {
+  readonly address: Hex;
+  readonly asset: string;
+  readonly standard: string;
+  readonly tokenId?: string;
+  readonly symbol?: string;
+  readonly decimals?: number;
+  readonly before?: string | null;
+  readonly after?: string | null;
+  readonly delta: string | null;
+}
+
+export interface JsonStorageChange {
+  readonly address: Hex;
+  readonly slot: Hex;
+  readonly before: Hex;
+  readonly after: Hex;
+  readonly variables?: ReadonlyArray<{ readonly name: string; readonly path: string; readonly keys: readonly string[]; readonly type: string; readonly before: string | boolean; readonly after: string | boolean }>;
+}
+
+export interface JsonAccountChange {
+  readonly address: Hex;
+  readonly roles: readonly string[];
+  readonly nonceBefore?: string | null;
+  readonly nonceAfter?: string | null;
+  readonly created?: true;
+  readonly destroyed?: true;
+  readonly codeSize?: number;
+  readonly delegatedTo?: Hex | null;
+}
+
+const hexOrNull = (n: bigint | null): Hex | null => (n === null ? null : toQuantity(n));
+
+/** A decoded revert as --json spells it: a custom error an ABI names carries its name and arguments beside its data. */
+function revertJson(r: DecodedRevert): RevertJson {
+  const json = revertToJson(r.revert);
+  return r.custom !== null && json.kind === 'custom' ? { kind: 'custom', ...r.custom, selector: json.selector, data: json.data } : json;
+}
+
+/**
+ * A call node in the --json spelling. Its children are spelled when the writer reads them (a getter),
+ * so only the calls on the writer's path exist at once: a big tree is never copied whole.
+ */
+function callJson(n: CallNode): JsonCall {
+  const d = n.decoded;
+  return {
+    type: n.type,
+    ...(n.missing ? { missing: true as const } : {}),
+    ...(n.callType !== undefined ? { callType: n.callType } : {}),
+    ...(n.creationMethod !== undefined ? { creationMethod: n.creationMethod } : {}),
+    ...(n.rewardType !== undefined ? { rewardType: n.rewardType } : {}),
+    from: n.from,
+    to: n.to,
+    value: hexOrNull(n.value),
+    input: n.input,
+    output: n.output,
+    gas: hexOrNull(n.gas),
+    gasUsed: hexOrNull(n.gasUsed),
+    error: n.error,
+    traceAddress: n.traceAddress,
+    get children(): JsonCall[] {
+      return n.children.map(callJson);
+    },
+    ...(n.logs !== undefined ? { logs: n.logs } : {}),
+    ...(d?.function !== undefined ? { function: d.function } : {}),
+    ...(d?.outputs !== undefined ? { outputs: d.outputs } : {}),
+    ...(d?.revert !== undefined ? { revert: revertJson(d.revert) } : {}),
+  };
+}
 
 export interface JsonError {
   readonly code: string;
@@ -28,7 +193,7 @@ function rawLogs(receipt: unknown): unknown[] {
   return [...logs].sort((a, b) => (indexOf(a)! < indexOf(b)! ? -1 : 1));
 }
 
-export function jsonDocument(m: InspectModel): Record<string, unknown> {
+export function jsonDocument(m: InspectModel): JsonDocument {
   if (m.raw === null) throw new Error('jsonDocument needs the verbatim answers (InspectSettings.keepAnswers)');
   const f = m.failure;
   const d = m.decoded;
@@ -36,21 +201,21 @@ export function jsonDocument(m: InspectModel): Record<string, unknown> {
   // Decoding adds beside the raw fields: each log keeps what the node sent and gains `event`. The
   // decoded list follows the validated logs, which match the raw ones when every entry was valid.
   const events = d !== undefined && d.events.length === logs.length ? d.events : null;
-  const revert = f?.revert === null || f === null ? null : d?.error ? { ...revertToJson(f.revert), ...d.error, kind: 'custom' } : revertToJson(f.revert);
+  const revert: RevertJson | null = f?.revert === null || f === null ? null : d?.error ? ({ ...revertToJson(f.revert), ...d.error, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
   return {
     schemaVersion: SCHEMA_VERSION,
     hash: m.hash,
     status: m.status,
-    transaction: m.raw.transaction ?? null,
-    receipt: m.raw.receipt ?? null,
+    transaction: (m.raw.transaction ?? null) as JsonRaw | null,
+    receipt: (m.raw.receipt ?? null) as JsonRaw | null,
     trace: m.raw.trace ?? null,
     traceSource: m.traceSource,
     traceNote: m.traceNote,
     reexecution: m.reexecution ?? null,
     confirmations: m.confirmations ?? null,
     callTrace: m.raw.callTrace ?? null,
-    calls: m.tree?.root ?? null,
-    logs: events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l)),
+    calls: m.tree === null ? null : callJson(m.tree.root),
+    logs: (events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l))) as JsonRaw[],
     function: d?.function ?? null,
     transfers: d?.transfers ?? [],
     ...gasJson(m),
@@ -76,18 +241,17 @@ function labelsJson(m: InspectModel): Record<string, string> {
 }
 
 const dec = (n: bigint | null): string | null => (n === null ? null : n.toString());
-const decHex = (h: string | null | undefined): string | null => (h === null || h === undefined ? null : BigInt(h).toString());
 
 /** `txray call`: what was simulated, where, and how; null for a mined transaction. */
-function simulationJson(m: InspectModel): Record<string, unknown> | null {
+function simulationJson(m: InspectModel): JsonSimulation | null {
   const s = m.simulation;
   if (s === undefined) return null;
   return {
     method: s.method,
-    block: { number: decHex(s.block.number), hash: s.block.hash, asked: s.block.asked },
+    block: { number: s.block.number.toString(), hash: s.block.hash, asked: s.block.asked },
     overrides: s.overrides,
-    gasUsed: decHex(m.receipt?.gasUsed),
-    gasEstimate: decHex(s.gasEstimate),
+    gasUsed: dec(m.receipt?.gasUsed ?? null),
+    gasEstimate: dec(s.gasEstimate),
     gasEstimateError: s.gasEstimateError,
     signed: s.signed,
     output: s.output ?? m.tree?.root.output ?? null,
@@ -95,7 +259,7 @@ function simulationJson(m: InspectModel): Record<string, unknown> | null {
 }
 
 /** The gas profile, present whenever there is a call tree; unknown gas (failed Parity entries) as null. */
-function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: string | null } {
+function gasJson(m: InspectModel): { gasProfile: JsonGasRow[] | null; gasOutsideCalls: string | null } {
   if (m.tree === null) return { gasProfile: null, gasOutsideCalls: null };
   const profile = m.decoded?.gasProfile ?? gasProfile(m.tree.root);
   return {
@@ -119,7 +283,7 @@ function gasJson(m: InspectModel): { gasProfile: unknown; gasOutsideCalls: strin
  * What it paid, as the text's Fee line shows it, with or without --state: paid = gasUsed ×
  * effectiveGasPrice; burned and tip need the block's base fee (--state reads the header), else null.
  */
-function feeJson(fee: FeeSplit | null): Record<string, unknown> | null {
+function feeJson(fee: FeeSplit | null): JsonFee | null {
   if (fee === null) return null;
   const l2 =
     fee.rules === 'op-stack'
@@ -133,8 +297,10 @@ function feeJson(fee: FeeSplit | null): Record<string, unknown> | null {
 /** The --state fields, all null without --state (or when the node gave no diff). */
 const NO_STATE = { stateSource: null, stateDiff: null, balanceChanges: null, storageChanges: null, accountChanges: null } as const;
 
+type StateJson = Pick<JsonDocument, 'stateSource' | 'stateDiff' | 'balanceChanges' | 'storageChanges' | 'accountChanges'>;
+
 /** --state: what changed, derived, with the node's diff verbatim beside it. */
-function stateJson(m: InspectModel): Record<string, unknown> {
+function stateJson(m: InspectModel): StateJson {
   const state = m.state;
   if (state === null || state === undefined) return NO_STATE;
   const d = m.decoded?.state;
@@ -180,7 +346,7 @@ function stateJson(m: InspectModel): Record<string, unknown> {
   };
 }
 
-export function errorDocument(hash: string | null, error: JsonError, warnings: readonly string[]): Record<string, unknown> {
+export function errorDocument(hash: string | null, error: JsonError, warnings: readonly string[]): JsonDocument {
   return {
     schemaVersion: SCHEMA_VERSION,
     hash,
@@ -209,6 +375,6 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
   };
 }
 
-export function renderJson(doc: Record<string, unknown>, indent: number): Generator<string> {
+export function renderJson(doc: JsonDocument, indent: number): Generator<string> {
   return writeJson(doc, indent);
 }

@@ -5,7 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
-import { byteLength, toBig } from '../raw/hex.js';
+import { byteLength } from '../raw/hex.js';
 import { cutToWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
@@ -46,13 +46,13 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   const created = r?.contractAddress ?? null;
   const s = { decoded: m.decoded, short: true };
   const target = to !== null ? showAddress(to, s) : created !== null ? `create → ${showAddress(created, s)}` : tx ? 'create' : '';
-  const gasUsed = r?.gasUsed !== undefined ? toBig(r.gasUsed) : undefined;
+  const gasUsed = r?.gasUsed;
   // The same fee as the text's Fee line and --json's fee.paid.
   const fee = m.fee === null ? '' : formatUnits(m.fee.total, 18);
   return [
     m.hash === null ? 'simulation' : shortHash(m.hash),
     statusBadge(m.status, c),
-    block ? groupDigits(toBig(block)) : '',
+    block != null ? groupDigits(block) : '',
     tx ? showAddress(tx.from, s) : '',
     target,
     method(m),

@@ -5,9 +5,9 @@
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, Simulation, Status } from '../model/types.js';
+import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
-import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
@@ -34,18 +34,18 @@ function typeText(type: string): string {
 }
 
 /** An OP Stack deposit's own fields: where it came from on L1 and what it minted. */
-function* depositRows(tx: RpcTransaction, r: RpcReceipt | null, c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* depositRows(tx: Transaction, r: Receipt | null, c: ChalkInstance, s: AddressStyle): Generator<string> {
   if (!isDeposit(tx, r)) return;
-  const mint = q(tx.mint);
+  const mint = tx.mint;
   yield row(c, 'Minted', mint === undefined ? c.dim('not given') : `${formatEth(mint)} ${c.dim('(bought on L1, created on L2)')}`);
   if (tx.sourceHash !== undefined) yield row(c, 'Source hash', tx.sourceHash);
   if (tx.isSystemTx !== undefined) yield row(c, 'System tx', tx.isSystemTx ? 'yes' : 'no');
   yield row(c, 'L1 sender', `${showAddress(tx.from, s)} ${c.dim(`(if a contract on L1 sent it, its L1 address is ${unaliasL1(tx.from)}: L2 sees it aliased)`)}`);
-  if (r?.depositNonce !== undefined) yield row(c, 'Deposit nonce', groupDigits(toBig(r.depositNonce)));
+  if (r?.depositNonce !== undefined) yield row(c, 'Deposit nonce', groupDigits(r.depositNonce));
 }
 
 /** An Arbitrum retryable's ticket, as the node gave it. */
-function* retryableRows(tx: RpcTransaction, c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* retryableRows(tx: Transaction, c: ChalkInstance, s: AddressStyle): Generator<string> {
   const t = tx.retryable;
   if (t === undefined) return;
   const shown = (k: string, v: Hex): string =>
@@ -79,14 +79,12 @@ function row(c: ChalkInstance, label: string, value: string): string {
   return `  ${c.dim(label.padEnd(LABEL))}${value}\n`;
 }
 
-const q = (v: Hex | undefined | null): bigint | undefined => (v === undefined || v === null ? undefined : toBig(v));
-
 function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
-  const tx: RpcTransaction | null = m.tx;
+  const tx = m.tx;
   const r = m.receipt;
-  const blockNumber = q(tx?.blockNumber ?? r?.blockNumber);
-  const index = q(tx?.transactionIndex ?? r?.transactionIndex);
+  const blockNumber = tx?.blockNumber ?? r?.blockNumber ?? undefined;
+  const index = tx?.transactionIndex ?? r?.transactionIndex ?? undefined;
   // A simulation's block is in its own head; the receipt it stands on is made from the trace.
   const sim = m.simulation;
   if (blockNumber !== undefined && sim === undefined) yield row(c, 'Block', `${groupDigits(blockNumber)}${index !== undefined ? `, index ${index}` : ''}`);
@@ -96,11 +94,11 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     if (tx.to !== null) yield row(c, 'To', showAddress(tx.to, s));
     else if (r?.contractAddress) yield row(c, 'To', `contract creation → ${c.cyan(showAddress(r.contractAddress, s))}`);
     else yield row(c, 'To', 'contract creation');
-    const value = q(tx.value);
+    const value = tx.value;
     if (value !== undefined) yield row(c, 'Value', formatEth(value));
     // A simulated call that was not signed has no type of its own.
     if (tx.type !== undefined || sim === undefined) yield row(c, 'Type', typeText(tx.type ?? '0x0'));
-    const nonce = q(tx.nonce);
+    const nonce = tx.nonce;
     if (nonce !== undefined && !isDeposit(tx, r)) yield row(c, 'Nonce', groupDigits(nonce));
     yield* depositRows(tx, r, c, s);
     yield* retryableRows(tx, c, s);
@@ -108,6 +106,16 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     if (r.type !== undefined) yield row(c, 'Type', typeText(r.type));
     if (r.contractAddress) yield row(c, 'Created', r.contractAddress);
   }
+  yield* chainRows(m, c);
+  yield* gasAndFeeRows(m, c);
+  yield* inputRows(m, c, s);
+  if (tx) yield* listRows(tx, c);
+}
+
+/** The chain, where it is not Ethereum mainnet or the answers show an L2 family. */
+function* chainRows(m: InspectModel, c: ChalkInstance): Generator<string> {
+  const tx = m.tx;
+  const r = m.receipt;
   const family = familyOf(tx, r);
   const chainId = chainIdOf(tx);
   if (family !== null || (chainId !== null && chainId !== 1)) {
@@ -115,9 +123,16 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     const what = family === 'op-stack' ? 'an OP Stack chain' : family === 'arbitrum' ? 'an Arbitrum chain' : null;
     yield row(c, 'Chain', [chainId === null ? null : `${name ?? 'chain'} (${chainId})`, what].filter((x) => x !== null).join(', '));
   }
-  const limit = q(tx?.gas);
-  const used = q(r?.gasUsed);
-  const estimate = q(sim?.gasEstimate);
+}
+
+/** Gas used against the limit (a simulation's estimate beside it), the prices, the fee, blob gas. */
+function* gasAndFeeRows(m: InspectModel, c: ChalkInstance): Generator<string> {
+  const tx = m.tx;
+  const r = m.receipt;
+  const sim = m.simulation;
+  const limit = tx?.gas;
+  const used = r?.gasUsed;
+  const estimate = sim?.gasEstimate ?? undefined;
   if (sim !== undefined) {
     const parts = [used !== undefined ? `${groupDigits(used)} used` : `used: not known (${sim.method === 'eth_call' ? 'eth_call does not say' : sim.method === 'trace_call' ? 'trace_call leaves out the intrinsic gas' : 'the tracer does not say'})`, limit !== undefined ? `limit ${groupDigits(limit)}` : null, estimate !== undefined ? `eth_estimateGas ${groupDigits(estimate)}` : null];
     yield row(c, 'Gas', parts.filter((p) => p !== null).join(', '));
@@ -125,23 +140,28 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   else if (used !== undefined) yield row(c, 'Gas used', groupDigits(used));
   else if (limit !== undefined) yield row(c, 'Gas limit', groupDigits(limit));
   if (tx) {
-    const maxFee = q(tx.maxFeePerGas);
-    const tip = q(tx.maxPriorityFeePerGas);
-    const price = q(tx.gasPrice);
+    const maxFee = tx.maxFeePerGas;
+    const tip = tx.maxPriorityFeePerGas;
+    const price = tx.gasPrice;
     if (maxFee !== undefined) yield row(c, 'Max fee', `${formatGwei(maxFee)}${tip !== undefined ? `, priority ${formatGwei(tip)}` : ''}`);
     else if (price !== undefined) yield row(c, 'Gas price', formatGwei(price));
   }
-  const effective = q(r?.effectiveGasPrice) ?? (tx?.maxFeePerGas === undefined ? q(tx?.gasPrice) : undefined);
+  const effective = r?.effectiveGasPrice ?? (tx?.maxFeePerGas === undefined ? tx?.gasPrice : undefined);
   if (effective !== undefined && r) yield row(c, 'Effective', formatGwei(effective));
   const fee = m.fee;
   if (fee !== null) yield row(c, sim !== undefined ? 'Fee if mined' : 'Fee', feeText(fee, c));
-  const blobGas = q(r?.blobGasUsed);
+  const blobGas = r?.blobGasUsed;
   if (blobGas !== undefined) {
-    const price = q(r?.blobGasPrice);
+    const price = r?.blobGasPrice;
     yield row(c, 'Blob gas', `${groupDigits(blobGas)}${price !== undefined ? ` at ${formatGwei(price)}` : ''}`);
   }
-  const maxBlobFee = q(tx?.maxFeePerBlobGas);
+  const maxBlobFee = tx?.maxFeePerBlobGas;
   if (maxBlobFee !== undefined) yield row(c, 'Max blob fee', formatGwei(maxBlobFee));
+}
+
+/** The input: its size and the function it calls (a creation's constructor). */
+function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle): Generator<string> {
+  const tx = m.tx;
   if (tx?.input !== undefined) {
     const size = byteLength(tx.input);
     const fn = m.decoded?.function;
@@ -150,8 +170,12 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(fn.guessed ? '(guessed types)' : `(${where})`)}` : tx.to === null ? ' of init code' : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
     yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${what}`);
   }
+}
+
+/** The access list, blob hashes and EIP-7702 authorizations, one per line. */
+function* listRows(tx: Transaction, c: ChalkInstance): Generator<string> {
   const pad = ' '.repeat(2 + LABEL);
-  if (tx?.accessList && tx.accessList.length > 0) {
+  if (tx.accessList && tx.accessList.length > 0) {
     const keys = tx.accessList.reduce((n, e) => n + e.storageKeys.length, 0);
     yield row(c, 'Access list', `${tx.accessList.length} ${tx.accessList.length === 1 ? 'address' : 'addresses'}, ${keys} storage ${keys === 1 ? 'key' : 'keys'}`);
     for (const e of tx.accessList) {
@@ -159,27 +183,26 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
       for (const k of e.storageKeys) yield `${pad}  ${c.dim(k)}\n`;
     }
   }
-  if (tx?.blobVersionedHashes && tx.blobVersionedHashes.length > 0) {
+  if (tx.blobVersionedHashes && tx.blobVersionedHashes.length > 0) {
     yield row(c, 'Blob hashes', String(tx.blobVersionedHashes.length));
     for (const h of tx.blobVersionedHashes) yield `${pad}${h}\n`;
   }
-  if (tx?.authorizationList && tx.authorizationList.length > 0) {
+  if (tx.authorizationList && tx.authorizationList.length > 0) {
     yield row(c, 'Authorizations', String(tx.authorizationList.length));
     for (const a of tx.authorizationList) {
-      const chain = q(a.chainId);
-      const nonce = q(a.nonce);
+      const chain = a.chainId;
+      const nonce = a.nonce;
       yield `${pad}${a.address}${c.dim(`${chain !== undefined ? `  chain ${chain}` : ''}${nonce !== undefined ? `  nonce ${nonce}` : ''}`)}\n`;
     }
   }
 }
-
 
 /** " (gas used X of Y)": the transaction's (or the simulated call's) gas against its limit, where both are known. */
 function gasOfLimit(m: InspectModel, c: ChalkInstance): string {
   const used = m.receipt?.gasUsed;
   const limit = m.tx?.gas;
   if (used === undefined || limit === undefined) return '';
-  return c.dim(` (gas used ${groupDigits(toBig(used))} of ${groupDigits(toBig(limit))})`);
+  return c.dim(` (gas used ${groupDigits(used)} of ${groupDigits(limit)})`);
 }
 
 function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
@@ -253,14 +276,10 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
 }
 
-/**
- * The view in two parts, so that the head can be written before the trace arrives when nothing in the
- * trace can change it (see main). renderText is the two in a row.
- */
 /** What a simulation ran, and where: said first and plainly, so that nobody takes it for a mined transaction. */
 function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Generator<string> {
   const c = o.chalk;
-  const number = groupDigits(toBig(s.block.number));
+  const number = groupDigits(s.block.number);
   const asked = /^0x[0-9a-f]{1,16}$/i.test(s.block.asked) ? '' : ` (${escapeText(s.block.asked.length === 66 ? shortHex(s.block.asked as Hex, 8) : s.block.asked)})`;
   yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
@@ -278,6 +297,10 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   if (s.output !== null) yield row(c, 'Returned', byteLength(s.output) === 0 ? c.dim('nothing') : shortHex(s.output, 32));
 }
 
+/**
+ * The view in two parts, so that the head can be written before the trace arrives when nothing in the
+ * trace can change it (see main). renderText is the two in a row.
+ */
 export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
   if (m.simulation !== undefined) {
@@ -306,7 +329,7 @@ export function* renderTail(m: InspectModel, o: TextOptions): Generator<string> 
   if (o.renderState) yield* o.renderState(m, o.chalk);
   if (m.tree) {
     // One convention for the root line's gas, whatever the tracer: the transaction's (see renderCallTree's rootGas).
-    const rootGas = m.receipt?.gasUsed !== undefined ? toBig(m.receipt.gasUsed) : undefined;
+    const rootGas = m.receipt?.gasUsed;
     yield* renderCallTree(m.tree, { ...o, decoded: m.decoded, rootGas }, m.traceNote, m.events && m.receipt ? { byNode: m.events, logs: m.receipt.logs } : undefined);
   }
 }

@@ -11,39 +11,13 @@
 
 import { checksumAddress } from '../decode/keccak.js';
 import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
+import type { Decoded } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 
-interface Decoded {
-  /** null for guessed types (then `selector` and `guessed` are set). */
-  readonly name: string | null;
-  readonly signature: string | null;
-  readonly selector?: string;
-  readonly guessed?: boolean;
-  readonly args: ReadonlyArray<{ readonly name?: string; readonly type: string; readonly value: unknown }>;
-  readonly contract?: string;
-  readonly source?: string;
-}
+/** The page reads the --json document: its types are renderJson's, the one place that spells it. */
+type CallNode = JsonCall;
 
-interface CallNode {
-  readonly type: string;
-  readonly callType?: string;
-  readonly creationMethod?: string;
-  readonly from: string | null;
-  readonly to: string | null;
-  readonly value: string | null;
-  readonly gas: string | null;
-  readonly gasUsed: string | null;
-  readonly input: string | null;
-  readonly output: string | null;
-  readonly error: string | null;
-  readonly traceAddress: readonly number[];
-  readonly children: readonly CallNode[];
-  readonly logs?: readonly number[];
-  readonly function?: Decoded;
-  readonly outputs?: Decoded['args'];
-  readonly revert?: { readonly kind: string; readonly message?: string; readonly meaning?: string; readonly name?: string; readonly args?: Decoded['args']; readonly text?: string; readonly selector?: string };
-}
-
-type Json = Record<string, any>;
 
 /**
  * The embedded document: JSON as it is, or (a large one) gzip-compressed and base64-encoded, which the
@@ -52,7 +26,7 @@ type Json = Record<string, any>;
 const data = document.getElementById('txray-data');
 const compressed = data?.dataset.encoding === 'gzip+base64';
 
-async function loadDocument(): Promise<Json> {
+async function loadDocument(): Promise<JsonDocument> {
   const text = data?.textContent ?? 'null';
   if (!compressed) return JSON.parse(text) ?? {};
   if (typeof DecompressionStream === 'undefined') throw new Error('this browser cannot decompress it (DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 and later)');
@@ -63,7 +37,7 @@ async function loadDocument(): Promise<Json> {
   return JSON.parse(json) ?? {};
 }
 
-const doc: Json = await loadDocument().catch((err: unknown) => {
+const doc: JsonDocument = await loadDocument().catch((err: unknown) => {
   // Said on the page, not only in the console: what happened, and how to read the data without it.
   const why = err instanceof Error ? err.message : String(err);
   document.body.append(h('p', { class: 'unreadable' }, `This report's data could not be read: ${why}. It is the --json document, gzip-compressed and base64-encoded in script#txray-data; base64 -d | gunzip reads it.`));
@@ -76,7 +50,7 @@ const root: CallNode | null = doc.calls ?? null;
 const PAGE = 500;
 const SMALL_TREE = 300;
 
-// ---- small DOM helpers: text always through textContent -------------------------------------------
+// Small DOM helpers: text always through textContent.
 
 function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string | null>): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -91,6 +65,8 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
+/** A field of a verbatim node answer, when it is a string (the answer is hostile: anything else is left out). */
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const big = (v: string | null | undefined): bigint => (v === null || v === undefined ? 0n : BigInt(v));
 const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10n ** 12n ? `${groupDigits(wei)} wei` : `${formatUnits(wei, 18)} ETH`);
 /**
@@ -145,22 +121,17 @@ function revertText(n: CallNode): string | null {
   return errorWord(n.error);
 }
 
-// ---- the model of the page: nodes by path, parents, expansion ------------------------------------
+// The model of the page: nodes by path, parents, expansion.
 
 const parent = new Map<CallNode, CallNode>();
 const byPath = new Map<string, CallNode>();
 const all: CallNode[] = [];
 if (root !== null) {
-  const stack: CallNode[] = [root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
+  walkCalls(root, (n, up) => {
     all.push(n);
     byPath.set(pathOf(n), n);
-    for (let i = n.children.length - 1; i >= 0; i--) {
-      parent.set(n.children[i]!, n);
-      stack.push(n.children[i]!);
-    }
-  }
+    if (up !== null) parent.set(n, up);
+  });
 }
 const failedBelow = new Set<CallNode>();
 for (const n of all) {
@@ -185,7 +156,7 @@ function openPath(n: CallNode): void {
 
 const depthOf = (n: CallNode): number => n.traceAddress.length;
 
-// ---- the tree ---------------------------------------------------------------------------------------
+// The tree.
 
 const treeRoot = h('ul', { class: 'tree', role: 'tree' });
 
@@ -241,7 +212,7 @@ function redraw(n: CallNode | null = null): void {
   if (root !== null) treeRoot.append(row(root));
 }
 
-// ---- details -----------------------------------------------------------------------------------------
+// Details.
 
 const details = h('section', { class: 'details', id: 'details', 'aria-live': 'polite' }, h('p', { class: 'hint' }, 'Click a call to see its details.'));
 
@@ -275,15 +246,15 @@ function select(n: CallNode): void {
   if (n.error !== null) kv(t, 'error', revertText(n) ?? n.error);
   kv(t, n.type === 'create' ? 'init code' : 'input', rawData(n.input));
   kv(t, n.type === 'create' ? 'code' : 'output', rawData(n.output));
-  const logs: Json[] = doc.logs ?? [];
+  const logs = doc.logs ?? [];
   for (const i of n.logs ?? []) {
     const l = logs[i];
-    if (l) kv(t, `event #${i}`, l.event ? `${l.event.name}(${argsText(l.event.args)})` : (l.topics?.[0] ?? 'anonymous'));
+    if (l) kv(t, `event #${i}`, l.event ? `${l.event.name}(${argsText(l.event.args)})` : (topicsOf(l)[0] ?? 'anonymous'));
   }
   details.replaceChildren(h('h3', {}, callName(n)), t);
 }
 
-// ---- search ----------------------------------------------------------------------------------------
+// Search.
 
 const searchBox = h('input', { type: 'search', placeholder: 'search calls: address, label, contract, function, selector', 'aria-label': 'search calls' });
 const searchCount = h('span', { class: 'count' });
@@ -315,7 +286,7 @@ searchBox.addEventListener('input', () => {
   searchTimer = window.setTimeout(search, 120);
 });
 
-// ---- controls ----------------------------------------------------------------------------------------
+// Controls.
 
 function button(label: string, action: string, run: () => void): HTMLButtonElement {
   const b = h('button', { type: 'button', 'data-action': action }, label);
@@ -346,7 +317,7 @@ const controls = h(
   searchCount,
 );
 
-// ---- the gas flame graph (icicle) ------------------------------------------------------------------
+// The gas flame graph (icicle).
 
 const FLAME_WIDTH = 1200;
 const BAR = 18;
@@ -411,7 +382,7 @@ function drawFlame(): void {
   }));
 }
 
-// ---- header, logs, transfers, state ----------------------------------------------------------------
+// Header, logs, transfers, state.
 
 function section(title: string, ...content: Array<Node | string | null>): HTMLElement {
   return h('section', {}, h('h2', {}, title), ...content);
@@ -427,30 +398,33 @@ function tableOf(head: string[], rows: string[][], kind = ''): HTMLElement {
 }
 
 function header(): HTMLElement {
-  const tx: Json | null = doc.transaction;
-  const r: Json | null = doc.receipt;
-  const sim: Json | null = doc.simulation ?? null;
+  const tx = doc.transaction;
+  const r = doc.receipt;
+  const sim = doc.simulation ?? null;
   const t = h('table', { class: 'kv' });
   kv(t, 'status', String(doc.status));
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
   if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
   if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
   if (tx) {
-    kv(t, 'from', addressText(tx.from, true));
-    kv(t, 'to', tx.to ? addressText(tx.to, true) : `contract creation${r?.contractAddress ? ` → ${addressText(r.contractAddress, true)}` : ''}`);
-    kv(t, 'value', eth(big(tx.value)));
+    kv(t, 'from', addressText(str(tx.from), true));
+    const created = str(r?.contractAddress);
+    kv(t, 'to', str(tx.to) ? addressText(str(tx.to), true) : `contract creation${created ? ` → ${addressText(created, true)}` : ''}`);
+    kv(t, 'value', eth(big(str(tx.value))));
   }
-  if (r?.gasUsed) kv(t, 'gas', `${groupDigits(big(r.gasUsed))} used${tx?.gas ? ` of ${groupDigits(big(tx.gas))}` : ''}`);
+  const used = str(r?.gasUsed);
+  const limit = str(tx?.gas);
+  if (used) kv(t, 'gas', `${groupDigits(big(used))} used${limit ? ` of ${groupDigits(big(limit))}` : ''}`);
   // The fee as the text view gives it (an OP Stack chain's L1 data fee included; a deposit pays none).
-  const fee: Json | null = doc.fee ?? null;
+  const fee = doc.fee ?? null;
   if (fee) {
     const l1 = fee.rules === 'op-stack' && fee.l1Fee !== '0' ? ` (L2 execution ${eth(big(fee.execution))} + L1 data fee ${eth(big(fee.l1Fee))})` : '';
     kv(t, 'fee', fee.mint !== null && fee.mint !== undefined && fee.paid === '0' ? 'none (a deposit pays for its gas on L1)' : `${eth(big(fee.paid))}${l1}`);
   }
-  const block = tx?.blockNumber ?? r?.blockNumber;
+  const block = str(tx?.blockNumber) ?? str(r?.blockNumber);
   if (block) kv(t, 'block', groupDigits(big(block)));
   if (doc.function) kv(t, 'input', callText(doc.function));
-  const f: Json | null = doc.failure;
+  const f = doc.failure;
   if (f) {
     const rv = f.revert;
     const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
@@ -459,15 +433,18 @@ function header(): HTMLElement {
   return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), t);
 }
 
+/** A verbatim log's topics, the strings among them. */
+const topicsOf = (l: JsonRaw): string[] => (Array.isArray(l.topics) ? l.topics.filter((t): t is string => typeof t === 'string') : []);
+
 function logsSection(): HTMLElement | null {
-  const logs: Json[] = doc.logs ?? [];
+  const logs = doc.logs ?? [];
   if (logs.length === 0) return null;
-  const rows = logs.slice(0, 2000).map((l, i) => [String(i), addressText(l.address), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${(l.topics ?? []).join(' ')} ${l.data ?? ''}`]);
+  const rows = logs.slice(0, 2000).map((l, i) => [String(i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`]);
   return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${groupDigits(logs.length - 2000)} more in the embedded JSON`) : null);
 }
 
 function transfersSection(): HTMLElement | null {
-  const ts: Json[] = doc.transfers ?? [];
+  const ts = doc.transfers ?? [];
   if (ts.length === 0) return null;
   return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
 }
@@ -475,27 +452,27 @@ function transfersSection(): HTMLElement | null {
 function stateSections(): HTMLElement[] {
   if (!Array.isArray(doc.balanceChanges)) return [];
   const out: HTMLElement[] = [];
-  out.push(section('Balance changes', tableOf(['address', 'asset', 'change', 'before → after'], doc.balanceChanges.slice(0, 1000).map((b: Json) => [addressText(b.address), b.asset === 'ETH' ? 'ETH' : (b.symbol ?? addressText(b.asset)), b.asset === 'ETH' ? eth(big(b.delta)) : b.decimals !== undefined ? formatUnits(big(b.delta), b.decimals) : groupDigits(b.delta), b.before !== undefined ? `${eth(big(b.before))} → ${eth(big(b.after))}` : '']))));
+  out.push(section('Balance changes', tableOf(['address', 'asset', 'change', 'before → after'], doc.balanceChanges.slice(0, 1000).map((b) => [addressText(b.address), b.asset === 'ETH' ? 'ETH' : (b.symbol ?? addressText(b.asset)), b.asset === 'ETH' ? eth(big(b.delta)) : b.decimals !== undefined ? formatUnits(big(b.delta), b.decimals) : groupDigits(b.delta ?? ""), b.before !== undefined ? `${eth(big(b.before))} → ${eth(big(b.after))}` : '']))));
   if (Array.isArray(doc.storageChanges) && doc.storageChanges.length > 0) {
     const rows: string[][] = [];
-    for (const s of doc.storageChanges.slice(0, 2000) as Json[]) {
-      const vars: Json[] = s.variables ?? [];
+    for (const s of doc.storageChanges.slice(0, 2000)) {
+      const vars = s.variables ?? [];
       if (vars.length === 0) rows.push([addressText(s.address), s.slot, `${s.before} → ${s.after}`]);
       for (const v of vars) rows.push([addressText(s.address), v.path, `${valueText(v.before)} → ${valueText(v.after)}`]);
     }
     out.push(section(`Storage changes (${groupDigits(doc.storageChanges.length)} slots)`, tableOf(['contract', 'slot or variable', 'before → after'], rows, 'storage')));
   }
-  if (Array.isArray(doc.accountChanges)) out.push(section('Accounts', tableOf(['address', 'roles', 'nonce'], doc.accountChanges.map((a: Json) => [addressText(a.address), (a.roles ?? []).join(', '), a.nonceBefore !== undefined ? `${a.nonceBefore} → ${a.nonceAfter}` : '']))));
+  if (Array.isArray(doc.accountChanges)) out.push(section('Accounts', tableOf(['address', 'roles', 'nonce'], doc.accountChanges.map((a) => [addressText(a.address), (a.roles ?? []).join(', '), a.nonceBefore !== undefined ? `${a.nonceBefore} → ${a.nonceAfter}` : '']))));
   return out;
 }
 
 function gasSection(): HTMLElement | null {
-  const rows: Json[] = doc.gasProfile ?? [];
+  const rows = doc.gasProfile ?? [];
   if (rows.length === 0) return null;
   return section('Gas profile', tableOf(['contract::function', 'calls', 'gas used', 'self gas'], rows.slice(0, 50).map((r) => [`${r.contract ?? (r.address ? short(r.address) : '?')}::${r.function ?? r.selector ?? '?'}`, String(r.calls), r.gasUsed === null ? 'unknown' : groupDigits(r.gasUsed), r.selfGas === null ? 'unknown' : groupDigits(r.selfGas)])));
 }
 
-// ---- the page ----------------------------------------------------------------------------------------
+// The page.
 
 if (root !== null) {
   if (all.length <= SMALL_TREE) {

@@ -106,7 +106,7 @@ describe('buildCallTree', () => {
     const { tree, warnings } = build([entry([], 2), create, suicide]);
     expect(warnings).toEqual([]);
     expect(tree!.root.children[0]).toMatchObject({ type: 'create', creationMethod: 'create2', to: `0x${'bb'.repeat(20)}`, input: '0x6000', output: '0x00' });
-    expect(tree!.root.children[1]).toMatchObject({ type: 'suicide', from: `0x${'cc'.repeat(20)}`, to: `0x${'dd'.repeat(20)}`, value: '0x5' });
+    expect(tree!.root.children[1]).toMatchObject({ type: 'suicide', from: `0x${'cc'.repeat(20)}`, to: `0x${'dd'.repeat(20)}`, value: 5n });
   });
 
   test('a 10,000-deep chain builds and renders without recursion', async () => {

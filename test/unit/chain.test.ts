@@ -8,12 +8,15 @@ import { dirname, join } from 'node:path';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { AbiIndex } from '../../src/decode/abiIndex.js';
-import { decodeCallData } from '../../src/decode/decodeModel.js';
+import { decodeCallData } from '../../src/decode/callData.js';
 import { familyOf, isDeposit, L2_TX_TYPES, OP_PREDEPLOYS, typeKey, unaliasL1 } from '../../src/model/chain.js';
+import { toReceipt, toTransaction } from '../../src/model/convert.js';
+import type { Receipt, Transaction } from '../../src/model/types.js';
 import type { RpcReceipt, RpcTransaction } from '../../src/raw/types.js';
 
-const tx = (fields: Partial<RpcTransaction>): RpcTransaction => ({ hash: null, blockHash: null, blockNumber: null, transactionIndex: null, from: '0x01', to: null, ...fields }) as RpcTransaction;
-const rc = (fields: Partial<RpcReceipt>): RpcReceipt => ({ transactionHash: '0x00', logs: [], ...fields }) as RpcReceipt;
+// Written as the node sends them, converted as the model holds them.
+const tx = (fields: Partial<RpcTransaction>): Transaction => toTransaction({ hash: null, blockHash: null, blockNumber: null, transactionIndex: null, from: '0x01', to: null, ...fields } as RpcTransaction);
+const rc = (fields: Partial<RpcReceipt>): Receipt => toReceipt({ transactionHash: '0x00', logs: [], ...fields } as RpcReceipt);
 
 describe('familyOf', () => {
   test('OP Stack: a deposit by type (any spelling), by deposit nonce, by source hash; a receipt with L1 fee fields', () => {
@@ -90,7 +93,7 @@ test('an Arbitrum retryable keeps its ticket fields; anything not hex is left ou
   const parsed = parseTransaction({ hash, from: `0x${'01'.repeat(20)}`, to: null, type: '0x68', ticketId: `0x${'cd'.repeat(32)}`, refundTo: `0x${'02'.repeat(20)}`, maxRefund: '0x10', submissionFeeRefund: 'lots' }, hash, (m) => warnings.push(m));
   expect(parsed?.retryable).toEqual({ ticketId: `0x${'cd'.repeat(32)}`, refundTo: `0x${'02'.repeat(20)}`, maxRefund: '0x10' });
   expect(warnings).toEqual(['transaction.submissionFeeRefund is not valid ("lots"); ignored.']);
-  expect(familyOf(parsed, null)).toBe('arbitrum');
+  expect(familyOf(toTransaction(parsed!), null)).toBe('arbitrum');
 });
 
 describe('the address book (mainnet names, from a published package)', () => {
@@ -98,7 +101,7 @@ describe('the address book (mainnet names, from a published package)', () => {
   const model = (chainId: string | undefined) => ({ tx: tx({ type: '0x2', ...(chainId ? { chainId: chainId as `0x${string}` } : {}) }), receipt: rc({}), state: null }) as never;
 
   test('a token\'s symbol and decimals by the transaction\'s chain: mainnet\'s on mainnet, a local chain or one that does not say', async () => {
-    const { bookToken } = await import('../../src/decode/decodeModel.js');
+    const { bookToken } = await import('../../src/decode/labels.js');
     const index = new AbiIndex(DB);
     const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
     for (const id of ['0x1', '0x7a69', undefined]) expect(bookToken(model(id), index, WETH)).toEqual({ symbol: 'WETH', decimals: 18 });

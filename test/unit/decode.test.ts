@@ -3,7 +3,9 @@ import { type AbiError, type AbiEvent, type AbiFunction, formatAbiItem } from 'a
 import { encodeAbiParameters, encodeErrorResult, encodeEventTopics, encodeFunctionData, parseAbi, toEventSelector, toFunctionSelector } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { AbiIndex, builtinRows } from '../../src/decode/abiIndex.js';
-import { decodeCallData, decodeErrorData, decodeLog, decodeReturn, tokenTransfers } from '../../src/decode/decodeModel.js';
+import { decodeCallData, decodeErrorData, decodeReturn } from '../../src/decode/callData.js';
+import { decodeLog } from '../../src/decode/decodeLogs.js';
+import { tokenTransfers } from '../../src/decode/transfers.js';
 import { parseAbiFile } from '../../src/decode/loadAbis.js';
 import { withoutMetadata } from '../../src/decode/matchCode.js';
 import type { Hex } from '../../src/raw/types.js';

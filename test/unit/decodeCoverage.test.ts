@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { AbiIndex } from '../../src/decode/abiIndex.js';
-import { decodeCallData, decodeErrorData, decodeLog, guessCallData } from '../../src/decode/decodeModel.js';
+import { decodeCallData, decodeErrorData, guessCallData } from '../../src/decode/callData.js';
+import { decodeLog } from '../../src/decode/decodeLogs.js';
 import { decodePrecompile, isPrecompile } from '../../src/decode/precompiles.js';
 import type { Hex, RpcLog } from '../../src/raw/types.js';
 

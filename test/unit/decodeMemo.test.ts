@@ -7,7 +7,7 @@ import { encodeFunctionData, parseAbi } from 'viem';
 import { expect, test } from 'vitest';
 import { AbiIndex } from '../../src/decode/abiIndex.js';
 import { decodeModel } from '../../src/decode/decodeModel.js';
-import type { CallNode, DecodedNodeFields, InspectModel } from '../../src/model/types.js';
+import type { CallNode, InspectModel } from '../../src/model/types.js';
 import type { Hex } from '../../src/raw/types.js';
 
 const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
@@ -16,14 +16,14 @@ const abi = parseAbi(['function transfer(address to, uint256 amount) returns (bo
 const transfer = (amount: bigint): Hex => encodeFunctionData({ abi, functionName: 'transfer', args: [HOLDER, amount] });
 
 function node(input: Hex | null, traceAddress: number[], children: CallNode[] = []): CallNode {
-  return { type: 'call', callType: 'call', from: TOKEN, to: TOKEN, value: '0x0', input, output: null, gas: '0x1', gasUsed: '0x1', error: null, traceAddress, children } as CallNode;
+  return { type: 'call', callType: 'call', from: TOKEN, to: TOKEN, value: 0n, input, output: null, gas: 1n, gasUsed: 1n, error: null, traceAddress, children };
 }
 
-function modelOf(inputs: readonly Hex[]): { model: InspectModel; calls: Array<CallNode & DecodedNodeFields> } {
+function modelOf(inputs: readonly Hex[]): { model: InspectModel; calls: CallNode[] } {
   const calls = inputs.map((input, i) => node(input, [i]));
   const root = node(null, [], calls);
-  const model = { hash: null, status: 'success', tx: null, receipt: null, tree: { root, count: calls.length + 1, maxDepth: 1 }, traceSource: 'trace_transaction', traceNote: null, events: null, failure: null, fee: null, warnings: [], raw: null } as unknown as InspectModel;
-  return { model, calls: calls as Array<CallNode & DecodedNodeFields> };
+  const model = { hash: null, status: 'success', tx: null, receipt: null, tree: { root, count: calls.length + 1, maxDepth: 1 }, traceSource: 'trace_transaction', traceNote: null, events: null, failure: null, fee: null, warnings: [], raw: null } as InspectModel;
+  return { model, calls };
 }
 
 const index = (): AbiIndex => {
@@ -35,8 +35,8 @@ const index = (): AbiIndex => {
 test('3,000 calls with one input: decoded once, every node shares the result', () => {
   const { model, calls } = modelOf(Array.from({ length: 3000 }, () => transfer(5n)));
   decodeModel(model, index(), new Map());
-  expect(calls[0]!.function?.name).toBe('transfer');
-  expect(calls.every((c) => c.function === calls[0]!.function)).toBe(true);
+  expect(calls[0]!.decoded?.function?.name).toBe('transfer');
+  expect(calls.every((c) => c.decoded?.function === calls[0]!.decoded?.function)).toBe(true);
 });
 
 test('3,000 distinct inputs, then repeats: each call decoded with its own arguments', () => {
@@ -44,7 +44,7 @@ test('3,000 distinct inputs, then repeats: each call decoded with its own argume
   const { model, calls } = modelOf(amounts.map(transfer));
   decodeModel(model, index(), new Map());
   calls.forEach((c, i) => {
-    expect(c.function?.name).toBe('transfer');
-    expect(c.function?.args[1]?.value).toBe(amounts[i]!.toString());
+    expect(c.decoded?.function?.name).toBe('transfer');
+    expect(c.decoded?.function?.args[1]?.value).toBe(amounts[i]!.toString());
   });
 });

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { encodeAbiParameters, encodeFunctionData, parseAbi, parseAbiParameters } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { guessCallData } from '../../src/decode/decodeModel.js';
+import { guessCallData } from '../../src/decode/callData.js';
 import { guessTypes } from '../../src/decode/guessTypes.js';
 import type { Hex } from '../../src/raw/types.js';
 

@@ -6,7 +6,8 @@
 import { parseAbiItem, toEventSelector, toFunctionSelector, type AbiEvent, type AbiFunction } from 'viem';
 import { expect, test } from 'vitest';
 import { AbiIndex } from '../../src/decode/abiIndex.js';
-import { decodeCallData, decodeLog } from '../../src/decode/decodeModel.js';
+import { decodeCallData } from '../../src/decode/callData.js';
+import { decodeLog } from '../../src/decode/decodeLogs.js';
 import type { Hex } from '../../src/raw/types.js';
 
 interface Entry {

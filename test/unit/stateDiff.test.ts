@@ -4,6 +4,7 @@
  * geth-tracetest/prestate_tracer_with_diff_mode). Each is checked against the raw answer it came from
  * and, for geth's, against the genesis state the transaction ran on.
  */
+import { toReceipt, toTransaction } from '../../src/model/convert.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +44,7 @@ describe('trace_replayTransaction stateDiff (Erigon, mainnet)', () => {
     const dir = 'real/mainnet-legacy-transfer-b10000000';
     const tx = parseTransaction(json(dir, 'tx.json'), json(dir, 'meta.json').hash, () => undefined)!;
     const receipt = parseReceipt(json(dir, 'receipt.json'), tx.hash!, () => undefined)!;
-    const state = buildState('trace_replayTransaction', parse(json(dir, 'trace_replayTransaction.json'), 'trace_replayTransaction').accounts, tx, receipt, null);
+    const state = buildState('trace_replayTransaction', parse(json(dir, 'trace_replayTransaction.json'), 'trace_replayTransaction').accounts, toTransaction(tx), toReceipt(receipt), null);
     const [sender, recipient] = state.balances;
     expect(sender!.roles).toEqual(['sender']);
     expect(recipient!.roles).toEqual(['recipient']);

@@ -1,0 +1,54 @@
+/** The receipt's logs by name (events an ABI names), and the token transfers they record. */
+import type { AbiEvent } from 'abitype';
+import type { Decoded, Transfer } from '../model/types.js';
+import type { RpcLog } from '../raw/types.js';
+import type { AbiIndex } from './abiIndex.js';
+import { args, decodeParams, named } from './callData.js';
+import { tokenTransfers } from './transfers.js';
+
+/** Indexed parameters of these types are stored as their hash: the topic is all there is. */
+const hashedInTopic = (type: string): boolean => type === 'string' || type === 'bytes' || type.startsWith('tuple') || type.endsWith(']');
+
+/**
+ * A log by a candidate of its (topic0, indexed count) key: indexed parameters from the topics, the
+ * others from the data, which must hold all of them (a candidate that runs past its end does not fit).
+ */
+function decodeEvent(item: AbiEvent, log: RpcLog): unknown[] {
+  const topics = log.topics.slice(1);
+  const plain = item.inputs.filter((p) => !p.indexed);
+  const fromData = plain.length === 0 ? [] : decodeParams(plain, log.data, false);
+  let t = 0;
+  let d = 0;
+  return item.inputs.map((p) => {
+    if (!p.indexed) return fromData[d++];
+    const topic = topics[t++];
+    if (topic === undefined) throw new Error('fewer topics than indexed parameters');
+    return hashedInTopic(p.type) ? topic : decodeParams([p], topic, false)[0];
+  });
+}
+
+export function decodeLog(index: AbiIndex, log: RpcLog): Decoded | null {
+  const topic0 = log.topics[0];
+  if (topic0 === undefined) return null; // anonymous events stay raw
+  for (const c of index.eventCandidates(topic0, log.topics.length - 1)) {
+    try {
+      return named(c.item, c, args(c.item.inputs, decodeEvent(c.item, log), true));
+    } catch {
+      /* next */
+    }
+  }
+  return null;
+}
+
+/** The receipt's share of the decoding: its logs by name and the token transfers they record. */
+export interface LogDecoding {
+  readonly logs: readonly RpcLog[];
+  readonly events: ReadonlyArray<Decoded | null>;
+  readonly tokens: readonly Transfer[];
+}
+
+/** Needs only the receipt, so it can run while the trace is still on its way. */
+export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecoding {
+  return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
+}
+

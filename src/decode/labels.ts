@@ -1,0 +1,74 @@
+/** Names and checksummed forms for the addresses a view shows: given labels, system contracts, the address book. */
+import { chainIdOf, type FeeRules, familyOf, systemLabels } from '../model/chain.js';
+import type { InspectModel, Transfer } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import { isAddress } from '../raw/hex.js';
+import type { AbiIndex } from './abiIndex.js';
+import { checksumAddress } from './keccak.js';
+
+/** `known` plus the checksummed forms of `more` (lower-case addresses). */
+export function withChecksums(known: ReadonlyMap<string, string>, more: Iterable<string>): Map<string, string> {
+  const out = new Map(known);
+  for (const a of more) if (!out.has(a) && isAddress(a)) out.set(a, checksumAddress(a));
+  return out;
+}
+
+/** Checksummed forms of the addresses the views show: parties, call targets, emitters, transfer ends. */
+export function checksumsOf(model: InspectModel, transfers: readonly Transfer[]): Map<string, string> {
+  const seen = new Set<string>();
+  // Calls repeat their addresses: one the same as the last added is skipped before it is lower-cased.
+  let last: string | null | undefined;
+  const add = (a: string | null | undefined): void => {
+    if (a && a !== last) seen.add((last = a).toLowerCase());
+  };
+  add(model.tx?.from);
+  add(model.tx?.to);
+  add(model.receipt?.contractAddress);
+  for (const l of model.receipt?.logs ?? []) add(l.address);
+  for (const t of transfers) [t.from, t.to, t.token].forEach(add);
+  for (const a of model.state?.accounts ?? []) add(a.address);
+  if (model.state?.fee?.coinbase) add(model.state.fee.coinbase);
+  if (model.tree) {
+    walkCalls(model.tree.root, (n) => {
+      add(n.from);
+      add(n.to);
+    });
+  }
+  const out = new Map<string, string>();
+  for (const a of seen) if (isAddress(a)) out.set(a, checksumAddress(a));
+  return out;
+}
+
+/**
+ * The labels given, then the names of the chain's system contracts, then (on mainnet, or a chain that
+ * does not say which it is, or a local one that may fork mainnet) the address book's: the given ones win.
+ */
+export function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string>, index: AbiIndex): Map<string, string> {
+  const labels = new Map(given);
+  for (const [address, name] of Object.entries(systemLabels(familyOfModel(model)))) if (!labels.has(address)) labels.set(address, name);
+  const chain = bookChain(model);
+  if (chain !== null) for (const [address, entry] of index.addressBook(chain)) if (!labels.has(address)) labels.set(address, entry.name);
+  return labels;
+}
+
+/**
+ * Which chain's part of the address book applies: the transaction's chain; mainnet's where it names
+ * none (and nothing says it is an L2) or on a local chain (which may fork mainnet); none on an L2 that
+ * does not say which it is.
+ */
+export function bookChain(model: InspectModel): number | null {
+  const chainId = chainIdOf(model.tx);
+  if (chainId !== null && chainId !== 31337) return chainId;
+  return familyOfModel(model) === null ? 1 : null;
+}
+
+/** The chain family the answers show, or (--state) the fee rules the diff showed. */
+const familyOfModel = (model: InspectModel): FeeRules | null => familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
+
+/** A token's symbol and decimals from the address book, where it applies and knows both. */
+export function bookToken(model: InspectModel, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
+  const chain = bookChain(model);
+  const e = chain === null ? undefined : index.addressBook(chain).get(token.toLowerCase());
+  return e?.symbol != null && e.decimals !== null ? { symbol: e.symbol, decimals: e.decimals } : null;
+}
+

@@ -1,0 +1,50 @@
+/**
+ * The money flow: token transfers from the logs (ERC-20, ERC-721, ERC-1155) and native value from the
+ * call tree. The start of what a transaction did (who sent what to whom), read by the views as is.
+ */
+import { decodeAbiParameters } from 'viem';
+import type { CallNode, Transfer } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import { byteLength, toBig, wordToAddress } from '../raw/hex.js';
+import type { Hex, RpcLog } from '../raw/types.js';
+
+const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
+const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
+
+export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
+  const out: Transfer[] = [];
+  for (const log of logs) {
+    const first = log.topics[0]?.toLowerCase();
+    if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
+    const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
+    if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
+      out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: toBig(log.data).toString() });
+    } else if (t0 === TRANSFER && log.topics.length === 4 && byteLength(log.data) === 0) {
+      out.push({ kind: 'ERC-721', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: '1', tokenId: BigInt(t3!).toString() });
+    } else if (t0 === TRANSFER_SINGLE && log.topics.length === 4 && byteLength(log.data) === 64) {
+      out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`).toString() });
+    } else if (t0 === TRANSFER_BATCH && log.topics.length === 4) {
+      try {
+        const [ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], log.data);
+        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: (values[i] ?? 0n).toString() }));
+      } catch {
+        /* malformed batch: not a transfer we can read */
+      }
+    }
+  }
+  return out;
+}
+
+/** Value that really moved: calls (not delegate/static), creates and selfdestructs outside any failed subtree. */
+export function nativeTransfers(root: CallNode): Transfer[] {
+  const out: Transfer[] = [];
+  walkCalls(root, (n) => {
+    if (n.error !== null) return false; // reverted: nothing under it moved
+    const value = n.value ?? 0n;
+    const moves = n.type === 'suicide' || n.type === 'create' || (n.type === 'call' && (n.callType === undefined || n.callType === 'call'));
+    if (value > 0n && moves && n.from !== null && n.to !== null) out.push({ kind: 'ETH', from: n.from, to: n.to, amount: value.toString() });
+  });
+  return out;
+}
+

@@ -1,0 +1,66 @@
+/**
+ * The node's checked answers converted once for every reader after the model: quantities to bigint
+ * (indices and chain ids to number), as viem's formatters do. The verbatim answers stay beside the
+ * model for --json.
+ */
+import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Receipt, Transaction } from './types.js';
+
+const big = (v: Hex | undefined): bigint | undefined => (v === undefined ? undefined : BigInt(v));
+const num = (v: Hex | undefined): number | undefined => (v === undefined ? undefined : Number(BigInt(v)));
+
+/** Only the fields the node gave: an absent one stays absent (undefined), never a made-up zero. */
+function defined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+export function toTransaction(tx: RpcTransaction): Transaction {
+  return defined({
+    hash: tx.hash,
+    blockHash: tx.blockHash,
+    blockNumber: tx.blockNumber === null ? null : BigInt(tx.blockNumber),
+    transactionIndex: tx.transactionIndex === null ? null : Number(BigInt(tx.transactionIndex)),
+    from: tx.from,
+    to: tx.to,
+    value: big(tx.value),
+    gas: big(tx.gas),
+    gasPrice: big(tx.gasPrice),
+    maxFeePerGas: big(tx.maxFeePerGas),
+    maxPriorityFeePerGas: big(tx.maxPriorityFeePerGas),
+    maxFeePerBlobGas: big(tx.maxFeePerBlobGas),
+    input: tx.input,
+    nonce: big(tx.nonce),
+    type: tx.type,
+    chainId: num(tx.chainId),
+    accessList: tx.accessList,
+    blobVersionedHashes: tx.blobVersionedHashes,
+    authorizationList: tx.authorizationList?.map((a) => defined({ chainId: big(a.chainId), address: a.address, nonce: big(a.nonce) })),
+    sourceHash: tx.sourceHash,
+    mint: big(tx.mint),
+    isSystemTx: tx.isSystemTx,
+    retryable: tx.retryable,
+  });
+}
+
+export function toReceipt(r: RpcReceipt): Receipt {
+  return defined({
+    transactionHash: r.transactionHash,
+    blockHash: r.blockHash,
+    blockNumber: big(r.blockNumber),
+    transactionIndex: num(r.transactionIndex),
+    contractAddress: r.contractAddress,
+    gasUsed: big(r.gasUsed),
+    effectiveGasPrice: big(r.effectiveGasPrice),
+    status: r.status === undefined ? undefined : r.status === '0x1' ? ('success' as const) : ('reverted' as const),
+    root: r.root,
+    blobGasUsed: big(r.blobGasUsed),
+    blobGasPrice: big(r.blobGasPrice),
+    logs: r.logs,
+    type: r.type,
+    l1: r.l1,
+    depositNonce: big(r.depositNonce),
+    gasUsedForL1: big(r.gasUsedForL1),
+    l1BlockNumber: big(r.l1BlockNumber),
+  });
+}
