@@ -121,7 +121,7 @@ function pickHash(argv: readonly string[]): string | null {
 }
 
 /** One input of the pipeline: a hash to look up (or the usage error it earned), or the call to simulate. */
-type PipelineInput = Input | { readonly text: string; readonly hash: Hex | null; readonly plan: CallPlan };
+type PipelineInput = Input | { readonly kind: 'call'; readonly text: string; readonly hash: Hex | null; readonly plan: CallPlan };
 
 /** --debug: which requests go through a proxy, said by its host and port only. */
 function proxyLines(opts: InspectOptions): string[] {
@@ -208,7 +208,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       }
     }
     // One pipeline: each input is a source (a hash to look up, or the call to simulate) followed by the same stages.
-    const inputs: readonly PipelineInput[] = plan === null ? opts.inputs : [{ text: 'call', hash: plan.hash, plan }];
+    const inputs: readonly PipelineInput[] = plan === null ? opts.inputs : [{ kind: 'call', text: 'call', hash: plan.hash, plan }];
 
     const single = inputs.length === 1;
     const where = redactUrl(opts.url);

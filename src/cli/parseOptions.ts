@@ -46,7 +46,7 @@ export interface RawCliOptions {
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
-export type Input = { readonly text: string; readonly hash: Hex } | { readonly text: string; readonly error: UsageError };
+export type Input = { readonly kind: 'hash'; readonly text: string; readonly hash: Hex } | { readonly text: string; readonly error: UsageError };
 
 export interface InspectOptions {
   readonly inputs: readonly Input[];
@@ -302,10 +302,10 @@ export function parseInputs(words: readonly string[], stdin: string | undefined)
   if (texts.length === 0) {
     throw new UsageError(words.includes('-') ? 'no transaction hash on stdin (one per line; blank lines and # comments are skipped).' : 'missing the transaction hash; see txray --help.');
   }
-  if (texts.length === 1) return [{ text: texts[0]!, hash: parseHash(texts[0]!) }];
+  if (texts.length === 1) return [{ kind: 'hash', text: texts[0]!, hash: parseHash(texts[0]!) }];
   return texts.map((text) => {
     try {
-      return { text, hash: parseHash(text) };
+      return { kind: 'hash' as const, text, hash: parseHash(text) };
     } catch (err) {
       if (err instanceof UsageError) return { text, error: err };
       throw err;

@@ -11,8 +11,8 @@ import { type CompleteSettings, completeModel } from './completeModel.js';
 import { type Head, inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
 
-/** What a pipeline starts from: a transaction hash, or a call ready to simulate. */
-export type Source = { readonly hash: Hex } | { readonly hash: Hex | null; readonly plan: CallPlan };
+/** What a pipeline starts from, by kind: a transaction hash, or a call ready to simulate. */
+export type Source = { readonly kind: 'hash'; readonly hash: Hex } | { readonly kind: 'call'; readonly hash: Hex | null; readonly plan: CallPlan };
 
 export interface PipelineSettings {
   readonly lookup: InspectSettings;
@@ -28,7 +28,7 @@ export async function runPipeline(client: RpcClient, source: Source, s: Pipeline
   // A lookup's receipt logs are decoded as soon as they arrive, while the trace is still coming.
   let earlyLogs: Promise<LogDecoding | undefined> | undefined;
   let plain: InspectModel;
-  if ('plan' in source) {
+  if (source.kind === 'call') {
     plain = await simulateCall(client, source.plan, { timeoutMs: s.lookup.timeoutMs, tracer: s.lookup.tracer, state: s.lookup.state === true, keepAnswers: s.lookup.keepAnswers });
   } else {
     const hash = source.hash;
