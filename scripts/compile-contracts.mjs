@@ -1,6 +1,7 @@
 // Compile contracts/Scenarios.sol with the solc npm package (WebAssembly, offline) into
-// contracts/out/Scenarios.json: { contractName: { abi, bytecode, deployedBytecode, storageLayout } }, and
-// contracts/Bank.sol into contracts/out/Bank.json (Foundry's artifact shape). Run by `npm run contracts`;
+// contracts/out/Scenarios.json: { contractName: { abi, bytecode, deployedBytecode, storageLayout } },
+// contracts/Searcher.sol into contracts/out/Searcher.json (the same shape), and contracts/Bank.sol into
+// contracts/out/Bank.json (Foundry's artifact shape). Run by `npm run contracts`;
 // the output is committed, and a test checks that it matches a fresh compile.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,13 +26,23 @@ function compileFile(file, sourceName, outputs, artifact) {
   return { compiler: solc.version(), contracts };
 }
 
-export function compileScenarios() {
-  return compileFile('Scenarios.sol', 'Scenarios.sol', ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout'], (c) => ({
+/** One file of contracts/ as { contractName: { abi, bytecode, deployedBytecode, storageLayout } }. */
+function compileFlat(file) {
+  return compileFile(file, file, ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout'], (c) => ({
     abi: c.abi,
     bytecode: `0x${c.evm.bytecode.object}`,
     deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
     storageLayout: c.storageLayout,
   }));
+}
+
+export function compileScenarios() {
+  return compileFlat('Scenarios.sol');
+}
+
+/** contracts/Searcher.sol: the Hopper the Uniswap v2 block scenarios trade through. */
+export function compileSearcher() {
+  return compileFlat('Searcher.sol');
 }
 
 /**
@@ -50,7 +61,7 @@ export function compileBank() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(fileURLToPath(new URL('../contracts/out', import.meta.url)), { recursive: true });
-  const results = { Scenarios: compileScenarios(), Bank: compileBank() };
+  const results = { Scenarios: compileScenarios(), Searcher: compileSearcher(), Bank: compileBank() };
   for (const [name, result] of Object.entries(results)) writeFileSync(fileURLToPath(new URL(`../contracts/out/${name}.json`, import.meta.url)), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`compiled with solc ${results.Scenarios.compiler}: ${Object.values(results).flatMap((r) => Object.keys(r.contracts)).join(', ')}`);
 }

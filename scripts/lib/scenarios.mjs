@@ -160,23 +160,33 @@ export async function makeScenarios(rpc, options = {}) {
 }
 
 /**
+ * Run `sendAll` (which sends transactions and returns what it likes) with automine off, then mine
+ * everything pending in one block; automine is on again after, also when a send fails.
+ */
+export async function inOneBlock(rpc, sendAll) {
+  await rpc('evm_setAutomine', [false]);
+  try {
+    const sent = await sendAll();
+    await rpc('evm_mine', []);
+    return sent;
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+}
+
+/**
  * A crowded block: `earlier` token transfers from DEV.sender, each to its own new holder (an exchange
  * paying out), then one more to DEV.other, all mined in one block. On the parent block's state the last
  * one's nonce is `earlier` too low: it runs only after the others. Returns its hash and index.
  */
 export async function crowdedBlock(rpc, token, earlier = 100) {
-  await rpc('evm_setAutomine', [false]);
-  let last;
-  try {
+  const last = await inOneBlock(rpc, async () => {
     for (let i = 0; i < earlier; i++) {
       const holder = `0x${(0xc0de0000 + i).toString(16).padStart(40, '0')}`;
       await send(rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [holder, BigInt(i + 1)]) });
     }
-    last = await send(rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 1000n]) });
-    await rpc('evm_mine', []);
-  } finally {
-    await rpc('evm_setAutomine', [true]);
-  }
+    return send(rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 1000n]) });
+  });
   return { hash: last, index: Number((await receipt(rpc, last)).transactionIndex) };
 }
 
@@ -187,17 +197,10 @@ export async function crowdedBlock(rpc, token, earlier = 100) {
 export async function dependentRevert(rpc, token) {
   await receipt(rpc, await send(rpc, { to: token, data: call('Token', 'transfer', [DEV.other, 10n ** 18n]) }));
   const have = BigInt(await rpc('eth_call', [{ to: token, data: call('Token', 'balanceOf', [DEV.other]) }, 'latest']));
-  await rpc('evm_setAutomine', [false]);
-  let first;
-  let second;
-  try {
-    first = await rpc('eth_sendTransaction', [{ from: DEV.other, to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.sender, have - 1n]) }]);
-    second = await rpc('eth_sendTransaction', [{ from: DEV.other, to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.sender, 2n]) }]);
-    await rpc('evm_mine', []);
-  } finally {
-    await rpc('evm_setAutomine', [true]);
-  }
-  return { first, second };
+  return inOneBlock(rpc, async () => ({
+    first: await rpc('eth_sendTransaction', [{ from: DEV.other, to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.sender, have - 1n]) }]),
+    second: await rpc('eth_sendTransaction', [{ from: DEV.other, to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.sender, 2n]) }]),
+  }));
 }
 
 const bank = JSON.parse(readFileSync(new URL('../../contracts/out/Bank.json', import.meta.url), 'utf8')).contracts;
