@@ -164,18 +164,11 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
     const weak = [...callSelectors(model)].filter((sel) => index.functionCandidates(sel as Hex).every((c) => c.source === 'database'));
     return proxySlots(client, model, addresses.filter((a) => !verified.has(a)), weak, timeoutMs);
   };
-  const found = await fetchOnline(
-    s,
-    chainId,
-    addresses,
-    (contracts) => {
-      take(contracts);
-      return unknown();
-    },
-    timeoutMs,
-    interrupt,
-    proxies,
-  );
+  const unnamed = (contracts: readonly VerifiedContract[]): ReturnType<typeof unknown> => {
+    take(contracts);
+    return unknown();
+  };
+  const found = await fetchOnline({ settings: s, chainId, addresses, unknown: unnamed, more: proxies, timeoutMs, interrupt });
   // Never a name that does not hash to what it names.
   for (const [key, sigs] of found.signatures.function) {
     const good = sigs.filter((sig) => `0x${keccakHex(sig).slice(0, 8)}` === key);
