@@ -277,11 +277,14 @@ async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r
 
 /**
  * One input's outcome: its model, or (with several inputs) the error that stopped it. An interruption
- * stops the run; a single input's error is the run's.
+ * stops the run; a single input's error is the run's. The input decodes with its own decoder, so what
+ * --online adds for it names nothing in another input.
  */
 async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { readonly error: unknown }>, single: boolean, r: Run): Promise<Outcome> {
   const { opts, io, log, writers } = r;
   const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
+  const decoderReady = r.decoderReady.then((d) => d.forInput());
+  decoderReady.catch(() => undefined);
   // A single text lookup writes its head (transaction and logs) while the trace is still coming,
   // when nothing in the trace can change it: the part after it is then all that is left at the end.
   // With --online, names may come from what the trace shows: the head waits for them.
@@ -300,7 +303,7 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
         interrupt: io.interrupt,
         debug: opts.debug ? (line) => log.debug(`${tag}${line}`) : undefined,
       },
-      decoderReady: r.decoderReady,
+      decoderReady,
       onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
       onStage: opts.debug ? (stage) => log.debug(`${tag}${stage} at ${log.elapsed()}`) : undefined,
     });

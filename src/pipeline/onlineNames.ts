@@ -1,9 +1,10 @@
 /**
  * --online: what the offline sources do not name, from verified sources. The contracts a transaction
- * called or heard from are looked up (Sourcify, else Etherscan with a key); their ABIs join the decoder's
- * index (after the offline ABIs, before the signature database) and their names become labels (after
- * the user's and the artifacts'). Then the selectors and topics nothing names are asked of the signature
- * service in one request, and a signature is kept only if it hashes to its selector or topic.
+ * called or heard from are looked up (Sourcify, else Etherscan with a key); their ABIs join the input's
+ * overlay of the decoder's index (after the offline ABIs, before the signature database; no other input
+ * sees them) and their names become labels (after the user's and the artifacts'). Then the selectors
+ * and topics nothing names are asked of the signature service in one request, and a signature is kept
+ * only if it hashes to its selector or topic.
  */
 import type { Abi } from 'abitype';
 import type { Decoder } from '../decode/createDecoder.js';
