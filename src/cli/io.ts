@@ -67,8 +67,8 @@ export class SafeWriter {
 
   /**
    * Resolves on 'drain', or on the 'error' or 'close' that a dead pipe sends instead, and removes its
-   * listeners. (Plain listeners: aborting events.once() raised three AbortErrors a wait, each with a
-   * stack trace, and a 7.8 MB text waits ~120 times, a 22 MB --json ~340.)
+   * listeners. Plain listeners, because an aborted events.once() throws AbortErrors with stack traces
+   * at every wait, and a large output waits hundreds of times (docs/speed.md).
    */
   private drained(): Promise<void> {
     const stream = this.stream;

@@ -1,18 +1,20 @@
 /**
- * The one place that decides exit codes: options → the pipeline (a source, then the shared stages) for
- * each input → the writers (cli/writeOutcomes.ts).
+ * The run, and its exit code: options → the pipeline (a source, then the shared stages) for each input
+ * → the writers (cli/writeOutcomes.ts). The code is the largest of the inputs' (by the model's status,
+ * or by the error: cli/errorWords.ts).
  */
 import { CommanderError } from 'commander';
-import { AmbiguousFunction, Interrupted, RpcFailure, UsageError } from '../errors.js';
+import { AmbiguousFunction, Interrupted, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
-import { createRpcClient, nowMs, type RpcClient } from '../rpc/createRpcClient.js';
+import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
-import { redactUrl, scrub, secretsOf } from '../rpc/redactUrl.js';
+import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
+import { runInOrder } from '../rpc/runInOrder.js';
 import { createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { planCall } from '../pipeline/planCall.js';
@@ -23,7 +25,11 @@ import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
 import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions } from './parseOptions.js';
-import { createWriters, type Outcome } from './writeOutcomes.js';
+import { createWriters, type Outcome, type Writers } from './writeOutcomes.js';
+import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
+import { RunLog } from './runLog.js';
+
+export { exitCodeForError } from './errorWords.js';
 
 export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   switch (status) {
@@ -47,19 +53,6 @@ export function exitCodeForModel(model: InspectModel): ExitCode {
   const c = model.confirmations;
   if (c != null && c.reached < c.wanted && model.status === 'success') return ExitCode.pending;
   return exitCodeForStatus(model.status);
-}
-
-export function exitCodeForError(err: unknown): ExitCode {
-  if (err instanceof UsageError) return ExitCode.usage;
-  if (err instanceof RpcFailure) return ExitCode.rpcFailure;
-  if (err instanceof Interrupted) return ExitCode.interrupted;
-  return ExitCode.internal;
-}
-
-function errorCodeName(err: unknown): string {
-  if (err instanceof UsageError) return 'usage';
-  if (err instanceof RpcFailure) return err.kind;
-  return 'internal';
 }
 
 /** Commander's own errors ("unknown option '--x'") as UsageErrors; help and version are not errors. */
@@ -135,20 +128,9 @@ function proxyLines(opts: InspectOptions): string[] {
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const out = new SafeWriter(io.stdout);
-  const err = new SafeWriter(io.stderr);
-  const wantsJson = argv.includes('--json');
-  let debugOn = argv.includes('--debug');
-  let secrets: string[] = [];
-  const say = (line: string): Promise<void> => err.write(`${scrub(line, secrets)}\n`);
-  const debug = (line: string): void => void say(`txray: debug: ${line}`);
-  const jsonIndent = io.stdout.isTTY ? 2 : 0;
-  const started = nowMs();
-  const elapsed = (): string => `${Math.round(nowMs() - started)} ms (${Math.round(process.memoryUsage.rss() / 2 ** 20)} MB resident)`;
-  const errorMessage = (e: unknown): string =>
-    exitCodeForError(e) === ExitCode.internal
-      ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`
-      : (e as Error).message;
-  let client: RpcClient | undefined;
+  const log = new RunLog(new SafeWriter(io.stderr), argv.includes('--debug'));
+  // Made at most once, when first needed (a call's ambiguous name may need the node before the inputs do).
+  let client: Promise<RpcClient> | undefined;
   try {
     // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
     if (argv[0] === 'completions') {
@@ -157,162 +139,189 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
-    const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
-    // A word for the node (`--rpc-url mainnet`) is looked up in the Foundry project's [rpc_endpoints].
-    const named = args.options.rpcUrl ?? io.env.ETH_RPC_URL;
-    const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
-    const opts = parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry);
-    debugOn = opts.debug;
-    // A proxy's credentials are secrets too (undici sends them as Proxy-Authorization; nothing prints them).
-    const proxyCredentials = [opts.proxy.http, opts.proxy.https].flatMap((p) => (p === null ? [] : [new URL(p).username, new URL(p).password]));
-    secrets = secretsOf(opts.url, [...opts.headers.map(([, v]) => v), ...proxyCredentials]);
-    if (opts.debug) debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
-
-    // Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request.
-    // Otherwise loading waits for the event loop's check phase (setImmediate), which comes after the
-    // first poll has connected and written the requests: it then runs while the node works.
-    // A call's signature may be a bare name that the ABIs know, and its arguments are checked against them.
-    const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.call !== null;
-    const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
-    const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
-      .then(() => import('../decode/createDecoder.js'))
-      .then((m) =>
-        m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }),
-      );
-    if (needsDecoderFirst) await decoderReady;
-    else decoderReady.catch(() => undefined);
-    // The call encoded (or the signed transaction read back) before any request: bad input is exit 2.
-    const connect = (): Promise<RpcClient> =>
-      createRpcClient({
-        url: opts.url,
-        headers: opts.headers,
-        interrupt: io.interrupt,
-        timeoutMs: opts.timeoutMs,
-        maxResponseBytes: opts.maxResponseBytes,
-        debug: opts.debug ? debug : undefined,
-        proxy: opts.proxy,
-        defaultEndpoint: opts.defaultEndpoint,
-      });
-    let plan: CallPlan | null = null;
-    if (opts.call !== null) {
-      const decoder = await decoderReady;
-      try {
-        plan = await planCall(opts.call, decoder.index);
-      } catch (err) {
-        // A bare name several loaded functions fit: the target's own code may tell which (one request).
-        if (!(err instanceof AmbiguousFunction) || opts.call.to === null) throw err;
-        client = await connect();
-        const override = (opts.call.overrides?.[opts.call.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
-        const prefer = await targetArtifact(client, decoder, opts.call.to, opts.call.block, opts.timeoutMs, isData(override) ? override : undefined);
-        plan = await planCall(opts.call, decoder.index, prefer);
-      }
-    }
-    // One pipeline: each input is a source (a hash to look up, or the call to simulate) followed by the same stages.
-    const inputs: readonly PipelineInput[] = plan === null ? opts.inputs : [{ kind: 'call', text: 'call', hash: plan.hash, plan }];
-
+    const opts = await optionsOf(args, io);
+    log.debugOn = opts.debug;
+    log.secrets = secretsOfRun(opts);
+    if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
+    const { afterRequests, decoderReady } = await loadDecoder(opts, io);
+    const connect = (): Promise<RpcClient> => (client ??= connectTo(opts, io, log));
+    const inputs = await pipelineInputs(opts, decoderReady, connect);
     const single = inputs.length === 1;
-    const where = redactUrl(opts.url);
-    const writers = await createWriters({
-      opts,
-      io,
-      out,
-      say,
-      errorMessage,
-      errorCodeName,
-      scrubbed: (text) => scrub(text, secrets),
-      debugOn: () => debugOn,
-      single,
-      afterRequests,
-      decoderReady,
-      where,
-    });
-    // The gas profile is made once where a view shows it.
-    const needsGasProfile = opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined;
-    // The views that show transfers: --quiet shows nothing, the many-hashes summary no transfer.
-    const tokenAmounts = !opts.quiet && (single || opts.full || opts.json || opts.html !== undefined);
-    client ??= await connect();
-    if (opts.debug) for (const line of proxyLines(opts)) debug(line);
-    const settings: InspectSettings = {
-      timeoutMs: opts.timeoutMs,
-      waitMs: opts.waitMs,
-      confirmations: opts.confirmations,
-      tracer: { mode: opts.tracer, traceMissing: false, replayMissing: false },
-      state: opts.state,
-      interrupt: io.interrupt,
-      keepAnswers: opts.json || opts.html !== undefined,
-    };
-
-    // Results are written in input order as soon as every earlier one is done (NDJSON, --full);
-    // the summary table waits for all of them.
-    const outcomes: Array<Outcome | undefined> = new Array(inputs.length);
-    let flushed = 0;
-    let writing = Promise.resolve();
-    const progress = !single && !opts.json && !opts.quiet && io.stderr.isTTY === true && inputs.length >= 10;
-    let done = 0;
-    // A single text lookup writes its head (transaction and logs) while the trace is still coming,
-    // when nothing in the trace can change it: the part after it is then all that is left at the end.
-    // With --online, names may come from what the trace shows: the head waits for them.
-    const writesHead = single && !opts.json && !opts.quiet && opts.html !== '-' && opts.online === null;
-    const flush = (): void => {
-      while (flushed < outcomes.length && outcomes[flushed] !== undefined) {
-        const o = outcomes[flushed++]!;
-        writing = writing.then(() => writers.emit(o));
-      }
-    };
-    let next = 0;
-    let interrupted = false;
-    const worker = async (): Promise<void> => {
-      while (next < inputs.length && !interrupted) {
-        const i = next++;
-        const input = inputs[i]!;
-        let outcome: Outcome;
-        if ('error' in input) outcome = { input: input.text, hash: null, error: input.error, code: ExitCode.usage };
-        else {
-          try {
-            const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
-            const model = await runPipeline(client!, input, {
-              lookup: settings,
-              complete: { timeoutMs: opts.timeoutMs, needsGasProfile, warnPartialGas: opts.gas || opts.gasOut !== undefined, tokenAmounts, online: opts.online, interrupt: io.interrupt, debug: opts.debug ? (line) => debug(`${tag}${line}`) : undefined },
-              decoderReady,
-              onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
-              onStage: opts.debug ? (stage) => debug(`${tag}${stage} at ${elapsed()}`) : undefined,
-            });
-            outcome = { input: input.text, hash: input.hash, model, code: exitCodeForModel(model) };
-          } catch (e) {
-            if (e instanceof Interrupted) {
-              interrupted = true;
-              return;
-            }
-            if (single) throw e;
-            outcome = { input: input.text, hash: input.hash, error: e, code: exitCodeForError(e) };
-          }
-        }
-        outcomes[i] = outcome;
-        done++;
-        if (progress) void err.write(`\rtxray: ${done}/${inputs.length} inspected`);
-        flush();
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency, inputs.length) }, worker));
-    await writing;
-    if (progress) await err.write('\r\u001b[2K');
-    if (interrupted) return ExitCode.interrupted;
-    const all = outcomes as Outcome[];
-    await writers.finish(all);
-    if (opts.debug) debug(`done in ${elapsed()}`);
-    return all.reduce((max, o) => Math.max(max, o.code), 0);
+    const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
+    const node = await connect();
+    if (opts.debug) for (const line of proxyLines(opts)) log.debug(line);
+    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, lookup: lookupSettings(opts, io) });
   } catch (e) {
     const code = exitCodeForError(e);
     if (code === ExitCode.interrupted) return code;
     const message = errorMessage(e);
-    await say(`txray: ${message}`);
-    if (debugOn && e instanceof Error && e.stack) await say(e.stack);
-    if (wantsJson) {
-      const doc = errorDocument(pickHash(argv), { code: errorCodeName(e), message: scrub(message, secrets) }, []);
-      await out.writeAll(renderJson(doc, jsonIndent));
+    await log.say(`txray: ${message}`);
+    if (log.debugOn && e instanceof Error && e.stack) await log.say(e.stack);
+    if (argv.includes('--json')) {
+      const doc = errorDocument(pickHash(argv), { code: errorCodeName(e), message: log.scrubbed(message) }, []);
+      await out.writeAll(renderJson(doc, io.stdout.isTTY ? 2 : 0));
     }
     return code;
   } finally {
-    await client?.close();
+    await (await client?.catch(() => undefined))?.close();
   }
+}
+
+/** The options, with what they may need read first: stdin for "-", the Foundry project's endpoints for a word. */
+async function optionsOf(args: ParsedArgs, io: Io): Promise<InspectOptions> {
+  const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
+  // A word for the node (`--rpc-url mainnet`) is looked up in the Foundry project's [rpc_endpoints].
+  const named = args.options.rpcUrl ?? io.env.ETH_RPC_URL;
+  const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
+  return parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry);
+}
+
+function secretsOfRun(opts: InspectOptions): string[] {
+  // A proxy's credentials are secrets too (undici sends them as Proxy-Authorization; nothing prints them).
+  const proxyCredentials = [opts.proxy.http, opts.proxy.https].flatMap((p) => (p === null ? [] : [new URL(p).username, new URL(p).password]));
+  return secretsOf(opts.url, [...opts.headers.map(([, v]) => v), ...proxyCredentials]);
+}
+
+/**
+ * Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request.
+ * Otherwise loading waits for the event loop's check phase (setImmediate), which comes after the
+ * first poll has connected and written the requests: it then runs while the node works.
+ * A call's signature may be a bare name that the ABIs know, and its arguments are checked against them.
+ */
+async function loadDecoder(opts: InspectOptions, io: Io): Promise<{ readonly afterRequests: Promise<void>; readonly decoderReady: Promise<Decoder> }> {
+  const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.call !== null;
+  const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
+  const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
+    .then(() => import('../decode/createDecoder.js'))
+    .then((m) => m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }));
+  if (needsDecoderFirst) await decoderReady;
+  else decoderReady.catch(() => undefined);
+  return { afterRequests, decoderReady };
+}
+
+function connectTo(opts: InspectOptions, io: Io, log: RunLog): Promise<RpcClient> {
+  return createRpcClient({
+    url: opts.url,
+    headers: opts.headers,
+    interrupt: io.interrupt,
+    timeoutMs: opts.timeoutMs,
+    maxResponseBytes: opts.maxResponseBytes,
+    debug: opts.debug ? (line) => log.debug(line) : undefined,
+    proxy: opts.proxy,
+    defaultEndpoint: opts.defaultEndpoint,
+  });
+}
+
+/**
+ * One pipeline: each input is a source (a hash to look up, or the call to simulate) followed by the
+ * same stages. The call is encoded (or the signed transaction read back) before any request: bad input is exit 2.
+ */
+async function pipelineInputs(opts: InspectOptions, decoderReady: Promise<Decoder>, connect: () => Promise<RpcClient>): Promise<readonly PipelineInput[]> {
+  if (opts.call === null) return opts.inputs;
+  const decoder = await decoderReady;
+  let plan: CallPlan;
+  try {
+    plan = await planCall(opts.call, decoder.index);
+  } catch (err) {
+    // A bare name several loaded functions fit: the target's own code may tell which (one request).
+    if (!(err instanceof AmbiguousFunction) || opts.call.to === null) throw err;
+    const override = (opts.call.overrides?.[opts.call.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
+    const prefer = await targetArtifact(await connect(), decoder, opts.call.to, opts.call.block, opts.timeoutMs, isData(override) ? override : undefined);
+    plan = await planCall(opts.call, decoder.index, prefer);
+  }
+  return [{ kind: 'call', text: 'call', hash: plan.hash, plan }];
+}
+
+interface Run {
+  readonly opts: InspectOptions;
+  readonly io: Io;
+  readonly log: RunLog;
+  readonly writers: Writers;
+  readonly decoderReady: Promise<Decoder>;
+  /** One for the run: the tracer the node has is learned once. */
+  readonly lookup: InspectSettings;
+}
+
+/**
+ * Every input through the pipeline, `--concurrency` at a time. Results are written in input order as
+ * soon as every earlier one is done (NDJSON, --full); the summary table waits for all of them.
+ * Returns the largest exit code.
+ */
+async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r: Run): Promise<number> {
+  const { opts, io, log, writers } = r;
+  const progress = inputs.length >= 10 && !opts.json && !opts.quiet && io.stderr.isTTY === true;
+  let done = 0;
+  let writing = Promise.resolve();
+  const inspectOne = async (i: number): Promise<Outcome> => {
+    const input = inputs[i]!;
+    const outcome: Outcome = 'error' in input ? { input: input.text, hash: null, error: input.error, code: ExitCode.usage } : await outcomeOf(client, input, inputs.length === 1, r);
+    done++;
+    if (progress) void log.write(`\rtxray: ${done}/${inputs.length} inspected`);
+    return outcome;
+  };
+  let all: Outcome[] = [];
+  let interrupted = false;
+  try {
+    all = await runInOrder(inputs.length, opts.concurrency, inspectOne, (o) => void (writing = writing.then(() => writers.emit(o))));
+  } catch (e) {
+    if (!(e instanceof Interrupted)) throw e;
+    interrupted = true;
+  }
+  await writing;
+  if (progress) await log.write('\r\u001b[2K');
+  if (interrupted) return ExitCode.interrupted;
+  await writers.finish(all);
+  if (opts.debug) log.debug(`done in ${log.elapsed()}`);
+  return all.reduce((max, o) => Math.max(max, o.code), 0);
+}
+
+/**
+ * One input's outcome: its model, or (with several inputs) the error that stopped it. An interruption
+ * stops the run; a single input's error is the run's. The input decodes with its own decoder, so what
+ * --online adds for it names nothing in another input.
+ */
+async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { readonly error: unknown }>, single: boolean, r: Run): Promise<Outcome> {
+  const { opts, io, log, writers } = r;
+  const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
+  const decoderReady = r.decoderReady.then((d) => d.forInput());
+  decoderReady.catch(() => undefined);
+  // A single text lookup writes its head (transaction and logs) while the trace is still coming,
+  // when nothing in the trace can change it: the part after it is then all that is left at the end.
+  // With --online, names may come from what the trace shows: the head waits for them.
+  const writesHead = single && !opts.json && !opts.quiet && opts.html !== '-' && opts.online === null;
+  try {
+    const model = await runPipeline(client, input, {
+      lookup: r.lookup,
+      complete: {
+        timeoutMs: opts.timeoutMs,
+        // The gas profile is made once where a view shows it.
+        needsGasProfile: opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined,
+        warnPartialGas: opts.gas || opts.gasOut !== undefined,
+        // The views that show transfers: --quiet shows nothing, the many-hashes summary no transfer.
+        tokenAmounts: !opts.quiet && (single || opts.full || opts.json || opts.html !== undefined),
+        online: opts.online,
+        interrupt: io.interrupt,
+        debug: opts.debug ? (line) => log.debug(`${tag}${line}`) : undefined,
+      },
+      decoderReady,
+      onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
+      onStage: opts.debug ? (stage) => log.debug(`${tag}${stage} at ${log.elapsed()}`) : undefined,
+    });
+    return { input: input.text, hash: input.hash, model, code: exitCodeForModel(model) };
+  } catch (e) {
+    if (e instanceof Interrupted || single) throw e;
+    return { input: input.text, hash: input.hash, error: e, code: exitCodeForError(e) };
+  }
+}
+
+function lookupSettings(opts: InspectOptions, io: Io): InspectSettings {
+  return {
+    timeoutMs: opts.timeoutMs,
+    waitMs: opts.waitMs,
+    confirmations: opts.confirmations,
+    tracer: { mode: opts.tracer, traceMissing: false, replayMissing: false },
+    state: opts.state,
+    interrupt: io.interrupt,
+    keepAnswers: opts.json || opts.html !== undefined,
+  };
 }

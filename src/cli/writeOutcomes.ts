@@ -21,8 +21,11 @@ import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js
 import type { SummaryRow } from '../render/renderSummary.js';
 import { renderHead, renderTail, renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
+import { redactUrl } from '../rpc/redactUrl.js';
+import { errorCodeName, errorMessage } from './errorWords.js';
 import type { Io, SafeWriter } from './io.js';
 import type { InspectOptions } from './parseOptions.js';
+import type { RunLog } from './runLog.js';
 
 /** One input's outcome: the model, or the error that stopped it, with its exit code. */
 export type Outcome =
@@ -56,18 +59,11 @@ export interface WriterContext {
   readonly opts: InspectOptions;
   readonly io: Io;
   readonly out: SafeWriter;
-  /** One line on stderr, secrets scrubbed. */
-  readonly say: (line: string) => Promise<void>;
-  readonly errorMessage: (e: unknown) => string;
-  readonly errorCodeName: (e: unknown) => string;
-  readonly scrubbed: (text: string) => string;
-  readonly debugOn: () => boolean;
+  readonly log: RunLog;
   readonly single: boolean;
   /** Resolves once the requests are written: the views load then, while the node works. */
   readonly afterRequests: Promise<void>;
   readonly decoderReady: Promise<Decoder>;
-  /** The node, redacted, for "not found". */
-  readonly where: string;
 }
 
 export interface Writers {
@@ -79,98 +75,139 @@ export interface Writers {
   finish(all: readonly Outcome[]): Promise<void>;
 }
 
-export async function createWriters(c: WriterContext): Promise<Writers> {
-  const { opts, io, out, say, single, afterRequests } = c;
-  const jsonIndent = io.stdout.isTTY ? 2 : 0;
-  // Text output needs chalk, which loads while the node works too; --json and --quiet never load it.
+/** The views the options ask for, each loaded after the requests are written (while the node works), and only those. */
+interface Views {
+  /** chalk, for text output; --json and --quiet never load it. */
+  readonly chalk: () => Promise<ChalkInstance>;
+  /** --state's text sections. */
+  readonly state?: Promise<typeof import('../render/renderState.js')>;
+  /** --html's page renderer and its inlined script and styles. */
+  readonly html?: Promise<typeof import('../render/renderHtml.js') & typeof import('../report/assets.js')>;
+  /** --gas's table (cli-table3) and --gas-out's folded stacks. */
+  readonly gas?: Promise<typeof import('../render/renderGasProfile.js')>;
+}
+
+function loadViews(opts: InspectOptions, io: Io, afterRequests: Promise<void>): Views {
   const colorLevel = resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
   let chalkReady: Promise<ChalkInstance> | undefined;
   const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => makeChalk(colorLevel)));
-  if (!opts.json && !opts.quiet) chalk().catch(() => undefined);
-  // --state's text sections, loaded while the node works (a lookup without --state never loads them).
-  const stateView = opts.state && !opts.json && !opts.quiet ? afterRequests.then(() => import('../render/renderState.js')) : undefined;
-  stateView?.catch(() => undefined);
-  // --html's page renderer and its inlined script and styles, likewise.
-  const htmlView = opts.html !== undefined ? afterRequests.then(async () => ({ ...(await import('../render/renderHtml.js')), ...(await import('../report/assets.js')) })) : undefined;
-  htmlView?.catch(() => undefined);
-  const pages = new Map<string, string>();
-  if (opts.html !== undefined && !single) await mkdir(opts.html, { recursive: true }).catch(() => undefined);
-  // --gas's table (cli-table3) and --gas-out's folded stacks, likewise only when asked for.
-  const gasView = (opts.gas && !opts.json && !opts.quiet) || opts.gasOut !== undefined ? afterRequests.then(() => import('../render/renderGasProfile.js')) : undefined;
-  gasView?.catch(() => undefined);
-  const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
-  const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
-  const where = c.where;
-  let head: Promise<boolean> | undefined;
-
-  return {
-    writeHead(hash, h, logs) {
-      head ??= (async (): Promise<boolean> => {
-        const decoder = await c.decoderReady;
-        const early = await logs;
-        if (decoder.namesFromTrace || early === undefined) return false;
-        const partial: InspectModel = { hash, status: 'success', tx: h.tx, receipt: h.receipt, tree: null, traceSource: null, traceNote: null, events: null, failure: null, fee: feeSplit(h.tx, h.receipt, null), warnings: [], raw: null };
-        const text = renderHead({ ...partial, decoded: decoder.decodeHead(partial, early) }, { chalk: await chalk(), width, where });
-        await out.writeAll(text);
-        return true;
-      })();
-      head.catch(() => undefined); // its failure is reported where it is awaited, or not at all when the lookup failed
-      return head;
-    },
-
-    async emit(o) {
-      const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
-      if ('model' in o) for (const w of o.model.warnings) await say(`txray: warning: ${tag}${w}`);
-      else await say(`txray: ${tag}${c.errorMessage(o.error)}`);
-      if ('error' in o && c.debugOn() && o.error instanceof Error && o.error.stack) await say(o.error.stack);
-      // The --json document, made once when both --json and --html show it.
-      const doc = 'model' in o && (opts.json || htmlView !== undefined) ? jsonDocument(o.model) : undefined;
-      if (htmlView !== undefined && 'model' in o && doc !== undefined) {
-        const { renderHtml, reportAssets } = await htmlView;
-        const page = renderHtml(doc, reportAssets());
-        if (opts.html === '-') {
-          await out.writeAll(page);
-          return;
-        }
-        const file = single ? opts.html! : join(opts.html!, `${o.hash}.html`);
-        await writeOutput(file, page, '--html');
-        if (o.hash !== null) pages.set(o.hash, basename(file));
-      }
-      if (opts.quiet) return;
-      if (opts.json) {
-        const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: c.errorCodeName(o.error), message: c.scrubbed(c.errorMessage(o.error)) }, []);
-        await out.writeAll(renderJson(printed, single ? jsonIndent : 0));
-      } else if (single || opts.full) {
-        const rest = single && head !== undefined && (await head) ? renderTail : renderText;
-        const renderState = stateView === undefined ? undefined : (await stateView).renderState;
-        if ('model' in o) await out.writeAll(rest(o.model, { chalk: await chalk(), width, where, renderState }));
-        const profile = 'model' in o ? o.model.decoded?.gasProfile : undefined;
-        if ('model' in o && profile !== undefined && opts.gas) {
-          const { renderGasProfile } = await gasView!;
-          await out.writeAll(renderGasProfile(o.model, profile, await chalk()));
-        }
-        if (!single) await out.write('\n');
-      }
-    },
-
-    async finish(all) {
-      if (!single && !opts.json && !opts.full && !opts.quiet) {
-        const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: c.errorMessage(o.error) }));
-        // cli-table3 is loaded only here: a single lookup never needs it.
-        const { renderSummary } = await import('../render/renderSummary.js');
-        await out.writeAll(renderSummary(rows, await chalk()));
-      }
-      if (opts.gasOut !== undefined) await writeFolded(opts.gasOut, all, (await gasView!).foldedStacks);
-      if (opts.html !== undefined && !single) {
-        const { renderHtmlIndex, reportAssets } = await htmlView!;
-        const rows = all.map((o) => ({
-          row: 'model' in o ? { input: o.input, model: o.model } : { input: o.input, error: c.errorMessage(o.error) },
-          file: o.hash !== null ? (pages.get(o.hash) ?? null) : null,
-          status: 'model' in o ? o.model.status : 'error',
-          what: 'model' in o ? (o.model.decoded?.function?.name ?? o.model.failure?.error ?? '') : c.errorMessage(o.error),
-        }));
-        await writeOutput(join(opts.html, 'index.html'), renderHtmlIndex(rows, reportAssets()), '--html');
-      }
-    },
+  const text = !opts.json && !opts.quiet;
+  if (text) chalk().catch(() => undefined);
+  const views: Views = {
+    chalk,
+    state: opts.state && text ? afterRequests.then(() => import('../render/renderState.js')) : undefined,
+    html: opts.html !== undefined ? afterRequests.then(async () => ({ ...(await import('../render/renderHtml.js')), ...(await import('../report/assets.js')) })) : undefined,
+    gas: (opts.gas && text) || opts.gasOut !== undefined ? afterRequests.then(() => import('../render/renderGasProfile.js')) : undefined,
   };
+  // A view that fails to load says so where it is awaited.
+  for (const view of [views.state, views.html, views.gas]) view?.catch(() => undefined);
+  return views;
+}
+
+export async function createWriters(c: WriterContext): Promise<Writers> {
+  const views = loadViews(c.opts, c.io, c.afterRequests);
+  if (c.opts.html !== undefined && !c.single) await mkdir(c.opts.html, { recursive: true }).catch(() => undefined);
+  return new OutcomeWriters(c, views);
+}
+
+class OutcomeWriters implements Writers {
+  private head: Promise<boolean> | undefined;
+  /** --html with several inputs: each page's file by hash, for the index. */
+  private readonly pages = new Map<string, string>();
+  private readonly width: number;
+  /** The node, redacted, for "not found". */
+  private readonly where: string;
+
+  constructor(
+    private readonly c: WriterContext,
+    private readonly views: Views,
+  ) {
+    const { io } = c;
+    const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
+    this.width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+    this.where = redactUrl(c.opts.url);
+  }
+
+  writeHead(hash: Hex, h: Head, logs: Promise<LogDecoding | undefined> | undefined): Promise<boolean> {
+    this.head ??= (async (): Promise<boolean> => {
+      const decoder = await this.c.decoderReady;
+      const early = await logs;
+      if (decoder.namesFromTrace || early === undefined) return false;
+      const partial: InspectModel = { hash, status: 'success', tx: h.tx, receipt: h.receipt, tree: null, traceSource: null, traceNote: null, events: null, failure: null, fee: feeSplit(h.tx, h.receipt, null), warnings: [], raw: null };
+      const text = renderHead({ ...partial, decoded: decoder.decodeHead(partial, early) }, { chalk: await this.views.chalk(), width: this.width, where: this.where });
+      await this.c.out.writeAll(text);
+      return true;
+    })();
+    this.head.catch(() => undefined); // its failure is reported where it is awaited, or not at all when the lookup failed
+    return this.head;
+  }
+
+  async emit(o: Outcome): Promise<void> {
+    const { opts, single, out, log } = this.c;
+    const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
+    if ('model' in o) for (const w of o.model.warnings) await log.say(`txray: warning: ${tag}${w}`);
+    else await log.say(`txray: ${tag}${errorMessage(o.error)}`);
+    if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
+    // The --json document, made once when both --json and --html show it.
+    const doc = 'model' in o && (opts.json || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
+    if (doc !== undefined && this.views.html !== undefined && (await this.writePage(o.hash, doc)) === 'stdout') return;
+    if (opts.quiet) return;
+    if (opts.json) {
+      const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
+      await out.writeAll(renderJson(printed, single && this.c.io.stdout.isTTY ? 2 : 0));
+    } else if (single || opts.full) {
+      if ('model' in o) await this.writeText(o.model);
+      if (!single) await out.write('\n');
+    }
+  }
+
+  /** --html's page for one model: on stdout (--html -), or its file. */
+  private async writePage(hash: Hex | null, doc: ReturnType<typeof jsonDocument>): Promise<'stdout' | 'file'> {
+    const { opts, single, out } = this.c;
+    const { renderHtml, reportAssets } = await this.views.html!;
+    const page = renderHtml(doc, reportAssets());
+    if (opts.html === '-') {
+      await out.writeAll(page);
+      return 'stdout';
+    }
+    const file = single ? opts.html! : join(opts.html!, `${hash}.html`);
+    await writeOutput(file, page, '--html');
+    if (hash !== null) this.pages.set(hash, basename(file));
+    return 'file';
+  }
+
+  /** The text view (what is left after an early head), then --gas's table. */
+  private async writeText(model: InspectModel): Promise<void> {
+    const { opts, single, out } = this.c;
+    const rest = single && this.head !== undefined && (await this.head) ? renderTail : renderText;
+    const renderState = this.views.state === undefined ? undefined : (await this.views.state).renderState;
+    const chalk = await this.views.chalk();
+    await out.writeAll(rest(model, { chalk, width: this.width, where: this.where, renderState }));
+    const profile = model.decoded?.gasProfile;
+    if (profile !== undefined && opts.gas) {
+      const { renderGasProfile } = await this.views.gas!;
+      await out.writeAll(renderGasProfile(model, profile, chalk));
+    }
+  }
+
+  async finish(all: readonly Outcome[]): Promise<void> {
+    const { opts, single, out } = this.c;
+    const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
+    if (!single && !opts.json && !opts.full && !opts.quiet) {
+      // cli-table3 is loaded only here: a single lookup never needs it.
+      const { renderSummary } = await import('../render/renderSummary.js');
+      await out.writeAll(renderSummary(rows, await this.views.chalk()));
+    }
+    if (opts.gasOut !== undefined) await writeFolded(opts.gasOut, all, (await this.views.gas!).foldedStacks);
+    if (opts.html !== undefined && !single) {
+      const { renderHtmlIndex, reportAssets } = await this.views.html!;
+      const index = all.map((o, i) => ({
+        row: rows[i]!,
+        file: o.hash !== null ? (this.pages.get(o.hash) ?? null) : null,
+        status: 'model' in o ? o.model.status : 'error',
+        what: 'model' in o ? (o.model.decoded?.function?.name ?? o.model.failure?.error ?? '') : errorMessage(o.error),
+      }));
+      await writeOutput(join(opts.html, 'index.html'), renderHtmlIndex(index, reportAssets()), '--html');
+    }
+  }
 }

@@ -63,21 +63,67 @@ function placements(sig: string, k: number): AbiEvent[] {
   return out;
 }
 
-export class AbiIndex {
-  private readonly functions = new Map<string, Array<Candidate<AbiFunction>>>();
-  private readonly errors = new Map<string, Array<Candidate<AbiError>>>();
-  private readonly events = new Map<string, Array<Candidate<AbiEvent>>>();
-  /** Shard texts by file, each with a leading newline so every line starts with "\n<key> ". */
-  private readonly shards = new Map<string, string>();
-  private readonly dbPath: string | null;
-  // Candidate lists by selector or event key: a 20,000-call transaction asks for the same few keys thousands of times.
-  private readonly functionMemo = new Map<string, Array<Candidate<AbiFunction>>>();
-  private readonly eventMemo = new Map<string, Array<Candidate<AbiEvent>>>();
-  readonly artifacts: Artifact[] = [];
+/** The item type kept under each kind of key. */
+interface Items {
+  readonly functions: AbiFunction;
+  readonly errors: AbiError;
+  readonly events: AbiEvent;
+}
 
-  /** @param dbDir the folder of the sharded signature database (functions/XX.txt, events/XX.txt), or null */
-  constructor(private readonly dbDir: URL | null) {
+/**
+ * What one layer of the index adds: ABI items by key, the signatures --online checked, and the
+ * candidate lists made from them (a memo is only valid for the layer whose additions it saw).
+ */
+class Layer {
+  readonly items: { readonly [K in keyof Items]: Map<string, Array<Candidate<Items[K]>>> } = { functions: new Map(), errors: new Map(), events: new Map() };
+  /** --online: signatures the signature service gave for a selector or topic0 (0x…), checked by the caller against it. */
+  readonly signatures = { functions: new Map<string, string[]>(), events: new Map<string, string[]>() };
+  // Candidate lists by selector or event key: a 20,000-call transaction asks for the same few keys thousands of times.
+  readonly functionMemo = new Map<string, Array<Candidate<AbiFunction>>>();
+  readonly eventMemo = new Map<string, Array<Candidate<AbiEvent>>>();
+  empty = true;
+
+  changed(): void {
+    this.empty = false;
+    this.functionMemo.clear();
+    this.eventMemo.clear();
+  }
+}
+
+export class AbiIndex {
+  /** What this index adds over its base (everything, for an index without one). */
+  private readonly own = new Layer();
+  /** Shard texts by file, each with a leading newline so every line starts with "\n<key> ". */
+  private readonly shards: Map<string, string>;
+  private readonly books: Map<number, ReadonlyMap<string, BookEntry>>;
+  private readonly dbPath: string | null;
+  /** Once an overlay reads this index, adding to it would change what every overlay decodes. */
+  private sealed = false;
+  readonly artifacts: Artifact[];
+
+  /**
+   * @param dbDir the folder of the sharded signature database (functions/XX.txt, events/XX.txt), or null
+   * @param base an index read through (see overlay)
+   */
+  constructor(
+    private readonly dbDir: URL | null,
+    private readonly base: AbiIndex | null = null,
+  ) {
     this.dbPath = dbDir === null ? null : fileURLToPath(dbDir);
+    // The files read are the same for every layer: their texts are shared.
+    this.shards = base?.shards ?? new Map();
+    this.books = base?.books ?? new Map();
+    this.artifacts = base === null ? [] : [...base.artifacts];
+  }
+
+  /**
+   * An index for one input: it reads this one, and what is added to it (--online's verified ABIs and
+   * signatures) only it sees, so that inputs inspected at the same time never decode by each other's
+   * lookups. This index can no longer be added to.
+   */
+  overlay(): AbiIndex {
+    this.sealed = true;
+    return new AbiIndex(this.dbDir, this);
   }
 
   add(abi: Abi, source: Source, contract?: string): void {
@@ -85,11 +131,28 @@ export class AbiIndex {
   }
 
   private addKeyed(kind: 'function' | 'error' | 'event', key: string, item: AbiFunction | AbiError | AbiEvent, source: Source, contract?: string): void {
-    this.functionMemo.clear();
-    this.eventMemo.clear();
-    if (kind === 'function') push(this.functions, key, { item: item as AbiFunction, source, contract });
-    else if (kind === 'error') push(this.errors, key, { item: item as AbiError, source, contract });
-    else push(this.events, key, { item: item as AbiEvent, source, contract });
+    this.changing();
+    if (kind === 'function') push(this.own.items.functions, key, { item: item as AbiFunction, source, contract });
+    else if (kind === 'error') push(this.own.items.errors, key, { item: item as AbiError, source, contract });
+    else push(this.own.items.events, key, { item: item as AbiEvent, source, contract });
+  }
+
+  private changing(): void {
+    if (this.sealed) throw new Error('the ABI index is shared by the inputs now: add to an input\'s overlay');
+    this.own.changed();
+  }
+
+  /** The items under a key: the base's, then this layer's (so an input's own come after the offline ABIs). */
+  private known<K extends keyof Items>(kind: K, key: string): Array<Candidate<Items[K]>> {
+    const own = this.own.items[kind].get(key) ?? [];
+    if (this.base === null) return own;
+    const under = this.base.known(kind, key);
+    return own.length === 0 ? under : [...under, ...own];
+  }
+
+  /** --online's signatures for a key: this layer's, else the base's. */
+  private onlineSignatures(kind: 'functions' | 'events', key: string): readonly string[] {
+    return this.own.signatures[kind].get(key) ?? this.base?.onlineSignatures(kind, key) ?? [];
   }
 
   addArtifact(a: Artifact): void {
@@ -167,11 +230,10 @@ export class AbiIndex {
   /** The functions of the loaded ABIs (--abi, the project's, the built-in ones) with this name, in priority order. */
   functionsNamed(name: string): Array<Candidate<AbiFunction>> {
     const out: Array<Candidate<AbiFunction>> = [];
-    for (const list of this.functions.values()) for (const c of list) if (c.item.name === name) out.push(c);
+    if (this.base !== null) out.push(...this.base.functionsNamed(name));
+    for (const list of this.own.items.functions.values()) for (const c of list) if (c.item.name === name) out.push(c);
     return out;
   }
-
-  private readonly books = new Map<number, ReadonlyMap<string, BookEntry>>();
 
   /**
    * Contracts' and tokens' names (and tokens' symbols and decimals) on one chain, from the shipped
@@ -200,19 +262,21 @@ export class AbiIndex {
    * checks all of them), so a candidate's selector never needs computing again.
    */
   functionCandidates(selector: Hex): Array<Candidate<AbiFunction>> {
+    // A layer that added nothing has the base's candidates, and the base's memo keeps them.
+    if (this.base !== null && this.own.empty) return this.base.functionCandidates(selector);
     const sel = selector.toLowerCase();
-    let list = this.functionMemo.get(sel);
+    let list = this.own.functionMemo.get(sel);
     if (list === undefined) {
       list = this.functionsFor(sel);
-      this.functionMemo.set(sel, list);
+      this.own.functionMemo.set(sel, list);
     }
     return list;
   }
 
   private functionsFor(sel: string): Array<Candidate<AbiFunction>> {
-    const known = withoutRepeats(this.functions.get(sel) ?? [], this.protocolItems<AbiFunction>('functions', sel.slice(2)));
+    const known = withoutRepeats(this.known('functions', sel), this.protocolItems<AbiFunction>('functions', sel.slice(2)));
     const fromDb = this.lookup('functions', sel.slice(2));
-    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : (this.online.functions.get(sel) ?? []).map((s) => [s, 'signatures']);
+    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : this.onlineSignatures('functions', sel).map((s) => [s, 'signatures']);
     const out = [...known];
     for (const [sig, source] of sigs) {
       try {
@@ -227,38 +291,36 @@ export class AbiIndex {
   }
 
   /** --online: signatures the signature service gave for a selector or topic0 (0x…), checked by the caller against it. */
-  private readonly online = { functions: new Map<string, string[]>(), events: new Map<string, string[]>() };
-
   addSignatures(kind: 'functions' | 'events', key: string, sigs: readonly string[]): void {
-    this.functionMemo.clear();
-    this.eventMemo.clear();
-    this.online[kind].set(key.toLowerCase(), [...sigs]);
+    this.changing();
+    this.own.signatures[kind].set(key.toLowerCase(), [...sigs]);
   }
 
   /** Custom errors share the selector space with functions: database function signatures are tried too. */
   errorCandidates(selector: Hex): Array<Candidate<AbiError>> {
     const sel = selector.toLowerCase();
-    const known = withoutRepeats(this.errors.get(sel) ?? [], this.protocolItems<AbiError>('errors', sel.slice(2)));
+    const known = withoutRepeats(this.known('errors', sel), this.protocolItems<AbiError>('errors', sel.slice(2)));
     const fromDb = this.functionCandidates(selector).filter((c) => c.source === 'database');
     return [...known, ...fromDb.map((c) => ({ item: { type: 'error', name: c.item.name, inputs: c.item.inputs } as AbiError, source: c.source }))];
   }
 
   /** Events with this topic0 and number of indexed parameters, in priority order (keyed like functions). */
   eventCandidates(topic0: Hex, indexed: number): Array<Candidate<AbiEvent>> {
+    if (this.base !== null && this.own.empty) return this.base.eventCandidates(topic0, indexed);
     const key = eventKey(topic0, indexed);
-    let list = this.eventMemo.get(key);
+    let list = this.own.eventMemo.get(key);
     if (list === undefined) {
       list = this.eventsFor(topic0.toLowerCase(), indexed);
-      this.eventMemo.set(key, list);
+      this.own.eventMemo.set(key, list);
     }
     return list;
   }
 
   private eventsFor(topic0: string, indexed: number): Array<Candidate<AbiEvent>> {
-    const known = withoutRepeats(this.events.get(eventKey(topic0, indexed)) ?? [], this.protocolItems<AbiEvent>('events', `${topic0.slice(2)}:${indexed}`));
+    const known = withoutRepeats(this.known('events', eventKey(topic0, indexed)), this.protocolItems<AbiEvent>('events', `${topic0.slice(2)}:${indexed}`));
     if (known.length > 0) return known;
     const fromDb = this.lookup('events', topic0.slice(2));
-    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : (this.online.events.get(topic0) ?? []).map((s) => [s, 'signatures']);
+    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : this.onlineSignatures('events', topic0).map((s) => [s, 'signatures']);
     const out: Array<Candidate<AbiEvent>> = [];
     for (const [sig, source] of sigs) {
       try {

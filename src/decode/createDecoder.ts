@@ -33,6 +33,11 @@ export interface DecoderOptions {
 
 export interface Decoder {
   readonly index: AbiIndex;
+  /**
+   * A decoder for one input: the same names, over an overlay of the index (see AbiIndex.overlay), so
+   * that what --online adds for this input decodes this input only.
+   */
+  forInput(): Decoder;
   /** Whether any artifact carries runtime code, so that asking the node for code can name contracts. */
   readonly canMatchCode: boolean;
   /**
@@ -107,8 +112,13 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   for (const artifact of loadAbiPaths(opts.abiPaths)) index.addArtifact(artifact);
   if (opts.projectAbis) for (const artifact of loadProjectAbis(opts.cwd, opts.env).artifacts) index.addArtifact(artifact);
   index.addBuiltins();
+  return decoderOver(index, labels);
+}
+
+function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Decoder {
   return {
     index,
+    forInput: () => decoderOver(index.overlay(), labels),
     canMatchCode: index.artifacts.some((a) => a.deployedBytecode !== undefined),
     namesFromTrace: index.artifacts.some((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined),
     nameByCode(codes) {

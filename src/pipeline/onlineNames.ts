@@ -1,14 +1,16 @@
 /**
  * --online: what the offline sources do not name, from verified sources. The contracts a transaction
- * called or heard from are looked up (Sourcify, else Etherscan with a key); their ABIs join the decoder's
- * index (after the offline ABIs, before the signature database) and their names become labels (after
- * the user's and the artifacts'). Then the selectors and topics nothing names are asked of the signature
- * service in one request, and a signature is kept only if it hashes to its selector or topic.
+ * called or heard from are looked up (Sourcify, else Etherscan with a key); their ABIs join the input's
+ * overlay of the decoder's index (after the offline ABIs, before the signature database; no other input
+ * sees them) and their names become labels (after the user's and the artifacts'). Then the selectors
+ * and topics nothing names are asked of the signature service in one request, and a signature is kept
+ * only if it hashes to its selector or topic.
  */
 import type { Abi } from 'abitype';
 import type { Decoder } from '../decode/createDecoder.js';
 import { keccakHex } from '../decode/keccak.js';
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
+import { walkCalls } from '../model/walk.js';
 import type { CallNode, InspectModel } from '../model/types.js';
 import { isAddress, isQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
@@ -21,13 +23,11 @@ import { deadlineSignal } from '../rpc/deadline.js';
 /** At most this many contracts are looked up per transaction. */
 export const MAX_ONLINE_CONTRACTS = 32;
 
-function* nodes(model: InspectModel): Generator<CallNode> {
-  const stack: CallNode[] = model.tree ? [model.tree.root] : [];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    yield n;
-    for (const c of n.children) stack.push(c);
-  }
+/** The calls of the model's tree in the order they ran (none without a tree). */
+function nodes(model: InspectModel): CallNode[] {
+  const out: CallNode[] = [];
+  if (model.tree) walkCalls(model.tree.root, (n) => void out.push(n));
+  return out;
 }
 
 /** The contracts worth asking about: the recipient, the targets of calls with call data, the emitters of logs. */
@@ -164,18 +164,11 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
     const weak = [...callSelectors(model)].filter((sel) => index.functionCandidates(sel as Hex).every((c) => c.source === 'database'));
     return proxySlots(client, model, addresses.filter((a) => !verified.has(a)), weak, timeoutMs);
   };
-  const found = await fetchOnline(
-    s,
-    chainId,
-    addresses,
-    (contracts) => {
-      take(contracts);
-      return unknown();
-    },
-    timeoutMs,
-    interrupt,
-    proxies,
-  );
+  const unnamed = (contracts: readonly VerifiedContract[]): ReturnType<typeof unknown> => {
+    take(contracts);
+    return unknown();
+  };
+  const found = await fetchOnline({ settings: s, chainId, addresses, unknown: unnamed, more: proxies, timeoutMs, interrupt });
   // Never a name that does not hash to what it names.
   for (const [key, sigs] of found.signatures.function) {
     const good = sigs.filter((sig) => `0x${keccakHex(sig).slice(0, 8)}` === key);

@@ -14,6 +14,7 @@ import { cacheRead, cacheWrite } from './diskCache.js';
 import { deadlineSignal, eitherSignal } from './deadline.js';
 import type { ProxySettings } from './proxy.js';
 import { readUpTo } from './readBody.js';
+import { runInOrder } from './runInOrder.js';
 
 export interface OnlineSettings {
   readonly sourcifyUrl: URL;
@@ -107,6 +108,15 @@ class ServiceTrouble {
 
 type Get = (url: URL, signal: AbortSignal) => Promise<{ readonly status: number; readonly json: unknown; readonly retryAfterMs: number | null }>;
 
+/** What every request of one lookup shares: the client, the services, the chain and the deadline. */
+interface Ask {
+  readonly get: Get;
+  readonly s: OnlineSettings;
+  readonly chainId: number;
+  readonly signal: AbortSignal;
+  readonly deadlineAt: number;
+}
+
 /** GET a JSON document, its body capped; undici (keep-alive per origin), loaded only with --online. */
 async function makeGet(proxy: ProxySettings, timeoutMs: number): Promise<{ get: Get; close: () => Promise<void> }> {
   const transport = await (await import('./httpTransport.js')).createHttpTransport(PARALLEL, proxy, timeoutMs);
@@ -132,19 +142,19 @@ async function makeGet(proxy: ProxySettings, timeoutMs: number): Promise<{ get: 
 }
 
 /** GET with one retry after a 429 whose Retry-After fits the deadline. */
-async function getOnce(get: Get, url: URL, signal: AbortSignal, deadlineAt: number, trouble: ServiceTrouble): Promise<{ status: number; json: unknown } | null> {
+async function getOnce(a: Ask, url: URL, trouble: ServiceTrouble): Promise<{ status: number; json: unknown } | null> {
   for (let attempt = 0; attempt < 2; attempt++) {
     let r: Awaited<ReturnType<Get>>;
     try {
-      r = await get(url, signal);
+      r = await a.get(url, a.signal);
     } catch (err) {
-      if (signal.aborted) trouble.add('no answer in time');
+      if (a.signal.aborted) trouble.add('no answer in time');
       else trouble.add(escapeShort(err instanceof Error ? err.message : String(err), 80));
       return null;
     }
     if (r.status === 429) {
       const wait = r.retryAfterMs ?? 1000;
-      if (attempt === 0 && Date.now() + wait < deadlineAt) {
+      if (attempt === 0 && Date.now() + wait < a.deadlineAt) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }
@@ -161,10 +171,10 @@ async function getOnce(get: Get, url: URL, signal: AbortSignal, deadlineAt: numb
 }
 
 /** Sourcify v2: a verified contract, null when it has none (404), undefined when it could not tell. */
-async function fromSourcify(get: Get, s: OnlineSettings, chainId: number, address: Hex, signal: AbortSignal, deadlineAt: number, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
-  const url = new URL(`${s.sourcifyUrl.pathname.replace(/\/$/, '')}/v2/contract/${chainId}/${address}`, s.sourcifyUrl);
+async function fromSourcify(a: Ask, address: Hex, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
+  const url = new URL(`${a.s.sourcifyUrl.pathname.replace(/\/$/, '')}/v2/contract/${a.chainId}/${address}`, a.s.sourcifyUrl);
   url.searchParams.set('fields', 'abi,compilation,proxyResolution');
-  const r = await getOnce(get, url, signal, deadlineAt, trouble);
+  const r = await getOnce(a, url, trouble);
   if (r === null) return undefined;
   if (r.status === 404) return null;
   const doc = r.json as Record<string, unknown> | null;
@@ -179,10 +189,10 @@ async function fromSourcify(get: Get, s: OnlineSettings, chainId: number, addres
 }
 
 /** Etherscan v2 getsourcecode: a verified contract, null when not verified, undefined when it could not tell. */
-async function fromEtherscan(get: Get, s: OnlineSettings, chainId: number, address: Hex, signal: AbortSignal, deadlineAt: number, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
-  const url = new URL(s.etherscanUrl.href);
-  for (const [k, v] of [['chainid', String(chainId)], ['module', 'contract'], ['action', 'getsourcecode'], ['address', address], ['apikey', s.etherscanKey!]] as const) url.searchParams.set(k, v);
-  const r = await getOnce(get, url, signal, deadlineAt, trouble);
+async function fromEtherscan(a: Ask, address: Hex, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
+  const url = new URL(a.s.etherscanUrl.href);
+  for (const [k, v] of [['chainid', String(a.chainId)], ['module', 'contract'], ['action', 'getsourcecode'], ['address', address], ['apikey', a.s.etherscanKey!]] as const) url.searchParams.set(k, v);
+  const r = await getOnce(a, url, trouble);
   if (r === null) return undefined;
   const doc = r.json as Record<string, unknown> | null;
   if (r.status !== 200 || typeof doc !== 'object' || doc === null) {
@@ -206,20 +216,6 @@ async function fromEtherscan(get: Get, s: OnlineSettings, chainId: number, addre
   return { address, name: contractName(row.ContractName), abi: checkedAbi(abi), source: 'etherscan', implementations: implementation };
 }
 
-/** A small pool: at most `limit` of `jobs` at once. */
-async function inParallel<T>(jobs: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return out;
-}
-
 export interface OnlineFound {
   readonly contracts: VerifiedContract[];
   /** Signatures by selector or topic0 (0x-prefixed, lower case), as the service gave them: verified by the caller. */
@@ -229,109 +225,145 @@ export interface OnlineFound {
   readonly requests: number;
 }
 
+/** The services' troubles, one each, for their warning lines. */
+interface Troubles {
+  readonly sourcify: ServiceTrouble;
+  readonly etherscan: ServiceTrouble;
+  readonly signatures: ServiceTrouble;
+}
+
+export interface OnlineLookup {
+  readonly settings: OnlineSettings;
+  readonly chainId: number;
+  readonly addresses: readonly Hex[];
+  /** The selectors and topics still unnamed once `contracts` are known: asked of the signature service. */
+  readonly unknown: (contracts: readonly VerifiedContract[]) => { readonly function: readonly string[]; readonly event: readonly string[] };
+  /** More addresses to look up once the first ones are known (a proxy's implementation read from the node). */
+  readonly more?: (contracts: readonly VerifiedContract[]) => Promise<readonly Hex[]>;
+  readonly timeoutMs: number;
+  readonly interrupt?: AbortSignal;
+}
+
 /**
  * Verified contracts for `addresses` (and the implementations their proxies resolve to), then
  * signatures for the selectors and topics `unknown` returns once those are known, all within `timeoutMs`.
  */
-export async function fetchOnline(
-  s: OnlineSettings,
-  chainId: number,
-  addresses: readonly Hex[],
-  unknown: (contracts: readonly VerifiedContract[]) => { readonly function: readonly string[]; readonly event: readonly string[] },
-  timeoutMs: number,
-  interrupt?: AbortSignal,
-  /** More addresses to look up once the first ones are known (a proxy's implementation read from the node). */
-  more?: (contracts: readonly VerifiedContract[]) => Promise<readonly Hex[]>,
-): Promise<OnlineFound> {
-  const deadlineAt = Date.now() + timeoutMs;
-  const linked = eitherSignal(deadlineSignal(timeoutMs), interrupt);
-  const signal = linked.signal;
-  // Made by the first request (the ones that start beside it wait for the same one).
-  let http: ReturnType<typeof makeGet> | null = null;
-  let requests = 0;
-  const get: Get = async (url, sig) => {
-    http ??= makeGet(s.proxy, timeoutMs);
-    requests++;
-    return (await http).get(url, sig);
-  };
-  const sourcify = new ServiceTrouble();
-  const etherscan = new ServiceTrouble();
-  const signatures = new ServiceTrouble();
-  const contracts: VerifiedContract[] = [];
-  const seen = new Set<string>();
-  const lookUp = async (address: Hex): Promise<void> => {
-    const key = `contracts/${chainId}/${address}.json`;
-    let found = cacheRead<Found>(s.cacheDir, key, (f) => (f.verified === null || f.verified.implementations.length > 0 ? DAY_MS : null));
-    if (found === undefined) {
-      const fromS = await fromSourcify(get, s, chainId, address, signal, deadlineAt, sourcify);
-      const fromE = fromS == null && s.etherscanKey !== null ? await fromEtherscan(get, s, chainId, address, signal, deadlineAt, etherscan) : null;
-      // Not verified only when every service asked said so; where one could not tell, nothing is cached.
-      const v = fromS ?? fromE ?? (fromS === undefined || fromE === undefined ? undefined : null);
-      if (v === undefined) return;
-      found = { verified: v };
-      cacheWrite(s.cacheDir, key, found);
-    }
-    if (found?.verified) contracts.push(found.verified);
-  };
+export async function fetchOnline(o: OnlineLookup): Promise<OnlineFound> {
+  const s = o.settings;
+  const deadlineAt = Date.now() + o.timeoutMs;
+  const linked = eitherSignal(deadlineSignal(o.timeoutMs), o.interrupt);
+  const http = lazyHttp(s.proxy, o.timeoutMs);
+  const a: Ask = { get: http.get, s, chainId: o.chainId, signal: linked.signal, deadlineAt };
+  const trouble: Troubles = { sourcify: new ServiceTrouble(), etherscan: new ServiceTrouble(), signatures: new ServiceTrouble() };
   try {
-    const rounds = async (first: readonly Hex[]): Promise<void> => {
-      let round = [...new Set(first.map((a) => a.toLowerCase() as Hex))].filter((a) => !seen.has(a));
-      for (let depth = 0; depth < 2 && round.length > 0; depth++) {
-        round.forEach((a) => seen.add(a));
-        const before = contracts.length;
-        await inParallel(round.map((a) => () => lookUp(a)), PARALLEL);
-        // A proxy's implementations: their ABIs name the calls to it.
-        round = [...new Set(contracts.slice(before).flatMap((c) => c.implementations))].filter((a) => !seen.has(a));
-      }
-    };
-    await rounds(addresses);
-    if (more !== undefined && !signal.aborted) await rounds(await more(contracts));
-    const wanted = unknown(contracts);
-    const sigs = { function: new Map<string, string[]>(), event: new Map<string, string[]>() };
-    const ask: Record<'function' | 'event', string[]> = { function: [], event: [] };
-    for (const kind of ['function', 'event'] as const) {
-      for (const key of [...new Set(wanted[kind])].slice(0, 200)) {
-        const cached = cacheRead<string[]>(s.cacheDir, `signatures/${kind}/${key}.json`, (names) => (names.length === 0 ? DAY_MS : null));
-        if (cached !== undefined) sigs[kind].set(key, cached);
-        else ask[kind].push(key);
-      }
-    }
-    if (ask.function.length + ask.event.length > 0 && !signal.aborted) {
-      // One request for every selector and topic still unknown.
-      const url = new URL(`${s.signaturesUrl.pathname.replace(/\/$/, '')}/signature-database/v1/lookup`, s.signaturesUrl);
-      if (ask.function.length > 0) url.searchParams.set('function', ask.function.join(','));
-      if (ask.event.length > 0) url.searchParams.set('event', ask.event.join(','));
-      const r = await getOnce(get, url, signal, deadlineAt, signatures);
-      const doc = r?.json as { ok?: unknown; result?: Record<string, Record<string, unknown>> } | null | undefined;
-      if (r !== null && r !== undefined && (r.status !== 200 || doc?.ok !== true || typeof doc.result !== 'object' || doc.result === null)) signatures.add(`HTTP ${r.status}`);
-      else if (doc?.result) {
-        for (const kind of ['function', 'event'] as const) {
-          for (const key of ask[kind]) {
-            const list = doc.result[kind]?.[key];
-            const names = Array.isArray(list) ? list.map((x) => (x as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string' && n.length <= 1000).slice(0, 8) : [];
-            sigs[kind].set(key, names);
-            cacheWrite(s.cacheDir, `signatures/${kind}/${key}.json`, names);
-          }
-        }
-      }
-    }
-    const warnings: string[] = [];
-    const say = (what: string, where: URL, t: ServiceTrouble): void => {
-      if (t.why.size === 0) return;
-      const line = `--online: ${what} (${where.origin}) did not answer every lookup (${[...t.why].slice(0, 3).join('; ')}); offline names are used there.`;
-      // The API key is a secret: whatever a service or a library said, it is never shown.
-      warnings.push(s.etherscanKey ? line.replaceAll(s.etherscanKey, '…') : line);
-    };
-    say('Sourcify', s.sourcifyUrl, sourcify);
-    say('Etherscan', new URL(s.etherscanUrl.origin), etherscan);
-    say('the signature database', s.signaturesUrl, signatures);
-    return { contracts, signatures: sigs, warnings, requests };
+    const contracts = await verifiedContracts(a, o, trouble);
+    const signatures = await lookUpSignatures(a, o.unknown(contracts), trouble.signatures);
+    return { contracts, signatures, warnings: warningsOf(s, trouble), requests: http.requests() };
   } catch (err) {
-    if (interrupt?.aborted) throw new Interrupted('interrupted');
+    if (o.interrupt?.aborted) throw new Interrupted('interrupted');
     throw err;
   } finally {
     linked.release();
-    // A client that could not be made has nothing to close (its failure was already said).
-    await (await (http as ReturnType<typeof makeGet> | null)?.catch(() => null))?.close();
+    await http.close();
   }
+}
+
+/** The HTTP client, made by the first request (the ones that start beside it wait for the same one), and the requests counted. */
+function lazyHttp(proxy: ProxySettings, timeoutMs: number): { get: Get; requests: () => number; close: () => Promise<void> } {
+  let http: ReturnType<typeof makeGet> | null = null;
+  let requests = 0;
+  return {
+    get: async (url, signal) => {
+      http ??= makeGet(proxy, timeoutMs);
+      requests++;
+      return (await http).get(url, signal);
+    },
+    requests: () => requests,
+    // A client that could not be made has nothing to close (its failure was already said).
+    close: async () => void (await (await http?.catch(() => null))?.close()),
+  };
+}
+
+/** The addresses' verified contracts (in the addresses' order), then their proxies' implementations', then those `more` names. */
+async function verifiedContracts(a: Ask, o: OnlineLookup, trouble: Troubles): Promise<VerifiedContract[]> {
+  const contracts: VerifiedContract[] = [];
+  const seen = new Set<string>();
+  const rounds = async (first: readonly Hex[]): Promise<void> => {
+    let round = [...new Set(first.map((x) => x.toLowerCase() as Hex))].filter((x) => !seen.has(x));
+    for (let depth = 0; depth < 2 && round.length > 0; depth++) {
+      round.forEach((x) => seen.add(x));
+      const asked = round;
+      const found = (await runInOrder(asked.length, PARALLEL, (i) => lookUpContract(a, asked[i]!, trouble))).filter((c) => c !== null);
+      contracts.push(...found);
+      // A proxy's implementations: their ABIs name the calls to it.
+      round = [...new Set(found.flatMap((c) => c.implementations))].filter((x) => !seen.has(x));
+    }
+  };
+  await rounds(o.addresses);
+  if (o.more !== undefined && !a.signal.aborted) await rounds(await o.more(contracts));
+  return contracts;
+}
+
+/** One address's verified contract, from the cache or the services (cached); null when none is known. */
+async function lookUpContract(a: Ask, address: Hex, trouble: Troubles): Promise<VerifiedContract | null> {
+  const key = `contracts/${a.chainId}/${address}.json`;
+  const cached = cacheRead<Found>(a.s.cacheDir, key, (f) => (f.verified === null || f.verified.implementations.length > 0 ? DAY_MS : null));
+  if (cached !== undefined) return cached.verified;
+  const fromS = await fromSourcify(a, address, trouble.sourcify);
+  const fromE = fromS == null && a.s.etherscanKey !== null ? await fromEtherscan(a, address, trouble.etherscan) : null;
+  // Not verified only when every service asked said so; where one could not tell, nothing is cached.
+  const v = fromS ?? fromE ?? (fromS === undefined || fromE === undefined ? undefined : null);
+  if (v === undefined) return null;
+  const found: Found = { verified: v };
+  cacheWrite(a.s.cacheDir, key, found);
+  return v;
+}
+
+type Signatures = OnlineFound['signatures'];
+
+/** Signatures for the wanted selectors and topics: from the cache, the rest in one request (cached). */
+async function lookUpSignatures(a: Ask, wanted: { readonly function: readonly string[]; readonly event: readonly string[] }, trouble: ServiceTrouble): Promise<Signatures> {
+  const sigs = { function: new Map<string, string[]>(), event: new Map<string, string[]>() };
+  const ask: Record<'function' | 'event', string[]> = { function: [], event: [] };
+  for (const kind of ['function', 'event'] as const) {
+    for (const key of [...new Set(wanted[kind])].slice(0, 200)) {
+      const cached = cacheRead<string[]>(a.s.cacheDir, `signatures/${kind}/${key}.json`, (names) => (names.length === 0 ? DAY_MS : null));
+      if (cached !== undefined) sigs[kind].set(key, cached);
+      else ask[kind].push(key);
+    }
+  }
+  if (ask.function.length + ask.event.length === 0 || a.signal.aborted) return sigs;
+  // One request for every selector and topic still unknown.
+  const url = new URL(`${a.s.signaturesUrl.pathname.replace(/\/$/, '')}/signature-database/v1/lookup`, a.s.signaturesUrl);
+  if (ask.function.length > 0) url.searchParams.set('function', ask.function.join(','));
+  if (ask.event.length > 0) url.searchParams.set('event', ask.event.join(','));
+  const r = await getOnce(a, url, trouble);
+  const doc = r?.json as { ok?: unknown; result?: Record<string, Record<string, unknown>> } | null | undefined;
+  if (r !== null && r !== undefined && (r.status !== 200 || doc?.ok !== true || typeof doc.result !== 'object' || doc.result === null)) trouble.add(`HTTP ${r.status}`);
+  else if (doc?.result) {
+    for (const kind of ['function', 'event'] as const) {
+      for (const key of ask[kind]) {
+        const list = doc.result[kind]?.[key];
+        const names = Array.isArray(list) ? list.map((x) => (x as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string' && n.length <= 1000).slice(0, 8) : [];
+        sigs[kind].set(key, names);
+        cacheWrite(a.s.cacheDir, `signatures/${kind}/${key}.json`, names);
+      }
+    }
+  }
+  return sigs;
+}
+
+/** One line per service that did not answer every lookup. */
+function warningsOf(s: OnlineSettings, trouble: Troubles): string[] {
+  const warnings: string[] = [];
+  const say = (what: string, where: URL, t: ServiceTrouble): void => {
+    if (t.why.size === 0) return;
+    const line = `--online: ${what} (${where.origin}) did not answer every lookup (${[...t.why].slice(0, 3).join('; ')}); offline names are used there.`;
+    // The API key is a secret: whatever a service or a library said, it is never shown.
+    warnings.push(s.etherscanKey ? line.replaceAll(s.etherscanKey, '…') : line);
+  };
+  say('Sourcify', s.sourcifyUrl, trouble.sourcify);
+  say('Etherscan', new URL(s.etherscanUrl.origin), trouble.etherscan);
+  say('the signature database', s.signaturesUrl, trouble.signatures);
+  return warnings;
 }

@@ -26,12 +26,14 @@ let logic: string;
 let proxy: string;
 let vault: string;
 let stateShow: string;
+let setCode: string;
 withScenarioNode((s) => {
   anvil = s.anvil;
   const sc = s as unknown as { hashes: Record<string, string>; showcase: string; logic: string; proxy: string; vault: string };
   proxy = sc.proxy.toLowerCase();
   vault = sc.vault.toLowerCase();
   stateShow = sc.hashes.stateShow!;
+  setCode = sc.hashes.setCode!;
   showcaseTx = sc.hashes.showcase!;
   showcase = sc.showcase.toLowerCase();
   logic = sc.logic.toLowerCase();
@@ -338,6 +340,33 @@ describe('--online', () => {
     const limited = await online(['--debug'], { ETHERSCAN_API_KEY: KEY }).run([showcaseTx, '--json']);
     expect(limited.stdout + limited.stderr).not.toContain(KEY);
     expect(jsonOf(limited).warnings).toEqual([expect.stringMatching(/^--online: Etherscan \(http:\/\/127\.0\.0\.1:\d+\) did not answer every lookup \(Max rate limit reached\)/)]);
+  });
+
+  test('inputs inspected at the same time never decode by each other\'s lookups: the same NDJSON at --concurrency 1 and 8, run after run, each line what the input alone prints', async () => {
+    // Sourcify verifies Showcase and Logic, and says so slowly. The showcase calls Logic, so its lookup
+    // learns Logic's ABI, late. The EIP-7702 transaction calls bump() on an account that runs Logic's
+    // code, which no service verifies: it is named as it is alone, however far the showcase's lookup got.
+    const knows = knowsScenarios(CHAIN);
+    sourcify.handler = (url, res) => {
+      const slow = url.pathname.toLowerCase().endsWith(showcase) || url.pathname.toLowerCase().endsWith(logic);
+      if (slow) setTimeout(() => knows(url, res), 1000);
+      else knows(url, res);
+    };
+    const outputs: string[] = [];
+    for (const concurrency of ['1', '8', '1', '8', '1', '8']) {
+      const r = await online(['--concurrency', concurrency]).run([showcaseTx, setCode, '--json']);
+      expect(r.code).toBe(0);
+      outputs.push(r.stdout);
+    }
+    expect(outputs).toEqual(outputs.map(() => outputs[0]));
+    // NDJSON: one document per line, in input order.
+    const lines = outputs[0]!.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((l) => JSON.parse(l));
+    expect(functionsOf(first.calls).find((f) => f.name === 'bump')).toMatchObject({ source: 'sourcify', contract: 'Logic' });
+    expect(second.calls.function.source).not.toBe('sourcify');
+    const alone = await online().run([setCode, '--json']);
+    expect(jsonOf(alone)).toEqual(second);
   });
 
   test('bad service URLs are usage errors before any request (exit 2)', async () => {
