@@ -11,15 +11,10 @@ const V8_11 = process.versions.v8.startsWith('11.');
 /**
  * A text run of a lookup or a simulation: answers parsed into a model of many small objects that lives
  * to the end. The young generation keeps its first size (`--semi-space-growth-factor=1`): V8 doubles it
- * (up to 2 × 16 MB) when most of it survives a scavenge, as the model does, and never gives it back:
- * ~20 MB of bench case (b)'s peak for ~40–60 ms less scavenging. --json, which allocates far more while
- * writing, spent ~25% of its time scavenging a small one, so it keeps V8's growth. Read at each growth, so
- * unlike the heap's sizes it can be set once running.
- *
- * Measured and left out (13 runs each, side by side, (b)): letting the old generation grow only 10% past
- * what the last full collection kept (`--heap-growing-percent=10`) frees the answers' text and parse
- * trees once modelled, 148 → 128 MB, but costs ~11% more wall time; one forced full collection after
- * the model, 133 MB for ~9%; two (after the head is written, and after the model), 122 MB for ~13%.
+ * when most of it survives a scavenge, as the model does, and never gives it back: growth trades a
+ * higher peak for fewer scavenges, and text runs keep the peak down. --json allocates far more while writing and keeps V8's growth. Read at
+ * each growth, so unlike the heap's sizes it can be set once running. The figures, and the settings
+ * measured and left out, are in docs/speed.md ("V8's heap settings").
  */
 export function tuneForText(): void {
   if (!V8_11) return;
@@ -27,9 +22,8 @@ export function tuneForText(): void {
 }
 
 /**
- * Local re-execution: an EVM run's garbage is short-lived (a 200-deep chain spent ~105 ms of ~500 in
- * scavenges of the small young generation, ~70 ms with V8's default growth), and its code cache needs
- * V8's default flags. Called before the EVM's file is compiled.
+ * Local re-execution: an EVM run's garbage is short-lived, so the young generation may grow (fewer
+ * scavenges), and its code cache needs V8's default flags. Called before the EVM's file is compiled.
  */
 export function tuneForEvm(): void {
   if (!V8_11) return;

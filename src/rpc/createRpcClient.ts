@@ -1,7 +1,7 @@
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { eitherSignal } from './deadline.js';
-import type { HttpBody } from './httpTransport.js';
+import type { HttpBody, HttpTransport } from './httpTransport.js';
 import { NO_PROXY_SETTINGS, proxyFor, type ProxySettings, shownProxy } from './proxy.js';
 import { readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
@@ -144,10 +144,18 @@ function transportFailure(err: unknown, where: string, opts: RpcClientOptions, m
   return hint(`cannot talk to ${where} (${escapeShort(detail, 60)}); check the URL and the network.`);
 }
 
-/** The HTTP client is loaded on first use, so --help and usage errors never pay for it. */
-export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient> {
-  const transport = await (await import('./httpTransport.js')).createHttpTransport(8, opts.proxy ?? NO_PROXY_SETTINGS, opts.timeoutMs);
-  const where = redactUrl(opts.url);
+/** What every request of one client shares: its transport, its settings, and the backoff of the run. */
+interface Link {
+  readonly transport: HttpTransport;
+  readonly opts: RpcClientOptions;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly where: string;
+  /** Backoff is shared by every request of the run: once the node says 429/503, nobody asks before this. */
+  notBefore: number;
+}
+
+/** The request headers: JSON, the URL's credentials as Basic auth, then -H (which wins). */
+function requestHeaders(opts: RpcClientOptions): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.url.username !== '' || opts.url.password !== '') {
     const user = decodeURIComponent(opts.url.username);
@@ -155,115 +163,117 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
     headers.authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
   }
   for (const [name, value] of opts.headers) headers[name.toLowerCase()] = value;
+  return headers;
+}
 
-  let nextId = 1;
-  const base = opts.retryBaseMs ?? 250;
-  // Backoff is shared by every request of the run: once the node says 429/503, nobody asks before this.
-  let notBefore = 0;
-
-  async function attempt(body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: string }> {
-    const res = await transport.request(opts.url, { method: 'POST', headers, body, signal });
-    if (RETRY_STATUSES.has(res.status)) {
-      discard(res.body);
-      return { status: res.status, retryAfter: retryAfterMs(res.headers['retry-after']) };
-    }
-    if (res.status < 200 || res.status >= 300) {
-      discard(res.body);
-      return { status: res.status };
-    }
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
-      discard(res.body);
-      throw tooLarge(opts.maxResponseBytes, where);
-    }
-    const expected = Number.isSafeInteger(declared) && declared > 0 ? declared : undefined;
-    return { status: res.status, text: await readCapped(res.body, opts.maxResponseBytes, where, expected) };
+/** One POST: the answer's text, or the status that is to be retried or said. */
+async function attempt(link: Link, body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: string }> {
+  const { opts, where } = link;
+  const res = await link.transport.request(opts.url, { method: 'POST', headers: link.headers, body, signal });
+  if (RETRY_STATUSES.has(res.status)) {
+    discard(res.body);
+    return { status: res.status, retryAfter: retryAfterMs(res.headers['retry-after']) };
   }
-
-  async function call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
-    const id = nextId++;
-    const text = await post(JSON.stringify({ jsonrpc: '2.0', id, method, params }), method, deadline);
-    return parseEnvelope(text, method, id, where);
+  if (res.status < 200 || res.status >= 300) {
+    discard(res.body);
+    return { status: res.status };
   }
-
-  async function batch(calls: readonly BatchCall[], deadline: AbortSignal): Promise<BatchAnswer[]> {
-    if (calls.length === 0) return [];
-    const first = nextId;
-    nextId += calls.length;
-    const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })));
-    const label = `batch of ${calls.length} ${calls[0]!.method}`;
-    return parseBatch(await post(body, label, deadline), label, first, calls.length, where);
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
+    discard(res.body);
+    throw tooLarge(opts.maxResponseBytes, where);
   }
+  const expected = Number.isSafeInteger(declared) && declared > 0 ? declared : undefined;
+  return { status: res.status, text: await readCapped(res.body, opts.maxResponseBytes, where, expected) };
+}
 
-  /** POST one request body; the answer's text, after 429/503 retries inside the deadline. */
-  async function post(body: string, method: string, deadline: AbortSignal): Promise<string> {
-    const linked = eitherSignal(deadline, opts.interrupt);
+/** An HTTP status that is no answer and not retried, said with its likely fix. */
+function statusFailure(link: Link, method: string, status: number): RpcFailure {
+  const fix =
+    status === 401 || status === 403
+      ? ' check your API key or the -H authorization header.'
+      : status === 404
+        ? ' check the URL path.'
+        : status === 413
+          ? ' the node refused the request size.'
+          : ' check the URL and the node.';
+  // Through a proxy the status may be the proxy's own (a plain-HTTP node is asked through it, not tunnelled).
+  const via = proxyFor(link.opts.url, link.opts.proxy ?? NO_PROXY_SETTINGS);
+  const through = via === null ? '' : ` (through the proxy ${shownProxy(via)}, which may have answered itself)`;
+  return new RpcFailure('http', `${method}: ${link.where} answered HTTP ${status}${through};${fix}`, { method });
+}
+
+/** POST one request body; the answer's text, after 429/503 retries inside the deadline. */
+async function post(link: Link, body: string, method: string, deadline: AbortSignal): Promise<string> {
+  const linked = eitherSignal(deadline, link.opts.interrupt);
+  try {
+    return await postUntil(link, body, method, deadline, linked.signal);
+  } finally {
+    linked.release();
+  }
+}
+
+/** post's work: `signal` is the deadline's or the interrupt's, whichever comes first. */
+async function postUntil(link: Link, body: string, method: string, deadline: AbortSignal, signal: AbortSignal): Promise<string> {
+  const { opts, where } = link;
+  const started = nowMs();
+  for (let tries = 0; ; tries++) {
+    let outcome: Awaited<ReturnType<typeof attempt>>;
     try {
-      return await postUntil(body, method, deadline, linked.signal);
-    } finally {
-      linked.release();
+      const hold = link.notBefore - Date.now();
+      if (hold > 0) await sleep(hold, signal);
+      outcome = await attempt(link, body, signal);
+    } catch (err) {
+      throw transportFailure(err, where, opts, method, deadline);
+    }
+    if (outcome.text !== undefined) {
+      opts.debug?.(`${method}: ${Math.round(nowMs() - started)} ms, ${outcome.text.length} bytes`);
+      return outcome.text;
+    }
+    const status = outcome.status;
+    if (!RETRY_STATUSES.has(status)) throw statusFailure(link, method, status);
+    // 429 / 503: the three reads are idempotent, so retrying a POST is safe. Capped exponential
+    // backoff with full jitter, or the server's Retry-After, always inside the overall deadline.
+    const backoff = Math.min(MAX_RETRY_DELAY_MS, (opts.retryBaseMs ?? 250) * 2 ** tries) * (0.5 + Math.random() / 2);
+    const wait = outcome.retryAfter ?? backoff;
+    link.notBefore = Math.max(link.notBefore, Date.now() + wait);
+    opts.debug?.(`${method}: HTTP ${status}, retry ${tries + 1} in ${Math.round(wait)} ms`);
+    const elapsed = nowMs() - started;
+    if (elapsed + wait >= opts.timeoutMs || wait > MAX_RETRY_DELAY_MS * 4) {
+      throw new RpcFailure(
+        'rate-limited',
+        `${method}: ${where} is rate limiting (HTTP ${status}) and did not answer within ${opts.timeoutMs / 1000}s after ${tries + 1} tries; wait and try again, or raise --timeout.`,
+        { method },
+      );
+    }
+    try {
+      await sleep(Math.max(wait, link.notBefore - Date.now()), signal);
+    } catch (err) {
+      throw transportFailure(err, where, opts, method, deadline);
     }
   }
+}
 
-  /** post's work: `signal` is the deadline's or the interrupt's, whichever comes first. */
-  async function postUntil(body: string, method: string, deadline: AbortSignal, signal: AbortSignal): Promise<string> {
-    const started = nowMs();
-    let text: string | undefined;
-    for (let tries = 0; ; tries++) {
-      let outcome: Awaited<ReturnType<typeof attempt>>;
-      try {
-        const hold = notBefore - Date.now();
-        if (hold > 0) await sleep(hold, signal);
-        outcome = await attempt(body, signal);
-      } catch (err) {
-        throw transportFailure(err, where, opts, method, deadline);
-      }
-      if (outcome.text !== undefined) {
-        text = outcome.text;
-        break;
-      }
-      const status = outcome.status;
-      if (!RETRY_STATUSES.has(status)) {
-        const fix =
-          status === 401 || status === 403
-            ? ' check your API key or the -H authorization header.'
-            : status === 404
-              ? ' check the URL path.'
-              : status === 413
-                ? ' the node refused the request size.'
-                : ' check the URL and the node.';
-        // Through a proxy the status may be the proxy's own (a plain-HTTP node is asked through it, not tunnelled).
-        const via = proxyFor(opts.url, opts.proxy ?? NO_PROXY_SETTINGS);
-        const through = via === null ? '' : ` (through the proxy ${shownProxy(via)}, which may have answered itself)`;
-        throw new RpcFailure('http', `${method}: ${where} answered HTTP ${status}${through};${fix}`, { method });
-      }
-      // 429 / 503: the three reads are idempotent, so retrying a POST is safe. Capped exponential
-      // backoff with full jitter, or the server's Retry-After, always inside the overall deadline.
-      const backoff = Math.min(MAX_RETRY_DELAY_MS, base * 2 ** tries) * (0.5 + Math.random() / 2);
-      const wait = outcome.retryAfter ?? backoff;
-      notBefore = Math.max(notBefore, Date.now() + wait);
-      opts.debug?.(`${method}: HTTP ${status}, retry ${tries + 1} in ${Math.round(wait)} ms`);
-      const elapsed = nowMs() - started;
-      if (elapsed + wait >= opts.timeoutMs || wait > MAX_RETRY_DELAY_MS * 4) {
-        throw new RpcFailure(
-          'rate-limited',
-          `${method}: ${where} is rate limiting (HTTP ${status}) and did not answer within ${opts.timeoutMs / 1000}s after ${tries + 1} tries; wait and try again, or raise --timeout.`,
-          { method },
-        );
-      }
-      try {
-        await sleep(Math.max(wait, notBefore - Date.now()), signal);
-      } catch (err) {
-        throw transportFailure(err, where, opts, method, deadline);
-      }
-    }
-    opts.debug?.(`${method}: ${Math.round(nowMs() - started)} ms, ${text.length} bytes`);
-    return text;
-  }
-
+/** The HTTP client is loaded on first use, so --help and usage errors never pay for it. */
+export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient> {
+  const transport = await (await import('./httpTransport.js')).createHttpTransport(8, opts.proxy ?? NO_PROXY_SETTINGS, opts.timeoutMs);
+  const where = redactUrl(opts.url);
+  const link: Link = { transport, opts, headers: requestHeaders(opts), where, notBefore: 0 };
+  let nextId = 1;
   return {
-    call,
-    batch,
+    async call(method, params, deadline) {
+      const id = nextId++;
+      const text = await post(link, JSON.stringify({ jsonrpc: '2.0', id, method, params }), method, deadline);
+      return parseEnvelope(text, method, id, where);
+    },
+    async batch(calls, deadline) {
+      if (calls.length === 0) return [];
+      const first = nextId;
+      nextId += calls.length;
+      const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })));
+      const label = `batch of ${calls.length} ${calls[0]!.method}`;
+      return parseBatch(await post(link, body, label, deadline), label, first, calls.length, where);
+    },
     where,
     async close() {
       await transport.close();

@@ -9,6 +9,7 @@ import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { askAhead } from './askAhead.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
 import { loadLocalTrace } from './loadLocalTrace.js';
+import { type Rung, walkLadder } from './tracerLadder.js';
 import { messageOf, type TracerState } from './types.js';
 
 /** The answers of a lookup by hash. */
@@ -39,51 +40,58 @@ type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNo
 };
 const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null, reexecution: null };
 
+const LOCAL: TraceResult = { ...NO_TRACE, local: true };
+
+/**
+ * The rungs --tracer asks for, from the top: auto takes trace_transaction (Erigon, Reth, Nethermind,
+ * Besu), else the callTracer (geth, anvil), else re-executes here; the others take only their own.
+ */
+function traceLadder(client: RpcClient, hash: Hex, opts: FetchOptions): Rung<TraceResult>[] {
+  const mode = opts.tracer.mode;
+  const parity: Rung<TraceResult> = {
+    method: 'trace_transaction',
+    ask: async () => ({ trace: await client.call('trace_transaction', [hash], opts.deadline), callTrace: null, traceSource: 'trace_transaction', traceNote: null, reexecution: null }),
+  };
+  const geth = (note: string): Rung<TraceResult> => ({
+    method: 'debug_traceTransaction',
+    ask: async () => ({ trace: null, callTrace: await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline), traceSource: 'debug_traceTransaction', traceNote: note, reexecution: null }),
+  });
+  const local: Rung<TraceResult> = { method: 'local', ask: async () => LOCAL };
+  if (mode === 'none') return [];
+  if (mode === 'local') return [local];
+  if (mode === 'parity') return [parity];
+  if (mode === 'geth') return [geth('from debug_traceTransaction (callTracer), as --tracer geth asked')];
+  return [
+    { ...parity, flag: 'traceMissing', down: (err) => (isMethodNotFound(err) ? { lacks: 'trace_transaction' } : null) },
+    // No callTracer on this node (Hardhat refuses it; public endpoints refuse debug_*): re-execute here.
+    { ...geth(`from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`), flag: 'callTracerMissing', down: (err) => (isTracerRefused(err) ? {} : null) },
+    local,
+  ];
+}
+
+/** A failed rung's warning: the tree is not shown, the transaction and receipt still are. */
+function traceFailure(client: RpcClient, method: string, err: unknown): string {
+  if (method === 'trace_transaction') {
+    if (isMethodNotFound(err)) return `trace_transaction is not available on ${client.where} (method not found); the call tree is not shown.`;
+    return `${messageOf(err).replace(/^trace_transaction: /, 'trace_transaction failed: ')}; the call tree is not shown.`;
+  }
+  const why = isMethodNotFound(err) ? `debug_traceTransaction is not available on ${client.where} either (method not found)` : messageOf(err);
+  return `${why}; the call tree is not shown.`;
+}
+
 /**
  * Ask for the trace the mode wants. Failures that concern only the trace become warnings (the
  * transaction and receipt are still worth showing); an interrupt is passed on.
  */
 async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warnings: string[]): Promise<TraceResult> {
-  const mode = opts.tracer.mode;
-  if (mode === 'none') return NO_TRACE;
-  if (mode === 'local' || (mode === 'auto' && opts.tracer.callTracerMissing === true)) return { ...NO_TRACE, local: true };
-  const fallbackNote = `from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`;
-  const viaDebug = async (note: string | null): Promise<TraceResult> => {
-    try {
-      const callTrace = await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline);
-      return { trace: null, callTrace, traceSource: 'debug_traceTransaction', traceNote: note, reexecution: null };
-    } catch (err) {
-      if (err instanceof Interrupted) throw err;
-      // No callTracer on this node (Hardhat refuses it; public endpoints refuse debug_*): re-execute here.
-      if (mode === 'auto' && isTracerRefused(err)) {
-        opts.tracer.callTracerMissing = true;
-        return { ...NO_TRACE, local: true };
-      }
-      const why = isMethodNotFound(err) ? `debug_traceTransaction is not available on ${client.where} either (method not found)` : messageOf(err);
-      warnings.push(`${why}; the call tree is not shown.`);
-      return NO_TRACE;
-    }
-  };
-  if (mode === 'geth') return viaDebug('from debug_traceTransaction (callTracer), as --tracer geth asked');
-  if (mode === 'auto' && opts.tracer.traceMissing) return viaDebug(fallbackNote);
-  try {
-    const trace = await client.call('trace_transaction', [hash], opts.deadline);
-    return { trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null, reexecution: null };
-  } catch (err) {
-    if (err instanceof Interrupted) throw err;
-    if (!isMethodNotFound(err)) {
-      warnings.push(`${messageOf(err).replace(/^trace_transaction: /, 'trace_transaction failed: ')}; the call tree is not shown.`);
-      return NO_TRACE;
-    }
-    if (mode === 'parity') {
-      warnings.push(`trace_transaction is not available on ${client.where} (method not found); the call tree is not shown.`);
-      return NO_TRACE;
-    }
-    opts.tracer.traceMissing = true;
-    const result = await viaDebug(fallbackNote);
-    if (result.traceSource === null && result.local !== true) warnings.unshift(`trace_transaction is not available on ${client.where} (method not found).`);
-    return result;
+  const climb = await walkLadder(traceLadder(client, hash, opts), opts.tracer, warnings);
+  if (climb.kind === 'answered') return climb.answer;
+  if (climb.kind === 'failed') {
+    // Where a rung above was missing, that is said first.
+    for (const m of climb.lacking) warnings.push(`${m} is not available on ${client.where} (method not found).`);
+    warnings.push(traceFailure(client, climb.method, climb.error));
   }
+  return NO_TRACE;
 }
 
 async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {

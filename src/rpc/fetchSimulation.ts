@@ -15,6 +15,7 @@ import { isQuantity, isRecord } from '../raw/hex.js';
 import type { SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
 import { loadLocalTrace } from './loadLocalTrace.js';
+import { type Rung, walkLadder } from './tracerLadder.js';
 import { messageOf, type TracerState } from './types.js';
 
 /** Which node method answered the simulation. */
@@ -41,7 +42,6 @@ export interface SimulationAnswers extends SourceAnswers {
   /** eth_estimateGas's answer verbatim; null when not asked or when it failed (estimateError says why). */
   readonly estimate: unknown;
   readonly estimateError: string | null;
-  /** eth_call's outcome, when no tracer answered: its output, or its revert data. */
   /**
    * The outcome without a tracer: its output or its revert data; with eth_simulateV1 also the events
    * it emitted (verbatim, not yet checked) and its gas used.
@@ -77,147 +77,158 @@ async function fetchHeader(client: RpcClient, block: string, deadline: AbortSign
   return { header, param: block === 'pending' ? 'pending' : header.number };
 }
 
-export async function fetchSimulation(client: RpcClient, req: SimulationRequest): Promise<SimulationAnswers> {
-  const { header, param } = await fetchHeader(client, req.block, req.deadline);
-  const warnings: string[] = [];
-  const overrides = req.overrides;
-  const traceCall = (config: Record<string, unknown>): Promise<unknown> =>
-    client.call('debug_traceCall', [req.call, param, overrides === null ? config : { ...config, stateOverrides: overrides }], req.deadline);
-  // trace_call, eth_call and eth_estimateGas take the overrides as their last parameter, where there are any.
-  const withOverrides = (params: unknown[]): unknown[] => (overrides === null ? params : [...params, overrides]);
-  const parityCall = (): Promise<unknown> => client.call('trace_call', withOverrides([req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], param]), req.deadline);
-  const ethCall = async (): Promise<SimulationAnswers['callOutcome']> => {
-    try {
-      const output = await client.call('eth_call', withOverrides([req.call, param]), req.deadline);
-      return { output: typeof output === 'string' ? output : '0x' };
-    } catch (err) {
-      // A revert is an answer (code 3 with the revert data in geth and anvil; some nodes give only the text).
-      if (err instanceof RpcFailure && err.kind === 'rpc-error' && (err.rpcCode === 3 || /revert/i.test(err.message))) return { revertData: err.data ?? null, message: err.message };
-      throw err;
-    }
-  };
-  /** eth_simulateV1's answer for the one call, or null where the node has none (or it fails: eth_call decides then). */
-  const simulateV1 = async (): Promise<SimulationAnswers['callOutcome']> => {
-    try {
-      const blocks = await client.call('eth_simulateV1', [{ blockStateCalls: [{ calls: [req.call], ...(overrides === null ? {} : { stateOverrides: overrides }) }] }, param], req.deadline);
-      const calls = Array.isArray(blocks) && isRecord(blocks[0]) && Array.isArray(blocks[0].calls) ? blocks[0].calls : [];
-      const c = calls[0];
-      if (!isRecord(c) || typeof c.returnData !== 'string') return null;
-      const base = { logs: c.logs, gasUsed: c.gasUsed };
-      return c.status === '0x1' ? { ...base, output: c.returnData } : { ...base, revertData: c.returnData, message: 'execution reverted' };
-    } catch (err) {
-      if (err instanceof Interrupted) throw err;
-      return null;
-    }
-  };
-  const estimate = req.estimate
-    ? client.call('eth_estimateGas', withOverrides([req.call, param]), req.deadline).then(
-        (v) => ({ value: v, error: null }),
-        (err: unknown) => {
-          if (err instanceof Interrupted) throw err;
-          return { value: null, error: messageOf(err) };
-        },
-      )
-    : Promise.resolve({ value: null, error: null });
-  estimate.catch(() => undefined);
+/** What the simulation's requests share: the node, the request, and the block they are all made at. */
+interface Asking {
+  readonly client: RpcClient;
+  readonly req: SimulationRequest;
+  readonly param: string;
+}
 
-  // A call with data to an address without code runs nothing and "succeeds" (cast call refuses it):
-  // its code is asked beside the trace and the outcome says so. Not for a precompile (0x01–0x100:
-  // no code, but it runs) nor an address whose code the overrides set.
-  const target = typeof req.call.to === 'string' && typeof req.call.data === 'string' && req.call.data !== '0x' ? req.call.to.toLowerCase() : null;
-  const overridden = target === null ? undefined : overrides?.[target];
-  const checked = target !== null && BigInt(target) > 0x100n && !(isRecord(overridden) && overridden.code !== undefined) ? target : null;
-  const noCode =
-    checked === null
-      ? Promise.resolve(false)
-      : client.call('eth_getCode', [checked, param], req.deadline).then(
-          (code) => code === '0x',
-          (err: unknown) => {
-            if (err instanceof Interrupted) throw err;
-            return false;
-          },
-        );
-  noCode.catch(() => undefined);
+/** debug_traceCall with a tracer's config; the overrides go inside the config, as geth takes them. */
+const traceCall = ({ client, req, param }: Asking, config: Record<string, unknown>): Promise<unknown> =>
+  client.call('debug_traceCall', [req.call, param, req.overrides === null ? config : { ...config, stateOverrides: req.overrides }], req.deadline);
 
-  const mode = req.tracer.mode;
-  const geth = mode === 'auto' || mode === 'geth';
-  let refused = false;
-  // The prestateTracer rides beside the callTracer; trace_call brings its own stateDiff.
-  const prestate: Promise<StateAnswer | { readonly failed: string }> | null =
-    req.state && geth
-      ? traceCall(PRESTATE).then(
-          (raw) => ({ raw, source: 'debug_traceCall' as const }),
-          (err: unknown) => {
-            if (err instanceof Interrupted) throw err;
-            return { failed: messageOf(err) };
-          },
-        )
-      : null;
-  prestate?.catch(() => undefined);
+/** trace_call, eth_call and eth_estimateGas take the overrides as their last parameter, where there are any. */
+const withOverrides = (req: SimulationRequest, params: unknown[]): unknown[] => (req.overrides === null ? params : [...params, req.overrides]);
 
-  let method: SimulationMethod = 'eth_call';
-  let callTrace: unknown = null;
-  let trace: unknown = null;
-  let traceNote: string | null = null;
-  let state: StateAnswer | null = null;
-  let callOutcome: SimulationAnswers['callOutcome'] = null;
-  const missing: string[] = [];
-  if (geth) {
-    try {
-      callTrace = await traceCall(CALL_TRACER);
-      method = 'debug_traceCall';
-    } catch (err) {
-      // Hardhat has debug_traceCall but only its opcode tracer (-32602 for the callTracer).
-      if (!isTracerRefused(err)) throw err;
-      refused = !isMethodNotFound(err);
-      missing.push(refused ? 'callTracer' : 'debug_traceCall');
-    }
+/** A settled answer for later: an interrupt is passed on when awaited, any other failure becomes `fallback(err)`. */
+function aside<T, U>(answer: Promise<T>, fallback: (err: unknown) => U): Promise<T | U> {
+  const settled = answer.catch((err: unknown) => {
+    if (err instanceof Interrupted) throw err;
+    return fallback(err);
+  });
+  settled.catch(() => undefined);
+  return settled;
+}
+
+/** What the rung that answered found. */
+interface Simulated {
+  readonly method: SimulationMethod;
+  readonly callTrace: unknown;
+  readonly trace: unknown;
+  readonly traceNote: string | null;
+  readonly state: StateAnswer | null;
+  readonly callOutcome: SimulationAnswers['callOutcome'];
+}
+
+const NOTHING = { callTrace: null, trace: null, traceNote: null, state: null, callOutcome: null } as const;
+
+/** eth_call's outcome: its output, or its revert data. */
+async function ethCall({ client, req, param }: Asking): Promise<Simulated> {
+  try {
+    const output = await client.call('eth_call', withOverrides(req, [req.call, param]), req.deadline);
+    return { ...NOTHING, method: 'eth_call', callOutcome: { output: typeof output === 'string' ? output : '0x' } };
+  } catch (err) {
+    // A revert is an answer (code 3 with the revert data in geth and anvil; some nodes give only the text).
+    if (err instanceof RpcFailure && err.kind === 'rpc-error' && (err.rpcCode === 3 || /revert/i.test(err.message))) return { ...NOTHING, method: 'eth_call', callOutcome: { revertData: err.data ?? null, message: err.message } };
+    throw err;
   }
-  if (method === 'eth_call' && (mode === 'auto' || mode === 'parity')) {
-    try {
-      const answer = await parityCall();
-      trace = isRecord(answer) ? answer.trace : null;
-      if (req.state) state = { raw: answer, source: 'trace_call' };
-      method = 'trace_call';
-      if (mode === 'auto') traceNote = `from trace_call: ${client.where} does not serve debug_traceCall`;
-    } catch (err) {
-      if (!isMethodNotFound(err)) throw err;
-      missing.push('trace_call');
-    }
+}
+
+/** eth_simulateV1's answer for the one call; throws where the node has none (eth_call decides then). */
+async function simulateV1({ client, req, param }: Asking): Promise<Simulated> {
+  const blocks = await client.call('eth_simulateV1', [{ blockStateCalls: [{ calls: [req.call], ...(req.overrides === null ? {} : { stateOverrides: req.overrides }) }] }, param], req.deadline);
+  const calls = Array.isArray(blocks) && isRecord(blocks[0]) && Array.isArray(blocks[0].calls) ? blocks[0].calls : [];
+  const c = calls[0];
+  if (!isRecord(c) || typeof c.returnData !== 'string') throw new Error('eth_simulateV1 gave no result for the call');
+  const base = { logs: c.logs, gasUsed: c.gasUsed };
+  return { ...NOTHING, method: 'eth_simulateV1', callOutcome: c.status === '0x1' ? { ...base, output: c.returnData } : { ...base, revertData: c.returnData, message: 'execution reverted' } };
+}
+
+/** The call run here on the node's state (rpc/localTrace.ts, loaded only now). */
+async function simulateHere(a: Asking, lacking: readonly string[]): Promise<Simulated> {
+  const { client, req, param } = a;
+  const { simulateLocally } = await loadLocalTrace();
+  const local = await simulateLocally(client, req.call, param, req.overrides, { state: req.state, deadline: req.deadline });
+  const why = req.tracer.mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${lacking.map((m) => `no ${m}`).join(' and ')}`;
+  return { ...NOTHING, method: 'local', callTrace: local.callTrace, state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' }, traceNote: `simulated locally on the node's state (${why})` };
+}
+
+/**
+ * The rungs --tracer asks for, from the top: the callTracer, Parity's trace_call, a run here (auto, or
+ * --tracer local), and below them the outcome without a tree: eth_simulateV1 (where the node has it, also
+ * the events and the gas used), else eth_call.
+ */
+function simulationLadder(a: Asking): Rung<Simulated>[] {
+  const { client, req } = a;
+  const mode = req.tracer.mode;
+  const rungs: Rung<Simulated>[] = [];
+  if (mode === 'auto' || mode === 'geth') {
+    rungs.push({
+      method: 'debug_traceCall',
+      ask: async () => ({ ...NOTHING, method: 'debug_traceCall', callTrace: await traceCall(a, CALL_TRACER) }),
+      // Hardhat has debug_traceCall but only its opcode tracer (-32602 for the callTracer).
+      down: (err) => (isTracerRefused(err) ? { lacks: isMethodNotFound(err) ? 'debug_traceCall' : 'callTracer' } : null),
+    });
+  }
+  if (mode === 'auto' || mode === 'parity') {
+    rungs.push({
+      method: 'trace_call',
+      ask: async () => {
+        const answer = await client.call('trace_call', withOverrides(req, [req.call, req.state ? ['trace', 'stateDiff'] : ['trace'], a.param]), req.deadline);
+        const traceNote = mode === 'auto' ? `from trace_call: ${client.where} does not serve debug_traceCall` : null;
+        return { ...NOTHING, method: 'trace_call', trace: isRecord(answer) ? answer.trace : null, state: req.state ? { raw: answer, source: 'trace_call' } : null, traceNote };
+      },
+      down: (err) => (isMethodNotFound(err) ? { lacks: 'trace_call' } : null),
+    });
   }
   // No call tracer on the node (Hardhat, public endpoints), or --tracer local: run it here.
-  if (method === 'eth_call' && (mode === 'local' || (mode === 'auto' && missing.length > 0))) {
-    try {
-      const { simulateLocally } = await loadLocalTrace();
-      const local = await simulateLocally(client, req.call, param, overrides, { state: req.state, deadline: req.deadline });
-      callTrace = local.callTrace;
-      if (local.stateDiff !== null) state = { raw: local.stateDiff, source: 'local' };
-      method = 'local';
-      traceNote = `simulated locally on the node's state (${mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`})`;
-    } catch (err) {
-      if (err instanceof Interrupted) throw err;
+  if (mode === 'auto' || mode === 'local') {
+    rungs.push({
+      method: 'local',
+      ask: (lacking) => simulateHere(a, lacking),
       // The node's state could not be had (a pruned node): eth_call still tells the outcome.
-      warnings.push(`the call could not be simulated here (${escapeShort(messageOf(err), 240)}).`);
-      missing.push('state for a local run');
-    }
+      down: (err) => ({ lacks: 'state for a local run', warning: `the call could not be simulated here (${escapeShort(messageOf(err), 240)}).` }),
+    });
   }
-  if (method === 'eth_call') {
-    // eth_simulateV1 (where the node has it) also tells the events and the gas used; else eth_call.
-    const simulated = await simulateV1();
-    if (simulated !== null) {
-      callOutcome = simulated;
-      method = 'eth_simulateV1';
-    } else callOutcome = await ethCall();
-    const why = mode === 'none' ? 'as --tracer none asked' : `${client.where} serves ${missing.map((m) => `no ${m}`).join(' and ')}`;
+  rungs.push({ method: 'eth_simulateV1', ask: () => simulateV1(a), down: () => ({}) }, { method: 'eth_call', ask: () => ethCall(a) });
+  return rungs;
+}
+
+/**
+ * A call with data to an address without code runs nothing and "succeeds" (cast call refuses it): its
+ * code is asked beside the trace and the outcome says so. Not for a precompile (0x01–0x100: no code, but
+ * it runs) nor an address whose code the overrides set. The address asked about, or null.
+ */
+function codeless({ client, req, param }: Asking): { readonly address: string | null; readonly noCode: Promise<boolean> } {
+  const call = req.call;
+  const target = typeof call.to === 'string' && typeof call.data === 'string' && call.data !== '0x' ? call.to.toLowerCase() : null;
+  const overridden = target === null ? undefined : req.overrides?.[target];
+  const address = target !== null && BigInt(target) > 0x100n && !(isRecord(overridden) && overridden.code !== undefined) ? target : null;
+  if (address === null) return { address, noCode: Promise.resolve(false) };
+  return { address, noCode: aside(client.call('eth_getCode', [address, param], req.deadline).then((code) => code === '0x'), () => false) };
+}
+
+export async function fetchSimulation(client: RpcClient, req: SimulationRequest): Promise<SimulationAnswers> {
+  const { header, param } = await fetchHeader(client, req.block, req.deadline);
+  const a: Asking = { client, req, param };
+  const warnings: string[] = [];
+  const estimate = req.estimate
+    ? aside(client.call('eth_estimateGas', withOverrides(req, [req.call, param]), req.deadline).then((v) => ({ value: v, error: null as string | null })), (err) => ({ value: null, error: messageOf(err) }))
+    : Promise.resolve({ value: null, error: null });
+  const target = codeless(a);
+  const mode = req.tracer.mode;
+  // The prestateTracer rides beside the callTracer; trace_call brings its own stateDiff.
+  const prestate =
+    req.state && (mode === 'auto' || mode === 'geth')
+      ? aside(traceCall(a, PRESTATE).then((raw): StateAnswer => ({ raw, source: 'debug_traceCall' })), (err) => ({ failed: messageOf(err) }))
+      : null;
+
+  const climb = await walkLadder(simulationLadder(a), req.tracer, warnings);
+  if (climb.kind !== 'answered') throw climb.kind === 'failed' ? climb.error : new Error('no method answered the simulation');
+  const { method, callTrace, trace, traceNote, callOutcome } = climb.answer;
+  let state = climb.answer.state;
+  if (method === 'eth_call' || method === 'eth_simulateV1') {
+    const why = mode === 'none' ? 'as --tracer none asked' : `${client.where} serves ${climb.lacking.map((m) => `no ${m}`).join(' and ')}`;
     warnings.push(`simulated with ${method} (${why}): the outcome${method === 'eth_simulateV1' ? ' and its events' : ''} only, no call tree${req.state ? ' and no state changes' : ''}.`);
   }
-  if (prestate !== null && method === 'debug_traceCall' && state === null) {
+  if (prestate !== null && method === 'debug_traceCall') {
     const answer = await prestate;
     if ('failed' in answer) warnings.push(`${answer.failed}; state changes are not shown.`);
     else state = answer;
   }
   const gas = await estimate;
-  if (await noCode) warnings.push(`${checked} has no code at block ${isRecord(header) && typeof header.number === 'string' ? BigInt(header.number) : param}: the call ran nothing and returned no data (cast call refuses such a call).`);
+  if (await target.noCode) warnings.push(`${target.address} has no code at block ${isRecord(header) && typeof header.number === 'string' ? BigInt(header.number) : param}: the call ran nothing and returned no data (cast call refuses such a call).`);
   return {
     transaction: req.call,
     receipt: null,

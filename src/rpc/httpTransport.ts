@@ -59,7 +59,7 @@ export async function createHttpTransport(connections: number, proxy: ProxySetti
         signal: req.signal,
       });
       // A body nobody reads is destroyed by its reader; its 'error' then has a listener.
-      return { status: res.statusCode, headers: res.headers, body: res.body as unknown as HttpBody };
+      return { status: res.statusCode, headers: res.headers, body: res.body };
     },
     async close() {
       await dispatcher.destroy().catch(() => undefined);

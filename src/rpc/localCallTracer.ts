@@ -1,0 +1,234 @@
+/**
+ * The call tracer of local re-execution: it watches the embedded EVM's messages and a few opcodes and
+ * writes what geth's callTracer (withLog) would answer, so no stage after it knows where the tree came
+ * from. What only the EVM knows and the callTracer has no field for (where each frame stopped, its last
+ * jumps) goes beside the tree, in FrameFacts keyed by the frame's traceAddress, and only when asked.
+ */
+import type { Message } from '@ethereumjs/evm';
+import type { VM } from '@ethereumjs/vm';
+import { bytesToHex } from './evmEngine.js';
+import { type Hex, hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
+
+/** A geth callTracer frame (withLog). */
+export type Frame = {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas: string;
+  gasUsed?: string;
+  input: string;
+  output?: string;
+  error?: string;
+  calls?: Frame[];
+  logs?: Array<{ address: string; topics: string[]; data: string; position: string }>;
+};
+
+/** What the EVM knows of one frame beyond the callTracer's fields. */
+export interface FrameFacts {
+  /** The pc of the opcode the frame stopped at (its code's length where it ran off the end); null where the EVM ran no code (a precompile, an account without code). */
+  exitPc: number | null;
+  /** The destinations of its last taken JUMP and JUMPI, oldest first, at most LAST_JUMPS. */
+  readonly lastJumps: number[];
+  /** The account whose code ran (a delegatecall's library, a created contract). */
+  codeAddress: string;
+}
+
+export const LAST_JUMPS = 8;
+
+/** The side channel's key of a frame: its traceAddress, joined ('' is the top frame, '0,2' its first call's third). */
+export const frameKey = (traceAddress: readonly number[]): string => traceAddress.join(',');
+
+/** The call kind of a message, as geth's callTracer names it: the opcode that made it, where the run saw it. */
+function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): string {
+  if (m.to === undefined) return m.salt !== undefined ? 'CREATE2' : 'CREATE';
+  if (opcode !== undefined) return opcode;
+  if (m.delegatecall) return 'DELEGATECALL';
+  if (m.codeAddress !== undefined && !m.codeAddress.equals(m.to)) return 'CALLCODE';
+  if (m.isStatic && !parentStatic) return 'STATICCALL';
+  return 'CALL';
+}
+
+/** A frame while it runs, with what the tree does not carry. */
+interface Running {
+  readonly frame: Frame;
+  /** A static context (its children are static too). */
+  readonly static: boolean;
+  readonly key: string;
+  readonly facts: FrameFacts | null;
+}
+
+type MessageEnd = {
+  execResult: { executionGasUsed: bigint; returnValue: Uint8Array; exceptionError?: { error: string }; runState?: { programCounter: number; opCode: number } };
+  createdAddress?: { toString(): string };
+};
+
+/** STOP, RETURN, REVERT, SELFDESTRUCT: the opcodes that end a frame by running. */
+const HALTS = [0x00, 0xf3, 0xfd, 0xff] as const;
+const CALL_NAMES = [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], [0xfa, 'STATICCALL']] as const;
+
+export interface CallTracer {
+  /** Run `go` with the tracer listening; its top frame, and the facts by frame when they were asked for. */
+  record<T>(go: () => Promise<T>): Promise<{ readonly frame: Frame; readonly result: T; readonly facts: ReadonlyMap<string, FrameFacts> | null }>;
+}
+
+/** One run's tree as it grows: the frames, the ones still running, and the facts when asked for. */
+class Recording {
+  readonly top: Frame[] = [];
+  readonly stack: Running[] = [];
+  /** The last call opcode the running frame executed: the one that makes the next message. */
+  lastOp: string | undefined;
+
+  constructor(
+    private readonly table: Array<OpEntry | undefined>,
+    readonly facts: Map<string, FrameFacts> | null,
+  ) {}
+
+  running(): Running | undefined {
+    return this.stack.at(-1);
+  }
+
+  begin(m: Message): void {
+    const parent = this.running();
+    const type = kindOf(m, parent?.static === true, parent === undefined ? undefined : this.lastOp);
+    this.lastOp = undefined;
+    const context = type === 'DELEGATECALL' || type === 'CALLCODE';
+    const frame: Frame = {
+      type,
+      // A delegatecall's message keeps the original caller; geth names the contract that made the call (its context).
+      from: (context ? m.to! : m.caller).toString().toLowerCase(),
+      ...(m.to !== undefined ? { to: (context ? (m.codeAddress ?? m.to) : m.to).toString().toLowerCase() } : {}),
+      ...(type === 'STATICCALL' ? {} : { value: hex(m.value) }),
+      gas: hex(m.gasLimit),
+      input: bytesToHex(m.data),
+    };
+    const siblings = parent === undefined ? this.top : (parent.frame.calls ??= []);
+    let key = '';
+    let own: FrameFacts | null = null;
+    if (this.facts !== null) {
+      // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
+      if (parent !== undefined) key = parent.key === '' ? String(siblings.length) : `${parent.key},${siblings.length}`;
+      this.facts.set(key, (own = { exitPc: null, lastJumps: [], codeAddress: (m.codeAddress ?? m.to)?.toString().toLowerCase() ?? '' }));
+    }
+    siblings.push(frame);
+    this.stack.push({ frame, static: m.isStatic, key, facts: own });
+  }
+
+  end(r: MessageEnd): void {
+    const running = this.stack.pop();
+    if (running === undefined) return;
+    const { frame } = running;
+    const e = r.execResult;
+    frame.gasUsed = hex(e.executionGasUsed);
+    const created = frame.type.startsWith('CREATE') && e.exceptionError === undefined;
+    if (e.returnValue.length > 0 && !created) frame.output = bytesToHex(e.returnValue);
+    if (created) {
+      frame.to = r.createdAddress?.toString().toLowerCase();
+      frame.output = bytesToHex(e.returnValue);
+    }
+    if (e.exceptionError !== undefined) frame.error = e.exceptionError.error === 'revert' ? 'execution reverted' : e.exceptionError.error;
+    if (running.facts === null) return;
+    if (created && frame.to !== undefined) running.facts.codeAddress = frame.to;
+    running.facts.exitPc ??= exitPcOf(this.table, r);
+  }
+}
+
+/**
+ * Where a frame stopped that no halting opcode said (it failed, or ran off the end of its code), read
+ * from the run state it left; null where it ran no code.
+ */
+function exitPcOf(table: Array<OpEntry | undefined>, r: MessageEnd): number | null {
+  const run = r.execResult.runState;
+  if (run === undefined) return null;
+  const error = r.execResult.exceptionError;
+  // Nothing failed and no halting opcode ran: it ran off the end of its code.
+  if (error === undefined) return run.programCounter;
+  // EthereumJS advances the counter after the gas charge and before the handler: the charge's failures
+  // (out of gas, a dynamic gas check) and an invalid opcode leave it on the opcode.
+  const info = table[run.opCode]?.opcodeInfo;
+  const before = info === undefined || info.dynamicGas || info.isInvalid || error.error === 'out of gas';
+  return before ? run.programCounter : run.programCounter - 1;
+}
+
+/** Hook the opcodes the tree needs (and, for facts, the jumps and halts): they read `now()`, the run under way. */
+function hookOpcodes(vm: VM, now: () => Recording | null, facts: boolean): void {
+  const running = (): Running | undefined => now()?.running();
+  for (const [op, name] of CALL_NAMES) {
+    wrapOpcode(vm, op, () => {
+      const rec = now();
+      if (rec !== null) rec.lastOp = name;
+    }, null);
+  }
+  // A log's place among its frame's calls, as the callTracer's withLog gives it.
+  for (let op = 0xa0; op <= 0xa4; op++) wrapOpcode(vm, op, null, (r) => logOf(running()?.frame, r));
+  // A selfdestruct is a call of its own in the callTracer: to the beneficiary, with the balance.
+  wrapOpcode(vm, 0xff, (r) => selfdestructOf(running()?.frame, r), null);
+  if (!facts) return;
+  // Inside a handler the counter has already moved past the opcode.
+  for (const op of HALTS) {
+    wrapOpcode(vm, op, (r) => {
+      const f = running()?.facts;
+      if (f != null) f.exitPc = r.programCounter - 1;
+    }, null);
+  }
+  wrapOpcode(vm, 0x56, null, (r) => jumped(running()?.facts, r.programCounter));
+  // A JUMPI not taken leaves the counter on the next opcode.
+  let fallThrough = -1;
+  wrapOpcode(vm, 0x57, (r) => void (fallThrough = r.programCounter), (r) => {
+    if (r.programCounter !== fallThrough) jumped(running()?.facts, r.programCounter);
+  });
+}
+
+/**
+ * Attach a call tracer to `vm`: its opcode hooks stay (they do nothing outside `record`). `facts` also
+ * hooks JUMP, JUMPI and the halting opcodes for FrameFacts; without it those run untouched.
+ */
+export function attachCallTracer(vm: VM, opts: { readonly facts: boolean }): CallTracer {
+  let current: Recording | null = null;
+  hookOpcodes(vm, () => current, opts.facts);
+  const onBefore = (m: Message, done?: () => void): void => {
+    current?.begin(m);
+    done?.();
+  };
+  const onAfter = (r: MessageEnd, done?: () => void): void => {
+    current?.end(r);
+    done?.();
+  };
+  return {
+    async record(go) {
+      const rec = new Recording(opcodeTable(vm), opts.facts ? new Map() : null);
+      current = rec;
+      vm.evm.events!.on('beforeMessage', onBefore as never);
+      vm.evm.events!.on('afterMessage', onAfter as never);
+      try {
+        const result = await go();
+        return { frame: rec.top[0]!, result, facts: rec.facts };
+      } finally {
+        vm.evm.events!.off('beforeMessage', onBefore as never);
+        vm.evm.events!.off('afterMessage', onAfter as never);
+        current = null;
+      }
+    },
+  };
+}
+
+function logOf(frame: Frame | undefined, r: OpRunState): void {
+  const log = r.interpreter._result.logs.at(-1);
+  if (frame === undefined || log === undefined) return;
+  const [address, topics, data] = log;
+  (frame.logs ??= []).push({ address: bytesToHex(address), topics: topics.map((x) => bytesToHex(x)), data: bytesToHex(data), position: hex(BigInt(frame.calls?.length ?? 0)) });
+}
+
+function selfdestructOf(frame: Frame | undefined, r: OpRunState): void {
+  if (frame === undefined) return;
+  const [to] = r.stack.peek(1);
+  const beneficiary: Hex = `0x${to!.toString(16).padStart(40, '0')}`;
+  const env = r.interpreter._env;
+  (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: env.address.toString().toLowerCase(), to: beneficiary, value: hex(env.contract.balance), gas: '0x0', gasUsed: '0x0', input: '0x' });
+}
+
+function jumped(facts: FrameFacts | null | undefined, destination: number): void {
+  if (facts === null || facts === undefined) return;
+  facts.lastJumps.push(destination);
+  if (facts.lastJumps.length > LAST_JUMPS) facts.lastJumps.shift();
+}

@@ -1,0 +1,187 @@
+/**
+ * The embedded EVM's set-up for local re-execution (rpc/localTrace.ts): the chain's rules, the node's
+ * state at a block (rpc/nodeState.ts), the block context, and two ways to run a transaction. What a run
+ * is made to tell (the call tree, the state diff) is the business of localCallTracer.ts and
+ * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
+ */
+import type { VM } from '@ethereumjs/vm';
+import { isAddress, isRecord } from '../raw/hex.js';
+import type { RpcClient } from './createRpcClient.js';
+import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
+import { NodeState } from './nodeState.js';
+
+export type Json = Record<string, unknown>;
+export type Hex = `0x${string}`;
+export type RunResult = Awaited<ReturnType<typeof runTx>>;
+export type EvmTx = Awaited<ReturnType<typeof createTxFromRPC>>;
+
+export const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
+
+/** Hardfork by what the header carries (local chains), from the newest. */
+function hardforkOf(header: Json): string {
+  if (header.requestsHash !== undefined) return 'prague';
+  if (header.parentBeaconBlockRoot !== undefined || header.excessBlobGas !== undefined) return 'cancun';
+  if (header.withdrawalsRoot !== undefined) return 'shanghai';
+  if (header.baseFeePerGas !== undefined) return 'london';
+  return 'berlin';
+}
+
+const KNOWN_CHAINS: Readonly<Record<number, typeof Mainnet>> = { 1: Mainnet, 11155111: Sepolia, 17000: Holesky, 560048: Hoodi };
+
+/**
+ * Mainnet and the public testnets: the hardfork by block number and time, as their clients decide it;
+ * any other chain (anvil, Hardhat, devnets): by what the header carries.
+ */
+function commonFor(chainId: number, header: Json): Common {
+  const known = KNOWN_CHAINS[chainId];
+  if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header) });
+  const common = new Common({ chain: known });
+  common.setHardforkBy({ blockNumber: BigInt(header.number as string), timestamp: BigInt(header.timestamp as string) });
+  return common;
+}
+
+/** The chain as the EVM sees it: only BLOCKHASH reads it, and asks the node (each number once). */
+function nodeBlockchain(client: RpcClient, deadline: AbortSignal) {
+  const hashes = new Map<bigint, Uint8Array>();
+  return {
+    async getBlock(n: bigint | number) {
+      const number = BigInt(n);
+      let h = hashes.get(number);
+      if (h === undefined) {
+        const b = await client.call('eth_getBlockByNumber', [hex(number), false], deadline);
+        h = isRecord(b) && typeof b.hash === 'string' ? hexToBytes(b.hash as Hex) : new Uint8Array(32);
+        hashes.set(number, h);
+      }
+      const found = h;
+      return { hash: () => found };
+    },
+    async putBlock() {},
+    shallowCopy() {
+      return this;
+    },
+  };
+}
+
+/** The block context the transaction runs in, from the node's header (the fields each hardfork wants). */
+function blockContext(block: Json, common: Common) {
+  return createBlock(
+    {
+      header: {
+        number: BigInt(block.number as string),
+        timestamp: BigInt(block.timestamp as string),
+        gasLimit: BigInt(block.gasLimit as string),
+        coinbase: block.miner as Hex,
+        ...(block.baseFeePerGas !== undefined ? { baseFeePerGas: BigInt(block.baseFeePerGas as string) } : {}),
+        ...(block.mixHash !== undefined ? { mixHash: block.mixHash as Hex } : {}),
+        ...(block.difficulty !== undefined ? { difficulty: BigInt(block.difficulty as string) } : {}),
+        ...(block.excessBlobGas !== undefined ? { excessBlobGas: BigInt(block.excessBlobGas as string), blobGasUsed: BigInt((block.blobGasUsed as string) ?? '0x0') } : {}),
+        ...(block.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: block.parentBeaconBlockRoot as Hex } : {}),
+        ...(block.requestsHash !== undefined ? { requestsHash: block.requestsHash as Hex } : {}),
+        ...(block.withdrawalsRoot !== undefined ? { withdrawalsRoot: block.withdrawalsRoot as Hex } : {}),
+      },
+    },
+    { common, skipConsensusFormatValidation: true },
+  );
+}
+
+/** One entry of the EVM's opcode table, as far as txray reads and wraps it. */
+export interface OpEntry {
+  readonly opcodeInfo: { readonly dynamicGas: boolean; readonly isInvalid: boolean };
+  opHandler: (runState: OpRunState, common: unknown) => unknown;
+}
+
+/** The interpreter's run state, as far as the wrapped opcodes read it. */
+export interface OpRunState {
+  readonly programCounter: number;
+  readonly stack: { peek(n: number): bigint[] };
+  readonly interpreter: { _result: { logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> }; _env: { address: { toString(): string }; contract: { balance: bigint } } };
+}
+
+/** The VM's opcode table (its own: each EVM builds one for its hardfork). */
+export const opcodeTable = (vm: VM): Array<OpEntry | undefined> => Reflect.get(vm.evm, '_opcodeMap');
+
+/**
+ * Wrap one opcode's handler where it runs: `before` and `after` see the run state around it. Only the
+ * wrapped opcodes pay (a 'step' listener would cost every opcode of the run).
+ */
+export function wrapOpcode(vm: VM, op: number, before: ((r: OpRunState) => void) | null, after: ((r: OpRunState) => void) | null): void {
+  const entry = opcodeTable(vm)[op];
+  if (entry === undefined) return;
+  const original = entry.opHandler;
+  entry.opHandler = (runState, common) => {
+    before?.(runState);
+    const out = original(runState, common);
+    if (after === null) return out;
+    if (out instanceof Promise) return out.then((v) => (after(runState), v));
+    after(runState);
+    return out;
+  };
+}
+
+type JumpAnalysis = (code: Uint8Array) => unknown;
+/** The EVMs whose interpreters share their code's analysis: only those of local runs. */
+const sharing = new WeakMap<object, WeakMap<Uint8Array, unknown>>();
+const patched = new WeakSet<object>();
+
+/**
+ * EthereumJS analyses a frame's code (jump destinations, push values, opcode table) afresh for every
+ * message: a deep chain of calls through one contract does it once per frame, most of the run's garbage.
+ * The analysis depends on the code and the EVM's opcode table alone and is only read after, so it is kept
+ * per EVM and per code (the state hands every frame the same bytes of an account's code).
+ *
+ * The patch is on the interpreter's prototype, so it is process-wide: the class is not exported, and the
+ * EVM makes a new interpreter for every message inside its own call, with no hook between the two, so
+ * no single instance can be patched before it runs. That is safe: an interpreter of an EVM not set up
+ * here (none exists in txray today) calls the original analysis unchanged, and an EVM's cache lives and
+ * dies with that EVM. The prototype is reached from the first frame that makes a call, before its child
+ * starts.
+ */
+function shareJumpAnalysis(interpreter: object): void {
+  const proto: { _getValidJumpDestinations?: JumpAnalysis } = Object.getPrototypeOf(interpreter);
+  if (patched.has(proto) || typeof proto._getValidJumpDestinations !== 'function') return;
+  patched.add(proto);
+  const analyse = proto._getValidJumpDestinations;
+  proto._getValidJumpDestinations = function (this: { _evm: object }, code: Uint8Array) {
+    const done = sharing.get(this._evm);
+    if (done === undefined) return analyse.call(this, code);
+    let found = done.get(code);
+    if (found === undefined) done.set(code, (found = analyse.call(this, code)));
+    return found;
+  };
+}
+
+const CALL_OPS = [0xf1, 0xf2, 0xf4, 0xfa] as const;
+
+export interface LocalEvm {
+  readonly common: Common;
+  readonly state: NodeState;
+  readonly vm: VM;
+  /** Run an EthereumJS transaction in the block (`skipNonce`: a call without a nonce, as eth_call takes it). */
+  readonly run: (t: EvmTx, skipNonce?: boolean) => Promise<RunResult>;
+  /** Run a transaction as the node gave it; `guessing`: on guessed state (see NodeState.guess). */
+  readonly runRaw: (raw: Json, guessing?: boolean) => Promise<RunResult>;
+}
+
+/** The EVM set up on the node's state at `stateBlock`, with `header` as its block context. */
+export async function createLocalEvm(client: RpcClient, header: Json, stateBlock: string, deadline: AbortSignal, chainIdAnswer?: Promise<unknown>): Promise<LocalEvm> {
+  const chainIdHex = await (chainIdAnswer ?? client.call('eth_chainId', [], deadline));
+  const common = commonFor(Number(BigInt(chainIdHex as string)), header);
+  const state = new NodeState(client, stateBlock, deadline, { common });
+  const vm = await createVM({ common, stateManager: state, blockchain: nodeBlockchain(client, deadline) as never });
+  sharing.set(vm.evm, new WeakMap());
+  for (const op of CALL_OPS) wrapOpcode(vm, op, (r) => shareJumpAnalysis(r.interpreter), null);
+  const block = blockContext(header, common);
+  const run = async (t: EvmTx, skipNonce = false): Promise<RunResult> => runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
+  const runRaw = async (raw: Json, guessing = false): Promise<RunResult> => {
+    const t = await createTxFromRPC(raw as never, { common, freeze: false });
+    // The sender the node names: recovering it from the signature costs more than the rest of a small
+    // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
+    if (isAddress(raw.from)) {
+      const sender = createAddressFromString(raw.from);
+      t.getSenderAddress = () => sender;
+    }
+    // On guesses (see NodeState.guess) a nonce or a balance is often not the real one yet.
+    return guessing ? runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce: true, skipBalance: true }) : run(t);
+  };
+  return { common, state, vm, run, runRaw };
+}

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
+import { frameKey } from '../../src/rpc/localCallTracer.js';
+import { simulateLocally } from '../../src/rpc/localTrace.js';
+
+// Hand-assembled contracts, run by txray's EVM on a real anvil's state (their code set by overrides).
+const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const JUMPER = '0x00000000000000000000000000000000000c0de1';
+const OFF_END = '0x00000000000000000000000000000000000c0de2';
+const BAD_JUMP = '0x00000000000000000000000000000000000c0de3';
+const INVALID = '0x00000000000000000000000000000000000c0de4';
+const CALLER = '0x00000000000000000000000000000000000c0de5';
+
+const code = {
+  // 0 PUSH1 4, 2 JUMP, 3 INVALID, 4 JUMPDEST, 5 PUSH1 1, 7 PUSH1 11, 9 JUMPI (taken), 10 INVALID, 11 JUMPDEST,
+  // 12 PUSH1 0, 14 PUSH1 3, 16 JUMPI (not taken), 17 PUSH1 0, 19 PUSH1 0, 21 REVERT
+  [JUMPER]: '0x600456fe5b6001600b57fe5b600060035760006000fd',
+  // PUSH1 1, PUSH1 2, ADD: runs off the end at 5
+  [OFF_END]: '0x6001600201',
+  // 0 PUSH1 3, 2 JUMP to a byte that is no JUMPDEST
+  [BAD_JUMP]: '0x600356',
+  // 0 PUSH1 0, 2 INVALID
+  [INVALID]: '0x6000fe',
+  // CALL each of the three with all gas, POP the result, then STOP at 102
+  [CALLER]: `0x${[OFF_END, BAD_JUMP, INVALID].map((a) => `6000600060006000600073${a.slice(2)}5af150`).join('')}00`,
+};
+const overrides = Object.fromEntries(Object.entries(code).map(([address, c]) => [address, { code: c }]));
+
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let client: RpcClient;
+beforeAll(async () => {
+  anvil = await startAnvil();
+  client = await createRpcClient({ url: new URL(anvil.url), headers: [], timeoutMs: 20_000, maxResponseBytes: 1 << 24 });
+});
+afterAll(async () => {
+  await client?.close();
+  await anvil?.stop();
+});
+
+const run = (to: string, facts?: boolean) =>
+  simulateLocally(client, { from: SENDER, to, data: '0x' }, 'latest', overrides, { state: false, deadline: AbortSignal.timeout(20_000), facts });
+
+test('a frame that jumps and reverts: the REVERT\'s pc, and the taken jumps only', async () => {
+  const local = await run(JUMPER, true);
+  expect(local.facts?.get(frameKey([]))).toEqual({ exitPc: 21, lastJumps: [4, 11], codeAddress: JUMPER });
+});
+
+test('calls that end three ways: each frame by its traceAddress, where it stopped', async () => {
+  const local = await run(CALLER, true);
+  expect(Object.fromEntries(local.facts ?? [])).toEqual({
+    '': { exitPc: 102, lastJumps: [], codeAddress: CALLER },
+    '0': { exitPc: 5, lastJumps: [], codeAddress: OFF_END },
+    '1': { exitPc: 2, lastJumps: [], codeAddress: BAD_JUMP },
+    '2': { exitPc: 2, lastJumps: [], codeAddress: INVALID },
+  });
+});
+
+test('facts are only recorded when asked, and never change the call tree', async () => {
+  const plain = await run(CALLER);
+  const withFacts = await run(CALLER, true);
+  expect(plain.facts).toBeNull();
+  expect(withFacts.callTrace).toEqual(plain.callTrace);
+  expect(JSON.stringify(plain.callTrace)).not.toMatch(/static|exitPc|lastJumps/);
+});
+
+test('at most the last 8 jumps are kept', async () => {
+  const LOOP = '0x00000000000000000000000000000000000c0de6';
+  const start = { [LOOP]: { code: '0x600c5b600190038060025700' } };
+  // A countdown from 12, jumping back 11 times: 0 PUSH1 12, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
+  const local = await simulateLocally(client, { from: SENDER, to: LOOP, data: '0x' }, 'latest', start, { state: false, deadline: AbortSignal.timeout(20_000), facts: true });
+  expect(local.facts?.get('')).toEqual({ exitPc: 11, lastJumps: Array(8).fill(2), codeAddress: LOOP });
+});
