@@ -6,9 +6,9 @@
  * chain id where the transaction carries one, and (for --state) the fee vaults in the diff.
  */
 import type { Hex } from '../raw/types.js';
-import type { Receipt, Transaction } from './types.js';
+import type { FeeRules, Receipt, Transaction } from './types.js';
 
-export type FeeRules = 'ethereum' | 'op-stack' | 'arbitrum';
+export type { FeeRules } from './types.js';
 
 /** Chains a user meets, by id: their names, and the family of the L2s among them. */
 const CHAINS: Readonly<Record<number, { readonly name: string; readonly family?: Exclude<FeeRules, 'ethereum'> }>> = {

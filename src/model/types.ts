@@ -1,5 +1,7 @@
 import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
-import type { FeeRules } from './chain.js';
+
+/** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
+export type FeeRules = 'ethereum' | 'op-stack' | 'arbitrum';
 
 export type Status = 'success' | 'reverted' | 'pending' | 'not_found';
 
