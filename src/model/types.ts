@@ -193,6 +193,10 @@ export interface InspectModel {
   readonly warnings: readonly string[];
   /** Names for what the model holds (the decode stage); absent before it runs. */
   readonly decoded?: DecodedModel;
+  /** What it did, in one line, from the actor's net movements (the action stage, after decode); null where nothing ran (pending, not found). */
+  readonly action?: Action | null;
+  /** Every holder's net movement per asset (the action stage): the actor first, then by address. */
+  readonly netChanges?: readonly NetChange[];
   /**
    * The node's results verbatim, for --json; null when the run prints text, so that a big answer's
    * parsed objects can be freed once the model is built.
@@ -207,6 +211,48 @@ export interface InspectModel {
     /** A simulation's logs (it has no receipt): the tracer's surviving events, in order, with a logIndex. */
     readonly logs?: readonly unknown[];
   } | null;
+}
+
+export type ActionKind =
+  | 'swap' | 'transfer' | 'approve' | 'wrap' | 'unwrap' | 'add-liquidity' | 'remove-liquidity' | 'supply' | 'withdraw' | 'borrow'
+  | 'repay' | 'liquidate' | 'stake' | 'bridge' | 'mint' | 'burn' | 'nft-trade' | 'deploy' | 'batch' | 'call' | 'failed';
+
+/** An amount of one asset: ether, or a token (an NFT with its id). */
+export interface AssetAmount {
+  /** "ETH", or the token's lower-case address. */
+  readonly asset: 'ETH' | Hex;
+  readonly standard: 'ETH' | 'ERC-20' | 'ERC-721' | 'ERC-1155';
+  /** In base units (wei, the token's smallest unit; an NFT's count); never negative here. */
+  readonly amount: bigint;
+  readonly tokenId?: string;
+  /** What the token says of itself, where known. */
+  readonly symbol?: string;
+  readonly decimals?: number;
+}
+
+/** What a transaction (or a simulation) did, from one actor's view. */
+export interface Action {
+  /** The sentence: "Swapped 1 ETH for 1,994.01 TKA on Uniswap v2". */
+  readonly summary: string;
+  readonly kind: ActionKind;
+  /** Whose view the sentence takes (the sender; the Safe for a Safe execution; the smart account of an ERC-4337 user operation; --as). */
+  readonly actor: Hex;
+  /** The venues that did it, by the protocol set's names ("Uniswap v2"). */
+  readonly protocols: readonly string[];
+  /** The actor's net movements, each asset once; the fee is not among them. */
+  readonly sent: readonly AssetAmount[];
+  readonly received: readonly AssetAmount[];
+}
+
+/** One holder's net movement of one asset over the transaction (signed). */
+export interface NetChange {
+  readonly holder: Hex;
+  readonly asset: 'ETH' | Hex;
+  readonly standard: AssetAmount['standard'];
+  readonly tokenId?: string;
+  readonly change: bigint;
+  readonly symbol?: string;
+  readonly decimals?: number;
 }
 
 /** What an account was to the transaction. */
