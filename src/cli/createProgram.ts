@@ -67,6 +67,7 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
     .option('--no-project-abis', "do not read the ABIs of the Foundry/Hardhat project in the working directory")
     .option('--labels <0xaddr:Name>', 'name an address in the output, repeatable', collect)
     .option('--labels-file <file>', 'names for addresses from a JSON object {"0xaddress": "Name"}')
+    .option('--as <address>', "the action's view: whose movements the one-line summary takes (default: the sender; the Safe, the smart account)")
     .option('--online', 'also name what offline sources do not: verified ABIs from Sourcify (and Etherscan with ETHERSCAN_API_KEY), signatures from a signature service; cached on disk (also TXRAY_ONLINE=1)')
     .option('--no-online', 'ask nothing but the node (overrides TXRAY_ONLINE=1)')
     .option('--sourcify-url <url>', 'Sourcify server for --online (default: https://sourcify.dev/server)')

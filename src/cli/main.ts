@@ -281,14 +281,10 @@ async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r
  * --online adds for it names nothing in another input.
  */
 async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { readonly error: unknown }>, single: boolean, r: Run): Promise<Outcome> {
-  const { opts, io, log, writers } = r;
+  const { opts, io, log } = r;
   const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
   const decoderReady = r.decoderReady.then((d) => d.forInput());
   decoderReady.catch(() => undefined);
-  // A single text lookup writes its head (transaction and logs) while the trace is still coming,
-  // when nothing in the trace can change it: the part after it is then all that is left at the end.
-  // With --online, names may come from what the trace shows: the head waits for them.
-  const writesHead = single && !opts.json && !opts.quiet && opts.html !== '-' && opts.online === null;
   try {
     const model = await runPipeline(client, input, {
       lookup: r.lookup,
@@ -297,14 +293,14 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
         // The gas profile is made once where a view shows it.
         needsGasProfile: opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined,
         warnPartialGas: opts.gas || opts.gasOut !== undefined,
-        // The views that show transfers: --quiet shows nothing, the many-hashes summary no transfer.
-        tokenAmounts: !opts.quiet && (single || opts.full || opts.json || opts.html !== undefined),
+        // Every view but --quiet shows amounts: the transfers, the action (the many-hashes summary too).
+        tokenAmounts: !opts.quiet,
+        actor: opts.actor,
         online: opts.online,
         interrupt: io.interrupt,
         debug: opts.debug ? (line) => log.debug(`${tag}${line}`) : undefined,
       },
       decoderReady,
-      onHead: writesHead ? (hash, head, logs) => void writers.writeHead(hash, head, logs) : undefined,
       onStage: opts.debug ? (stage) => log.debug(`${tag}${stage} at ${log.elapsed()}`) : undefined,
     });
     return { input: input.text, hash: input.hash, model, code: exitCodeForModel(model) };

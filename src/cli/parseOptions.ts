@@ -35,6 +35,7 @@ export interface RawCliOptions {
   readonly projectAbis?: boolean;
   readonly labels?: readonly string[];
   readonly labelsFile?: string;
+  readonly as?: string;
   readonly state?: boolean;
   readonly gas?: boolean;
   readonly gasOut?: string;
@@ -71,6 +72,8 @@ export interface InspectOptions {
   readonly projectAbis: boolean;
   readonly labels: readonly string[];
   readonly labelsFile: string | undefined;
+  /** --as: whose view the action takes (lower case). */
+  readonly actor: Hex | undefined;
   /** --state: balance, storage and account changes from the node's state diff. */
   readonly state: boolean;
   /** --gas: the gas profile table after the call tree. */
@@ -370,9 +373,17 @@ export function parseOptions(
     call: callInput,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
+    actor: parseActor(raw.as),
     online: parseOnline(raw, env, proxy),
     proxy,
   };
+}
+
+/** --as: an address (0x and 40 hex digits), else a usage error before any request. */
+function parseActor(text: string | undefined): Hex | undefined {
+  if (text === undefined) return undefined;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new UsageError(`--as needs an address (0x and 40 hex digits), not '${escapeShort(text, 60)}'.`);
+  return text.toLowerCase() as Hex;
 }
 
 export const DEFAULT_SOURCIFY_URL = 'https://sourcify.dev/server';

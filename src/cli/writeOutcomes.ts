@@ -1,6 +1,6 @@
 /**
  * The writers: what each input's outcome becomes on stdout, stderr and in files, whichever source it
- * came from. Text (the head early where the trace cannot change it), --json, --html pages and their
+ * came from. Text, --json, --html pages and their
  * index, --gas's table, --gas-out's folded stacks, the summary table for several inputs. The views are
  * loaded while the node works, and only those asked for.
  */
@@ -9,17 +9,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Decoder } from '../decode/createDecoder.js';
-import type { LogDecoding } from '../decode/decodeLogs.js';
 import { UsageError } from '../errors.js';
-import { feeSplit } from '../model/feeSplit.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
-import type { Head } from '../pipeline/lookupHash.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import { shortHash } from '../render/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
 import type { SummaryRow } from '../render/renderSummary.js';
-import { renderHead, renderTail, renderText } from '../render/renderText.js';
+import { renderText } from '../render/renderText.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import { redactUrl } from '../rpc/redactUrl.js';
 import { errorCodeName, errorMessage } from './errorWords.js';
@@ -67,8 +64,6 @@ export interface WriterContext {
 }
 
 export interface Writers {
-  /** A single text lookup's head (transaction and logs), written before the trace when nothing in it can change them. */
-  writeHead(hash: Hex, head: Head, logs: Promise<LogDecoding | undefined> | undefined): Promise<boolean>;
   /** One outcome, in input order. */
   emit(o: Outcome): Promise<void>;
   /** After all of them: the summary table, --gas-out's file, --html's index. */
@@ -111,7 +106,6 @@ export async function createWriters(c: WriterContext): Promise<Writers> {
 }
 
 class OutcomeWriters implements Writers {
-  private head: Promise<boolean> | undefined;
   /** --html with several inputs: each page's file by hash, for the index. */
   private readonly pages = new Map<string, string>();
   private readonly width: number;
@@ -126,20 +120,6 @@ class OutcomeWriters implements Writers {
     const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
     this.width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
     this.where = redactUrl(c.opts.url);
-  }
-
-  writeHead(hash: Hex, h: Head, logs: Promise<LogDecoding | undefined> | undefined): Promise<boolean> {
-    this.head ??= (async (): Promise<boolean> => {
-      const decoder = await this.c.decoderReady;
-      const early = await logs;
-      if (decoder.namesFromTrace || early === undefined) return false;
-      const partial: InspectModel = { hash, status: 'success', tx: h.tx, receipt: h.receipt, tree: null, traceSource: null, traceNote: null, events: null, failure: null, fee: feeSplit(h.tx, h.receipt, null), warnings: [], raw: null };
-      const text = renderHead({ ...partial, decoded: decoder.decodeHead(partial, early) }, { chalk: await this.views.chalk(), width: this.width, where: this.where });
-      await this.c.out.writeAll(text);
-      return true;
-    })();
-    this.head.catch(() => undefined); // its failure is reported where it is awaited, or not at all when the lookup failed
-    return this.head;
   }
 
   async emit(o: Outcome): Promise<void> {
@@ -176,13 +156,12 @@ class OutcomeWriters implements Writers {
     return 'file';
   }
 
-  /** The text view (what is left after an early head), then --gas's table. */
+  /** The text view, then --gas's table. */
   private async writeText(model: InspectModel): Promise<void> {
-    const { opts, single, out } = this.c;
-    const rest = single && this.head !== undefined && (await this.head) ? renderTail : renderText;
+    const { opts, out } = this.c;
     const renderState = this.views.state === undefined ? undefined : (await this.views.state).renderState;
     const chalk = await this.views.chalk();
-    await out.writeAll(rest(model, { chalk, width: this.width, where: this.where, renderState }));
+    await out.writeAll(renderText(model, { chalk, width: this.width, where: this.where, renderState }));
     const profile = model.decoded?.gasProfile;
     if (profile !== undefined && opts.gas) {
       const { renderGasProfile } = await this.views.gas!;

@@ -9,7 +9,7 @@ import type { DecodedModel, DecodedState, InspectModel } from '../model/types.js
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../raw/escape.js';
 import { AbiIndex } from './abiIndex.js';
-import { decodeHead, decodeModel } from './decodeModel.js';
+import { decodeModel } from './decodeModel.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { bookToken, withChecksums } from './labels.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
@@ -40,18 +40,11 @@ export interface Decoder {
   forInput(): Decoder;
   /** Whether any artifact carries runtime code, so that asking the node for code can name contracts. */
   readonly canMatchCode: boolean;
-  /**
-   * Whether the trace can name contracts: an artifact with creation code names what a create in the
-   * trace made, one with runtime code names call targets by their code.
-   */
-  readonly namesFromTrace: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
   /** The receipt's logs alone (see decodeModel's `early`). */
   decodeLogs(logs: readonly RpcLog[]): LogDecoding;
   decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
-  /** The head's share (see decodeHead); the same as decode gives for it unless namesFromTrace. */
-  decodeHead(model: InspectModel, early: LogDecoding): DecodedModel;
   /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
   withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   /**
@@ -90,12 +83,17 @@ function labelsFromFile(path: string): Array<[string, string]> {
 }
 
 /** Each token's symbol and decimals: as it answered symbol() and decimals(), else as the address book has them. */
+/** Emitters of the receipt's ERC-20 Approval logs (3 topics): the address book may know their symbol. */
+function approvedTokens(model: InspectModel): Hex[] {
+  return (model.receipt?.logs ?? []).flatMap((l) => (l.topics[0]?.toLowerCase() === '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925' && l.topics.length === 3 ? [l.address] : []));
+}
+
 function tokenMetaOf(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, index: AbiIndex): Map<string, { symbol: string | null; decimals: number | null }> {
   const meta = new Map<string, { symbol: string | null; decimals: number | null }>([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
   // Tokens the address book knows were not asked: their symbol and decimals come from it.
-  for (const t of decoded.transfers) {
-    const known = t.token === undefined || meta.has(t.token.toLowerCase()) ? null : bookToken(model, index, t.token);
-    if (known !== null) meta.set(t.token!.toLowerCase(), known);
+  for (const token of [...decoded.transfers.map((t) => t.token), ...approvedTokens(model)]) {
+    const known = token === undefined || meta.has(token.toLowerCase()) ? null : bookToken(model, index, token);
+    if (known !== null) meta.set(token!.toLowerCase(), known);
   }
   return meta;
 }
@@ -120,7 +118,6 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
     index,
     forInput: () => decoderOver(index.overlay(), labels),
     canMatchCode: index.artifacts.some((a) => a.deployedBytecode !== undefined),
-    namesFromTrace: index.artifacts.some((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined),
     nameByCode(codes) {
       const out = new Map<string, string>();
       for (const [address, code] of codes) {
@@ -130,7 +127,6 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
       return out;
     },
     decodeLogs: (logs) => decodeLogs(logs, index),
-    decodeHead: (model, early) => decodeHead(model, index, labels, early),
     decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
     withTokens(model, decoded, tokens) {
       const meta = tokenMetaOf(model, decoded, tokens, index);
@@ -140,7 +136,7 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
         // Past 36 decimals no real token goes: such an amount stays in base units.
         return m !== undefined && m.symbol !== null && m.decimals !== null && m.decimals <= 36 ? { ...t, symbol: m.symbol, decimals: m.decimals } : t;
       });
-      return { ...decoded, transfers };
+      return { ...decoded, transfers, tokens: meta };
     },
     decodeState(model, decoded, tokens, codes) {
       if (model.state == null) return decoded;

@@ -111,16 +111,6 @@ const inputFunction = (model: InspectModel, index: AbiIndex, guesses?: GuessMemo
   return decodeCallData(index, input)?.decoded ?? guessCallData(input, guesses);
 };
 
-/**
- * What the view's head shows, from the transaction and receipt alone (the model has no tree yet):
- * the input's function, the logs' events, labels and checksums. The same as decodeModel gives for
- * these, as long as no artifact can name a contract from the trace (see Decoder.namesFromTrace).
- */
-export function decodeHead(model: InspectModel, index: AbiIndex, labels: ReadonlyMap<string, string>, early: LogDecoding): DecodedModel {
-  const fromLogs = early.logs === model.receipt?.logs ? early : decodeLogs(model.receipt?.logs ?? [], index);
-  return { function: inputFunction(model, index), events: fromLogs.events, error: null, transfers: [], labels: withSystemLabels(model, labels, index), checksums: checksumsOf(model, []) };
-}
-
 /** What one call runs, by its kind: a constructor, receive()/fallback(), a precompile, or a function. */
 function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: AbiIndex, labels: Map<string, string>, memo: DecodeMemo): { function?: Decoded; outputs?: readonly DecodedArg[] } | null {
   if (n.input === null) return null;

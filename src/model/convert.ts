@@ -50,6 +50,8 @@ export function toReceipt(r: RpcReceipt): Receipt {
     blockNumber: big(r.blockNumber),
     transactionIndex: num(r.transactionIndex),
     contractAddress: r.contractAddress,
+    from: r.from,
+    to: r.to,
     gasUsed: big(r.gasUsed),
     effectiveGasPrice: big(r.effectiveGasPrice),
     status: r.status === undefined ? undefined : r.status === '0x1' ? ('success' as const) : ('reverted' as const),

@@ -100,6 +100,9 @@ export interface Receipt {
   readonly blockNumber?: bigint;
   readonly transactionIndex?: number;
   readonly contractAddress?: Hex | null;
+  /** The sender and the recipient as the receipt repeats them (null: a creation). */
+  readonly from?: Hex;
+  readonly to?: Hex | null;
   readonly gasUsed?: bigint;
   readonly effectiveGasPrice?: bigint;
   /** Absent on pre-Byzantium receipts, which carry `root` instead. */
@@ -407,6 +410,8 @@ export interface DecodedModel {
   readonly checksums: ReadonlyMap<string, string>;
   /** --state: token balance changes and storage names (decodeState). */
   readonly state?: DecodedState;
+  /** What the tokens the views show say of themselves (symbol(), decimals() at the block, or the address book), by lower-case address. */
+  readonly tokens?: ReadonlyMap<string, { readonly symbol: string | null; readonly decimals: number | null }>;
   /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
   readonly gasProfile?: GasProfile;
 }

@@ -9,6 +9,7 @@ import { bookToken } from '../decode/labels.js';
 import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
+import { describeAction } from '../action/describeAction.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -32,6 +33,8 @@ export interface CompleteSettings {
   readonly warnPartialGas: boolean;
   /** A view shows the transfers (not --quiet, nor the many-hashes summary): their tokens' symbols and decimals are asked for. */
   readonly tokenAmounts: boolean;
+  /** --as: whose view the action takes (else the sender, the Safe, the smart account). */
+  readonly actor?: Hex;
 }
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
@@ -94,13 +97,25 @@ async function withTokens(client: RpcClient, decoder: Decoder, model: InspectMod
   const decoded = model.decoded!;
   const withState = model.state != null;
   // --state shows every token's balance; the transfers scale ERC-20 amounts only, where a view shows them.
-  const tokens = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || (shown && t.kind === 'ERC-20')) && bookToken(model, decoder.index, t.token) === null ? [t.token] : []));
+  const moved = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || (shown && t.kind === 'ERC-20')) ? [t.token] : []));
+  // The tokens the sender approved: the action names them ("Approved USDT for …").
+  const approved = shown ? approvalTokens(model) : [];
+  const tokens = [...moved, ...approved].filter((t) => bookToken(model, decoder.index, t) === null);
   if (tokens.length === 0 && !withState) return { ...model, decoded: decoder.withTokens(model, decoded, new Map()) };
   const warnings = [...model.warnings];
   const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
   const answers = await fetchTokenMeta(client, tokens, blockOf(model), timeoutMs, warnings);
   const scaled = decoder.withTokens(model, decoded, answers);
   return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, codes) : scaled };
+}
+
+/** ERC-20 Approval(owner, spender, value) */
+const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+
+/** Tokens whose Approval the transaction's sender gave. */
+function approvalTokens(model: InspectModel): Hex[] {
+  const from = model.tx?.from.toLowerCase();
+  return (model.receipt?.logs ?? []).flatMap((l) => (l.topics[0]?.toLowerCase() === APPROVAL && l.topics.length === 3 && l.topics[1] !== undefined && `0x${l.topics[1].slice(-40)}`.toLowerCase() === from ? [l.address] : []));
 }
 
 export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding): Promise<InspectModel> {
@@ -122,6 +137,9 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
+  // What it did: the action stage reads the decoded model (and the token amounts just read).
+  const did = describeAction(model, s.actor);
+  if (did !== null) model = { ...model, action: did.action, netChanges: did.netChanges };
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

@@ -3,12 +3,11 @@
  * Network through the shared client; no output (main writes).
  */
 import { Interrupted } from '../errors.js';
-import { toReceipt, toTransaction } from '../model/convert.js';
-import type { InspectModel, Receipt, Transaction } from '../model/types.js';
+import type { InspectModel } from '../model/types.js';
 import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 import { isQuantity } from '../raw/hex.js';
-import { parseReceipt, parseTransaction } from '../raw/parseRaw.js';
-import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import { parseReceipt } from '../raw/parseRaw.js';
+import type { Hex, RpcLog, RpcReceipt } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { fetchBundle } from '../rpc/fetchBundle.js';
 import type { TracerState } from '../rpc/types.js';
@@ -26,18 +25,6 @@ export interface InspectSettings {
   readonly state?: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
-  /**
-   * Given the transaction and its receipt before the trace, when nothing the trace could say changes
-   * how they read: both present and checked without warnings, from one block, and a successful
-   * receipt (a failure's reason comes from the trace). The view's head can then be written early.
-   */
-  readonly onHead?: (head: Head) => void;
-}
-
-/** A transaction and its successful receipt, checked, before the trace arrived. */
-export interface Head {
-  readonly tx: Transaction;
-  readonly receipt: Receipt;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
@@ -54,29 +41,8 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
       receipt = { raw, error, warnings };
     }
   };
-  let transaction: CheckedEarly<RpcTransaction> | undefined;
-  const onHead = s.onHead;
-  const onTransactionAndReceipt =
-    onHead === undefined
-      ? undefined
-      : (raw: unknown, rawReceipt: unknown): void => {
-          const checked = receipt;
-          if (checked === undefined || checked.raw !== rawReceipt || checked.warnings.length > 0) return;
-          const parsedReceipt = checked.parsed;
-          if (parsedReceipt === null || parsedReceipt === undefined || parsedReceipt.status !== '0x1') return;
-          const quiet: string[] = [];
-          let tx: RpcTransaction | null;
-          try {
-            tx = parseTransaction(raw, hash, (m) => quiet.push(m));
-          } catch {
-            return; // the normal path reports it
-          }
-          if (tx === null || quiet.length > 0) return;
-          transaction = { raw, parsed: tx, warnings: [] };
-          onHead({ tx: toTransaction(tx), receipt: toReceipt(parsedReceipt) });
-        };
-  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransactionAndReceipt });
-  return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { transaction, receipt } });
+  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
+  return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */

@@ -8,7 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
-import { type Head, inspect, type InspectSettings } from './lookupHash.js';
+import { inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
 
 /** What a pipeline starts from, by kind: a transaction hash, or a call ready to simulate. */
@@ -18,8 +18,6 @@ export interface PipelineSettings {
   readonly lookup: InspectSettings;
   readonly complete: CompleteSettings;
   readonly decoderReady: Promise<Decoder>;
-  /** A lookup's head, as soon as nothing the trace says can change it, with its logs' early decoding. */
-  readonly onHead?: (hash: Hex, head: Head, logs: Promise<LogDecoding | undefined> | undefined) => void;
   /** Told when each stage is done ("answers checked and modelled", "decoded"), for --debug. */
   readonly onStage?: (stage: string) => void;
 }
@@ -35,8 +33,7 @@ export async function runPipeline(client: RpcClient, source: Source, s: Pipeline
     const onLogs = (logs: readonly RpcLog[]): void => {
       earlyLogs = s.decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
     };
-    const onHead = s.onHead;
-    plain = await inspect(client, hash, { ...s.lookup, onLogs, onHead: onHead === undefined ? undefined : (h) => onHead(hash, h, earlyLogs) });
+    plain = await inspect(client, hash, { ...s.lookup, onLogs });
   }
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.

@@ -174,6 +174,8 @@ export function parseReceipt(raw: unknown, hash: Hex, warn: Warn): RpcReceipt | 
     blockNumber: optional(raw, 'blockNumber', isQuantity, w, warn),
     transactionIndex: optional(raw, 'transactionIndex', isQuantity, w, warn),
     contractAddress: optional(raw, 'contractAddress', isAddress, w, warn) ?? null,
+    from: optional(raw, 'from', isAddress, w, warn),
+    to: raw.to === null ? null : optional(raw, 'to', isAddress, w, warn),
     gasUsed: optional(raw, 'gasUsed', isQuantity, w, warn),
     effectiveGasPrice: optional(raw, 'effectiveGasPrice', isQuantity, w, warn),
     status,

@@ -57,6 +57,9 @@ export interface RpcReceipt {
   readonly blockNumber?: Hex;
   readonly transactionIndex?: Hex;
   readonly contractAddress?: Hex | null;
+  /** The sender and the recipient as the receipt repeats them (null: a creation); read where the transaction object is missing. */
+  readonly from?: Hex;
+  readonly to?: Hex | null;
   readonly gasUsed?: Hex;
   readonly effectiveGasPrice?: Hex;
   /** '0x1' success, '0x0' failure; absent on pre-Byzantium receipts, which carry `root` instead. */

@@ -4,7 +4,7 @@
  */
 import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, Transfer } from '../model/types.js';
+import type { Action, ActionKind, AssetAmount, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, Transfer } from '../model/types.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
@@ -43,6 +43,8 @@ export interface JsonDocument {
   readonly schemaVersion: number;
   readonly hash: Hex | string | null;
   readonly status: string;
+  /** What it did, in one line, with the actor's net movements (null where nothing ran). */
+  readonly action: JsonAction | null;
   readonly transaction: JsonRaw | null;
   readonly receipt: JsonRaw | null;
   readonly trace: unknown;
@@ -56,6 +58,8 @@ export interface JsonDocument {
   readonly logs: ReadonlyArray<JsonRaw & { readonly event?: Decoded }>;
   readonly function: Decoded | null;
   readonly transfers: readonly Transfer[];
+  /** Every holder's net movement per asset, the actor first. */
+  readonly netChanges: readonly JsonNetChange[];
   readonly gasProfile: readonly JsonGasRow[] | null;
   readonly gasOutsideCalls: string | null;
   readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null } | null;
@@ -69,6 +73,63 @@ export interface JsonDocument {
   readonly simulation: JsonSimulation | null;
   readonly warnings: readonly string[];
   readonly error?: JsonError;
+}
+
+export interface JsonAmount {
+  readonly asset: 'ETH' | Hex;
+  readonly standard: string;
+  /** Base units, decimal. */
+  readonly amount: string;
+  readonly tokenId?: string;
+  readonly symbol?: string;
+  readonly decimals?: number;
+}
+
+export interface JsonAction {
+  readonly summary: string;
+  readonly kind: ActionKind;
+  readonly actor: Hex;
+  readonly protocols: readonly string[];
+  readonly sent: readonly JsonAmount[];
+  readonly received: readonly JsonAmount[];
+}
+
+export interface JsonNetChange {
+  readonly holder: Hex;
+  readonly asset: 'ETH' | Hex;
+  readonly standard: string;
+  readonly tokenId?: string;
+  /** Signed, in base units, decimal. */
+  readonly change: string;
+  readonly symbol?: string;
+  readonly decimals?: number;
+}
+
+const amountJson = (a: AssetAmount): JsonAmount => ({
+  asset: a.asset,
+  standard: a.standard,
+  amount: a.amount.toString(),
+  ...(a.tokenId !== undefined ? { tokenId: a.tokenId } : {}),
+  ...(a.symbol !== undefined ? { symbol: a.symbol } : {}),
+  ...(a.decimals !== undefined ? { decimals: a.decimals } : {}),
+});
+
+/** The action as --json spells it: amounts as decimal strings. */
+export function actionJson(a: Action | null | undefined): JsonAction | null {
+  if (a === null || a === undefined) return null;
+  return { summary: a.summary, kind: a.kind, actor: a.actor, protocols: a.protocols, sent: a.sent.map(amountJson), received: a.received.map(amountJson) };
+}
+
+function netChangesJson(m: InspectModel): JsonNetChange[] {
+  return (m.netChanges ?? []).map((c) => ({
+    holder: c.holder,
+    asset: c.asset,
+    standard: c.standard,
+    ...(c.tokenId !== undefined ? { tokenId: c.tokenId } : {}),
+    change: c.change.toString(),
+    ...(c.symbol !== undefined ? { symbol: c.symbol } : {}),
+    ...(c.decimals !== undefined ? { decimals: c.decimals } : {}),
+  }));
 }
 
 export interface JsonGasRow {
@@ -206,6 +267,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     schemaVersion: SCHEMA_VERSION,
     hash: m.hash,
     status: m.status,
+    action: actionJson(m.action),
     transaction: (m.raw.transaction ?? null) as JsonRaw | null,
     receipt: (m.raw.receipt ?? null) as JsonRaw | null,
     trace: m.raw.trace ?? null,
@@ -218,6 +280,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     logs: (events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l))) as JsonRaw[],
     function: d?.function ?? null,
     transfers: d?.transfers ?? [],
+    netChanges: netChangesJson(m),
     ...gasJson(m),
     failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
     ...stateJson(m),
@@ -351,6 +414,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     schemaVersion: SCHEMA_VERSION,
     hash,
     status: 'error',
+    action: null,
     transaction: null,
     receipt: null,
     trace: null,
@@ -363,6 +427,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     logs: [],
     function: null,
     transfers: [],
+    netChanges: [],
     gasProfile: null,
     gasOutsideCalls: null,
     failure: null,

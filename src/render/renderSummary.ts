@@ -13,7 +13,6 @@ import { statusBadge } from './renderText.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
 
-
 function firstError(m: InspectModel): string {
   const f = m.failure;
   if (f === null) return '';
@@ -36,7 +35,7 @@ function method(m: InspectModel): string {
 function cells(row: SummaryRow, c: ChalkInstance): string[] {
   if ('error' in row) {
     const shown = /^0x[0-9a-fA-F]{64}$/.test(row.input) ? shortHash(row.input) : escapeShort(row.input, 20);
-    return [shown, c.red.bold('✘ error'), '', '', '', '', '', '', escapeShort(row.error, 60)];
+    return [shown, c.red.bold('✘ error'), '', '', '', '', '', '', '', escapeShort(row.error, 60)];
   }
   const m = row.model;
   const tx = m.tx;
@@ -56,6 +55,8 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
     tx ? showAddress(tx.from, s) : '',
     target,
     method(m),
+    // The action's sentence, as the single view's head gives it (a failure's reason is in the last column).
+    m.action && m.action.kind !== 'failed' ? escapeShort(m.action.summary, 60) : '',
     gasUsed !== undefined ? groupDigits(gasUsed) : '',
     fee,
     c.red(firstError(m)),
@@ -65,7 +66,7 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
 export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance): Generator<string> {
   // cli-table3 colours headers and borders itself unless told not to; colour is ours to decide.
   const table = new Table({
-    head: ['hash', 'status', 'block', 'from', 'to', 'method', 'gas used', 'fee (ETH)', 'first error'].map((h) => c.bold(h)),
+    head: ['hash', 'status', 'block', 'from', 'to', 'method', 'action', 'gas used', 'fee (ETH)', 'first error'].map((h) => c.bold(h)),
     style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });

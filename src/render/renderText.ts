@@ -5,7 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -103,6 +103,9 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
     yield* depositRows(tx, r, c, s);
     yield* retryableRows(tx, c, s);
   } else if (r) {
+    // No transaction object: the receipt repeats its sender and recipient.
+    if (r.from !== undefined) yield row(c, 'From', showAddress(r.from, s));
+    if (r.to) yield row(c, 'To', showAddress(r.to, s));
     if (r.type !== undefined) yield row(c, 'Type', typeText(r.type));
     if (r.contractAddress) yield row(c, 'Created', r.contractAddress);
   }
@@ -276,12 +279,45 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
 }
 
+/** What it did, in one line (the action stage's sentence; a symbol in it is the token's own text, escaped). */
+function* actionRow(m: InspectModel, c: ChalkInstance): Generator<string> {
+  if (m.action) yield row(c, 'Action', c.bold(escapeText(m.action.summary)));
+}
+
+/** One net change as the Net changes section shows it: signed, exact, with the token's symbol and decimals where known. */
+function changeText(n: NetChange, s: AddressStyle): string {
+  const sign = n.change < 0n ? '−' : '+';
+  const size = n.change < 0n ? -n.change : n.change;
+  if (n.standard === 'ETH') return `${sign}${formatUnits(size, 18)} ETH`;
+  const token = n.symbol !== undefined ? escapeText(n.symbol) : showAddress(n.asset, s);
+  if (n.standard === 'ERC-721') return `${sign}${token} #${n.tokenId}`;
+  if (n.standard === 'ERC-1155') return `${sign}${groupDigits(size)} × ${token} #${n.tokenId}`;
+  return n.decimals !== undefined ? `${sign}${formatUnits(size, n.decimals)} ${token}` : `${sign}${groupDigits(size)} base units of ${token}`;
+}
+
+/** Who ended up with what: each holder's net change per asset, the actor first. */
+function* netChangeRows(m: InspectModel, o: TextOptions): Generator<string> {
+  const changes = m.netChanges ?? [];
+  if (changes.length === 0) return;
+  const c = o.chalk;
+  const s: AddressStyle = { decoded: m.decoded, short: true };
+  const holders = [...new Set(changes.map((n) => n.holder))];
+  yield `\n${c.bold(`Net changes (${holders.length} ${holders.length === 1 ? 'address' : 'addresses'})`)}\n`;
+  for (const holder of holders) {
+    const who = holder === '0x0000000000000000000000000000000000000000' ? `${showAddress(holder, s)} ${c.dim('(mint/burn)')}` : showAddress(holder, s);
+    const mark = m.action?.actor === holder ? ` ${c.dim('(actor)')}` : '';
+    const parts = changes.filter((n) => n.holder === holder).map((n) => (n.change < 0n ? c.red(changeText(n, s)) : c.green(changeText(n, s))));
+    yield `  ${who}${mark}  ${parts.join(c.dim(' · '))}\n`;
+  }
+}
+
 /** What a simulation ran, and where: said first and plainly, so that nobody takes it for a mined transaction. */
 function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Generator<string> {
   const c = o.chalk;
   const number = groupDigits(s.block.number);
   const asked = /^0x[0-9a-f]{1,16}$/i.test(s.block.asked) ? '' : ` (${escapeText(s.block.asked.length === 66 ? shortHex(s.block.asked as Hex, 8) : s.block.asked)})`;
   yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
+  yield* actionRow(m, c);
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
   yield row(c, 'Status', verdict);
   const by = s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : s.method === 'eth_simulateV1' ? c.dim(' (the outcome and its events: no call tree)') : ''}`;
@@ -297,11 +333,8 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   if (s.output !== null) yield row(c, 'Returned', byteLength(s.output) === 0 ? c.dim('nothing') : shortHex(s.output, 32));
 }
 
-/**
- * The view in two parts, so that the head can be written before the trace arrives when nothing in the
- * trace can change it (see main). renderText is the two in a row.
- */
-export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
+/** The head: what it did, the transaction (or the simulation), why it failed, the logs. */
+function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
   if (m.simulation !== undefined) {
     yield* simulationHead(m, m.simulation, o);
@@ -311,6 +344,7 @@ export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> 
     return;
   }
   yield `${c.bold('Transaction')} ${m.hash}\n`;
+  yield* actionRow(m, c);
   yield row(c, 'Status', statusBadge(m.status, c));
   if (m.status === 'not_found' && m.tree === null) {
     yield `  ${c.dim(`${o.where} does not know this transaction: wrong chain, not broadcast yet, or dropped.`)}\n`;
@@ -323,9 +357,10 @@ export function* renderHead(m: InspectModel, o: TextOptions): Generator<string> 
 }
 
 /** Transfers, state changes (--state) and the call tree: what follows the head. */
-export function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
+function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
   if (m.status === 'not_found' && m.tree === null) return;
   if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
+  yield* netChangeRows(m, o);
   if (o.renderState) yield* o.renderState(m, o.chalk);
   if (m.tree) {
     // One convention for the root line's gas, whatever the tracer: the transaction's (see renderCallTree's rootGas).

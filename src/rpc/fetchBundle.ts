@@ -25,8 +25,6 @@ export interface FetchOptions {
   readonly deadline: AbortSignal;
   /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
   readonly onReceipt?: (receipt: unknown) => void;
-  /** Then with the transaction's and the receipt's results, once both are in (after onReceipt), if they name the same block. */
-  readonly onTransactionAndReceipt?: (transaction: unknown, receipt: unknown) => void;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
@@ -101,17 +99,6 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
     opts.onReceipt?.(receipt);
     return receipt;
   });
-  const both = opts.onTransactionAndReceipt;
-  // Only a head start, and only for answers from one block (others are asked again, see fetchBundle):
-  // whatever happens in there, the answers still take the normal path below.
-  if (both !== undefined) {
-    Promise.all([txAnswer, receiptAnswer])
-      .then(([t, r]) => {
-        const block = blockHashOf(t);
-        if (block !== undefined && block === blockHashOf(r)) both(t, r);
-      })
-      .catch(() => undefined);
-  }
   // --state: the diff in parallel with the rest; the block once the receipt names it.
   const stateWarnings: string[] = [];
   // Its code is loaded only when asked for (a lookup without --state loads none of it).

@@ -1,0 +1,290 @@
+/**
+ * What a transaction did, in one line, from one actor's view: the action stage, pure, after decode.
+ * The actor's movements are netted per asset (movements.ts); then a short ordered list of rules, the
+ * first that matches wins: failed → deployed → approvals only → a protocol's own event from its known
+ * emitter → liquidity added or removed → a wrap or an unwrap → one asset out and another in (a swap; an
+ * NFT bought or sold) → minted or burned → one transfer → "Called Contract.function()".
+ * Never claims an asset the actor did not move: every amount in the sentence is one of `sent`/`received`.
+ */
+import { checksumAddress } from '../decode/keccak.js';
+import { familyOf } from '../model/chain.js';
+import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
+import { byteLength, wordToAddress } from '../raw/hex.js';
+import type { Hex, RpcLog } from '../raw/types.js';
+import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
+import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
+import { APPROVAL, APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+/** An allowance this large is "unlimited" (the max uint256, or near it as some tokens store it). */
+const UNLIMITED = 2n ** 255n;
+
+/** The wrapped-native tokens txray knows by address (WETH on Ethereum, the OP Stack's predeploy). */
+const KNOWN_WRAPPED = new Set(['0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', '0x4200000000000000000000000000000000000006']);
+
+export interface ActionResult {
+  readonly action: Action;
+  readonly netChanges: readonly NetChange[];
+}
+
+/** What the views need of the decode stage's names: a label (artifact, address book, --labels) by lower-case address. */
+type NameOf = (address: string) => string | undefined;
+
+/**
+ * The action of a mined transaction or a simulation; null where nothing ran (pending, not found).
+ * `viewOf`: another actor's view (--as).
+ */
+export function describeAction(model: InspectModel, viewOf?: Hex): ActionResult | null {
+  // Without the transaction object, the receipt still says who sent it to whom.
+  const r = model.receipt;
+  const tx = model.tx ?? (r?.from !== undefined ? { hash: model.hash, blockHash: null, blockNumber: null, transactionIndex: null, from: r.from, to: r.to ?? null } : null);
+  if (tx === null || (model.status !== 'success' && model.status !== 'reverted')) return null;
+  const labels = model.decoded?.labels;
+  const nameOf: NameOf = (a) => labels?.get(a.toLowerCase());
+  const checksums = model.decoded?.checksums;
+  const shown = (a: string): string => checksums?.get(a.toLowerCase()) ?? checksumAddress(a.toLowerCase());
+  const logs = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
+  const actor = (viewOf ?? actorOf({ ...model, tx }, logs)).toLowerCase() as Hex;
+  const wrapped = familyOf(tx, model.receipt) === 'op-stack' ? KNOWN_WRAPPED : new Set([...KNOWN_WRAPPED].filter((a) => !a.startsWith('0x42000')));
+  const { movements, wraps } = movementsOf(model, wrapped);
+  const changes = netChanges(movements, actor);
+  const { sent, received } = sentAndReceived(changes, actor);
+  const facts: Facts = { model: { ...model, tx }, actor, logs, sent, received, wraps, venues: venueEvents(logs), nameOf, shown, counterparties: movements };
+  const found = RULES.reduce<Verdict | null>((done, rule) => done ?? rule(facts), null) ?? called(facts);
+  return { action: { summary: found.summary, kind: found.kind, actor, protocols: found.protocols ?? [], sent, received }, netChanges: changes };
+}
+
+/** The sender; the Safe for a Safe execution; the smart account of a single ERC-4337 user operation. */
+function actorOf(model: InspectModel, logs: readonly RpcLog[]): Hex {
+  const tx = model.tx!;
+  const ops = logs.filter((l) => l.topics[0]?.toLowerCase() === USER_OPERATION && l.topics.length === 4);
+  if (ops.length === 1) return wordToAddress(ops[0]!.topics[2]!);
+  const to = tx.to?.toLowerCase();
+  if (to !== undefined && logs.some((l) => l.topics[0]?.toLowerCase() === SAFE_EXECUTION && l.address.toLowerCase() === to)) return to as Hex;
+  return tx.from;
+}
+
+interface Facts {
+  readonly model: InspectModel;
+  readonly actor: Hex;
+  readonly logs: readonly RpcLog[];
+  readonly sent: readonly AssetAmount[];
+  readonly received: readonly AssetAmount[];
+  readonly wraps: readonly Wrapping[];
+  readonly venues: readonly VenueHit[];
+  readonly nameOf: NameOf;
+  /** An address as the views show it (EIP-55 checksummed where the decode stage had it). */
+  readonly shown: (address: string) => string;
+  /** Every movement, for whom the actor's single transfer went to (or came from). */
+  readonly counterparties: ReadonlyArray<{ readonly from: Hex; readonly to: Hex; readonly asset: string; readonly amount: bigint }>;
+}
+
+interface Verdict {
+  readonly summary: string;
+  readonly kind: ActionKind;
+  readonly protocols?: readonly string[];
+}
+
+type Rule = (f: Facts) => Verdict | null;
+
+const RULES: readonly Rule[] = [failed, deployed, approvalsOnly, protocolOwn, liquidity, wrapping, swapped, mintedOrBurned, oneTransfer];
+
+/** An amount as a person reads it: the token's symbol and decimals where known, marked "~" where digits were left out. */
+export function amountText(a: AssetAmount, nameOf?: NameOf): string {
+  // Below a microether, wei say it plainly ("9 wei", not eighteen decimals).
+  if (a.standard === 'ETH') return a.amount < 10n ** 12n ? `${groupDigits(a.amount)} wei` : `${shortNumber(a.amount, 18)} ETH`;
+  const name = a.symbol ?? nameOf?.(a.asset) ?? shortAddress(a.asset);
+  if (a.standard === 'ERC-721') return `${name} #${a.tokenId ?? '?'}`;
+  if (a.standard === 'ERC-1155') return `${groupDigits(a.amount)} × ${name} #${a.tokenId ?? '?'}`;
+  // Without its decimals an amount is only its base units, said so: never scaled by a guess.
+  return a.decimals !== undefined ? `${shortNumber(a.amount, a.decimals)} ${name}` : `${groupDigits(a.amount)} base units of ${name}`;
+}
+
+/**
+ * At most two decimals at or above 1, else four significant digits; a number cut short starts with "~"
+ * (it is never rounded up to a figure the chain did not move).
+ */
+function shortNumber(amount: bigint, decimals: number): string {
+  const exact = formatUnits(amount, decimals);
+  const [whole, fraction = ''] = exact.split('.');
+  if (fraction === '') return exact;
+  const keep = whole !== '0' ? 2 : (/^0*/.exec(fraction)![0].length + 4);
+  if (fraction.length <= keep) return exact;
+  const cut = fraction.slice(0, keep).replace(/0+$/, '');
+  return `~${whole}${cut === '' ? '' : `.${cut}`}`;
+}
+
+const list = (amounts: readonly AssetAmount[], nameOf: NameOf): string => amounts.map((a) => amountText(a, nameOf)).join(' and ');
+
+const who = (address: string, f: Pick<Facts, 'nameOf' | 'shown'>): string => f.nameOf(address) ?? shortAddress(f.shown(address));
+
+/** The contract the transaction called, named where known, when it is not the venue itself ("via UniswapV2Router02"). */
+function via(f: Facts): string {
+  const to = f.model.tx?.to?.toLowerCase();
+  if (to === undefined || f.venues.some((v) => v.emitter === to)) return '';
+  const name = f.nameOf(to);
+  return name === undefined ? '' : ` (via ${name})`;
+}
+
+const unique = (xs: readonly string[]): string[] => [...new Set(xs)];
+
+function failed(f: Facts): Verdict | null {
+  if (f.model.status !== 'reverted') return null;
+  return { summary: `Failed: ${reasonOf(f.model)}`, kind: 'failed' };
+}
+
+/** Why it failed in a few words: the custom error by name, Error's message, the Panic's meaning, the tracer's word. */
+function reasonOf(model: InspectModel): string {
+  const custom = model.decoded?.error;
+  if (custom?.name) return `${custom.name}(${custom.args.map((a) => (typeof a.value === 'string' ? a.value : JSON.stringify(a.value))).join(', ')})`;
+  const revert = model.failure?.revert;
+  if (revert?.kind === 'error') return revert.message;
+  if (revert?.kind === 'panic') return `Panic: ${revert.meaning}`;
+  if (revert?.kind === 'text') return revert.text;
+  if (revert?.kind === 'custom') return `custom error ${revert.selector}`;
+  const origin = model.failure?.origin;
+  if (origin !== null && origin !== undefined && origin.error !== null && /out of gas/i.test(origin.error)) return 'out of gas';
+  return model.failure?.error ? (/revert/i.test(model.failure.error) ? 'reverted without a reason' : model.failure.error) : 'reverted (the node gave no trace to tell why)';
+}
+
+function deployed(f: Facts): Verdict | null {
+  if (f.model.tx?.to !== null) return null;
+  const created = f.model.receipt?.contractAddress ?? f.model.tree?.root.to ?? null;
+  if (created === null) return { summary: 'Deployed a contract', kind: 'deploy' };
+  const name = f.nameOf(created);
+  return { summary: `Deployed ${name ?? 'a contract'} at ${f.shown(created)}`, kind: 'deploy' };
+}
+
+/** Approvals (ERC-20 Approval, ApprovalForAll) the actor gave, when it moved nothing. */
+function approvalsOnly(f: Facts): Verdict | null {
+  if (f.sent.length > 0 || f.received.length > 0) return null;
+  const mine = f.logs.filter((l) => {
+    const t0 = l.topics[0]?.toLowerCase();
+    return (t0 === APPROVAL || t0 === APPROVAL_FOR_ALL) && l.topics.length === 3 && byteLength(l.data) === 32 && wordToAddress(l.topics[1]!).toLowerCase() === f.actor;
+  });
+  if (mine.length === 0) return null;
+  const one = (l: RpcLog): string => {
+    const meta = f.model.decoded?.tokens?.get(l.address.toLowerCase());
+    const token = meta?.symbol ?? who(l.address.toLowerCase(), f);
+    const spender = who(wordToAddress(l.topics[2]!).toLowerCase(), f);
+    const value = BigInt(l.data);
+    if (l.topics[0]!.toLowerCase() === APPROVAL_FOR_ALL) return value === 0n ? `Revoked ${spender} as operator of ${token}` : `Approved ${spender} as operator of all ${token}`;
+    if (value === 0n) return `Revoked ${token} for ${spender}`;
+    const decimals = meta?.decimals ?? null;
+    const allowance = value >= UNLIMITED ? 'unlimited' : decimals !== null && meta?.symbol ? `${shortNumber(value, decimals)} ${meta.symbol}` : `${groupDigits(value)} base units`;
+    return `Approved ${token} for ${spender} (${allowance})`;
+  };
+  const more = mine.length > 1 ? ` and ${mine.length - 1} more` : '';
+  return { summary: `${one(mine[0]!)}${more}`, kind: 'approve' };
+}
+
+/** Lending and staking: the protocol's own event from a contract the address book names as that protocol's. */
+function protocolOwn(f: Facts): Verdict | null {
+  const hit = protocolEvent(f.logs, f.nameOf);
+  if (hit === null) return null;
+  const about = (side: readonly AssetAmount[]): readonly AssetAmount[] => {
+    const match = hit.asset === null ? [] : side.filter((a) => a.asset === hit.asset);
+    return match.length > 0 ? match : side.slice(0, 1);
+  };
+  const on = hit.protocol;
+  const verdict = (text: string | null): Verdict | null => (text === null ? null : { summary: text, kind: hit.kind, protocols: [on] });
+  const sentText = about(f.sent).length > 0 ? list(about(f.sent), f.nameOf) : null;
+  const receivedText = about(f.received).length > 0 ? list(about(f.received), f.nameOf) : null;
+  switch (hit.kind) {
+    case 'supply':
+      return verdict(sentText && `Supplied ${sentText} to ${on}`);
+    case 'withdraw':
+      return verdict(receivedText && `Withdrew ${receivedText} from ${on}`);
+    case 'borrow':
+      return verdict(receivedText && `Borrowed ${receivedText} from ${on}`);
+    case 'repay':
+      return verdict(sentText && `Repaid ${sentText} to ${on}`);
+    case 'liquidate':
+      return verdict(`Liquidated a position on ${on}${sentText ? `: repaid ${sentText}` : ''}${receivedText ? `, received ${receivedText}` : ''}`);
+    case 'stake':
+      return verdict(sentText && `Staked ${sentText} with ${on}`);
+    default:
+      return null;
+  }
+}
+
+/** Liquidity added (the pool's Mint, the actor receiving its share) or removed (its Burn). */
+function liquidity(f: Facts): Verdict | null {
+  const add = f.venues.find((v) => v.role === 'add');
+  const remove = f.venues.find((v) => v.role === 'remove');
+  if (add !== undefined && f.sent.length > 0) {
+    const share = f.received.some((r) => r.asset === add.emitter) || add.venue !== 'Uniswap v2';
+    if (share) return { summary: `Added liquidity: ${list(f.sent, f.nameOf)} to ${add.venue}${pool(add, f)}`, kind: 'add-liquidity', protocols: [add.venue] };
+  }
+  if (remove !== undefined && f.received.length > 0) {
+    return { summary: `Removed liquidity: ${list(f.received, f.nameOf)} from ${remove.venue}${pool(remove, f)}`, kind: 'remove-liquidity', protocols: [remove.venue] };
+  }
+  return null;
+}
+
+const pool = (v: VenueHit, f: Facts): string => {
+  const name = f.nameOf(v.emitter);
+  return name === undefined ? '' : ` (${name})`;
+};
+
+/** ETH in, the wrapped token out (or back): the actor's whole movement, with the token's own event. */
+function wrapping(f: Facts): Verdict | null {
+  if (f.sent.length !== 1 || f.received.length !== 1) return null;
+  const [out, into] = [f.sent[0]!, f.received[0]!];
+  const wrap = f.wraps.find((w) => w.kind === 'wrap' && out.asset === 'ETH' && into.asset === w.token && out.amount === into.amount);
+  if (wrap !== undefined) return { summary: `Wrapped ${amountText(out)}`, kind: 'wrap' };
+  const unwrap = f.wraps.find((w) => w.kind === 'unwrap' && into.asset === 'ETH' && out.asset === w.token && out.amount === into.amount);
+  if (unwrap !== undefined) return { summary: `Unwrapped ${amountText(into)}`, kind: 'unwrap' };
+  return null;
+}
+
+/** One asset out and a different one in: a swap, or an NFT bought or sold. */
+function swapped(f: Facts): Verdict | null {
+  if (f.sent.length !== 1 || f.received.length !== 1) return null;
+  const [out, into] = [f.sent[0]!, f.received[0]!];
+  const venues = unique(f.venues.filter((v) => v.role === 'swap').map((v) => v.venue));
+  const isNft = (a: AssetAmount): boolean => a.standard === 'ERC-721' || a.standard === 'ERC-1155';
+  if (isNft(into) && !isNft(out)) return { summary: `Bought ${amountText(into, f.nameOf)} for ${amountText(out, f.nameOf)}${via(f)}`, kind: 'nft-trade', protocols: venues };
+  if (isNft(out) && !isNft(into)) return { summary: `Sold ${amountText(out, f.nameOf)} for ${amountText(into, f.nameOf)}${via(f)}`, kind: 'nft-trade', protocols: venues };
+  const on = venues.length > 0 ? ` on ${venues.join(' and ')}` : '';
+  return { summary: `Swapped ${amountText(out, f.nameOf)} for ${amountText(into, f.nameOf)}${on}${via(f)}`, kind: 'swap', protocols: venues };
+}
+
+/** Tokens the actor received from the zero address (minted), or sent to it (burned), and nothing else. */
+function mintedOrBurned(f: Facts): Verdict | null {
+  const fromZero = (a: AssetAmount): boolean => f.counterparties.some((m) => m.asset === a.asset && m.from === ZERO && m.to === f.actor);
+  const toZero = (a: AssetAmount): boolean => f.counterparties.some((m) => m.asset === a.asset && m.from === f.actor && m.to === ZERO);
+  if (f.sent.length === 0 && f.received.length > 0 && f.received.every(fromZero)) return { summary: `Minted ${list(f.received, f.nameOf)}`, kind: 'mint' };
+  if (f.received.length === 0 && f.sent.length > 0 && f.sent.every(toZero)) return { summary: `Burned ${list(f.sent, f.nameOf)}`, kind: 'burn' };
+  return null;
+}
+
+/** One asset sent and nothing back (or received and nothing given): a transfer, to or from whom it went. */
+function oneTransfer(f: Facts): Verdict | null {
+  if (f.sent.length === 1 && f.received.length === 0) {
+    const a = f.sent[0]!;
+    const to = largest(f.counterparties.filter((m) => m.asset === a.asset && m.from === f.actor))?.to;
+    return { summary: `Sent ${amountText(a, f.nameOf)}${to === undefined ? '' : ` to ${who(to, f)}`}`, kind: 'transfer' };
+  }
+  if (f.received.length === 1 && f.sent.length === 0) {
+    const a = f.received[0]!;
+    const from = largest(f.counterparties.filter((m) => m.asset === a.asset && m.to === f.actor))?.from;
+    return { summary: `Received ${amountText(a, f.nameOf)}${from === undefined ? '' : ` from ${who(from, f)}`}`, kind: 'transfer' };
+  }
+  return null;
+}
+
+function largest<T extends { readonly amount: bigint }>(xs: readonly T[]): T | undefined {
+  return xs.reduce<T | undefined>((best, x) => (best === undefined || x.amount > best.amount ? x : best), undefined);
+}
+
+/** Nothing else fits: the function called, by its contract's name where known. */
+function called(f: Facts): Verdict {
+  const to = f.model.tx?.to;
+  const fn = f.model.decoded?.function;
+  const target = to ? who(to.toLowerCase(), f) : 'a contract';
+  const input = f.model.tx?.input;
+  const name = fn?.name ?? (input !== undefined && input.length >= 10 ? input.slice(0, 10) : null);
+  const venues = unique(f.venues.map((v) => v.venue));
+  return { summary: name === null ? `Called ${target}` : `Called ${target}.${name}()`, kind: 'call', protocols: venues };
+}

@@ -1,0 +1,142 @@
+/**
+ * Who moved what: every transfer the decode stage found (ether from the call tree, tokens from the logs)
+ * and the wrapped-native token's Deposit/Withdrawal (WETH9 emits no Transfer for them), netted per
+ * holder and asset. Pure: reads the decoded model only.
+ */
+import type { AssetAmount, InspectModel, NetChange, Transfer } from '../model/types.js';
+import { byteLength, wordToAddress } from '../raw/hex.js';
+import type { Hex, RpcLog } from '../raw/types.js';
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+/** WETH9's Deposit(address indexed dst, uint256 wad) and Withdrawal(address indexed src, uint256 wad). */
+export const DEPOSIT = '0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c';
+export const WITHDRAWAL = '0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65';
+
+/** One movement of one asset between two holders, lower-case throughout. */
+export interface Movement {
+  readonly from: Hex;
+  readonly to: Hex;
+  readonly asset: 'ETH' | Hex;
+  readonly standard: AssetAmount['standard'];
+  readonly amount: bigint;
+  readonly tokenId?: string;
+  readonly symbol?: string;
+  readonly decimals?: number;
+}
+
+/** A wrap or an unwrap of the wrapped-native token, as its events said. */
+export interface Wrapping {
+  readonly kind: 'wrap' | 'unwrap';
+  readonly token: Hex;
+  readonly holder: Hex;
+  readonly amount: bigint;
+}
+
+const lower = (a: string): Hex => a.toLowerCase() as Hex;
+
+function fromTransfer(t: Transfer): Movement | null {
+  const amount = BigInt(t.amount);
+  // Zero-amount transfers are address-poisoning spam (an ERC-721 moves one token: its amount is 1).
+  if (amount === 0n) return null;
+  return {
+    from: lower(t.from),
+    to: lower(t.to),
+    asset: t.token === undefined ? 'ETH' : lower(t.token),
+    standard: t.kind,
+    amount,
+    ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
+    ...(t.symbol !== undefined ? { symbol: t.symbol } : {}),
+    ...(t.decimals !== undefined ? { decimals: t.decimals } : {}),
+  };
+}
+
+/**
+ * The wrapped-native token's Deposit and Withdrawal, recognised by their shape and by what the token
+ * did with ether: a Deposit counts only where its holder sent the token exactly that much ether, a
+ * Withdrawal only where the token sent its holder exactly that much (other contracts emit events of the
+ * same signature for other things). Known wrapped-native addresses need no other proof.
+ */
+export function wrappings(logs: readonly RpcLog[], ether: readonly Movement[], knownWrapped: ReadonlySet<string>): Wrapping[] {
+  const out: Wrapping[] = [];
+  for (const log of logs) {
+    const topic0 = log.topics[0]?.toLowerCase();
+    if ((topic0 !== DEPOSIT && topic0 !== WITHDRAWAL) || log.topics.length !== 2 || byteLength(log.data) !== 32) continue;
+    const token = lower(log.address);
+    const holder = lower(wordToAddress(log.topics[1]!));
+    const amount = BigInt(log.data);
+    if (amount === 0n) continue;
+    const kind = topic0 === DEPOSIT ? 'wrap' : 'unwrap';
+    const proven = knownWrapped.has(token) || ether.some((m) => m.amount === amount && (kind === 'wrap' ? m.from === holder && m.to === token : m.from === token && m.to === holder));
+    if (proven) out.push({ kind, token, holder, amount });
+  }
+  return out;
+}
+
+/**
+ * Every movement: the transfers, and each wrap as the token minted to its holder (an unwrap as burned
+ * from it), so that every holder's changes per asset add up to zero with the zero address as the issuer.
+ */
+export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<string>): { movements: Movement[]; wraps: Wrapping[] } {
+  const transfers = model.status === 'reverted' ? [] : (model.decoded?.transfers ?? []);
+  const movements = transfers.map(fromTransfer).filter((m): m is Movement => m !== null);
+  const ether = movements.filter((m) => m.asset === 'ETH');
+  const wraps = model.status === 'reverted' ? [] : wrappings(model.receipt?.logs ?? [], ether, knownWrapped);
+  const meta = (token: Hex): Pick<Movement, 'symbol' | 'decimals'> => {
+    const seen = movements.find((m) => m.asset === token && m.symbol !== undefined);
+    return seen === undefined ? {} : { symbol: seen.symbol!, ...(seen.decimals !== undefined ? { decimals: seen.decimals } : {}) };
+  };
+  for (const w of wraps) {
+    const [from, to] = w.kind === 'wrap' ? [ZERO as Hex, w.holder] : [w.holder, ZERO as Hex];
+    movements.push({ from, to, asset: w.token, standard: 'ERC-20', amount: w.amount, ...meta(w.token) });
+  }
+  return { movements, wraps };
+}
+
+const assetKey = (m: { asset: string; tokenId?: string }): string => (m.tokenId === undefined ? m.asset : `${m.asset}#${m.tokenId}`);
+
+/** Every holder's net change per asset; changes that net to zero are left out. The actor first, then by address. */
+export function netChanges(movements: readonly Movement[], actor: Hex): NetChange[] {
+  const byHolder = new Map<string, Map<string, { change: bigint; sample: Movement }>>();
+  const add = (holder: Hex, m: Movement, delta: bigint): void => {
+    let assets = byHolder.get(holder);
+    if (assets === undefined) byHolder.set(holder, (assets = new Map()));
+    const key = assetKey(m);
+    const known = assets.get(key);
+    assets.set(key, { change: (known?.change ?? 0n) + delta, sample: known?.sample.symbol !== undefined ? known.sample : m });
+  };
+  for (const m of movements) {
+    if (m.from === m.to) continue;
+    add(m.from, m, -m.amount);
+    add(m.to, m, m.amount);
+  }
+  const holders = [...byHolder.keys()].sort((a, b) => (a === actor ? -1 : b === actor ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const out: NetChange[] = [];
+  for (const holder of holders) {
+    for (const { change, sample } of byHolder.get(holder)!.values()) {
+      if (change === 0n) continue;
+      out.push({
+        holder: holder as Hex,
+        asset: sample.asset,
+        standard: sample.standard,
+        change,
+        ...(sample.tokenId !== undefined ? { tokenId: sample.tokenId } : {}),
+        ...(sample.symbol !== undefined ? { symbol: sample.symbol } : {}),
+        ...(sample.decimals !== undefined ? { decimals: sample.decimals } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** One holder's net changes as amounts sent and received (each asset once). */
+export function sentAndReceived(changes: readonly NetChange[], holder: Hex): { sent: AssetAmount[]; received: AssetAmount[] } {
+  const sent: AssetAmount[] = [];
+  const received: AssetAmount[] = [];
+  for (const c of changes) {
+    if (c.holder !== holder) continue;
+    const { holder: _holder, change, ...rest } = c;
+    (change < 0n ? sent : received).push({ ...rest, amount: change < 0n ? -change : change });
+  }
+  return { sent, received };
+}

@@ -1,0 +1,132 @@
+/**
+ * What it did, in one line: the action of every mined transaction and simulation, on real Uniswap v2
+ * (its npm builds deployed on anvil, scripts/lib/uniswap.mjs). Each scenario's facts — the sender's net
+ * movements — were read from the node's receipts and call traces by the scenario module, never from
+ * txray: the action's sent/received must equal them exactly, its kind must be what the transaction was
+ * built to do, and its sentence must name only assets the actor moved.
+ */
+import { getAddress } from 'viem';
+import { describe, expect, test } from 'vitest';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { type UniswapScenarios, withUniswapNode } from '../support/scenarioNode.js';
+import { schemaErrors } from '../support/schema.js';
+
+let s: UniswapScenarios;
+withUniswapNode((ready) => {
+  s = ready;
+});
+
+type Fact = UniswapScenarios['actions']['ethForTokens'];
+type Amount = { asset: string; amount: string };
+const sorted = (xs: readonly Amount[]): Amount[] => xs.map((x) => ({ asset: x.asset, amount: x.amount })).sort((a, b) => (a.asset < b.asset ? -1 : 1));
+const short = (a: string): string => `${getAddress(a).slice(0, 6)}…${getAddress(a).slice(-4)}`;
+
+const ACTIONS = ['ethForTokens', 'approveUnlimited', 'tokenForToken', 'tokenForEth', 'addLiquidity', 'removeLiquidity', 'addLiquidityEth', 'wrap', 'unwrap', 'tokenTransfer', 'ethTransfer', 'deploy', 'slippage'] as const;
+
+async function lookup(hash: string, extra: string[] = []): Promise<Record<string, any>> {
+  const r = await runTxray([hash, '-r', s.anvil.url, '--json', ...extra]);
+  expect(r.stderr).toBe('');
+  return jsonOf(r);
+}
+
+/** The symbols a sentence may name for a fact's assets: the tokens', ETH, and the pairs' LP token (UNI-V2). */
+function symbolsOf(assets: readonly string[]): Set<string> {
+  const bySymbol = new Map<string, string>(Object.values(s.uni.tokens).map((t) => [t.address.toLowerCase(), t.symbol]));
+  return new Set(assets.map((a) => (a === 'ETH' ? 'ETH' : (bySymbol.get(a.toLowerCase()) ?? 'UNI-V2'))));
+}
+
+describe('the action of each single transaction, against the node', () => {
+  test.each(ACTIONS)('%s: the kind it was built for, the sender net movements exactly, a valid document', async (name) => {
+    const fact: Fact = s.actions[name];
+    const doc = await lookup(fact.hash);
+    expect(schemaErrors(doc)).toBe('');
+    const action = doc.action;
+    expect(action.kind).toBe(fact.kind);
+    expect(action.actor).toBe(fact.from.toLowerCase());
+    expect(sorted(action.sent)).toEqual(sorted(fact.net.sent));
+    expect(sorted(action.received)).toEqual(sorted(fact.net.received));
+    // The sentence names no asset the actor did not move: every token symbol in it is one of its own.
+    const moved = symbolsOf([...fact.net.sent, ...fact.net.received].map((m) => m.asset));
+    const named = new Set(['ETH', ...Object.values(s.uni.tokens).map((t) => t.symbol)].filter((sym) => new RegExp(`\\b${sym}\\b`).test(action.summary)));
+    if (action.kind !== 'approve') for (const sym of named) expect(moved.has(sym), `${action.summary} names ${sym}`).toBe(true);
+    if (fact.pools.length > 0 && fact.kind !== 'failed') expect(action.protocols).toEqual(['Uniswap v2']);
+  });
+
+  test('the sentences: verbs, amounts with symbols and decimals, venue and counterparty', async () => {
+    const summary = async (name: (typeof ACTIONS)[number]): Promise<string> => (await lookup(s.actions[name].hash)).action.summary;
+    const { tka, usdx } = s.uni.tokens;
+    // The contract called, when it is named and is not the pool itself: "via" it.
+    const viaRouter = await lookup(s.actions.ethForTokens.hash, ['--labels', `${s.uni.router}:UniswapV2Router02`]);
+    expect(viaRouter.action.summary).toMatch(new RegExp(`^Swapped 1 ETH for ~?[\\d,]+(\\.\\d+)? ${tka.symbol} on Uniswap v2 \\(via UniswapV2Router02\\)$`));
+    expect(await summary('ethForTokens')).toMatch(new RegExp(`^Swapped 1 ETH for ~?[\\d,]+(\\.\\d+)? ${tka.symbol} on Uniswap v2$`));
+    expect(await summary('tokenForToken')).toMatch(new RegExp(`^Swapped 1,000 ${tka.symbol} for ~?[\\d,.]+ ${usdx.symbol} on Uniswap v2`));
+    expect(await summary('tokenForEth')).toMatch(new RegExp(`^Swapped 500 ${tka.symbol} for ~?[\\d.]+ ETH on Uniswap v2`));
+    expect(await summary('addLiquidity')).toMatch(new RegExp(`^Added liquidity: 1,000 ${tka.symbol} and [\\d,.~]+ ${usdx.symbol} to Uniswap v2$`));
+    expect(await summary('removeLiquidity')).toMatch(/^Removed liquidity: .* from Uniswap v2$/);
+    expect(await summary('wrap')).toBe('Wrapped 2 ETH');
+    expect(await summary('unwrap')).toBe('Unwrapped 1 ETH');
+    expect(await summary('approveUnlimited')).toBe(`Approved ${tka.symbol} for ${short(s.uni.router)} (unlimited)`);
+    expect(await summary('tokenTransfer')).toBe(`Sent 100 ${usdx.symbol} to ${short(s.uni.accounts.recipient)}`);
+    expect(await summary('ethTransfer')).toBe(`Sent 1.5 ETH to ${short(s.uni.accounts.recipient)}`);
+    expect(await summary('slippage')).toBe('Failed: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT');
+    const deployed = await lookup(s.actions.deploy.hash);
+    expect(deployed.action.summary).toBe(`Deployed a contract at ${getAddress(deployed.receipt.contractAddress)}`);
+  });
+
+  test('every holder net changes add up to zero per asset, and the actor comes first', async () => {
+    for (const name of ACTIONS) {
+      const doc = await lookup(s.actions[name].hash);
+      const sums = new Map<string, bigint>();
+      for (const c of doc.netChanges) sums.set(`${c.asset}#${c.tokenId ?? ''}`, (sums.get(`${c.asset}#${c.tokenId ?? ''}`) ?? 0n) + BigInt(c.change));
+      for (const [asset, sum] of sums) expect(sum, `${name} ${asset}`).toBe(0n);
+      if (doc.netChanges.length > 0 && doc.action.sent.length + doc.action.received.length > 0) expect(doc.netChanges[0].holder).toBe(doc.action.actor);
+    }
+  });
+
+  test('--as takes another actor view: the recipient of the ether received it', async () => {
+    const fact = s.actions.ethTransfer;
+    const doc = await lookup(fact.hash, ['--as', s.uni.accounts.recipient]);
+    expect(doc.action.actor).toBe(s.uni.accounts.recipient.toLowerCase());
+    expect(doc.action.summary).toBe(`Received 1.5 ETH from ${short(fact.from)}`);
+    expect(doc.action.received).toEqual([{ asset: 'ETH', standard: 'ETH', amount: '1500000000000000000' }]);
+    const bad = await runTxray([fact.hash, '-r', s.anvil.url, '--as', 'alice']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('--as needs an address');
+  });
+});
+
+describe('in the views', () => {
+  test('text: the Action row comes first, the Net changes section names the actor first', async () => {
+    const r = await runTxray([s.actions.tokenForToken.hash, '-r', s.anvil.url], { NO_COLOR: '1' });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[1]).toMatch(/^ {2}Action {9}Swapped 1,000 TKA for /);
+    const net = lines.findIndex((l) => l.startsWith('Net changes ('));
+    expect(net).toBeGreaterThan(0);
+    expect(lines[net + 1]).toContain(`${short(s.uni.accounts.trader)} (actor)`);
+    expect(lines[net + 1]).toMatch(/−1,000 TKA · \+[\d,.]+ USDX/);
+  });
+
+  test('the summary table of several hashes gains the action', async () => {
+    const r = await runTxray([s.actions.wrap.hash, s.actions.unwrap.hash, '-r', s.anvil.url], { NO_COLOR: '1' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/│ action +│/);
+    expect(r.stdout).toContain('Wrapped 2 ETH');
+    expect(r.stdout).toContain('Unwrapped 1 ETH');
+  });
+
+  test('txray call: the same swap simulated at the block before it has the mined one action', async () => {
+    const sim = s.actions.simulations.ethForTokens;
+    const r = await runTxray(['call', sim.to, '--data', sim.data, '--from', sim.from, '--value', sim.value, '--block', String(sim.block), '-r', s.anvil.url, '--json']);
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    expect(doc.action.kind).toBe('swap');
+    expect(sorted(doc.action.sent)).toEqual(sorted(sim.mined.net.sent));
+    expect(sorted(doc.action.received)).toEqual(sorted(sim.mined.net.received));
+    const failing = s.actions.simulations.slippage;
+    const f = await runTxray(['call', failing.to, '--data', failing.data, '--from', failing.from, '--value', failing.value, '--block', String(failing.block), '-r', s.anvil.url, '--json']);
+    expect(f.code).toBe(1);
+    expect(jsonOf(f).action).toMatchObject({ kind: 'failed', summary: 'Failed: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT', sent: [], received: [] });
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * The action stage's rules on models made of logs and transfers: protocol events count only from an
+ * emitter named as that protocol's and with their own topic count (event hashes collide across
+ * protocols), a wrapped-native Deposit only where the ether went in, zero-amount transfers never, the
+ * Safe and the ERC-4337 account are the actor; and, over random movements, every holder's changes add
+ * up to zero per asset and the actor's sent/received hold only what it moved.
+ */
+import { encodeAbiParameters } from 'viem';
+import { describe, expect, test } from 'vitest';
+import { describeAction } from '../../src/action/describeAction.js';
+import { netChanges, sentAndReceived, type Movement } from '../../src/action/movements.js';
+import { keccakHex } from '../../src/decode/keccak.js';
+import type { InspectModel, Transfer } from '../../src/model/types.js';
+import type { Hex, RpcLog } from '../../src/raw/types.js';
+
+const addr = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}`;
+const word = (a: Hex): Hex => `0x${a.slice(2).padStart(64, '0')}`;
+const topic = (signature: string): Hex => `0x${keccakHex(signature)}`;
+const SENDER = addr(0xa11ce);
+const POOL = addr(0xaa7e);
+const USDC = addr(0x05dc);
+const A_USDC = addr(0xa05dc);
+
+function model(o: { logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; to?: Hex; value?: bigint }): InspectModel {
+  return {
+    hash: `0x${'11'.repeat(32)}`,
+    status: 'success',
+    tx: { hash: null, blockHash: null, blockNumber: 1n, transactionIndex: 0, from: SENDER, to: o.to ?? POOL, input: '0x12345678', ...(o.value !== undefined ? { value: o.value } : {}) },
+    receipt: { transactionHash: `0x${'11'.repeat(32)}`, logs: o.logs ?? [], status: 'success' },
+    tree: null,
+    traceSource: null,
+    traceNote: null,
+    events: null,
+    failure: null,
+    fee: null,
+    warnings: [],
+    raw: null,
+    decoded: { function: null, events: [], error: null, transfers: o.transfers ?? [], labels: new Map(Object.entries(o.labels ?? {})), checksums: new Map() },
+  };
+}
+
+const erc20 = (token: Hex, from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from, to, amount: amount.toString(), symbol: token === USDC ? 'USDC' : 'aUSDC', decimals: 6 });
+const supplyLog = (emitter: Hex): RpcLog => ({
+  address: emitter,
+  topics: [topic('Supply(address,address,address,uint256,uint16)'), word(USDC), word(SENDER), word('0x0000000000000000000000000000000000000000')],
+  data: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [SENDER, 10_000_000_000n]),
+});
+const supplied = [erc20(USDC, SENDER, A_USDC, 10_000_000_000n), erc20(A_USDC, addr(0), SENDER, 10_000_000_000n)];
+
+describe('protocol events', () => {
+  test('Aave v3 Supply from the pool the labels name: supplied, the reserve named, the protocol given', () => {
+    const did = describeAction(model({ logs: [supplyLog(POOL)], transfers: supplied, labels: { [POOL]: 'Aave v3 Pool' } }))!;
+    expect(did.action).toMatchObject({ kind: 'supply', summary: 'Supplied 10,000 USDC to Aave v3', protocols: ['Aave v3'] });
+  });
+
+  test('the same event from a contract nobody names as Aave is not trusted', () => {
+    const did = describeAction(model({ logs: [supplyLog(POOL)], transfers: supplied }))!;
+    expect(did.action.kind).not.toBe('supply');
+    expect(did.action.protocols).not.toContain('Aave v3');
+  });
+
+  test('Uniswap v2 Mint has two topics; an event of the same hash with one topic is not liquidity', () => {
+    const mint = (topics: Hex[]): RpcLog => ({ address: POOL, topics, data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [1n, 2n]) });
+    const lp = [erc20(USDC, SENDER, POOL, 5n), { kind: 'ERC-20' as const, token: POOL, from: addr(0), to: SENDER, amount: '7' }];
+    const v2 = describeAction(model({ logs: [mint([topic('Mint(address,uint256,uint256)'), word(SENDER)])], transfers: lp }))!;
+    expect(v2.action.kind).toBe('add-liquidity');
+    const other = describeAction(model({ logs: [mint([topic('Mint(address,uint256,uint256)')])], transfers: lp }))!;
+    expect(other.action.kind).not.toBe('add-liquidity');
+  });
+});
+
+describe('movements', () => {
+  const deposit = (emitter: Hex, holder: Hex, amount: bigint): RpcLog => ({ address: emitter, topics: [topic('Deposit(address,uint256)'), word(holder)], data: encodeAbiParameters([{ type: 'uint256' }], [amount]) });
+  const ether = (from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ETH', from, to, amount: amount.toString() });
+
+  test('a Deposit is a wrap where the holder sent the token that much ether, and not otherwise', () => {
+    const weth = addr(0x3e7);
+    const wrapped = describeAction(model({ to: weth, logs: [deposit(weth, SENDER, 5n)], transfers: [ether(SENDER, weth, 5n)] }))!;
+    expect(wrapped.action).toMatchObject({ kind: 'wrap', received: [{ asset: weth, amount: 5n }] });
+    // A vault's Deposit(address,uint256) with no ether in: nothing is counted as received.
+    const vault = describeAction(model({ to: weth, logs: [deposit(weth, SENDER, 5n)] }))!;
+    expect(vault.action.received).toEqual([]);
+    expect(vault.action.kind).toBe('call');
+  });
+
+  test('zero-amount transfers (address poisoning) are not movements', () => {
+    const did = describeAction(model({ transfers: [erc20(USDC, addr(0xbad), SENDER, 0n)] }))!;
+    expect(did.action.received).toEqual([]);
+    expect(did.netChanges).toEqual([]);
+  });
+
+  test('the Safe that executed, and the smart account of one user operation, are the actor', () => {
+    const safe = addr(0x5afe);
+    const exec: RpcLog = { address: safe, topics: [topic('ExecutionSuccess(bytes32,uint256)')], data: encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [`0x${'22'.repeat(32)}`, 0n]) };
+    const bySafe = describeAction(model({ to: safe, logs: [exec], transfers: [erc20(USDC, safe, addr(0xb0b), 1_000_000n)] }))!;
+    expect(bySafe.action).toMatchObject({ actor: safe, kind: 'transfer', summary: expect.stringMatching(/^Sent 1 USDC to /) });
+    const account = addr(0xacc);
+    const op: RpcLog = { address: addr(0xe4), topics: [topic('UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)'), `0x${'33'.repeat(32)}`, word(account), word(addr(0))], data: '0x' };
+    expect(describeAction(model({ logs: [op] }))!.action.actor).toBe(account);
+  });
+});
+
+describe('net changes (property)', () => {
+  // A small deterministic generator: the same cases every run.
+  let seed = 7;
+  const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  const holders = [addr(1), addr(2), addr(3), addr(4), addr(0)];
+  const assets: Array<'ETH' | Hex> = ['ETH', addr(0x70), addr(0x71)];
+
+  test.each(Array.from({ length: 50 }, (_, i) => i))('random movements #%i: zero per asset, the actor first, only its own assets', () => {
+    const movements: Movement[] = Array.from({ length: 1 + next(12) }, () => {
+      const asset = assets[next(assets.length)]!;
+      return { from: holders[next(holders.length)]!, to: holders[next(holders.length)]!, asset, standard: asset === 'ETH' ? 'ETH' : 'ERC-20', amount: BigInt(1 + next(1000)) };
+    });
+    const actor = holders[next(4)]!;
+    const changes = netChanges(movements, actor);
+    for (const asset of assets) expect(changes.filter((c) => c.asset === asset).reduce((n, c) => n + c.change, 0n)).toBe(0n);
+    if (changes.some((c) => c.holder === actor)) expect(changes[0]!.holder).toBe(actor);
+    const { sent, received } = sentAndReceived(changes, actor);
+    const own = (a: string): bigint => movements.reduce((n, m) => n + (m.asset === a && m.to === actor && m.from !== actor ? m.amount : 0n) - (m.asset === a && m.from === actor && m.to !== actor ? m.amount : 0n), 0n);
+    for (const x of sent) expect(own(x.asset)).toBe(-x.amount);
+    for (const x of received) expect(own(x.asset)).toBe(x.amount);
+    expect(new Set([...sent, ...received].map((x) => x.asset)).size).toBe(sent.length + received.length);
+  });
+});
