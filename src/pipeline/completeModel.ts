@@ -138,8 +138,10 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).
+  const began = performance.now();
   const did = describeAction(model, s.actor);
   if (did !== null) model = { ...model, action: did.action, netChanges: did.netChanges };
+  s.debug?.(`action: ${(performance.now() - began).toFixed(1)} ms`);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {
