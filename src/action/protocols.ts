@@ -3,11 +3,44 @@
  * Aave v2 and v3, Compound and Uniswap v2 share event hashes, so the count and the emitter tell them
  * apart), each with what it means and whose name it gives the venue.
  */
-import { keccakHex } from '../decode/keccak.js';
 import type { ActionKind } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 
-const topic = (signature: string): string => `0x${keccakHex(signature)}`;
+/**
+ * Each event's topic0, keccak256 of its signature, written out so that no hashing runs at start-up
+ * (test/unit/action.test.ts recomputes every one).
+ */
+export const TOPIC0: Readonly<Record<string, string>> = {
+  'Swap(address,uint256,uint256,uint256,uint256,address)': '0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822',
+  'Mint(address,uint256,uint256)': '0x4c209b5fc8ad50758f13e2e1088ba56a560dff690a1c6fef26394f4c03821c4f',
+  'Burn(address,uint256,uint256,address)': '0xdccd412f0b1252819cb1fd330b93224ca42612892bb3f4f789976e6d81936496',
+  'Swap(address,address,int256,int256,uint160,uint128,int24)': '0xc42079f94a6350d7e6235f29174924f928cc2ac818eb64fed8004e115fbcca67',
+  'Mint(address,address,int24,int24,uint128,uint256,uint256)': '0x7a53080ba414158be7ec69b987b5fb7d07dee101fe85488f0853ae16239d0bde',
+  'Burn(address,int24,int24,uint128,uint256,uint256)': '0x0c396cd989a39f4459b5fa1aed6a9a8dcdbc45908acfd67e028cd568da98982c',
+  'Swap(bytes32,address,int128,int128,uint160,uint128,int24,uint24)': '0x40e9cecb9f5f1f1c5b9c97dec2917b7ee92e57ba5563708daca94dd84ad7112f',
+  'TokenExchange(address,int128,uint256,int128,uint256)': '0x8b3e96f2b889fa771c53c981b40daf005f63f637f1869f707052d15a3dd97140',
+  'TokenExchangeUnderlying(address,int128,uint256,int128,uint256)': '0xd013ca23e77a65003c2c659c5442c00c805371b7fc1ebd4c206c41d1536bd90b',
+  'Swap(bytes32,address,address,uint256,uint256)': '0x2170c741c41531aec20e7c107c24eecfdd15e69c9bb0a8dd37b1840b9e0b207b',
+  'Supply(address,address,address,uint256,uint16)': '0x2b627736bca15cd5381dcf80b0bf11fd197d01a037c52b927a881a10fb73ba61',
+  'Withdraw(address,address,address,uint256)': '0x3115d1449a7b732c986cba18244e897a450f61e1bb8d589cd2e69e6c8924f9f7',
+  'Borrow(address,address,address,uint256,uint8,uint256,uint16)': '0xb3d084820fb1a9decffb176436bd02558d15fac9b0ddfed8c465bc7359d7dce0',
+  'Repay(address,address,address,uint256,bool)': '0xa534c8dbe71f871f9f3530e97a74601fea17b426cae02e1c5aee42c96c784051',
+  'LiquidationCall(address,address,address,uint256,uint256,address,bool)': '0xe413a321e8681d831f4dbccbca790d2952b56f977908e45be37335533e005286',
+  'Deposit(address,address,address,uint256,uint16)': '0xde6857219544bb5b7746f48ed30be6386fefc61b2f864cacf559893bf50fd951',
+  'Borrow(address,address,address,uint256,uint256,uint256,uint16)': '0xc6a898309e823ee50bac64e45ca8adba6690e99e7841c45d754e2a38e9019d9b',
+  'Repay(address,address,address,uint256)': '0x4cdde6e09bb755c9a5589ebaec640bbfedff1362d4b255ebf8339782b9942faa',
+  'Submitted(address,uint256,address)': '0x96a25c8ce0baabc1fdefd93e9ed25d8e092a3332f3aa9a41722b5697231d1d1a',
+  'Approval(address,address,uint256)': '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925',
+  'ApprovalForAll(address,address,bool)': '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31',
+  'ExecutionSuccess(bytes32,uint256)': '0x442e715f626346e8c54381002da614f62bee8d27386535b2521ec8540898556e',
+  'UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)': '0x49628fd1471006c1482da88028e9ce4dbb080b815c9b0344d39e5a8e6ec1419f',
+};
+
+const topic = (signature: string): string => {
+  const known = TOPIC0[signature];
+  if (known === undefined) throw new Error(`no topic0 written for ${signature}`);
+  return known;
+};
 
 /** A venue's own event: a swap, or liquidity added or removed, named by its shape alone (it works on a local chain too). */
 interface VenueEvent {

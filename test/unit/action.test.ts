@@ -9,6 +9,7 @@ import { encodeAbiParameters } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { describeAction } from '../../src/action/describeAction.js';
 import { netChanges, sentAndReceived, type Movement } from '../../src/action/movements.js';
+import { TOPIC0 } from '../../src/action/protocols.js';
 import { keccakHex } from '../../src/decode/keccak.js';
 import type { InspectModel, Transfer } from '../../src/model/types.js';
 import type { Hex, RpcLog } from '../../src/raw/types.js';
@@ -46,6 +47,10 @@ const supplyLog = (emitter: Hex): RpcLog => ({
   data: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [SENDER, 10_000_000_000n]),
 });
 const supplied = [erc20(USDC, SENDER, A_USDC, 10_000_000_000n), erc20(A_USDC, addr(0), SENDER, 10_000_000_000n)];
+
+test('every topic0 the action stage matches is keccak256 of its signature', () => {
+  for (const [signature, topic0] of Object.entries(TOPIC0)) expect(topic0, signature).toBe(topic(signature));
+});
 
 describe('protocol events', () => {
   test('Aave v3 Supply from the pool the labels name: supplied, the reserve named, the protocol given', () => {
