@@ -208,6 +208,13 @@ try {
     { ...(await compare('(a) with --state, loopback', a, anvil.url, ['--state'])) },
     { ...(await compare('(b) with --state, loopback', b, anvil.url, ['--state'])) },
   ];
+  // (k) txray block on (c)'s block, 40 ms away, against cast run of its last transaction (goal: a
+  // quarter of it); and beside it, txray given the block's hashes in one process.
+  const kBlock = await anvil.rpc('eth_getBlockByHash', [(await receipt(anvil.rpc, cHash)).blockHash, false]);
+  const kLabel = `(k) block of ${kBlock.transactions.length} (${Number(kBlock.size).toLocaleString('en')} bytes), +40 ms/request, vs cast run of its last`;
+  rows.push({ ...(await compareRuns(kLabel, ['block', kBlock.number, '-r', proxy.url, '--no-color'], ['run', cHash, '--rpc-url', proxy.url], null)), goal: 0.25 });
+  const kHashes = [];
+  for (let i = 0; i < RUNS; i++) kHashes.push((await measure(process.execPath, [bin, ...kBlock.transactions, '-r', proxy.url, '--quiet'], PLAIN_ENV)).ms);
   // Simulations: txray call against cast call --trace on the showcase call (14 calls) and a token
   // transfer that would revert with a custom error, at the latest block. Goal: as fast or faster.
   const runWords = [showcase, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender];
@@ -296,6 +303,8 @@ try {
   /** One side-by-side row: txray's times with and without the CA bundle, cast's, their ratios, memory, the goal. */
   const compareRow = (r) => `| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${r2(r.txrayMs / r.castMs)} | ${r2(r.plainMs / r.castMs)} | ${f(r.txrayMB)} | ${f(r.castMB)} | ${goal(r)} | ${met(r)} |`;
   for (const r of rows) console.log(compareRow(r));
+  const kRow = rows.find((r) => r.case.startsWith('(k)'));
+  console.log(`\n(k) txray block: ${f(best(kRow))} ms, ${f(kRow.txrayMB)} MB for a block of ${Number(kBlock.size).toLocaleString('en')} bytes; txray with its ${kBlock.transactions.length} hashes in one process: ${f(median(kHashes))} ms (block / hashes ${r2(best(kRow) / median(kHashes))})\n`);
   const bRow = rows.find((r) => Number.isFinite(r.floorMs));
   if (bRow) {
     console.log(`| (b) floor: node:http, the 3 answers read and parsed, no extra CA | | ${f(bRow.floorMs)} | ${f(bRow.castMs)} | | ${r2(bRow.floorMs / bRow.castMs)} | ${f(bRow.floorMB)} | | | |`);

@@ -42,6 +42,11 @@ export class RpcFailure extends Error {
   readonly data: string | undefined;
 }
 
+/** The node does not know what was asked for (`txray block`: the block): exit 3. */
+export class NotFound extends Error {
+  override readonly name = 'NotFound';
+}
+
 /** The run was interrupted (SIGINT): exit 130, nothing printed. */
 export class Interrupted extends Error {
   override readonly name = 'Interrupted';

@@ -28,3 +28,11 @@ export const callExitCodeHelp = `Exit codes:
   5    the node could not run it (insufficient funds, nonce, unsupported method, unreachable, …)
   70   internal error in txray (please report it)
   130  interrupted (Ctrl-C)`;
+
+export const blockExitCodeHelp = `Exit codes:
+  0    the block was read (transactions that reverted inside it do not change that)
+  2    usage error (a bad block id, URL or option), before any request
+  3    not found: the node does not know the block
+  5    node or RPC failure (unreachable, timeout, HTTP error, JSON-RPC error, malformed answer)
+  70   internal error in txray (please report it)
+  130  interrupted (Ctrl-C)`;

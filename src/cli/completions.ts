@@ -1,15 +1,17 @@
 /**
  * `txray completions <bash|zsh|fish>`: a completion script made from the commander definitions of
- * `txray` and `txray call` (createProgram.ts), so it never drifts from --help: every option, the choices
+ * `txray`, `txray call` and `txray block` (createProgram.ts), so it never drifts from --help: every option, the choices
  * an option declares (--tracer), file names where the option's argument is a <file> or <path>, and for
  * --rpc-url the aliases of the nearest foundry.toml's [rpc_endpoints] (read by awk where the shell asks:
  * no node starts on Tab).
  */
 import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { createCallProgram, createProgram } from './createProgram.js';
+import { createBlockProgram, createCallProgram, createProgram } from './createProgram.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+/** `txray block`'s words besides a number or a hash. */
+const BLOCK_TAGS = ['latest', 'pending', 'safe', 'finalized', 'earliest'];
 export type Shell = (typeof SHELLS)[number];
 
 /** What a shell needs of one option. */
@@ -51,10 +53,10 @@ function specsOf(cmd: Command): Spec[] {
   return specs;
 }
 
-/** Both front doors' options, from their own definitions. */
-function programs(): { readonly lookup: Spec[]; readonly call: Spec[] } {
+/** Every front door's options, from their own definitions. */
+function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[] } {
   const quiet = { writeOut: () => undefined };
-  return { lookup: specsOf(createProgram(quiet, () => undefined)), call: specsOf(createCallProgram(quiet, () => undefined)) };
+  return { lookup: specsOf(createProgram(quiet, () => undefined)), call: specsOf(createCallProgram(quiet, () => undefined)), block: specsOf(createBlockProgram(quiet, () => undefined)) };
 }
 
 const names = (specs: readonly Spec[]): string[] => specs.flatMap((s) => [s.long, s.short].filter((n): n is string => n !== undefined));
@@ -104,6 +106,16 @@ ${valueCases(p.call)}
     esac
     [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "${words(names(p.call))}" -- "$cur"))
     return ;;
+  block)
+    case "$prev" in
+${valueCases(p.block)}
+    esac
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W "${words(names(p.block))}" -- "$cur"))
+    elif [ "$COMP_CWORD" -eq 2 ]; then
+      COMPREPLY=($(compgen -W "${words(BLOCK_TAGS)}" -- "$cur"))
+    fi
+    return ;;
   completions)
     [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "${words(SHELLS)}" -- "$cur"))
     return ;;
@@ -114,7 +126,7 @@ ${valueCases(p.lookup)}
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${words(names(p.lookup))}" -- "$cur"))
   elif [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "call completions" -- "$cur"))
+    COMPREPLY=($(compgen -W "call block completions" -- "$cur"))
   fi
 }
 complete -F _txray txray
@@ -156,12 +168,17 @@ _txray() {
     _arguments -s \\
 ${args(p.call)} \\
     '*:: :'
+  elif [[ \${words[2]} == block ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments -s \\
+${args(p.block)} \\
+    '1:block:(${words(BLOCK_TAGS)})'
   elif [[ \${words[2]} == completions ]]; then
     _arguments '1: :(completions)' '2:shell:(${words(SHELLS)})'
   else
     _arguments -s \\
 ${args(p.lookup)} \\
-    '1: :(call completions)' \\
+    '1: :(call block completions)' \\
     '*:transaction hash: '
   fi
 }
@@ -206,10 +223,13 @@ end
 
 complete -c txray -f
 complete -c txray -n '__fish_use_subcommand' -a 'call' -d 'what a call would do, before it is sent'
+complete -c txray -n '__fish_use_subcommand' -a 'block' -d 'every transaction of a block, what failed, what looks like MEV'
 complete -c txray -n '__fish_use_subcommand' -a 'completions' -d 'print a shell completion script'
+complete -c txray -n '__fish_seen_subcommand_from block' -a '${words(BLOCK_TAGS)}'
 complete -c txray -n '__fish_seen_subcommand_from completions' -a '${words(SHELLS)}'
-${lines(p.lookup, 'not __fish_seen_subcommand_from call completions').join('\n')}
+${lines(p.lookup, 'not __fish_seen_subcommand_from call block completions').join('\n')}
 ${lines(p.call, '__fish_seen_subcommand_from call').join('\n')}
+${lines(p.block, '__fish_seen_subcommand_from block').join('\n')}
 `;
 }
 

@@ -1,6 +1,6 @@
 /** The command-line surface (commander), writing only through the given callbacks. */
 import { Command, Option } from 'commander';
-import { callExitCodeHelp, exitCodeHelp } from '../exitCodes.js';
+import { blockExitCodeHelp, callExitCodeHelp, exitCodeHelp } from '../exitCodes.js';
 import type { RawCallOptions } from './parseCall.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions, TRACERS } from './parseOptions.js';
 
@@ -39,6 +39,8 @@ export interface ParsedArgs {
   readonly options: RawCliOptions;
   /** `txray call`: its words and options. */
   readonly call?: { readonly words: readonly string[]; readonly options: RawCallOptions };
+  /** `txray block`: the block's id as typed. */
+  readonly block?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -139,4 +141,30 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
     .option('--html <file>', 'also write a self-contained HTML report; - writes it to stdout instead of the text view')
     .addHelpText('after', CALL_EXAMPLES)
     .action((words: string[], options: RawCliOptions & RawCallOptions) => onParsed({ hashes: [], options, call: { words, options } }));
+}
+
+const BLOCK_EXAMPLES = `
+Examples:
+  txray block latest --rpc-url http://127.0.0.1:8545
+  txray block 19000000 --json | jq '.mev'
+  txray block 0x88e96d4537bea4d9c05d12549907b32561d3bf31f45aae734cdc119f13406cb6 --html block.html
+
+  A block is a decimal number, 0x and 1 to 16 hex digits (a number), 0x and 64 hex digits (a hash),
+  or latest, pending, safe, finalized, earliest. With --html, each transaction's own page is written
+  into a folder beside the file (block.html → block-transactions/), and the table links to them.
+  The block, its receipts and its traces come in a few requests: trace_block, else
+  debug_traceBlockByHash (callTracer), else each transaction's trace in batches.
+
+${blockExitCodeHelp}
+`;
+
+/** \`txray block\`: every transaction of a block, what failed and why, what looks like MEV. */
+export function createBlockProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
+  return withCommonOptions(new Command('txray block'), 'block', io)
+    .description('Show every transaction of a block: status, gas, fee, what it did; the failed ones with their reasons; what looks like MEV (sandwiches, arbitrages, liquidations, payments to the fee recipient).')
+    .argument('<block>', 'a block number, 0x-hex number, block hash, or latest | pending | safe | finalized | earliest')
+    .addOption(tracerOption("auto: trace_block, else debug_traceBlockByHash (callTracer), else each transaction's trace; parity; geth; local (re-execute each transaction here); none (statuses from the receipts only)"))
+    .option('--html <file>', "also write an HTML page of the block (each transaction's page in a folder beside it); - writes it to stdout instead of the text view")
+    .addHelpText('after', BLOCK_EXAMPLES)
+    .action((block: string, options: RawCliOptions) => onParsed({ hashes: [], options, block }));
 }

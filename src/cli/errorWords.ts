@@ -1,11 +1,12 @@
 /** How a failure is said: its exit code, its code name in the --json error document, its one line. */
-import { Interrupted, RpcFailure, UsageError } from '../errors.js';
+import { Interrupted, NotFound, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import { escapeShort } from '../raw/escape.js';
 
 export function exitCodeForError(err: unknown): ExitCode {
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof RpcFailure) return ExitCode.rpcFailure;
+  if (err instanceof NotFound) return ExitCode.notFound;
   if (err instanceof Interrupted) return ExitCode.interrupted;
   return ExitCode.internal;
 }
@@ -13,6 +14,7 @@ export function exitCodeForError(err: unknown): ExitCode {
 export function errorCodeName(err: unknown): string {
   if (err instanceof UsageError) return 'usage';
   if (err instanceof RpcFailure) return err.kind;
+  if (err instanceof NotFound) return 'not_found';
   return 'internal';
 }
 

@@ -15,7 +15,7 @@ import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
-import { createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
+import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { planCall } from '../pipeline/planCall.js';
 import type { Decoder } from '../decode/createDecoder.js';
@@ -59,24 +59,24 @@ export function exitCodeForModel(model: InspectModel): ExitCode {
 function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done' {
   let parsed: ParsedArgs | undefined;
   let helpText = '';
-  // `txray call …` is the second front door: its own words and options, the same output options.
-  const isCall = argv[0] === 'call';
-  const make = isCall ? createCallProgram : createProgram;
+  // `txray call …` and `txray block …` are front doors of their own: their own words and options, the same output options.
+  const door = argv[0] === 'call' || argv[0] === 'block' ? argv[0] : null;
+  const make = door === 'call' ? createCallProgram : door === 'block' ? createBlockProgram : createProgram;
   const program = make({ writeOut: (s) => (helpText += s) }, (a) => (parsed = a));
   try {
-    program.parse(isCall ? argv.slice(1) : [...argv], { from: 'user' });
+    program.parse(door !== null ? argv.slice(1) : [...argv], { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         void out.write(helpText);
         return 'done';
       }
-      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), 200)}; see txray ${isCall ? 'call ' : ''}--help.`);
+      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), 200)}; see txray ${door !== null ? `${door} ` : ''}--help.`);
     }
     throw err;
   }
   if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  if (parsed.hashes.length === 0 && parsed.call === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
+  if (parsed.hashes.length === 0 && parsed.call === undefined && parsed.block === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
   return parsed;
 }
 
@@ -145,6 +145,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
     const { afterRequests, decoderReady } = await loadDecoder(opts, io);
     const connect = (): Promise<RpcClient> => (client ??= connectTo(opts, io, log));
+    if (opts.block !== null) return await (await import('./runBlock.js')).runBlock(await connect(), opts.block, { opts, io, out, log, decoderReady });
     const inputs = await pipelineInputs(opts, decoderReady, connect);
     const single = inputs.length === 1;
     const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
@@ -158,8 +159,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     await log.say(`txray: ${message}`);
     if (log.debugOn && e instanceof Error && e.stack) await log.say(e.stack);
     if (argv.includes('--json')) {
-      const doc = errorDocument(pickHash(argv), { code: errorCodeName(e), message: log.scrubbed(message) }, []);
-      await out.writeAll(renderJson(doc, io.stdout.isTTY ? 2 : 0));
+      const error = { code: errorCodeName(e), message: log.scrubbed(message) };
+      if (argv[0] === 'block') {
+        const { blockErrorDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
+        await out.writeAll(renderBlockJson(blockErrorDocument(error), io.stdout.isTTY ? 2 : 0));
+      } else await out.writeAll(renderJson(errorDocument(pickHash(argv), error, []), io.stdout.isTTY ? 2 : 0));
     }
     return code;
   } finally {
@@ -173,7 +177,7 @@ async function optionsOf(args: ParsedArgs, io: Io): Promise<InspectOptions> {
   // A word for the node (`--rpc-url mainnet`) is looked up in the Foundry project's [rpc_endpoints].
   const named = args.options.rpcUrl ?? io.env.ETH_RPC_URL;
   const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
-  return parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry);
+  return parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry, args.block);
 }
 
 function secretsOfRun(opts: InspectOptions): string[] {

@@ -14,6 +14,8 @@ import type { FoundryEndpoints } from './foundryEndpoints.js';
 import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
+import { parseBlockId } from './parseBlockId.js';
+import type { BlockId } from '../rpc/fetchBlock.js';
 
 export interface RawCliOptions {
   readonly rpcUrl?: string;
@@ -87,6 +89,8 @@ export interface InspectOptions {
   readonly html: string | undefined;
   /** `txray call`: the call to simulate (the inputs are then empty); null for a lookup by hash. */
   readonly call: CallInput | null;
+  /** `txray block`: the block to show (the inputs are then empty); null otherwise. */
+  readonly block: BlockId | null;
   /** --online (or TXRAY_ONLINE=1): the services to ask and the cache; null: nothing but the node is asked. */
   readonly online: OnlineSettings | null;
   /** No --rpc-url and no ETH_RPC_URL: the url is DEFAULT_RPC_URL (and an unreachable node says so). */
@@ -342,9 +346,16 @@ export function parseOptions(
   call?: { readonly words: readonly string[]; readonly options: RawCallOptions },
   /** The Foundry project's endpoints, where --rpc-url (or ETH_RPC_URL) is a word (see looksLikeAlias). */
   foundry: FoundryEndpoints | null = null,
+  /** `txray block`: its argument as typed. */
+  blockText?: string,
 ): InspectOptions {
   const endpoint = parseEndpoint(raw.rpcUrl, env, foundry);
-  const inputs = call === undefined ? parseInputs(words, stdin) : [];
+  const block = blockText === undefined ? null : parseBlockId(blockText);
+  if (block !== null) {
+    const unused = raw.state ? '--state' : raw.gas ? '--gas' : raw.gasOut !== undefined ? '--gas-out' : null;
+    if (unused !== null) throw new UsageError(`txray block does not take ${unused}; look a transaction up (txray <hash> ${unused}) for it.`);
+  }
+  const inputs = call === undefined && block === null ? parseInputs(words, stdin) : [];
   const callInput = call === undefined ? null : parseCall(call.words, call.options);
   const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
   const proxy = proxySettingsOf(env);
@@ -371,6 +382,7 @@ export function parseOptions(
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
     html: parseHtml(raw, call === undefined ? inputs.length : 1),
     call: callInput,
+    block,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
     actor: parseActor(raw.as),

@@ -30,7 +30,7 @@ export type Outcome =
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
 
 /** Write a file the command line named (checked before any request); a failure now is one line, exit 2. */
-async function writeOutput(path: string, chunks: Iterable<string>, option: string): Promise<void> {
+export async function writeOutput(path: string, chunks: Iterable<string>, option: string): Promise<void> {
   try {
     await writeFile(path, Readable.from(chunks));
   } catch (err) {

@@ -21,7 +21,8 @@ export interface ReportAssets {
   readonly cssHash: string;
 }
 
-const csp = (a: ReportAssets, script: boolean): string =>
+/** The page's Content-Security-Policy: its own script (where it has one) and styles, nothing else. */
+export const csp = (a: ReportAssets, script: boolean): string =>
   `default-src 'none'; ${script ? `script-src '${a.jsHash}'; ` : ''}style-src '${a.cssHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
 /** Text for HTML element content and attribute values. */

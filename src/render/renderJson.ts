@@ -254,15 +254,22 @@ function rawLogs(receipt: unknown): unknown[] {
   return [...logs].sort((a, b) => (indexOf(a)! < indexOf(b)! ? -1 : 1));
 }
 
+/** Why it failed, as --json spells it (a `txray block` row's failure too): the error, the decoded revert, where it was raised. */
+export function failureJson(m: InspectModel): JsonDocument['failure'] {
+  const f = m.failure;
+  if (f === null) return null;
+  const custom = m.decoded?.error;
+  const revert: RevertJson | null = f.revert === null ? null : custom ? ({ ...revertToJson(f.revert), ...custom, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
+  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress };
+}
+
 export function jsonDocument(m: InspectModel): JsonDocument {
   if (m.raw === null) throw new Error('jsonDocument needs the verbatim answers (InspectSettings.keepAnswers)');
-  const f = m.failure;
   const d = m.decoded;
   const logs = m.raw.logs !== undefined ? [...m.raw.logs] : rawLogs(m.raw.receipt);
   // Decoding adds beside the raw fields: each log keeps what the node sent and gains `event`. The
   // decoded list follows the validated logs, which match the raw ones when every entry was valid.
   const events = d !== undefined && d.events.length === logs.length ? d.events : null;
-  const revert: RevertJson | null = f?.revert === null || f === null ? null : d?.error ? ({ ...revertToJson(f.revert), ...d.error, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
   return {
     schemaVersion: SCHEMA_VERSION,
     hash: m.hash,
@@ -282,7 +289,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     transfers: d?.transfers ?? [],
     netChanges: netChangesJson(m),
     ...gasJson(m),
-    failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
+    failure: failureJson(m),
     ...stateJson(m),
     fee: feeJson(m.state?.fee ?? m.fee),
     labels: labelsJson(m),

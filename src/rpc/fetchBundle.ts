@@ -32,7 +32,7 @@ const blockHashOf = (v: unknown): string | undefined => {
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
-type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote' | 'reexecution'> & {
+export type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote' | 'reexecution'> & {
   /** No tracer on the node (or --tracer local): re-execute the transaction here once it and its receipt are in. */
   readonly local?: true;
 };
@@ -159,7 +159,7 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
  * loaded only now), handed on as the callTracer and prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
-async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[]): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
+export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[]): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
   const none = { trace: NO_TRACE, state: null };
   const forced = opts.tracer.mode === 'local';
   // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.

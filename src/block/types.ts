@@ -1,0 +1,64 @@
+/** What the block stage makes of a block's finished models: its header, fees and the patterns that look like MEV. */
+import type { InspectModel } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
+
+export interface BlockHeader {
+  readonly number: bigint;
+  /** Null for a pending block the node does not name yet. */
+  readonly hash: Hex | null;
+  readonly parentHash: Hex | null;
+  /** Seconds since 1970. */
+  readonly timestamp: bigint;
+  readonly miner: Hex | null;
+  readonly gasUsed: bigint;
+  readonly gasLimit: bigint;
+  /** Null before London. */
+  readonly baseFeePerGas: bigint | null;
+  /** Null before Cancun. */
+  readonly blobGasUsed: bigint | null;
+  readonly excessBlobGas: bigint | null;
+  readonly transactionCount: number;
+}
+
+export interface BlockFees {
+  /** Base fee × gas used (null before London, where nothing is burnt, and for a pending block). */
+  readonly burnt: bigint | null;
+  /** Σ (effective price − base fee) × gas used over the receipts (null where a receipt is missing). */
+  readonly tips: bigint | null;
+  /** Ether sent straight to the fee recipient by the transactions' calls (besides the tips). */
+  readonly toFeeRecipient: bigint;
+}
+
+/** One asset's signed amount: ether, or a token with what it says of itself where known. */
+export interface Flow {
+  readonly asset: 'ETH' | Hex;
+  readonly amount: bigint;
+  readonly symbol?: string;
+  readonly decimals?: number;
+}
+
+export type MevKind = 'sandwich' | 'arbitrage' | 'liquidation' | 'fee-recipient-payment';
+
+/** A pattern that looks like MEV, never said to be it. */
+export interface MevFinding {
+  readonly kind: MevKind;
+  /** In block order; a sandwich's are [front, victims…, back]. */
+  readonly transactions: readonly Hex[];
+  /** Who it looks like profited: the sending account (a liquidation's liquidator). */
+  readonly actor: Hex | null;
+  readonly pools: readonly Hex[];
+  /** The actor's net movements over its transactions, fees aside; null where the flows do not show them. */
+  readonly profit: readonly Flow[] | null;
+  /** fee-recipient-payment: the ether paid. */
+  readonly payment?: bigint;
+}
+
+export interface BlockView {
+  readonly header: BlockHeader;
+  readonly fees: BlockFees;
+  /** One per transaction, in block order: the models every lookup makes. */
+  readonly models: readonly InspectModel[];
+  readonly mev: readonly MevFinding[];
+  readonly pending: boolean;
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,87 @@
+/**
+ * `txray block`: the block's pipeline (pipeline/inspectBlock.ts), then its views: the text, --json's
+ * one document, --html's page with each transaction's own page in a folder beside it. The exit code is
+ * 0 once the block was read, whatever its transactions did; failures to read it are thrown to main.
+ */
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import type { BlockView } from '../block/types.js';
+import type { Decoder } from '../decode/createDecoder.js';
+import { ExitCode } from '../exitCodes.js';
+import { inspectBlock } from '../pipeline/inspectBlock.js';
+import { shortHash } from '../render/format.js';
+import { makeChalk, resolveColor } from '../render/style.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import type { BlockId } from '../rpc/fetchBlock.js';
+import type { Io, SafeWriter } from './io.js';
+import type { InspectOptions } from './parseOptions.js';
+import type { RunLog } from './runLog.js';
+import { writeOutput } from './writeOutcomes.js';
+
+export interface BlockRun {
+  readonly opts: InspectOptions;
+  readonly io: Io;
+  readonly out: SafeWriter;
+  readonly log: RunLog;
+  readonly decoderReady: Promise<Decoder>;
+}
+
+/** --html's folder for the transactions' pages: beside the file, named after it (block.html → block-transactions). */
+export function pagesFolder(file: string): string {
+  return join(dirname(file), `${basename(file, extname(file))}-transactions`);
+}
+
+/** --html: the block's page, and (to a file) each transaction's page in the folder beside it, linked from its row. */
+async function writeHtml(v: BlockView, r: BlockRun): Promise<void> {
+  const file = r.opts.html!;
+  const [{ renderBlockHtml }, { renderHtml }, { reportAssets }, { jsonDocument }] = await Promise.all([import('../render/renderBlockHtml.js'), import('../render/renderHtml.js'), import('../report/assets.js'), import('../render/renderJson.js')]);
+  const assets = reportAssets();
+  const pages = new Map<string, string>();
+  if (file !== '-') {
+    const folder = pagesFolder(file);
+    await mkdir(folder, { recursive: true }).catch(() => undefined);
+    for (const m of v.models) {
+      if (m.hash === null || m.raw === null) continue;
+      await writeOutput(join(folder, `${m.hash}.html`), renderHtml(jsonDocument(m), assets), '--html');
+      pages.set(m.hash, `${basename(folder)}/${m.hash}.html`);
+    }
+    await writeOutput(file, renderBlockHtml(v, pages, assets), '--html');
+  } else await r.out.writeAll(renderBlockHtml(v, pages, assets));
+}
+
+export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Promise<number> {
+  const { opts, io, out, log } = r;
+  const view = await inspectBlock(client, id, {
+    tracer: { mode: opts.tracer, traceMissing: false, replayMissing: false },
+    timeoutMs: opts.timeoutMs,
+    // Each transaction's page is made from its answers verbatim, as a lookup's is.
+    keepAnswers: opts.html !== undefined && opts.html !== '-',
+    complete: {
+      timeoutMs: opts.timeoutMs,
+      online: opts.online,
+      interrupt: io.interrupt,
+      debug: opts.debug ? (line) => log.debug(line) : undefined,
+      needsGasProfile: false,
+      warnPartialGas: false,
+      tokenAmounts: !opts.quiet,
+    },
+    decoderReady: r.decoderReady,
+    onStage: opts.debug ? (stage) => log.debug(`${stage} at ${log.elapsed()}`) : undefined,
+  });
+  for (const w of view.warnings) await log.say(`txray: warning: ${w}`);
+  for (const m of view.models) for (const w of m.warnings) await log.say(`txray: warning: ${m.hash === null ? '' : `${shortHash(m.hash)}: `}${w}`);
+  if (opts.html !== undefined) await writeHtml(view, r);
+  if (opts.quiet || opts.html === '-') return ExitCode.success;
+  if (opts.json) {
+    const { blockDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
+    await out.writeAll(renderBlockJson(blockDocument(view), io.stdout.isTTY ? 2 : 0));
+  } else {
+    const { renderBlock } = await import('../render/renderBlock.js');
+    const chalk = await makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
+    const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
+    const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+    await out.writeAll(renderBlock(view, { chalk, width }));
+  }
+  if (opts.debug) log.debug(`done in ${log.elapsed()}`);
+  return ExitCode.success;
+}

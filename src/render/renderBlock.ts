@@ -1,0 +1,159 @@
+/**
+ * `txray block` in text: the header with the fees, one row per transaction in block order, the failed
+ * ones with their reasons, and what looks like MEV. Pure: (view, chalk, width) → chunks.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { BlockView, Flow, MevFinding } from '../block/types.js';
+import { describeRevert } from '../model/decodeRevert.js';
+import { isOutOfGas } from '../model/buildModel.js';
+import type { DecodedModel, InspectModel } from '../model/types.js';
+import { byteLength } from '../raw/hex.js';
+import { cutToWidth, displayWidth, escapeShort, escapeText } from '../raw/escape.js';
+import type { Hex } from '../raw/types.js';
+import { describeCall } from './describe.js';
+import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHash } from './format.js';
+import { formatDecoded, showAddress } from './formatDecoded.js';
+
+export interface BlockTextOptions {
+  readonly chalk: ChalkInstance;
+  /** Columns to fit the rows' last column into (Infinity: no limit). */
+  readonly width: number;
+}
+
+const LABEL = 18;
+const line = (c: ChalkInstance, label: string, value: string): string => `  ${c.dim(label.padEnd(LABEL))}${value}\n`;
+
+const utc = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z');
+
+function* header(v: BlockView, c: ChalkInstance, labels: DecodedModel | undefined): Generator<string> {
+  const h = v.header;
+  yield `${c.bold(`Block ${groupDigits(h.number)}`)}${h.hash !== null ? `  ${h.hash}` : c.yellow(v.pending ? '  (pending)' : '')}\n`;
+  yield line(c, 'time', `${utc(h.timestamp)} ${c.dim(`(${h.timestamp})`)}`);
+  if (h.miner !== null) yield line(c, 'fee recipient', showAddress(h.miner, { decoded: labels, short: false }));
+  yield line(c, 'gas used', `${groupDigits(h.gasUsed)} of ${groupDigits(h.gasLimit)} ${c.dim(`(${percent(h.gasUsed, h.gasLimit)})`)}`);
+  if (h.baseFeePerGas !== null) yield line(c, 'base fee', formatGwei(h.baseFeePerGas));
+  if (h.blobGasUsed !== null) yield line(c, 'blob gas', `${groupDigits(h.blobGasUsed)}${h.excessBlobGas !== null ? c.dim(` (excess ${groupDigits(h.excessBlobGas)})`) : ''}`);
+  if (v.fees.burnt !== null) yield line(c, 'burnt', formatEth(v.fees.burnt));
+  if (v.fees.tips !== null) yield line(c, 'tips', formatEth(v.fees.tips));
+  yield line(c, 'paid to recipient', `${formatEth(v.fees.toFeeRecipient)} ${c.dim('(directly, by calls in its transactions)')}`);
+  yield line(c, 'transactions', String(h.transactionCount));
+}
+
+/** The row's one line of what it did: the action stage's sentence; before it, the function called. */
+function actionOf(m: InspectModel): { readonly text: string; readonly fallback: boolean } {
+  if (m.action) return { text: escapeText(m.action.summary), fallback: false };
+  const tx = m.tx;
+  if (tx === null) return { text: '', fallback: true };
+  if (tx.to === null) return { text: 'create', fallback: true };
+  if (tx.input === undefined || byteLength(tx.input) === 0) return { text: '(ETH send)', fallback: true };
+  const name = m.decoded?.function?.name;
+  return { text: name ? escapeText(name) : tx.input.slice(0, 10), fallback: true };
+}
+
+const BADGE: Record<InspectModel['status'], [string, 'green' | 'red' | 'yellow']> = { success: ['✔', 'green'], reverted: ['✘', 'red'], pending: ['…', 'yellow'], not_found: ['?', 'yellow'] };
+
+function cells(m: InspectModel, index: number, c: ChalkInstance): string[] {
+  const s = { decoded: m.decoded, short: true };
+  const tx = m.tx;
+  const to = tx === null ? '' : tx.to !== null ? showAddress(tx.to, s) : m.receipt?.contractAddress ? `create ${showAddress(m.receipt.contractAddress, s)}` : 'create';
+  const [mark, colour] = BADGE[m.status];
+  return [
+    String(tx?.transactionIndex ?? index),
+    m.hash === null ? '' : shortHash(m.hash),
+    tx === null ? '' : `${showAddress(tx.from, s)} → ${to}`,
+    c[colour](mark),
+    m.receipt?.gasUsed !== undefined ? groupDigits(m.receipt.gasUsed) : '',
+    m.fee !== null ? formatUnits(m.fee.total, 18) : '',
+  ];
+}
+
+function* rows(v: BlockView, o: BlockTextOptions): Generator<string> {
+  const c = o.chalk;
+  yield `\n${c.bold('Transactions')}\n`;
+  if (v.models.length === 0) {
+    yield `  ${c.dim('none')}\n`;
+    return;
+  }
+  const head = ['#', 'hash', 'from → to', '', 'gas used', 'fee (ETH)'];
+  const table = v.models.map((m, i) => cells(m, i, c));
+  const widths = head.map((h, col) => Math.max(displayWidth(h), ...table.map((r) => displayWidth(r[col]!))));
+  const right = new Set([0, 4, 5]);
+  const pad = (text: string, col: number): string => {
+    const gap = ' '.repeat(widths[col]! - displayWidth(text));
+    return right.has(col) ? gap + text : text + gap;
+  };
+  const used = widths.reduce((sum, w) => sum + w + 2, 2);
+  const room = Math.max(20, o.width - used);
+  yield `  ${c.dim([...head.map(pad), 'action'].join('  '))}\n`;
+  for (let i = 0; i < table.length; i++) {
+    const action = actionOf(v.models[i]!);
+    const text = Number.isFinite(room) ? cutToWidth(action.text, room) : action.text;
+    yield `  ${table[i]!.map(pad).join('  ')}  ${action.fallback ? c.dim(text) : text}\n`;
+  }
+}
+
+/** Why it failed, in the words a single lookup uses. */
+export function failureReason(m: InspectModel): string {
+  const f = m.failure;
+  if (f === null || f.error === null) return m.tree === null ? 'reason not known (no trace from the node)' : 'the trace does not say';
+  const origin = f.origin;
+  const s = { decoded: m.decoded, short: true };
+  if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${describeCall(origin, s)} at [${origin.traceAddress.join(',')}]`;
+  if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
+  if (f.revert !== null) return escapeText(describeRevert(f.revert));
+  return escapeText(f.error);
+}
+
+function* failed(v: BlockView, c: ChalkInstance): Generator<string> {
+  const list = v.models.filter((m) => m.status === 'reverted');
+  if (list.length === 0) return;
+  yield `\n${c.bold(`Failed (${list.length})`)}\n`;
+  for (const m of list) yield `  ${c.dim(`#${m.tx?.transactionIndex ?? '?'}`)} ${m.hash === null ? '' : shortHash(m.hash)}  ${c.red(failureReason(m))}\n`;
+}
+
+/** A token's symbol and decimals where known, else its short address and base units. */
+function flowText(f: Flow, labels: DecodedModel | undefined): string {
+  const sign = f.amount < 0n ? '−' : '+';
+  const abs = f.amount < 0n ? -f.amount : f.amount;
+  if (f.asset === 'ETH') return `${sign}${formatUnits(abs, 18)} ETH`;
+  const name = f.symbol !== undefined ? escapeShort(f.symbol, 16) : showAddress(f.asset, { decoded: labels, short: true });
+  return `${sign}${f.decimals !== undefined ? formatUnits(abs, f.decimals) : groupDigits(abs)} ${name}`;
+}
+
+const KIND: Record<MevFinding['kind'], string> = { sandwich: 'a sandwich', arbitrage: 'an arbitrage', liquidation: 'a liquidation', 'fee-recipient-payment': 'a payment to the fee recipient' };
+
+function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
+  if (v.pending) return;
+  yield `\n${c.bold('Looks like MEV')}\n`;
+  if (v.mev.length === 0) {
+    yield `  ${c.dim('nothing: no sandwich, arbitrage, liquidation or payment to the fee recipient')}\n`;
+    return;
+  }
+  const byHash = new Map(v.models.map((m) => [m.hash, m]));
+  const labelsOf = (hash: Hex): DecodedModel | undefined => byHash.get(hash)?.decoded;
+  for (const f of v.mev) {
+    const labels = labelsOf(f.transactions[0]!);
+    const s = { decoded: labels, short: true };
+    const by = f.actor !== null ? ` by ${showAddress(f.actor, s)}` : '';
+    const pools = f.pools.length > 0 ? ` on ${f.pools.map((p) => showAddress(p, s)).join(', ')}` : '';
+    yield `  ${c.yellow(`looks like ${KIND[f.kind]}`)}${by}${pools}\n`;
+    if (f.kind === 'sandwich') {
+      const [front, ...rest] = f.transactions;
+      const back = rest.pop()!;
+      yield `    ${c.dim('front')} ${shortHash(front!)}  ${c.dim(rest.length === 1 ? 'victim' : 'victims')} ${rest.map(shortHash).join(', ')}  ${c.dim('back')} ${shortHash(back)}\n`;
+    } else {
+      yield `    ${c.dim('in')} ${f.transactions.map(shortHash).join(', ')}${f.payment !== undefined ? `  ${c.dim('paid')} ${formatEth(f.payment)}` : ''}\n`;
+    }
+    if (f.profit !== null && f.profit.length > 0) yield `    ${c.dim('net for the actor')} ${f.profit.map((p) => flowText(p, labels)).join(', ')} ${c.dim('(fees aside)')}\n`;
+  }
+}
+
+export function* renderBlock(v: BlockView, o: BlockTextOptions): Generator<string> {
+  const c = o.chalk;
+  // The fee recipient's label, where a transaction's decoding named it.
+  const labels = v.models.find((m) => v.header.miner !== null && m.decoded?.labels.has(v.header.miner))?.decoded ?? v.models[0]?.decoded;
+  yield* header(v, c, labels);
+  yield* rows(v, o);
+  yield* failed(v, c);
+  yield* mevRows(v, c);
+}
