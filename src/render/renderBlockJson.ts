@@ -3,9 +3,9 @@
  * the timestamp in seconds; each row's `failure` spelled as a lookup's document spells it.
  */
 import type { BlockView, Flow, MevFinding } from '../block/types.js';
-import type { Action, AssetAmount, InspectModel } from '../model/types.js';
+import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import { failureJson, type JsonDocument, type JsonError, SCHEMA_VERSION } from './renderJson.js';
+import { actionJson, failureJson, type JsonAction, type JsonDocument, type JsonError, SCHEMA_VERSION } from './renderJson.js';
 import { writeJson } from './writeJson.js';
 
 export interface JsonBlockRow {
@@ -21,18 +21,6 @@ export interface JsonBlockRow {
   readonly action: JsonAction | null;
   readonly failure: JsonDocument['failure'];
 }
-
-export interface JsonAmount {
-  readonly asset: string;
-  readonly standard: string;
-  readonly amount: string;
-  readonly tokenId?: string;
-  readonly symbol?: string;
-  readonly decimals?: number;
-}
-
-/** The action stage's Action with its amounts as decimal strings. */
-export type JsonAction = Omit<Action, 'sent' | 'received'> & { readonly sent: readonly JsonAmount[]; readonly received: readonly JsonAmount[] };
 
 export interface JsonFlow {
   readonly asset: string;
@@ -68,16 +56,6 @@ export interface JsonBlockDocument {
 }
 
 const dec = (n: bigint | null | undefined): string | null => (n === null || n === undefined ? null : n.toString());
-
-function amountJson(a: AssetAmount): JsonAmount {
-  return { asset: a.asset, standard: a.standard, amount: a.amount.toString(), ...(a.tokenId !== undefined ? { tokenId: a.tokenId } : {}), ...(a.symbol !== undefined ? { symbol: a.symbol } : {}), ...(a.decimals !== undefined ? { decimals: a.decimals } : {}) };
-}
-
-/** The action stage's sentence and movements, amounts as decimal strings. */
-function actionJson(a: Action | null | undefined): JsonAction | null {
-  if (a === null || a === undefined) return null;
-  return { summary: a.summary, kind: a.kind, actor: a.actor, protocols: a.protocols, sent: a.sent.map(amountJson), received: a.received.map(amountJson) };
-}
 
 function rowJson(m: InspectModel, index: number): JsonBlockRow {
   const created = m.tx !== null && m.tx.to === null;
