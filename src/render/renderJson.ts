@@ -4,7 +4,7 @@
  */
 import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, Transfer } from '../model/types.js';
+import type { CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
@@ -33,6 +33,9 @@ export interface JsonCall {
   readonly function?: Decoded;
   readonly outputs?: readonly DecodedArg[];
   readonly revert?: RevertJson;
+  /** A failed frame: the statement it stopped at (a matched artifact's source map). */
+  readonly sourceLocation?: SourceLocation;
+  readonly calledFrom?: readonly SourceLocation[];
 }
 
 /** A node answer carried verbatim (the transaction, the receipt, a log): whatever the node sent, checked or not. */
@@ -58,7 +61,7 @@ export interface JsonDocument {
   readonly transfers: readonly Transfer[];
   readonly gasProfile: readonly JsonGasRow[] | null;
   readonly gasOutsideCalls: string | null;
-  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null } | null;
+  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null; readonly sourceLocation?: SourceLocation } | null;
   readonly stateSource: StateSource | null;
   readonly stateDiff: unknown;
   readonly balanceChanges: readonly JsonBalanceChange[] | null;
@@ -173,6 +176,8 @@ function callJson(n: CallNode): JsonCall {
     ...(d?.function !== undefined ? { function: d.function } : {}),
     ...(d?.outputs !== undefined ? { outputs: d.outputs } : {}),
     ...(d?.revert !== undefined ? { revert: revertJson(d.revert) } : {}),
+    ...(d?.sourceLocation !== undefined ? { sourceLocation: d.sourceLocation } : {}),
+    ...(d?.calledFrom !== undefined ? { calledFrom: d.calledFrom } : {}),
   };
 }
 
@@ -219,7 +224,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     function: d?.function ?? null,
     transfers: d?.transfers ?? [],
     ...gasJson(m),
-    failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress },
+    failure: f === null ? null : { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, ...(f.origin?.decoded?.sourceLocation !== undefined ? { sourceLocation: f.origin.decoded.sourceLocation } : {}) },
     ...stateJson(m),
     fee: feeJson(m.state?.fee ?? m.fee),
     labels: labelsJson(m),
