@@ -178,9 +178,14 @@ function verdictOf(t: MapTable, i: number, sources: SourceTable): Verdict {
   if (file === null) return 'missing';
   const start = t.s[i]!;
   if (start + t.l[i]! > file.bytes.length || t.l[i]! < 0) return 'missing';
-  const head = new TextDecoder().decode(file.bytes.subarray(start, Math.min(file.bytes.length, start + 40)));
-  return CONTRACT_START.test(head) ? 'broad' : 'specific';
+  return CONTRACT_START.test(headOf(file, start)) ? 'broad' : 'specific';
 }
+
+/** The first characters of the range an entry points at. */
+const headOf = (file: SourceFile, start: number): string => new TextDecoder().decode(file.bytes.subarray(start, Math.min(file.bytes.length, start + 40)));
+
+/** A function's whole definition: where the dispatcher jumps into a public function, not a call site. */
+const DEFINITION = /^(function|modifier|constructor|fallback|receive)\b/;
 
 function locationOf(t: MapTable, i: number, sources: SourceTable, approximate: boolean): SourceLocation | null {
   const file = sources.file(t.f[i]!);
@@ -262,7 +267,8 @@ function callersOf(t: MapTable, index: Int32Array, exit: ExitFacts, jumps: numbe
         open--;
         continue;
       }
-      const at = verdictOf(t, i, sources) === 'specific' ? locationOf(t, i, sources, false) : null;
+      const definition = verdictOf(t, i, sources) !== 'specific' || DEFINITION.test(headOf(sources.file(t.f[i]!)!, t.s[i]!));
+      const at = definition ? null : locationOf(t, i, sources, false);
       if (at !== null && !out.some((o) => o.file === at.file && o.line === at.line)) out.push(at);
     }
   }

@@ -39,13 +39,14 @@ export function* sourceRows(m: InspectModel, c: ChalkInstance, width: number): G
   yield `  ${c.dim('at')} ${sourcePlace(at)}${at.approximate ? c.dim(' (approximate: the function it lies in; a via-IR build)') : ''}\n`;
   const number = `${at.line} │ `;
   yield `  ${' '.repeat(3)}${c.dim(number)}${cutToWidth(shownCode(at.code).trimEnd(), Math.max(20, width - 5 - number.length))}\n`;
-  for (const from of origin.decoded?.calledFrom ?? []) yield `  ${c.dim('called from')} ${sourcePlace(from)}\n`;
-  const outer = pathTo(m.tree.root, origin).slice(0, -1).reverse();
-  for (const n of outer) {
-    const place = n.error !== null ? n.decoded?.sourceLocation : undefined;
-    if (place === undefined) continue;
+  // Each frame's places, innermost first; its function is named on the last (where the frame was entered).
+  const group = function* (places: readonly SourceLocation[], n: CallNode): Generator<string> {
     const fn = n.decoded?.function?.signature;
-    yield `  ${c.dim('called from')} ${sourcePlace(place)}${fn ? `  ${escapeText(fn)}` : ''}\n`;
-    for (const from of n.decoded?.calledFrom ?? []) yield `  ${c.dim('called from')} ${sourcePlace(from)}\n`;
+    for (let i = 0; i < places.length; i++) yield `  ${c.dim('called from')} ${sourcePlace(places[i]!)}${fn && i === places.length - 1 ? `  ${escapeText(fn)}` : ''}\n`;
+  };
+  yield* group(origin.decoded?.calledFrom ?? [], origin);
+  for (const n of pathTo(m.tree.root, origin).slice(0, -1).reverse()) {
+    const place = n.error !== null ? n.decoded?.sourceLocation : undefined;
+    if (place !== undefined) yield* group([place, ...(n.decoded?.calledFrom ?? [])], n);
   }
 }

@@ -108,9 +108,10 @@ class Recording {
     let key = '';
     let own: FrameFacts | null = null;
     if (this.facts !== null) {
+      // (A create's message has no code address: EthereumJS's getter throws; its new address is set at its end.)
       // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
       if (parent !== undefined) key = parent.key === '' ? String(siblings.length) : `${parent.key},${siblings.length}`;
-      this.facts.set(key, (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress: (m.codeAddress ?? m.to)?.toString().toLowerCase() ?? '' }));
+      this.facts.set(key, (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress: m.to === undefined ? '' : m.codeAddress.toString().toLowerCase() }));
     }
     siblings.push(frame);
     this.stack.push({ frame, static: m.isStatic, key, facts: own });
