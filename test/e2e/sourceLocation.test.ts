@@ -4,6 +4,8 @@
  * failed frame is placed at its statement, with the line's code.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
@@ -163,5 +165,44 @@ describe('a Hardhat project', () => {
     const r = await run([tx.small!, '--abi', hostile], empty);
     expect(placeLines(r.stdout)).toEqual(['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small"); // \\x1b[2J\\u{202e}gotcha']);
     expect(r.stdout).not.toContain('\u001b');
+  });
+});
+
+describe('--online', () => {
+  test('Sourcify\'s sources, ids and maps place the failure with no project at hand (one request per contract, cached)', async () => {
+    const artifact = JSON.parse(readFileSync(join(foundry, 'out', 'Vault.sol', 'Vault.json'), 'utf8'));
+    const ids = JSON.parse(readFileSync(join(foundry, 'out', 'build-info', 'b1d0000000000000000000000000000b.json'), 'utf8')).source_id_to_path as Record<string, string>;
+    const sources = Object.fromEntries(Object.values(ids).map((p) => [p, { content: readFileSync(join(foundry, p), 'utf8') }]));
+    const sourceIds = Object.fromEntries(Object.entries(ids).map(([id, p]) => [p, { id: Number(id) }]));
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      const url = new URL(req.url ?? '/', 'http://x');
+      res.setHeader('content-type', 'application/json');
+      if (url.pathname.toLowerCase() === `/v2/contract/31337/${vault.toLowerCase()}`) {
+        res.end(JSON.stringify({ match: 'exact_match', chainId: '31337', address: vault, abi: artifact.abi, compilation: { name: 'Vault', compilerSettings: {} }, proxyResolution: { isProxy: false, implementations: [] }, sources, sourceIds, runtimeBytecode: { sourceMap: artifact.deployedBytecode.sourceMap }, creationBytecode: { sourceMap: artifact.bytecode.sourceMap } }));
+      } else if (url.pathname.startsWith('/signature-database')) res.end(JSON.stringify({ ok: true, result: { function: {}, event: {} } }));
+      else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const where = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const cache = mkdtempSync(join(tmpdir(), 'txray-srcloc-cache-'));
+    const empty = mkdtempSync(join(tmpdir(), 'txray-srcloc-online-'));
+    const online = () => runTxray([tx.withdraw!, '-r', anvil.url, '--online', '--sourcify-url', where, '--signatures-url', where], { TXRAY_CACHE_DIR: cache }, undefined, empty);
+    try {
+      const r = await online();
+      expect(placeLines(r.stdout)).toEqual(['  at src/lib/Balances.sol:11:20', '     11 │             revert InsufficientBalance(who, have, want);', '  called from src/Vault.sol:18:9  withdraw(uint256)']);
+      const contracts = asked.filter((u) => u.startsWith('/v2/contract/'));
+      expect(contracts).toHaveLength(1);
+      expect(decodeURIComponent(contracts[0]!)).toContain('fields=abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap');
+      asked.length = 0;
+      expect(placeLines((await online()).stdout)[0]).toBe('  at src/lib/Balances.sol:11:20');
+      expect(asked.filter((u) => u.startsWith('/v2/contract/'))).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
