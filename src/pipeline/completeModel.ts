@@ -17,7 +17,7 @@ import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
 import { codesAt } from './codesAt.js';
-import { type FactsReplay, locateSources } from './locateSources.js';
+import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
 
 export interface CompleteSettings {
   readonly timeoutMs: number;
@@ -84,6 +84,7 @@ async function withTokens(client: RpcClient, decoder: Decoder, model: InspectMod
 export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay): Promise<InspectModel> {
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
+  warmUp(decoder, plain, replay);
   const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
   const codes = namesByCode ? await fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>();
   if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);

@@ -10,6 +10,7 @@ import type { DebugSource } from '../decode/loadDebug.js';
 import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../decode/locateFailures.js';
 import { Interrupted } from '../errors.js';
 import type { InspectModel, Receipt, Transaction } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
 import { toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { askAhead } from '../rpc/askAhead.js';
@@ -79,6 +80,20 @@ export function callReplay(client: RpcClient, plan: CallPlan, model: InspectMode
     const local = await simulateLocally(client, plan.call, blockOf(model), plan.overrides, { state: false, deadline, facts: true });
     return local.facts ?? 'no facts';
   };
+}
+
+/**
+ * Where a failed frame may be placed, txray's EVM is loaded while the other stages wait for the node
+ * (no request: that waits for a match). Called before them.
+ */
+export function warmUp(decoder: Decoder, model: InspectModel, replay: FactsReplay | undefined): void {
+  if (replay === undefined || model.tree === null || !decoder.index.artifacts.some((a) => a.debug !== undefined)) return;
+  let failed = false;
+  walkCalls(model.tree.root, (n) => {
+    failed ||= n.error !== null;
+    return !failed;
+  });
+  if (failed) loadLocalTrace().catch(() => undefined);
 }
 
 /**
