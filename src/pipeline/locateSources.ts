@@ -111,8 +111,10 @@ export async function locateSources(
   s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },
 ): Promise<InspectModel> {
   if (replay === undefined || model.tree === null) return model;
-  if (!decoder.index.artifacts.some((a) => a.debug !== undefined) && verified.size === 0) return model;
-  const missing = failedCodeAddresses(model).filter((a) => !codes.has(a));
+  const fromArtifacts = decoder.index.artifacts.some((a) => a.debug !== undefined);
+  if (!fromArtifacts && verified.size === 0) return model;
+  // Code is asked only where it could match: any address with artifacts at hand, else the verified ones.
+  const missing = failedCodeAddresses(model).filter((a) => !codes.has(a) && (fromArtifacts || verified.has(a)));
   const all = missing.length === 0 ? codes : new Map([...codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
   const frames = framesToLocate(model, decoder.index.artifacts, all, verified);
   if (frames.length === 0) return model;
