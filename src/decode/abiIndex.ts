@@ -13,6 +13,7 @@ import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 import type { StorageLayout } from './nameStorage.js';
+import type { DebugSource } from './loadDebug.js';
 import { WELL_KNOWN } from './wellKnown.js';
 import type { Source } from '../model/types.js';
 
@@ -37,6 +38,8 @@ export interface Artifact {
   readonly runtimeMasks?: ReadonlyArray<readonly [number, number]>;
   /** solc's storageLayout, when the artifact carries it (Foundry: extra_output = ["storageLayout"]). */
   readonly storageLayout?: StorageLayout;
+  /** Its source maps and source files, where its layout has them (read when a failed frame runs its code). */
+  readonly debug?: DebugSource;
 }
 
 const indexedCount = (e: AbiEvent): number => e.inputs.filter((i) => i.indexed).length;

@@ -13,9 +13,11 @@ import { isData } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Artifact } from './abiIndex.js';
+import type { DebugSource } from './loadDebug.js';
 import { parseStorageLayout } from './nameStorage.js';
 import type { Source } from '../model/types.js';
 import { parse as parseToml } from 'smol-toml';
+import { buildInfoDebug, foundryDebug, hardhatDebug, isBuildInfo } from './loadDebug.js';
 
 /** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
 export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
@@ -74,6 +76,45 @@ function withRuntime(o: Record<string, unknown>): { deployedBytecode?: Hex; runt
   return masks.length > 0 ? { deployedBytecode, runtimeMasks: masks } : { deployedBytecode };
 }
 
+/** Where the artifact's source maps are to be had: Hardhat's X.dbg.json beside it, else Foundry's layout. */
+function withDebug(file: string, o: Record<string, unknown>): { debug?: DebugSource } {
+  const debug = o._format === 'hh-sol-artifact-1' ? hardhatDebug(file, o) : foundryDebug(file, o);
+  return debug === undefined ? {} : { debug };
+}
+
+/**
+ * A full build-info (Hardhat's artifacts/build-info/*.json, Foundry's with build_info = true): one
+ * artifact per contract of its output, with its maps and the texts it carries.
+ */
+function buildInfoArtifacts(info: Record<string, unknown>, source: Source): Artifact[] {
+  const out: Artifact[] = [];
+  const contracts = (info.output as { contracts: Record<string, unknown> }).contracts;
+  for (const [sourceName, byName] of Object.entries(contracts)) {
+    for (const [name, c] of Object.entries(typeof byName === 'object' && byName !== null ? byName : {})) {
+      const { abi, evm } = (c ?? {}) as { abi?: unknown; evm?: { bytecode?: unknown; deployedBytecode?: unknown } };
+      if (!isAbiArray(abi)) continue;
+      const o: Record<string, unknown> = { abi, bytecode: evm?.bytecode, deployedBytecode: evm?.deployedBytecode };
+      const debug = buildInfoDebug(info, sourceName, name);
+      out.push({ name, abi, source, bytecode: hexOrUndefined(o.bytecode), ...withRuntime(o), ...(debug === undefined ? {} : { debug }) });
+    }
+  }
+  return out;
+}
+
+/** One file's artifacts: a build-info's every contract, else parseAbiFile's one. */
+function parseArtifacts(text: string, file: string, source: Source): Artifact[] {
+  if (text.trimStart().startsWith('{')) {
+    let doc: unknown = null;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      /* parseAbiFile says so */
+    }
+    if (typeof doc === 'object' && doc !== null && isBuildInfo(doc as Record<string, unknown>)) return buildInfoArtifacts(doc as Record<string, unknown>, source);
+  }
+  return [parseAbiFile(text, file, source)];
+}
+
 /** Parse one file's text into an artifact; throws a plain Error saying what is wrong. */
 export function parseAbiFile(text: string, file: string, source: Source): Artifact {
   const name = basename(file).replace(/(\.abi)?\.(json|abi|txt)$/i, '');
@@ -98,6 +139,7 @@ export function parseAbiFile(text: string, file: string, source: Source): Artifa
         bytecode: hexOrUndefined(o.bytecode),
         ...withRuntime(o),
         ...(o.storageLayout !== undefined ? { storageLayout: parseStorageLayout(o.storageLayout) } : {}),
+        ...withDebug(file, o),
       };
     }
     throw new Error('JSON, but neither an ABI array nor an artifact with an "abi" array');
@@ -179,7 +221,7 @@ export function loadAbiPaths(paths: readonly string[]): Artifact[] {
       throw new UsageError(`--abi ${shown}: cannot read it (${err instanceof Error && err.message === 'too large' ? 'larger than 32 MiB' : 'permission or I/O error'}).`);
     }
     try {
-      out.push(parseAbiFile(text, p, 'abi'));
+      out.push(...parseArtifacts(text, p, 'abi'));
     } catch (err) {
       throw new UsageError(`--abi ${shown}: ${err instanceof Error ? err.message : 'malformed'}; expected a JSON ABI, an artifact, or one signature per line.`);
     }

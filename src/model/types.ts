@@ -45,6 +45,23 @@ export interface CallDecoding {
   readonly outputs?: readonly DecodedArg[];
   /** A failed call's revert data: Error, Panic, text or raw, and the custom error an ABI names (the data's selector decoded). */
   readonly revert?: DecodedRevert;
+  /** A failed frame: the statement it stopped at, from a matched artifact's source map (the source-location stage). */
+  readonly sourceLocation?: SourceLocation;
+  /** And the internal calls that led there, innermost first, as far as its last jumps tell. */
+  readonly calledFrom?: readonly SourceLocation[];
+}
+
+/** A place in a Solidity file: `line` and `column` 1-based (the column in characters), `code` that line's text. */
+export interface SourceLocation {
+  /** As the project or Sourcify names it ("src/Bank.sol"). */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly code: string;
+  /** The map only says the statement lies in this function (via-IR builds). */
+  readonly approximate?: true;
+  /** The lines around it (a few each side), from `firstLine` on; `code` is among them. */
+  readonly context: { readonly firstLine: number; readonly lines: readonly string[] };
 }
 
 export interface DecodedRevert {

@@ -13,12 +13,12 @@ import { describeAction } from '../action/describeAction.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
-import { isData, wordToAddress } from '../raw/hex.js';
-import { Interrupted } from '../errors.js';
+import { wordToAddress } from '../raw/hex.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
-import { deadlineSignal } from '../rpc/deadline.js';
+import { codesAt } from './codesAt.js';
+import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
 
 export interface CompleteSettings {
   readonly timeoutMs: number;
@@ -62,30 +62,7 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
       if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
     });
   }
-  const block = blockOf(model);
-  const deadline = deadlineSignal(timeoutMs);
-  const codes = new Map<string, Hex>();
-  const asked = [...targets].slice(0, MAX_CODE_LOOKUPS);
-  // One batch request; a node that refuses batches is asked one by one instead.
-  let answers: unknown[];
-  try {
-    answers = (await client.batch(asked.map((address) => ({ method: 'eth_getCode', params: [address, block] })), deadline)).map((a) => ('result' in a ? a.result : undefined));
-  } catch (err) {
-    if (err instanceof Interrupted) throw err;
-    answers = await Promise.all(
-      asked.map((address) =>
-        client.call('eth_getCode', [address, block], deadline).catch((e: unknown) => {
-          if (e instanceof Interrupted) throw e;
-          return undefined;
-        }),
-      ),
-    );
-  }
-  asked.forEach((address, i) => {
-    const code = answers[i];
-    if (isData(code)) codes.set(address, code);
-  });
-  return codes;
+  return codesAt(client, [...targets].slice(0, MAX_CODE_LOOKUPS), blockOf(model), timeoutMs);
 }
 
 /**
@@ -118,9 +95,11 @@ function approvalTokens(model: InspectModel): Hex[] {
   return (model.receipt?.logs ?? []).flatMap((l) => (l.topics[0]?.toLowerCase() === APPROVAL && l.topics.length === 3 && l.topics[1] !== undefined && `0x${l.topics[1].slice(-40)}`.toLowerCase() === from ? [l.address] : []));
 }
 
-export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding): Promise<InspectModel> {
+/** `replay` runs the source again in txray's EVM, for the failed frames' places in the source (none: they are not placed). */
+export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay): Promise<InspectModel> {
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
+  warmUp(decoder, plain, replay);
   const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
   const codes = namesByCode ? await fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>();
   if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
@@ -151,5 +130,5 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
     const warns = unknown > 0 && s.warnPartialGas;
     model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
   }
-  return model;
+  return locateSources(client, decoder, model, codes, online?.debug ?? new Map(), replay, s);
 }

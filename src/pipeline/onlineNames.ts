@@ -9,6 +9,7 @@
 import type { Abi } from 'abitype';
 import type { Decoder } from '../decode/createDecoder.js';
 import { keccakHex } from '../decode/keccak.js';
+import { type DebugSource, inlineDebug } from '../decode/loadDebug.js';
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { walkCalls } from '../model/walk.js';
 import type { CallNode, InspectModel } from '../model/types.js';
@@ -113,11 +114,13 @@ export interface OnlineNames {
   /** Whether anything joined the index (then earlier decoding must be done again). */
   readonly added: boolean;
   readonly requests: number;
+  /** The verified contracts' source maps and files, by address (where the service gave them). */
+  readonly debug: ReadonlyMap<string, DebugSource>;
 }
 
 export async function onlineNames(client: RpcClient, decoder: Decoder, model: InspectModel, s: OnlineSettings, timeoutMs: number, interrupt?: AbortSignal): Promise<OnlineNames> {
   const labels = new Map<string, string>();
-  const none = (warnings: string[] = []): OnlineNames => ({ labels, warnings, added: false, requests: 0 });
+  const none = (warnings: string[] = []): OnlineNames => ({ labels, warnings, added: false, requests: 0, debug: new Map() });
   const addresses = contractsOf(model);
   const index = decoder.index;
   // The selectors and topics nothing names yet (asked after the verified ABIs joined the index).
@@ -184,5 +187,7 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
       added = true;
     }
   }
-  return { labels, warnings: found.warnings, added, requests: found.requests };
+  const debug = new Map<string, DebugSource>();
+  for (const c of taken) if (c.sources !== undefined) debug.set(c.address.toLowerCase(), inlineDebug(c.sources.files, c.sources.runtimeMap, c.sources.creationMap, c.sources.viaIR));
+  return { labels, warnings: found.warnings, added, requests: found.requests, debug };
 }

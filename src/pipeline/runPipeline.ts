@@ -8,6 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
+import { callReplay, transactionReplay } from './locateSources.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
 
@@ -37,7 +38,8 @@ export async function runPipeline(client: RpcClient, source: Source, s: Pipeline
   }
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.
-  const model = await completeModel(client, await s.decoderReady, plain, s.complete, await earlyLogs);
+  const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, plain, s.lookup.timeoutMs);
+  const model = await completeModel(client, await s.decoderReady, plain, s.complete, await earlyLogs, replay);
   s.onStage?.('decoded');
   return model;
 }

@@ -4,6 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { CallNode, CallTree, DecodedModel, PlacedEvent } from '../model/types.js';
+import { sourceLine } from './renderSource.js';
 import { byteLength, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
@@ -163,6 +164,8 @@ function nodeSegments(n: CallNode, c: ChalkInstance, s: AddressStyle, out: Sink,
   if (n.error !== null) {
     const { error, reason } = failureParts(n, s);
     out.add(` ✗ ${reason === null ? error : `${error}: ${reason}`}`, c.red, reason === null ? undefined : ` ✗ ${reason}`);
+    const place = n.decoded?.sourceLocation;
+    if (place !== undefined) out.add(` at ${sourceLine(place)}`, c.dim);
   }
   else if (n.type === 'create' && n.output !== null) out.add(` ← code ${formatBytes(byteLength(n.output))}`, c.dim);
   else if (n.type === 'call' && n.decoded?.outputs !== undefined) out.add(` ← ${formatOutputs(n.decoded.outputs, s)}`);

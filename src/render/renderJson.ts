@@ -4,7 +4,7 @@
  */
 import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { Action, ActionKind, AssetAmount, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, Transfer } from '../model/types.js';
+import type { Action, ActionKind, AssetAmount, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
@@ -33,6 +33,9 @@ export interface JsonCall {
   readonly function?: Decoded;
   readonly outputs?: readonly DecodedArg[];
   readonly revert?: RevertJson;
+  /** A failed frame: the statement it stopped at (a matched artifact's source map). */
+  readonly sourceLocation?: SourceLocation;
+  readonly calledFrom?: readonly SourceLocation[];
 }
 
 /** A node answer carried verbatim (the transaction, the receipt, a log): whatever the node sent, checked or not. */
@@ -62,7 +65,7 @@ export interface JsonDocument {
   readonly netChanges: readonly JsonNetChange[];
   readonly gasProfile: readonly JsonGasRow[] | null;
   readonly gasOutsideCalls: string | null;
-  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null } | null;
+  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null; readonly sourceLocation?: SourceLocation } | null;
   readonly stateSource: StateSource | null;
   readonly stateDiff: unknown;
   readonly balanceChanges: readonly JsonBalanceChange[] | null;
@@ -234,6 +237,8 @@ function callJson(n: CallNode): JsonCall {
     ...(d?.function !== undefined ? { function: d.function } : {}),
     ...(d?.outputs !== undefined ? { outputs: d.outputs } : {}),
     ...(d?.revert !== undefined ? { revert: revertJson(d.revert) } : {}),
+    ...(d?.sourceLocation !== undefined ? { sourceLocation: d.sourceLocation } : {}),
+    ...(d?.calledFrom !== undefined ? { calledFrom: d.calledFrom } : {}),
   };
 }
 
@@ -260,7 +265,8 @@ export function failureJson(m: InspectModel): JsonDocument['failure'] {
   if (f === null) return null;
   const custom = m.decoded?.error;
   const revert: RevertJson | null = f.revert === null ? null : custom ? ({ ...revertToJson(f.revert), ...custom, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
-  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress };
+  const at = f.origin?.decoded?.sourceLocation;
+  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, ...(at !== undefined ? { sourceLocation: at } : {}) };
 }
 
 export function jsonDocument(m: InspectModel): JsonDocument {

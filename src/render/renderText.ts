@@ -11,6 +11,7 @@ import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
+import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
@@ -229,6 +230,7 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   } else {
     yield `  ${c.red(escapeText(f.error))}\n`;
   }
+  yield* sourceRows(m, c, o.width);
   if (origin !== null && origin.traceAddress.length > 0) {
     const target = origin.to ?? origin.from;
     yield `  ${c.dim('raised in')}  ${describeNodeKind(origin)} ${target ? showAddress(target, { decoded: m.decoded, short: false }) : ''} ${c.dim(`at trace [${origin.traceAddress.join(',')}], depth ${origin.traceAddress.length}`)}\n`;

@@ -11,7 +11,7 @@
 
 import { checksumAddress } from '../decode/keccak.js';
 import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
-import type { Decoded } from '../model/types.js';
+import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 
@@ -244,6 +244,7 @@ function select(n: CallNode): void {
   }
   for (const a of n.outputs ?? []) kv(t, `  returns ${a.name || ''}`, `${a.type} = ${valueText(a.value)}`);
   if (n.error !== null) kv(t, 'error', revertText(n) ?? n.error);
+  if (n.sourceLocation) kv(t, 'where', sourceView(n.sourceLocation));
   kv(t, n.type === 'create' ? 'init code' : 'input', rawData(n.input));
   kv(t, n.type === 'create' ? 'code' : 'output', rawData(n.output));
   const logs = doc.logs ?? [];
@@ -397,6 +398,18 @@ function tableOf(head: string[], rows: string[][], kind = ''): HTMLElement {
   return h('div', { class: 'table-box' }, t);
 }
 
+/** Control, format and bidi characters of a source line shown as escapes (the text is a stranger's, as every other). */
+const visible = (line: string): string => line.replaceAll('\t', '    ').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
+
+/** A failure's place: "file:line:column", then the lines around it, the failing one marked. */
+function sourceView(l: SourceLocation): HTMLElement {
+  const lines = l.context.lines.map((text, i) => {
+    const number = l.context.firstLine + i;
+    return h('span', { class: number === l.line ? 'line failing' : 'line' }, `${String(number).padStart(5)} ${number === l.line ? '▶' : ' '} ${visible(text)}\n`);
+  });
+  return h('div', {}, h('code', {}, `${visible(l.file)}:${l.line}:${l.column}${l.approximate ? ' (approximate: the function it lies in)' : ''}`), h('pre', { class: 'source' }, ...lines));
+}
+
 function header(): HTMLElement {
   const tx = doc.transaction;
   const r = doc.receipt;
@@ -429,6 +442,7 @@ function header(): HTMLElement {
     const rv = f.revert;
     const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
     kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
+    if (f.sourceLocation) kv(t, 'where', sourceView(f.sourceLocation));
   }
   return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), t);
 }

@@ -48,6 +48,37 @@ export interface VerifiedContract {
   readonly source: 'sourcify' | 'etherscan';
   /** Where a proxy delegates to, as the service resolved it. */
   readonly implementations: readonly Hex[];
+  /** Sourcify: the compilation's source texts, its own source ids and the code's source maps (for where a failed frame stopped). */
+  readonly sources?: OnlineSources;
+}
+
+/** The sources Sourcify recompiled, by path, with its ids (its own: it compiles only the target's sources). */
+export interface OnlineSources {
+  readonly files: Readonly<Record<string, { readonly id: number; readonly content: string }>>;
+  readonly runtimeMap: string | null;
+  readonly creationMap: string | null;
+  readonly viaIR: boolean;
+}
+
+/** The source fields of a Sourcify answer, each checked; undefined where it gave no usable map. */
+function sourcesOf(doc: Record<string, unknown>, compilation: Record<string, unknown>): OnlineSources | undefined {
+  const map = (v: unknown): string | null => {
+    const m = (v as { sourceMap?: unknown } | null)?.sourceMap;
+    return typeof m === 'string' && m !== '' ? m : null;
+  };
+  const runtimeMap = map(doc.runtimeBytecode);
+  const creationMap = map(doc.creationBytecode);
+  const texts = (doc.sources ?? {}) as Record<string, unknown>;
+  const ids = (doc.sourceIds ?? {}) as Record<string, unknown>;
+  if ((runtimeMap === null && creationMap === null) || typeof texts !== 'object' || typeof ids !== 'object') return undefined;
+  const files: Record<string, { id: number; content: string }> = {};
+  for (const [path, v] of Object.entries(ids).slice(0, MAX_ITEMS)) {
+    const id = (v as { id?: unknown } | null)?.id;
+    const content = (texts[path] as { content?: unknown } | null)?.content;
+    if (Number.isSafeInteger(id) && (id as number) >= 0 && typeof content === 'string') files[path] = { id: id as number, content };
+  }
+  const settings = (compilation.compilerSettings ?? {}) as Record<string, unknown>;
+  return { files, runtimeMap, creationMap, viaIR: settings.viaIR === true };
 }
 
 /** What a lookup found, for the cache: verified, or not (kept a day, then asked again). */
@@ -173,7 +204,7 @@ async function getOnce(a: Ask, url: URL, trouble: ServiceTrouble): Promise<{ sta
 /** Sourcify v2: a verified contract, null when it has none (404), undefined when it could not tell. */
 async function fromSourcify(a: Ask, address: Hex, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
   const url = new URL(`${a.s.sourcifyUrl.pathname.replace(/\/$/, '')}/v2/contract/${a.chainId}/${address}`, a.s.sourcifyUrl);
-  url.searchParams.set('fields', 'abi,compilation,proxyResolution');
+  url.searchParams.set('fields', 'abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap');
   const r = await getOnce(a, url, trouble);
   if (r === null) return undefined;
   if (r.status === 404) return null;
@@ -185,7 +216,8 @@ async function fromSourcify(a: Ask, address: Hex, trouble: ServiceTrouble): Prom
   const compilation = (doc.compilation ?? {}) as Record<string, unknown>;
   const proxy = (doc.proxyResolution ?? {}) as Record<string, unknown>;
   const implementations = Array.isArray(proxy.implementations) ? (proxy.implementations as Array<Record<string, unknown>>).map((i) => i?.address).filter(isAddress).slice(0, 4) : [];
-  return { address, name: contractName(compilation.name), abi: checkedAbi(doc.abi), source: 'sourcify', implementations: implementations.map((a) => a.toLowerCase() as Hex) };
+  const sources = sourcesOf(doc, compilation);
+  return { address, name: contractName(compilation.name), abi: checkedAbi(doc.abi), source: 'sourcify', implementations: implementations.map((a) => a.toLowerCase() as Hex), ...(sources === undefined ? {} : { sources }) };
 }
 
 /** Etherscan v2 getsourcecode: a verified contract, null when not verified, undefined when it could not tell. */
@@ -306,7 +338,8 @@ async function verifiedContracts(a: Ask, o: OnlineLookup, trouble: Troubles): Pr
 
 /** One address's verified contract, from the cache or the services (cached); null when none is known. */
 async function lookUpContract(a: Ask, address: Hex, trouble: Troubles): Promise<VerifiedContract | null> {
-  const key = `contracts/${a.chainId}/${address}.json`;
+  // v2: the answers since the source fields were asked (older ones lack them).
+  const key = `contracts-v2/${a.chainId}/${address}.json`;
   const cached = cacheRead<Found>(a.s.cacheDir, key, (f) => (f.verified === null || f.verified.implementations.length > 0 ? DAY_MS : null));
   if (cached !== undefined) return cached.verified;
   const fromS = await fromSourcify(a, address, trouble.sourcify);

@@ -30,11 +30,13 @@ export interface FrameFacts {
   exitPc: number | null;
   /** The destinations of its last taken JUMP and JUMPI, oldest first, at most LAST_JUMPS. */
   readonly lastJumps: number[];
+  /** The pc of each of those jumps (the JUMP or JUMPI itself), same order. */
+  readonly lastJumpsFrom: number[];
   /** The account whose code ran (a delegatecall's library, a created contract). */
   codeAddress: string;
 }
 
-export const LAST_JUMPS = 8;
+export const LAST_JUMPS = 16;
 
 /** The side channel's key of a frame: its traceAddress, joined ('' is the top frame, '0,2' its first call's third). */
 export const frameKey = (traceAddress: readonly number[]): string => traceAddress.join(',');
@@ -106,9 +108,10 @@ class Recording {
     let key = '';
     let own: FrameFacts | null = null;
     if (this.facts !== null) {
+      // (A create's message has no code address: EthereumJS's getter throws; its new address is set at its end.)
       // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
       if (parent !== undefined) key = parent.key === '' ? String(siblings.length) : `${parent.key},${siblings.length}`;
-      this.facts.set(key, (own = { exitPc: null, lastJumps: [], codeAddress: (m.codeAddress ?? m.to)?.toString().toLowerCase() ?? '' }));
+      this.facts.set(key, (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress: m.to === undefined ? '' : m.codeAddress.toString().toLowerCase() }));
     }
     siblings.push(frame);
     this.stack.push({ frame, static: m.isStatic, key, facts: own });
@@ -171,11 +174,11 @@ function hookOpcodes(vm: VM, now: () => Recording | null, facts: boolean): void 
       if (f != null) f.exitPc = r.programCounter - 1;
     }, null);
   }
-  wrapOpcode(vm, 0x56, null, (r) => jumped(running()?.facts, r.programCounter));
   // A JUMPI not taken leaves the counter on the next opcode.
   let fallThrough = -1;
+  wrapOpcode(vm, 0x56, (r) => void (fallThrough = r.programCounter), (r) => jumped(running()?.facts, fallThrough - 1, r.programCounter));
   wrapOpcode(vm, 0x57, (r) => void (fallThrough = r.programCounter), (r) => {
-    if (r.programCounter !== fallThrough) jumped(running()?.facts, r.programCounter);
+    if (r.programCounter !== fallThrough) jumped(running()?.facts, fallThrough - 1, r.programCounter);
   });
 }
 
@@ -227,8 +230,12 @@ function selfdestructOf(frame: Frame | undefined, r: OpRunState): void {
   (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: env.address.toString().toLowerCase(), to: beneficiary, value: hex(env.contract.balance), gas: '0x0', gasUsed: '0x0', input: '0x' });
 }
 
-function jumped(facts: FrameFacts | null | undefined, destination: number): void {
+function jumped(facts: FrameFacts | null | undefined, from: number, destination: number): void {
   if (facts === null || facts === undefined) return;
   facts.lastJumps.push(destination);
-  if (facts.lastJumps.length > LAST_JUMPS) facts.lastJumps.shift();
+  facts.lastJumpsFrom.push(from);
+  if (facts.lastJumps.length > LAST_JUMPS) {
+    facts.lastJumps.shift();
+    facts.lastJumpsFrom.shift();
+  }
 }

@@ -159,7 +159,8 @@ describe('--online', () => {
     expect(doc.labels).toMatchObject({ [showcase]: 'Showcase', [logic]: 'Logic' });
     // One request per contract, one for the signatures.
     expect(signatures.requests).toHaveLength(1);
-    expect(sourcify.requests.every((q) => q.includes('fields=abi%2Ccompilation%2CproxyResolution') || q.includes('fields=abi,compilation,proxyResolution'))).toBe(true);
+    const fields = 'abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap';
+    expect(sourcify.requests.every((q) => q.includes(`fields=${encodeURIComponent(fields)}`) || q.includes(`fields=${fields}`))).toBe(true);
 
     sourcify.requests.length = 0;
     signatures.requests.length = 0;

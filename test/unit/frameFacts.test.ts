@@ -43,16 +43,16 @@ const run = (to: string, facts?: boolean) =>
 
 test('a frame that jumps and reverts: the REVERT\'s pc, and the taken jumps only', async () => {
   const local = await run(JUMPER, true);
-  expect(local.facts?.get(frameKey([]))).toEqual({ exitPc: 21, lastJumps: [4, 11], codeAddress: JUMPER });
+  expect(local.facts?.get(frameKey([]))).toEqual({ exitPc: 21, lastJumps: [4, 11], lastJumpsFrom: [2, 9], codeAddress: JUMPER });
 });
 
 test('calls that end three ways: each frame by its traceAddress, where it stopped', async () => {
   const local = await run(CALLER, true);
   expect(Object.fromEntries(local.facts ?? [])).toEqual({
-    '': { exitPc: 102, lastJumps: [], codeAddress: CALLER },
-    '0': { exitPc: 5, lastJumps: [], codeAddress: OFF_END },
-    '1': { exitPc: 2, lastJumps: [], codeAddress: BAD_JUMP },
-    '2': { exitPc: 2, lastJumps: [], codeAddress: INVALID },
+    '': { exitPc: 102, lastJumps: [], lastJumpsFrom: [], codeAddress: CALLER },
+    '0': { exitPc: 5, lastJumps: [], lastJumpsFrom: [], codeAddress: OFF_END },
+    '1': { exitPc: 2, lastJumps: [], lastJumpsFrom: [], codeAddress: BAD_JUMP },
+    '2': { exitPc: 2, lastJumps: [], lastJumpsFrom: [], codeAddress: INVALID },
   });
 });
 
@@ -64,10 +64,10 @@ test('facts are only recorded when asked, and never change the call tree', async
   expect(JSON.stringify(plain.callTrace)).not.toMatch(/static|exitPc|lastJumps/);
 });
 
-test('at most the last 8 jumps are kept', async () => {
+test('at most the last 16 jumps are kept, each with where it was made', async () => {
   const LOOP = '0x00000000000000000000000000000000000c0de6';
-  const start = { [LOOP]: { code: '0x600c5b600190038060025700' } };
-  // A countdown from 12, jumping back 11 times: 0 PUSH1 12, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
+  const start = { [LOOP]: { code: '0x60145b600190038060025700' } };
+  // A countdown from 20, jumping back 19 times: 0 PUSH1 20, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
   const local = await simulateLocally(client, { from: SENDER, to: LOOP, data: '0x' }, 'latest', start, { state: false, deadline: AbortSignal.timeout(20_000), facts: true });
-  expect(local.facts?.get('')).toEqual({ exitPc: 11, lastJumps: Array(8).fill(2), codeAddress: LOOP });
+  expect(local.facts?.get('')).toEqual({ exitPc: 11, lastJumps: Array(16).fill(2), lastJumpsFrom: Array(16).fill(10), codeAddress: LOOP });
 });

@@ -1,0 +1,52 @@
+/**
+ * Where in the source a failure happened, for the text view: "at file:line:column", the line's code,
+ * and the places that called it. File names and code come from the developer's files or a service:
+ * hostile text like any other, escaped before they reach the terminal.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { CallNode, InspectModel, SourceLocation } from '../model/types.js';
+import { cutToWidth, escapeText } from '../raw/escape.js';
+
+/** Source text as shown: tabs as spaces (an escape would be noise here), then escaped. */
+const shownCode = (code: string): string => escapeText(code.replaceAll('\t', '    '));
+
+/** "src/Bank.sol:58:9". */
+export const sourcePlace = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}:${l.column}`;
+
+/** "src/Bank.sol:58", the call tree's short form. */
+export const sourceLine = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}`;
+
+/** The frames on the way from the root to `node`, outermost first (the node last). */
+function pathTo(root: CallNode, node: CallNode): CallNode[] {
+  const out = [root];
+  let at = root;
+  for (const i of node.traceAddress) {
+    const next = at.children[i];
+    if (next === undefined) return [node];
+    out.push((at = next));
+  }
+  return out;
+}
+
+/**
+ * The failure's place: its origin frame's statement and line of code, the internal calls that led there,
+ * then each failed frame around it that was placed too (where it called the one inside), with its function.
+ */
+export function* sourceRows(m: InspectModel, c: ChalkInstance, width: number): Generator<string> {
+  const origin = m.failure?.origin;
+  const at = origin?.decoded?.sourceLocation;
+  if (origin == null || at === undefined || m.tree === null) return;
+  yield `  ${c.dim('at')} ${sourcePlace(at)}${at.approximate ? c.dim(' (approximate: the function it lies in; a via-IR build)') : ''}\n`;
+  const number = `${at.line} │ `;
+  yield `  ${' '.repeat(3)}${c.dim(number)}${cutToWidth(shownCode(at.code).trimEnd(), Math.max(20, width - 5 - number.length))}\n`;
+  // Each frame's places, innermost first; its function is named on the last (where the frame was entered).
+  const group = function* (places: readonly SourceLocation[], n: CallNode): Generator<string> {
+    const fn = n.decoded?.function?.signature;
+    for (let i = 0; i < places.length; i++) yield `  ${c.dim('called from')} ${sourcePlace(places[i]!)}${fn && i === places.length - 1 ? `  ${escapeText(fn)}` : ''}\n`;
+  };
+  yield* group(origin.decoded?.calledFrom ?? [], origin);
+  for (const n of pathTo(m.tree.root, origin).slice(0, -1).reverse()) {
+    const place = n.error !== null ? n.decoded?.sourceLocation : undefined;
+    if (place !== undefined) yield* group([place, ...(n.decoded?.calledFrom ?? [])], n);
+  }
+}
