@@ -290,7 +290,8 @@ function* actionRow(m: InspectModel, c: ChalkInstance): Generator<string> {
 function changeText(n: NetChange, s: AddressStyle): string {
   const sign = n.change < 0n ? '−' : '+';
   const size = n.change < 0n ? -n.change : n.change;
-  if (n.standard === 'ETH') return `${sign}${formatUnits(size, 18)} ETH`;
+  // Exact, as the Transfers section: wei below a microether.
+  if (n.standard === 'ETH') return `${sign}${formatValueShort(size)}`;
   const token = n.symbol !== undefined ? escapeText(n.symbol) : showAddress(n.asset, s);
   if (n.standard === 'ERC-721') return `${sign}${token} #${n.tokenId}`;
   if (n.standard === 'ERC-1155') return `${sign}${groupDigits(size)} × ${token} #${n.tokenId}`;
