@@ -210,9 +210,23 @@ function revertJson(r: DecodedRevert): RevertJson {
 }
 
 /**
- * A call node in the --json spelling. Its children are spelled when the writer reads them (a getter),
- * so only the calls on the writer's path exist at once: a big tree is never copied whole.
+ * Calls spelled one at a time, as they are read: the writer reads an array element by element, so
+ * only the calls on its path (and the one being written) exist in the JSON spelling at once, and a
+ * big tree is never copied whole.
  */
+function lazyCalls(nodes: readonly CallNode[]): JsonCall[] {
+  return new Proxy<JsonCall[]>(new Array<JsonCall>(nodes.length), {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) {
+        const node = nodes[Number(key)];
+        return node === undefined ? undefined : callJson(node);
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+/** A call node in the --json spelling. */
 function callJson(n: CallNode): JsonCall {
   const d = n.decoded;
   return {
@@ -230,9 +244,7 @@ function callJson(n: CallNode): JsonCall {
     gasUsed: hexOrNull(n.gasUsed),
     error: n.error,
     traceAddress: n.traceAddress,
-    get children(): JsonCall[] {
-      return n.children.map(callJson);
-    },
+    children: lazyCalls(n.children),
     ...(n.logs !== undefined ? { logs: n.logs } : {}),
     ...(d?.function !== undefined ? { function: d.function } : {}),
     ...(d?.outputs !== undefined ? { outputs: d.outputs } : {}),

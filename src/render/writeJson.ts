@@ -41,20 +41,30 @@ function scalar(value: unknown): string | undefined {
   }
 }
 
+/**
+ * An object's entries, or an array read one element at a time (an element is only read when it is
+ * written: a renderer's array may make its elements as they are read, see renderJson's callJson).
+ */
 interface Frame {
-  readonly entries: ReadonlyArray<readonly [string | null, unknown]>;
+  readonly keys: readonly string[] | null;
+  readonly values: readonly unknown[];
+  readonly length: number;
   index: number;
   readonly close: string;
 }
 
 function frameFor(value: object): Frame {
-  if (Array.isArray(value)) return { entries: value.map((v) => [null, v] as const), index: 0, close: ']' };
-  const entries: Array<readonly [string, unknown]> = [];
+  if (Array.isArray(value)) return { keys: null, values: value, length: value.length, index: 0, close: ']' };
+  const keys: string[] = [];
+  const values: unknown[] = [];
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined && typeof v !== 'function' && typeof v !== 'symbol') entries.push([key, v]);
+    if (v !== undefined && typeof v !== 'function' && typeof v !== 'symbol') {
+      keys.push(key);
+      values.push(v);
+    }
   }
-  return { entries, index: 0, close: '}' };
+  return { keys, values, length: keys.length, index: 0, close: '}' };
 }
 
 /**
@@ -76,12 +86,13 @@ export function* writeJson(value: unknown, indent = 0, chunkSize = 1 << 16): Gen
   buf += Array.isArray(value) ? '[' : '{';
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
-    if (frame.index >= frame.entries.length) {
+    if (frame.index >= frame.length) {
       stack.pop();
-      buf += frame.entries.length > 0 ? `${nl}${pad(stack.length)}${frame.close}` : frame.close;
+      buf += frame.length > 0 ? `${nl}${pad(stack.length)}${frame.close}` : frame.close;
       continue;
     }
-    const [key, child] = frame.entries[frame.index]!;
+    const key = frame.keys === null ? null : frame.keys[frame.index]!;
+    const child = frame.values[frame.index];
     buf += `${frame.index > 0 ? ',' : ''}${nl}${pad(stack.length)}`;
     frame.index++;
     if (key !== null) buf += jsonString(key) + colon;
