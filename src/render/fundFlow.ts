@@ -141,7 +141,8 @@ function nodeText(n: FlowNode, input: FlowInput): NodeText {
   return { lines, title: [label ?? roleWord, full, n.role === 'actor' ? 'the actor' : undefined].filter((x) => x !== undefined).join(' · ') };
 }
 
-const nameOf = (input: FlowInput) => (a: string): string | undefined => input.labels[a.toLowerCase()];
+/** A token without a symbol by its label, else its short address as the page spells addresses (EIP-55). */
+const nameOf = (input: FlowInput) => (a: string): string => input.labels[a.toLowerCase()] ?? shortAddress(checksumAddress(a));
 
 function orderText(orders: readonly number[]): string {
   const shown = orders.length <= 3 ? orders : [orders[0]!, orders[1]!];
