@@ -2,9 +2,10 @@
  * The report's "Fund flow": where the value went, as a graph laid out here, when the report is
  * written (dagre), and written as plain inline SVG, so the page needs no script to draw it and its
  * Content-Security-Policy stays as strict. Addresses are nodes (the actor marked, the zero address
- * named mint or burn), movements are edges numbered in the order they ran; the same asset moved
- * again the same way between the same two addresses is one edge with a count. Past MAX_NODES
- * addresses, the least involved are one node. Every text (labels, token symbols: hostile) is escaped.
+ * named mint or burn), movements are edges numbered in the order they ran; the same asset (an NFT
+ * collection is one) moved again the same way between the same two addresses is one edge with a
+ * count. Past MAX_NODES addresses, or MAX_EDGES edges, the least involved addresses are one node.
+ * Every text (labels, token symbols: hostile) is escaped.
  *
  * Markup contract (docs/report.md): the section carries `data-fund-flow`; one node element per
  * address with `data-address` (lower case), the grouped node `data-group` and `data-addresses`; every
@@ -34,6 +35,7 @@ export interface FlowInput {
 }
 
 export const MAX_NODES = 40;
+export const MAX_EDGES = 100;
 /** The grouped node's id, and what its edges say in `data-from`/`data-to`. */
 export const OTHERS = 'others';
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -55,6 +57,8 @@ export interface FlowEdge {
   readonly amount: bigint;
   /** Their numbers in the order they ran, from 1. */
   readonly orders: readonly number[];
+  /** The NFTs' ids, each once (none for ether and ERC-20). */
+  readonly tokenIds: readonly string[];
 }
 
 export interface FlowGraph {
@@ -66,9 +70,10 @@ export interface FlowGraph {
 
 /**
  * Nodes and merged edges. Past `maxNodes` addresses the actor stays, then those in the most movements
- * (the first seen first), and the rest become one node.
+ * (the first seen first), and the rest become one node; while the edges are still more than
+ * `maxEdges` (a layout's time grows faster than its edges), fewer addresses stay.
  */
-export function flowGraph(input: FlowInput, maxNodes = MAX_NODES): FlowGraph {
+export function flowGraph(input: FlowInput, maxNodes = MAX_NODES, maxEdges = MAX_EDGES): FlowGraph {
   const seen = new Map<Hex, { first: number; count: number; out: boolean; in: boolean }>();
   input.movements.forEach((m, i) => {
     for (const [a, out] of [[m.from, true], [m.to, false]] as const) {
@@ -79,12 +84,17 @@ export function flowGraph(input: FlowInput, maxNodes = MAX_NODES): FlowGraph {
       seen.set(a, s);
     }
   });
-  let kept = [...seen.keys()];
-  if (kept.length > maxNodes) {
-    const rank = (a: Hex): number => (a === input.actor ? Number.POSITIVE_INFINITY : seen.get(a)!.count);
-    kept = kept.sort((a, b) => rank(b) - rank(a) || seen.get(a)!.first - seen.get(b)!.first).slice(0, maxNodes - 1);
+  const rank = (a: Hex): number => (a === input.actor ? Number.POSITIVE_INFINITY : seen.get(a)!.count);
+  const busiest = [...seen.keys()].sort((a, b) => rank(b) - rank(a) || seen.get(a)!.first - seen.get(b)!.first);
+  let graph = graphKeeping(input, seen, busiest.length > maxNodes ? new Set(busiest.slice(0, maxNodes - 1)) : new Set(busiest));
+  for (let kept = Math.min(maxNodes, busiest.length) - 1; graph.edges.length > maxEdges && kept > 2; ) {
+    kept = Math.max(2, Math.floor(kept * 0.8));
+    graph = graphKeeping(input, seen, new Set(busiest.slice(0, kept)));
   }
-  const keep = new Set(kept);
+  return graph;
+}
+
+function graphKeeping(input: FlowInput, seen: ReadonlyMap<Hex, { readonly out: boolean; readonly in: boolean }>, keep: ReadonlySet<Hex>): FlowGraph {
   const grouped = [...seen.keys()].filter((a) => !keep.has(a));
   const idOf = (a: Hex): string => (keep.has(a) ? a : OTHERS);
   const nodes: FlowNode[] = [...seen.keys()].filter((a) => keep.has(a)).map((a) => {
@@ -93,7 +103,7 @@ export function flowGraph(input: FlowInput, maxNodes = MAX_NODES): FlowGraph {
     return { id: a, addresses: [a], role };
   });
   if (grouped.length > 0) nodes.push({ id: OTHERS, addresses: grouped, role: 'group' });
-  const edges = new Map<string, { from: string; to: string; sample: FlowMovement; amount: bigint; orders: number[] }>();
+  const edges = new Map<string, { from: string; to: string; sample: FlowMovement; amount: bigint; orders: number[]; tokenIds: Set<string> }>();
   let hidden = 0;
   input.movements.forEach((m, i) => {
     const from = idOf(m.from);
@@ -102,15 +112,17 @@ export function flowGraph(input: FlowInput, maxNodes = MAX_NODES): FlowGraph {
       hidden++;
       return;
     }
-    const key = `${from} ${to} ${m.asset} ${m.tokenId ?? ''}`;
+    // NFTs of one collection are one asset here: a sweep of a thousand ids is one edge, counted.
+    const key = `${from} ${to} ${m.asset}`;
     const edge = edges.get(key);
-    if (edge === undefined) edges.set(key, { from, to, sample: m, amount: m.amount, orders: [i + 1] });
+    if (edge === undefined) edges.set(key, { from, to, sample: m, amount: m.amount, orders: [i + 1], tokenIds: new Set(m.tokenId === undefined ? [] : [m.tokenId]) });
     else {
       edge.amount += m.amount;
       edge.orders.push(i + 1);
+      if (m.tokenId !== undefined) edge.tokenIds.add(m.tokenId);
     }
   });
-  return { nodes, edges: [...edges.values()], hidden };
+  return { nodes, edges: [...edges.values()].map(({ tokenIds, ...e }) => ({ ...e, tokenIds: [...tokenIds] })), hidden };
 }
 
 // Sizes in SVG units: text at 12px in a monospace face is ~7.3 units a column.
@@ -150,9 +162,13 @@ function orderText(orders: readonly number[]): string {
 }
 
 function edgeText(e: FlowEdge, input: FlowInput): NodeText {
-  const amount = amountText({ ...e.sample, amount: e.amount }, nameOf(input));
-  const exact = e.sample.standard === 'ETH' ? `${formatUnits(e.amount, 18)} ETH` : e.sample.decimals !== undefined && e.sample.standard === 'ERC-20' ? `${formatUnits(e.amount, e.sample.decimals)} ${e.sample.symbol ?? e.sample.asset}` : `${groupDigits(e.amount)} of ${e.sample.symbol ?? e.sample.asset}${e.sample.tokenId !== undefined ? ` #${e.sample.tokenId}` : ''}`;
-  const token = e.sample.asset === 'ETH' ? '' : ` (token ${checksumAddress(e.sample.asset)})`;
+  const s = e.sample;
+  const name = s.symbol ?? nameOf(input)(s.asset);
+  // Several NFTs (or several ids of an ERC-1155) on one edge: how many, of which collection.
+  const amount = e.tokenIds.length > 1 ? `${groupDigits(e.amount)} × ${name}` : amountText({ ...s, amount: e.amount }, nameOf(input));
+  const ids = e.tokenIds.length === 0 ? '' : ` ${e.tokenIds.length === 1 ? 'id' : 'ids'} ${e.tokenIds.map((id) => `#${id}`).join(', ')}`;
+  const exact = s.standard === 'ETH' ? `${formatUnits(e.amount, 18)} ETH` : s.decimals !== undefined && s.standard === 'ERC-20' ? `${formatUnits(e.amount, s.decimals)} ${name}` : `${groupDigits(e.amount)} of ${name}${ids}`;
+  const token = s.asset === 'ETH' ? '' : ` (token ${checksumAddress(s.asset)})`;
   const moves = e.orders.length === 1 ? `movement #${e.orders[0]}` : `${groupDigits(e.orders.length)} movements: ${e.orders.map((o) => `#${o}`).join(', ')}`;
   return { lines: [cutToWidth(`${orderText(e.orders)} ${amount}`, EDGE_COLUMNS)], title: `${exact}${token}; ${moves}` };
 }
@@ -215,7 +231,7 @@ export function fundFlowSection(input: FlowInput, maxNodes = MAX_NODES): string 
   out.push('</svg>');
   const addresses = graph.nodes.reduce((k, n) => k + n.addresses.length, 0);
   const group = graph.nodes.find((n) => n.role === 'group');
-  const note = group === undefined ? '' : ` Past ${maxNodes} addresses, the ${groupDigits(group.addresses.length)} in the fewest movements are one node, "others"${graph.hidden > 0 ? `; ${groupDigits(graph.hidden)} ${graph.hidden === 1 ? 'movement' : 'movements'} between them ${graph.hidden === 1 ? 'is' : 'are'} not drawn` : ''}.`;
+  const note = group === undefined ? '' : ` To stay readable (at most ${maxNodes} addresses and about ${MAX_EDGES} edges), the ${groupDigits(group.addresses.length)} addresses in the fewest movements are one node, "others"${graph.hidden > 0 ? `; ${groupDigits(graph.hidden)} ${graph.hidden === 1 ? 'movement' : 'movements'} between them ${graph.hidden === 1 ? 'is' : 'are'} not drawn` : ''}.`;
   const count = (k: number, one: string, many: string): string => `${groupDigits(k)} ${k === 1 ? one : many}`;
   return [
     `<section class="fund-flow" id="fund-flow" data-fund-flow>\n<h2>Fund flow (${count(addresses, 'address', 'addresses')}, ${count(input.movements.length, 'movement', 'movements')})</h2>\n`,

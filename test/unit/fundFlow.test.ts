@@ -3,7 +3,7 @@
  * MAX_NODES addresses, and the SVG's markup contract with hostile labels and symbols escaped.
  */
 import { describe, expect, test } from 'vitest';
-import { type FlowMovement, flowGraph, fundFlowSection, MAX_NODES, OTHERS } from '../../src/render/fundFlow.js';
+import { type FlowMovement, flowGraph, fundFlowSection, MAX_EDGES, MAX_NODES, OTHERS } from '../../src/render/fundFlow.js';
 import type { Hex } from '../../src/raw/types.js';
 
 const addr = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}` as Hex;
@@ -30,9 +30,13 @@ describe('flowGraph', () => {
     expect(g.hidden).toBe(0);
   });
 
-  test('two NFTs of one collection are two edges; the zero address is mint, burn, or both', () => {
-    const nft = (id: string): FlowMovement => ({ from: ZERO, to: A, asset: TOKEN, standard: 'ERC-721', amount: 1n, tokenId: id });
-    expect(flowGraph({ movements: [nft('1'), nft('2')], actor: A, labels: {} }).edges).toHaveLength(2);
+  test('NFTs of one collection are one edge with their ids; the zero address is mint, burn, or both', () => {
+    const nft = (id: string): FlowMovement => ({ from: ZERO, to: A, asset: TOKEN, standard: 'ERC-721', amount: 1n, tokenId: id, symbol: 'PUNK' });
+    const [edge, ...more] = flowGraph({ movements: [nft('1'), nft('2')], actor: A, labels: {} }).edges;
+    expect(more).toEqual([]);
+    expect([edge!.amount, edge!.orders, edge!.tokenIds]).toEqual([2n, [1, 2], ['1', '2']]);
+    expect(fundFlowSection({ movements: [nft('1'), nft('2')], actor: A, labels: {} })).toContain('>#1 #2 ×2 2 × PUNK</text>');
+    expect(fundFlowSection({ movements: [nft('7')], actor: A, labels: {} })).toContain('>#1 PUNK #7</text>');
     const role = (movements: FlowMovement[]): string | undefined => flowGraph({ movements, actor: A, labels: {} }).nodes.find((n) => n.id === ZERO)?.role;
     expect(role([tok(ZERO, A, 1n)])).toBe('mint');
     expect(role([tok(A, ZERO, 1n)])).toBe('burn');
@@ -60,6 +64,17 @@ describe('flowGraph', () => {
     expect(toGroup.map((e) => [e.from, e.orders.length])).toEqual([[A, group.addresses.length - 2]]);
     expect(g.hidden).toBe(1);
     expect(g.edges.reduce((n, e) => n + e.orders.length, 0) + g.hidden).toBe(movements.length);
+  });
+
+  test(`past ${MAX_EDGES} edges fewer addresses stay, and every movement is still on an edge or counted as hidden`, () => {
+    // 300 movements among 40 addresses, nearly every one a pair of its own.
+    const movements = Array.from({ length: 300 }, (_, i) => eth(addr(0x1000 + (i % 40)), addr(0x1000 + ((i + 1 + Math.floor(i / 40)) % 40)), 1n));
+    const g = flowGraph({ movements, actor: addr(0x1000), labels: {} });
+    expect(g.edges.length).toBeLessThanOrEqual(MAX_EDGES);
+    expect(g.nodes.length).toBeLessThan(40);
+    expect(g.nodes.some((n) => n.id === addr(0x1000) && n.role === 'actor')).toBe(true);
+    expect(g.edges.reduce((n, e) => n + e.orders.length, 0) + g.hidden).toBe(300);
+    expect(g.nodes.flatMap((n) => n.addresses)).toHaveLength(40);
   });
 });
 
@@ -101,6 +116,6 @@ describe('fundFlowSection', () => {
     expect(valuesOf(html, 'data-address')).toHaveLength(MAX_NODES - 1);
     expect(valuesOf(html, 'data-addresses')[0]!.split(' ')).toHaveLength(67 - (MAX_NODES - 1));
     expect(html).toContain('>+28 addresses</text>');
-    expect(html).toContain('the 28 in the fewest movements are one node');
+    expect(html).toContain('the 28 addresses in the fewest movements are one node');
   });
 });
