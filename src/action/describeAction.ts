@@ -11,7 +11,7 @@ import { familyOf } from '../model/chain.js';
 import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
+import { amountText, groupDigits, shortAddress, shortNumber } from '../render/format.js';
 import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL, APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
 
@@ -45,13 +45,17 @@ export function describeAction(model: InspectModel, viewOf?: Hex): ActionResult 
   const shown = (a: string): string => checksums?.get(a.toLowerCase()) ?? checksumAddress(a.toLowerCase());
   const logs = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
   const actor = (viewOf ?? actorOf({ ...model, tx }, logs)).toLowerCase() as Hex;
-  const wrapped = familyOf(tx, model.receipt) === 'op-stack' ? KNOWN_WRAPPED : new Set([...KNOWN_WRAPPED].filter((a) => !a.startsWith('0x42000')));
-  const { movements, wraps } = movementsOf(model, wrapped);
+  const { movements, wraps } = movementsOf(model, knownWrapped({ ...model, tx }));
   const changes = netChanges(movements, actor);
   const { sent, received } = sentAndReceived(changes, actor);
   const facts: Facts = { model: { ...model, tx }, actor, logs, sent, received, wraps, venues: venueEvents(logs), nameOf, shown, counterparties: movements };
   const found = RULES.reduce<Verdict | null>((done, rule) => done ?? rule(facts), null) ?? called(facts);
   return { action: { summary: found.summary, kind: found.kind, actor, protocols: found.protocols ?? [], sent, received }, netChanges: changes };
+}
+
+/** The wrapped-native tokens known by address on the model's chain (the OP Stack's predeploy only there). */
+export function knownWrapped(model: Pick<InspectModel, 'tx' | 'receipt'>): ReadonlySet<string> {
+  return familyOf(model.tx, model.receipt) === 'op-stack' ? KNOWN_WRAPPED : new Set([...KNOWN_WRAPPED].filter((a) => !a.startsWith('0x42000')));
 }
 
 /** The sender; the Safe for a Safe execution; the smart account of a single ERC-4337 user operation. */
@@ -88,31 +92,6 @@ interface Verdict {
 type Rule = (f: Facts) => Verdict | null;
 
 const RULES: readonly Rule[] = [failed, deployed, approvalsOnly, protocolOwn, liquidity, wrapping, swapped, mintedOrBurned, oneTransfer];
-
-/** An amount as a person reads it: the token's symbol and decimals where known, marked "~" where digits were left out. */
-export function amountText(a: AssetAmount, nameOf?: NameOf): string {
-  // Below a microether, wei say it plainly ("9 wei", not eighteen decimals).
-  if (a.standard === 'ETH') return a.amount < 10n ** 12n ? `${groupDigits(a.amount)} wei` : `${shortNumber(a.amount, 18)} ETH`;
-  const name = a.symbol ?? nameOf?.(a.asset) ?? shortAddress(a.asset);
-  if (a.standard === 'ERC-721') return `${name} #${a.tokenId ?? '?'}`;
-  if (a.standard === 'ERC-1155') return `${groupDigits(a.amount)} × ${name} #${a.tokenId ?? '?'}`;
-  // Without its decimals an amount is only its base units, said so: never scaled by a guess.
-  return a.decimals !== undefined ? `${shortNumber(a.amount, a.decimals)} ${name}` : `${groupDigits(a.amount)} base units of ${name}`;
-}
-
-/**
- * At most two decimals at or above 1, else four significant digits; a number cut short starts with "~"
- * (it is never rounded up to a figure the chain did not move).
- */
-function shortNumber(amount: bigint, decimals: number): string {
-  const exact = formatUnits(amount, decimals);
-  const [whole, fraction = ''] = exact.split('.');
-  if (fraction === '') return exact;
-  const keep = whole !== '0' ? 2 : (/^0*/.exec(fraction)![0].length + 4);
-  if (fraction.length <= keep) return exact;
-  const cut = fraction.slice(0, keep).replace(/0+$/, '');
-  return `~${whole}${cut === '' ? '' : `.${cut}`}`;
-}
 
 const list = (amounts: readonly AssetAmount[], nameOf: NameOf): string => amounts.map((a) => amountText(a, nameOf)).join(' and ');
 

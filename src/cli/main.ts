@@ -297,8 +297,9 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
         // The gas profile is made once where a view shows it.
         needsGasProfile: opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined,
         warnPartialGas: opts.gas || opts.gasOut !== undefined,
-        // Every view but --quiet shows amounts: the transfers, the action (the many-hashes summary too).
-        tokenAmounts: !opts.quiet,
+        // Every view shows amounts (the transfers, the action, the many-hashes summary, the report's
+        // fund flow); --quiet prints none, but its --html page still does.
+        tokenAmounts: !opts.quiet || opts.html !== undefined,
         actor: opts.actor,
         online: opts.online,
         interrupt: io.interrupt,

@@ -8,6 +8,8 @@ import type { ChalkInstance } from 'chalk';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
+import { movementsInOrder } from '../action/flowOrder.js';
+import type { Movement } from '../action/movements.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { UsageError } from '../errors.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
@@ -130,7 +132,7 @@ class OutcomeWriters implements Writers {
     if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
     // The --json document, made once when both --json and --html show it.
     const doc = 'model' in o && (opts.json || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
-    if (doc !== undefined && this.views.html !== undefined && (await this.writePage(o.hash, doc)) === 'stdout') return;
+    if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.hash, doc, movementsInOrder(o.model))) === 'stdout') return;
     if (opts.quiet) return;
     if (opts.json) {
       const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
@@ -142,10 +144,10 @@ class OutcomeWriters implements Writers {
   }
 
   /** --html's page for one model: on stdout (--html -), or its file. */
-  private async writePage(hash: Hex | null, doc: ReturnType<typeof jsonDocument>): Promise<'stdout' | 'file'> {
+  private async writePage(hash: Hex | null, doc: ReturnType<typeof jsonDocument>, movements: readonly Movement[]): Promise<'stdout' | 'file'> {
     const { opts, single, out } = this.c;
     const { renderHtml, reportAssets } = await this.views.html!;
-    const page = renderHtml(doc, reportAssets());
+    const page = renderHtml(doc, reportAssets(), movements);
     if (opts.html === '-') {
       await out.writeAll(page);
       return 'stdout';

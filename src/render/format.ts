@@ -1,4 +1,5 @@
 /** Exact first, friendly second: number formatting for text output. */
+import type { AssetAmount } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 
 /** 1234567 → "1,234,567" (a decimal string is grouped as it is). */
@@ -65,3 +66,28 @@ export const TX_TYPES: Readonly<Record<string, string>> = {
   '0x3': 'blob (EIP-4844)',
   '0x4': 'set code (EIP-7702)',
 };
+
+/** An amount as a person reads it: the token's symbol and decimals where known, marked "~" where digits were left out. */
+export function amountText(a: AssetAmount, nameOf?: (address: string) => string | undefined): string {
+  // Below a microether, wei say it plainly ("9 wei", not eighteen decimals).
+  if (a.standard === 'ETH') return a.amount < 10n ** 12n ? `${groupDigits(a.amount)} wei` : `${shortNumber(a.amount, 18)} ETH`;
+  const name = a.symbol ?? nameOf?.(a.asset) ?? shortAddress(a.asset);
+  if (a.standard === 'ERC-721') return `${name} #${a.tokenId ?? '?'}`;
+  if (a.standard === 'ERC-1155') return `${groupDigits(a.amount)} × ${name} #${a.tokenId ?? '?'}`;
+  // Without its decimals an amount is only its base units, said so: never scaled by a guess.
+  return a.decimals !== undefined ? `${shortNumber(a.amount, a.decimals)} ${name}` : `${groupDigits(a.amount)} base units of ${name}`;
+}
+
+/**
+ * At most two decimals at or above 1, else four significant digits; a number cut short starts with "~"
+ * (it is never rounded up to a figure the chain did not move).
+ */
+export function shortNumber(amount: bigint, decimals: number): string {
+  const exact = formatUnits(amount, decimals);
+  const [whole, fraction = ''] = exact.split('.');
+  if (fraction === '') return exact;
+  const keep = whole !== '0' ? 2 : (/^0*/.exec(fraction)![0].length + 4);
+  if (fraction.length <= keep) return exact;
+  const cut = fraction.slice(0, keep).replace(/0+$/, '');
+  return `~${whole}${cut === '' ? '' : `.${cut}`}`;
+}

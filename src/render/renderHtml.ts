@@ -11,6 +11,8 @@
 import { gzipSync } from 'node:zlib';
 import type { SummaryRow } from './renderSummary.js';
 import type { JsonDocument } from './renderJson.js';
+import { type FlowMovement, fundFlowSection } from './fundFlow.js';
+import { escapeHtml } from './html.js';
 import { writeJson } from './writeJson.js';
 
 /** The page's script and styles with their CSP hashes ("sha256-…"), made by scripts/build.mjs. */
@@ -25,21 +27,23 @@ export interface ReportAssets {
 export const csp = (a: ReportAssets, script: boolean): string =>
   `default-src 'none'; ${script ? `script-src '${a.jsHash}'; ` : ''}style-src '${a.cssHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
-/** Text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 /** Documents larger than this (characters of JSON) are embedded compressed. */
 export const COMPRESS_ABOVE = 1 << 20;
 
-export function* renderHtml(doc: JsonDocument, assets: ReportAssets, compressAbove = COMPRESS_ABOVE): Generator<string> {
+/**
+ * `movements`: what moved, in the order it ran (the action stage's), for the fund flow, which is laid
+ * out here and written as markup the page's script only moves into place.
+ */
+export function* renderHtml(doc: JsonDocument, assets: ReportAssets, movements: readonly FlowMovement[] = [], compressAbove = COMPRESS_ABOVE): Generator<string> {
   const hash = typeof doc.hash === 'string' ? doc.hash : doc.simulation ? 'simulation' : 'transaction';
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   yield `<meta http-equiv="Content-Security-Policy" content="${csp(assets, true)}">\n`;
   yield '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="referrer" content="no-referrer">\n';
   yield `<title>txray ${escapeHtml(hash)}</title>\n<style>${assets.css}</style>\n</head>\n<body>\n`;
   yield '<noscript>This report draws itself with JavaScript; its data is the JSON in script#txray-data (gzip and base64 when it is large).</noscript>\n';
+  yield fundFlowSection({ movements, actor: doc.action?.actor ?? null, labels: doc.labels });
   const json = [...writeJson(doc, 0)];
   const size = json.reduce((n, chunk) => n + chunk.length, 0);
   if (size > compressAbove) {

@@ -511,7 +511,9 @@ if (root !== null) {
   drawFlame();
   main.append(section('Gas flame graph', h('p', { class: 'hint' }, 'Width is gas used; children sit under their parent. Hover a bar for the call, click it to zoom in (click again to zoom out).'), flameBox));
 }
-for (const s of [gasSection(), transfersSection(), ...stateSections(), logsSection()]) if (s !== null) main.append(s);
+// The fund flow was laid out when the report was written (inline SVG, outside main): it only moves here.
+const fundFlow = document.querySelector<HTMLElement>('[data-fund-flow]');
+for (const s of [gasSection(), transfersSection(), fundFlow, ...stateSections(), logsSection()]) if (s !== null) main.append(s);
 main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data${compressed ? ', gzip-compressed and base64-encoded' : ''})`));
 document.body.append(main);
 document.documentElement.dataset.ready = 'true';

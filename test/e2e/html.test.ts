@@ -9,18 +9,20 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { getAddress } from 'viem';
+import { getAddress, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { call, deployData, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
-import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
+import { type Anvil, type UniswapScenarios, withScenarioNode, withUniswapNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 
 let anvil: Anvil;
 let hashes: Record<string, string>;
 let showcaseAddress: string;
 let hostileAddress: string;
+let proxyAddress: string;
 withScenarioNode((s) => {
+  proxyAddress = s.proxy;
   anvil = s.anvil;
   hashes = s.hashes as Record<string, string>;
   showcaseAddress = s.showcase;
@@ -284,6 +286,114 @@ describe('hostile text is shown, never run', () => {
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe('hostile text in the fund flow', () => {
+  test('a label that is an <img onerror> shows as written in the SVG and runs nothing', async () => {
+    const { file } = await report('stateShow', '--labels', `${proxyAddress}:<img src=x onerror=alert(1)>`);
+    const { page, problems, dialogs } = await open(file);
+    const flow = page.locator('main [data-fund-flow]');
+    expect(await flow.locator(`[data-address="${proxyAddress.toLowerCase()}"]`).textContent()).toContain('<img src=x onerror=alert(1)>');
+    expect(await page.locator('img').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+/** One movement as the report's edges name it: lower-case ends, "ETH" or the token's lower-case address. */
+interface Move {
+  readonly from: string;
+  readonly to: string;
+  readonly asset: string;
+}
+
+const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
+const topicOf = (signature: string): string => keccak256(toHex(signature));
+const [TRANSFER, DEPOSIT, WITHDRAWAL] = ['Transfer(address,address,uint256)', 'Deposit(address,uint256)', 'Withdrawal(address,uint256)'].map(topicOf);
+
+/**
+ * What moved, in the order it ran, read from the node's own callTracer with its logs (never from txray):
+ * ether as each call outside a failed frame enters, then the frame's logs and subcalls as their
+ * positions interleave them; ERC-20 Transfers of a non-zero amount, and WETH's Deposit and Withdrawal
+ * as a mint and a burn.
+ */
+async function movesFromNode(rpc: Anvil['rpc'], hash: string, weth: string): Promise<Move[]> {
+  const out: Move[] = [];
+  const fromLog = (log: { address: string; topics: string[]; data: string }): void => {
+    const [topic0, one, two] = log.topics;
+    const address = log.address.toLowerCase();
+    const holder = (topic: string | undefined): string => `0x${topic!.slice(26)}`.toLowerCase();
+    if (topic0 === TRANSFER && log.topics.length === 3 && BigInt(log.data) !== 0n) out.push({ from: holder(one), to: holder(two), asset: address });
+    if (address === weth && log.topics.length === 2 && topic0 === DEPOSIT) out.push({ from: ZERO_ADDRESS, to: holder(one), asset: weth });
+    if (address === weth && log.topics.length === 2 && topic0 === WITHDRAWAL) out.push({ from: holder(one), to: ZERO_ADDRESS, asset: weth });
+  };
+  const visit = (frame: Record<string, any>): void => {
+    if (frame.error) return;
+    if (BigInt(frame.value ?? '0x0') > 0n && frame.type !== 'DELEGATECALL' && frame.type !== 'STATICCALL') out.push({ from: frame.from.toLowerCase(), to: frame.to.toLowerCase(), asset: 'ETH' });
+    const calls: Array<Record<string, any>> = frame.calls ?? [];
+    const logs: Array<Record<string, any>> = frame.logs ?? [];
+    for (let i = 0; i <= calls.length; i++) {
+      for (const log of logs) if (Math.min(Number(log.position ?? 0), calls.length) === i) fromLog(log as never);
+      if (i < calls.length) visit(calls[i]!);
+    }
+  };
+  visit(await rpc('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]));
+  return out;
+}
+
+describe('the fund flow, on real Uniswap v2', () => {
+  let uni: UniswapScenarios;
+  withUniswapNode((s) => {
+    uni = s;
+  });
+
+  const key = (m: Move): string => `${m.from} ${m.to} ${m.asset}`;
+
+  test.each([
+    ['tokenForToken', 'geth'],
+    ['addLiquidityEth', 'geth'],
+    ['ethForTokens', 'geth'],
+    ['addLiquidityEth', 'parity'],
+    ['removeLiquidity', 'auto'],
+  ] as const)('%s (--tracer %s): every address one node, every movement on an edge, numbered in the order it ran', async (name, tracer) => {
+    const { hash } = uni.actions[name];
+    const weth = uni.uni.tokens.weth.address.toLowerCase();
+    const expected = await movesFromNode(uni.anvil.rpc, hash, weth);
+    expect(expected.length).toBeGreaterThan(1);
+    const file = join(work, `flow-${name}-${tracer}.html`);
+    const r = await runTxray([hash, '--html', file, '--quiet', '--tracer', tracer, '--rpc-url', uni.anvil.url]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const { page, problems } = await open(file);
+    try {
+      const flow = page.locator('main section[data-fund-flow]');
+      expect(await flow.locator('svg').count()).toBe(1);
+      const nodes = await flow.locator('[data-address]').evaluateAll((es) => es.map((e) => e.getAttribute('data-address')!));
+      const ends = new Set(expected.flatMap((m) => [m.from, m.to]));
+      expect(nodes.sort()).toEqual([...ends].sort()); // each address exactly once
+      const edges = await flow.locator('[data-from]').evaluateAll((es) =>
+        es.map((e) => ({ from: e.getAttribute('data-from')!, to: e.getAttribute('data-to')!, asset: e.getAttribute('data-asset')!, count: Number(e.getAttribute('data-count')), order: e.getAttribute('data-order')!.split(' ').map(Number), text: e.textContent! })),
+      );
+      // Merged edges count every movement once: per (from, to, asset), the counts add up to the node's.
+      const counted = new Map<string, number>();
+      for (const e of edges) counted.set(key(e), (counted.get(key(e)) ?? 0) + e.count);
+      const moved = new Map<string, number>();
+      for (const m of expected) moved.set(key(m), (moved.get(key(m)) ?? 0) + 1);
+      expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(moved));
+      expect(edges.flatMap((e) => e.order).sort((a, b) => a - b)).toEqual(expected.map((_, i) => i + 1));
+      for (const e of edges) expect(e.order).toHaveLength(e.count);
+      // With the callTracer's log positions, movement #n is the node's n-th.
+      if (tracer === 'geth') for (const e of edges) for (const n of e.order) expect(key(expected[n - 1]!), `#${n}`).toBe(key(e));
+      // Token amounts carry their symbols.
+      const symbols = new Map(Object.values(uni.uni.tokens).map((t) => [t.address.toLowerCase(), t.symbol]));
+      for (const e of edges) if (symbols.has(e.asset)) expect(e.text).toContain(` ${symbols.get(e.asset)}`);
+      expect(await flow.locator(`[data-address="${uni.actions[name].from.toLowerCase()}"]`).getAttribute('class')).toBe('node actor');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });
 
