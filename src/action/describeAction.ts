@@ -263,7 +263,9 @@ function called(f: Facts): Verdict {
   const fn = f.model.decoded?.function;
   const target = to ? who(to.toLowerCase(), f) : 'a contract';
   const input = f.model.tx?.input;
-  const name = fn?.name ?? (input !== undefined && input.length >= 10 ? input.slice(0, 10) : null);
+  const selector = input !== undefined && input.length >= 10 ? input.slice(0, 10) : null;
   const venues = unique(f.venues.map((v) => v.venue));
-  return { summary: name === null ? `Called ${target}` : `Called ${target}.${name}()`, kind: 'call', protocols: venues };
+  // A function no source names is said by its selector, never dressed up as a name.
+  const summary = fn?.name ? `Called ${target}.${fn.name}()` : selector !== null ? `Called ${target} (selector ${selector})` : `Called ${target}`;
+  return { summary, kind: 'call', protocols: venues };
 }

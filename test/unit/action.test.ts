@@ -5,7 +5,7 @@
  * Safe and the ERC-4337 account are the actor; and, over random movements, every holder's changes add
  * up to zero per asset and the actor's sent/received hold only what it moved.
  */
-import { encodeAbiParameters } from 'viem';
+import { encodeAbiParameters, getAddress } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { describeAction } from '../../src/action/describeAction.js';
 import { netChanges, sentAndReceived, type Movement } from '../../src/action/movements.js';
@@ -102,6 +102,15 @@ describe('movements', () => {
     const account = addr(0xacc);
     const op: RpcLog = { address: addr(0xe4), topics: [topic('UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)'), `0x${'33'.repeat(32)}`, word(account), word(addr(0))], data: '0x' };
     expect(describeAction(model({ logs: [op] }))!.action.actor).toBe(account);
+  });
+});
+
+describe('nothing else fits', () => {
+  test('the function called, by its contract name; a function no source names, by its selector', () => {
+    const named = model({ labels: { [POOL]: 'Vault' } });
+    const withName = { ...named, decoded: { ...named.decoded!, function: { name: 'harvest', signature: 'harvest()', args: [], source: 'abi' as const } } };
+    expect(describeAction(withName)!.action).toMatchObject({ kind: 'call', summary: 'Called Vault.harvest()', sent: [], received: [] });
+    expect(describeAction(model({}))!.action.summary).toBe(`Called ${getAddress(POOL).slice(0, 6)}…${getAddress(POOL).slice(-4)} (selector 0x12345678)`);
   });
 });
 
