@@ -25,9 +25,9 @@ interface Recorded {
 
 const recorded = new Map<string, Recorded>();
 for (const name of readdirSync(DIR)) {
-  if (name === 'blocks') continue;
   const dir = join(DIR, name);
   const meta = read(dir, 'meta.json');
+  if (meta?.hash === undefined) continue; // README.md, blocks/
   recorded.set(name, { hash: meta.hash, tx: read(dir, 'tx.json'), receipt: read(dir, 'receipt.json'), trace: read(dir, 'trace.json') });
 }
 const byHash = new Map([...recorded.values()].map((c) => [c.hash.toLowerCase(), c]));
