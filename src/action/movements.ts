@@ -86,9 +86,17 @@ export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<strin
     const seen = movements.find((m) => m.asset === token && m.symbol !== undefined);
     return seen === undefined ? {} : { symbol: seen.symbol!, ...(seen.decimals !== undefined ? { decimals: seen.decimals } : {}) };
   };
+  // Without a call tree the ether of a wrap made through another contract, or of any unwrap, is in no
+  // transfer; the known wrapped-native token (WETH9) moves exactly that ether whenever it emits the
+  // event, so its leg is added where the transfers lack it.
+  const unmatched = [...ether];
   for (const w of wraps) {
     const [from, to] = w.kind === 'wrap' ? [ZERO as Hex, w.holder] : [w.holder, ZERO as Hex];
     movements.push({ from, to, asset: w.token, standard: 'ERC-20', amount: w.amount, ...meta(w.token) });
+    const [payer, payee] = w.kind === 'wrap' ? [w.holder, w.token] : [w.token, w.holder];
+    const leg = unmatched.findIndex((m) => m.from === payer && m.to === payee && m.amount === w.amount);
+    if (leg >= 0) unmatched.splice(leg, 1);
+    else if (knownWrapped.has(w.token)) movements.push({ from: payer, to: payee, asset: 'ETH', standard: 'ETH', amount: w.amount });
   }
   return { movements, wraps };
 }

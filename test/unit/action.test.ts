@@ -88,6 +88,20 @@ describe('movements', () => {
     expect(vault.action.kind).toBe('call');
   });
 
+  test('without a trace, mainnet WETH\'s Withdrawal still returns the ether to its holder: an unwrap, counted once', () => {
+    const weth: Hex = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    const withdrawal: RpcLog = { address: weth, topics: [topic('Withdrawal(address,uint256)'), word(SENDER)], data: encodeAbiParameters([{ type: 'uint256' }], [7n]) };
+    const untraced = describeAction(model({ to: weth, logs: [withdrawal] }))!;
+    expect(untraced.action).toMatchObject({ kind: 'unwrap', sent: [{ asset: weth, amount: 7n }], received: [{ asset: 'ETH', amount: 7n }] });
+    // With the trace's ether transfer there, it is not added a second time.
+    const traced = describeAction(model({ to: weth, logs: [withdrawal], transfers: [ether(weth, SENDER, 7n)] }))!;
+    expect(traced.action.received).toEqual([{ asset: 'ETH', standard: 'ETH', amount: 7n }]);
+    // A token nobody knows as wrapped-native gets no ether leg it did not show.
+    const other = addr(0x3e8);
+    const unknown = describeAction(model({ to: other, logs: [{ ...withdrawal, address: other }] }))!;
+    expect(unknown.action.received).toEqual([]);
+  });
+
   test('zero-amount transfers (address poisoning) are not movements', () => {
     const did = describeAction(model({ transfers: [erc20(USDC, addr(0xbad), SENDER, 0n)] }))!;
     expect(did.action.received).toEqual([]);
