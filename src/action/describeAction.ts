@@ -181,10 +181,20 @@ function protocolOwn(f: Facts): Verdict | null {
     case 'liquidate':
       return verdict(`Liquidated a position on ${on}${sentText ? `: repaid ${sentText}` : ''}${receivedText ? `, received ${receivedText}` : ''}`);
     case 'stake':
-      return verdict(sentText && `Staked ${sentText} with ${on}`);
+      return verdict(sentText !== null ? `Staked ${sentText} with ${on}` : stakedByEvent(hit.log, f));
     default:
       return null;
   }
+}
+
+/**
+ * Lido's Submitted(sender, amount, referral) says the ether its sender staked: the sentence where the
+ * ether leg is not in the answers (no trace, no transaction object), only for the actor's own event.
+ */
+function stakedByEvent(log: RpcLog, f: Facts): string | null {
+  if (log.topics.length !== 2 || byteLength(log.data) < 32 || wordToAddress(log.topics[1]!).toLowerCase() !== f.actor) return null;
+  const amount = BigInt(log.data.slice(0, 66));
+  return `Staked ${amountText({ asset: 'ETH', standard: 'ETH', amount })} with Lido`;
 }
 
 /** Liquidity added (the pool's Mint, the actor receiving its share) or removed (its Burn). */
@@ -219,14 +229,25 @@ function wrapping(f: Facts): Verdict | null {
 
 /** One asset out and a different one in: a swap, or an NFT bought or sold. */
 function swapped(f: Facts): Verdict | null {
-  if (f.sent.length !== 1 || f.received.length !== 1) return null;
-  const [out, into] = [f.sent[0]!, f.received[0]!];
   const venues = unique(f.venues.filter((v) => v.role === 'swap').map((v) => v.venue));
   const isNft = (a: AssetAmount): boolean => a.standard === 'ERC-721' || a.standard === 'ERC-1155';
+  const bulk = nftsForOne(f, isNft);
+  if (bulk !== null) return { ...bulk, protocols: venues };
+  if (f.sent.length !== 1 || f.received.length !== 1) return null;
+  const [out, into] = [f.sent[0]!, f.received[0]!];
   if (isNft(into) && !isNft(out)) return { summary: `Bought ${amountText(into, f.nameOf)} for ${amountText(out, f.nameOf)}${via(f)}`, kind: 'nft-trade', protocols: venues };
   if (isNft(out) && !isNft(into)) return { summary: `Sold ${amountText(out, f.nameOf)} for ${amountText(into, f.nameOf)}${via(f)}`, kind: 'nft-trade', protocols: venues };
   const on = venues.length > 0 ? ` on ${venues.join(' and ')}` : '';
   return { summary: `Swapped ${amountText(out, f.nameOf)} for ${amountText(into, f.nameOf)}${on}${via(f)}`, kind: 'swap', protocols: venues };
+}
+
+/** Several NFTs of one collection bought for one fungible asset (or sold for one): a sweep, one sentence. */
+function nftsForOne(f: Facts, isNft: (a: AssetAmount) => boolean): Omit<Verdict, 'protocols'> | null {
+  const sameCollection = (xs: readonly AssetAmount[]): boolean => xs.length > 1 && xs.every((x) => isNft(x) && x.asset === xs[0]!.asset);
+  const many = (xs: readonly AssetAmount[]): string => `${xs.length} × ${f.nameOf(xs[0]!.asset) ?? xs[0]!.symbol ?? shortAddress(f.shown(xs[0]!.asset))}`;
+  if (f.sent.length === 1 && !isNft(f.sent[0]!) && sameCollection(f.received)) return { summary: `Bought ${many(f.received)} for ${amountText(f.sent[0]!, f.nameOf)}${via(f)}`, kind: 'nft-trade' };
+  if (f.received.length === 1 && !isNft(f.received[0]!) && sameCollection(f.sent)) return { summary: `Sold ${many(f.sent)} for ${amountText(f.received[0]!, f.nameOf)}${via(f)}`, kind: 'nft-trade' };
+  return null;
 }
 
 /** Tokens the actor received from the zero address (minted), or sent to it (burned), and nothing else. */

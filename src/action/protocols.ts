@@ -129,6 +129,7 @@ export interface ProtocolHit {
   readonly kind: ActionKind;
   /** The asset the event is about (lower case), where it names one. */
   readonly asset: Hex | null;
+  readonly log: RpcLog;
 }
 
 /** The first protocol event among the logs whose emitter `nameOf` names as that protocol's. */
@@ -141,7 +142,7 @@ export function protocolEvent(logs: readonly RpcLog[], nameOf: (address: string)
       const name = nameOf(log.address.toLowerCase());
       if (name === undefined || !e.emitter.test(name)) continue;
       const word = e.assetTopic === undefined ? undefined : log.topics[e.assetTopic];
-      return { protocol: e.protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex) };
+      return { protocol: e.protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex), log };
     }
   }
   return null;

@@ -218,4 +218,5 @@ export const BUILTIN_LABELS: Readonly<Record<string, string>> = {
   '0x000000000022d473030f116ddee9f6b43ac78ba3': 'Permit2',
   '0x4e59b44847b379578588920ca78fbf26c0b4956c': 'Create2Deployer',
   '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2': 'WETH',
+  '0xae7ab96520de3a18e5e111b5eaab095312d7fe84': 'Lido stETH',
 };

@@ -134,9 +134,9 @@ describe('swaps and wrapped ether', () => {
 });
 
 /*
- * Not recognised yet (docs/decoding.md says so): bridges, several NFTs in one sale, and Lido on mainnet,
- * whose stETH the shipped address book does not name (its Submitted event is trusted only from an emitter
- * named as Lido's). Their movements are still exact; the kind is asserted where it is not wrong.
+ * Bridges are not recognised yet (docs/decoding.md says so); several NFTs of one collection for one payment
+ * are one trade; Lido's stETH is a built-in name, so its Submitted event is trusted. The movements are exact
+ * in every case.
  */
 describe('what the rules do not name yet: the movements still exact', () => {
   test('an ETH deposit into the Base bridge with only the receipt (block 18,100,010): nothing moved that the logs show, "Called"', async () => {
@@ -158,7 +158,9 @@ describe('what the rules do not name yet: the movements still exact', () => {
     const ids = ['8092', '8093', '8114', '8115', '8151', '8156', '8169', '8176', '8188', '8199', '8200', '8217'];
     expect(amounts(a.sent)).toEqual([{ asset: ETH, amount: '1400000000000000000' }]);
     expect(amounts(a.received)).toEqual(amounts(ids.map((tokenId) => ({ asset: '0x2594d80da5f2e4f742d1e479eb9408aad132d0bd', amount: '1', tokenId }))));
-    expect(a.kind).toBe('call');
+    // Twelve tokens of one collection for one payment: a sweep, said once.
+    expect(a.kind).toBe('nft-trade');
+    expect(a.summary).toMatch(/^Bought 12 × \S+ for 1\.4 ETH/);
   });
 
   test('a Blur sale of 2 NFTs for Blur Pool ETH with only the receipt (block 17,000,000): both tokens out, 0.199 in', async () => {
@@ -167,7 +169,8 @@ describe('what the rules do not name yet: the movements still exact', () => {
     const a = await actionOf('blur-nft-sale');
     expect(amounts(a.sent)).toEqual(amounts(['9731', '9461'].map((tokenId) => ({ asset: '0xda60730e1feaa7d8321f62ffb069edd869e57d02', amount: '1', tokenId }))));
     expect(amounts(a.received)).toEqual([{ asset: '0x0000000000a39bb272e79075ade125fd351887ac', amount: '199000000000000000' }]);
-    expect(a.kind).toBe('call');
+    expect(a.kind).toBe('nft-trade');
+    expect(a.summary).toMatch(/^Sold 2 × \S+ for /);
   });
 
   test('Lido submit with only the receipt (block 18,100,026): the stETH minted to the sender, one wei under the Submitted amount', async () => {
@@ -176,5 +179,7 @@ describe('what the rules do not name yet: the movements still exact', () => {
     const a = await actionOf('lido-submit');
     expect(amounts(a.sent)).toEqual([]);
     expect(amounts(a.received)).toEqual([{ asset: '0xae7ab96520de3a18e5e111b5eaab095312d7fe84', amount: '163250237517540493' }]);
+    // stETH is a built-in name, so its Submitted event is trusted: the ether staked is the event's (163,250,237,517,540,494 wei).
+    expect(a).toMatchObject({ kind: 'stake', summary: 'Staked ~0.1632 ETH with Lido', protocols: ['Lido'] });
   });
 });
