@@ -274,7 +274,7 @@ for (const [chain, rows] of byChain) writeFileSync(new URL(`addresses/${chain}.j
     const file = licenceFileIn(root);
     return file === undefined ? 'The package ships no licence text; see the licence its package.json declares.' : readFileSync(join(root, file), 'utf8').trim();
   };
-  const parts = ['@uniswap/default-token-list', '@studydefi/money-legos', '@bgd-labs/aave-address-book', '@safe-global/safe-deployments'].map((pkg, i) => `${'='.repeat(78)}\n${book.sources[i]}\n${'='.repeat(78)}\n${licence(pkg)}\n`);
+  const parts = ['@uniswap/default-token-list', '@studydefi/money-legos', '@bgd-labs/aave-address-book', '@safe-global/safe-deployments', 'viem', '@arbitrum/sdk'].map((pkg, i) => `${'='.repeat(78)}\n${book.sources[i]}\n${'='.repeat(78)}\n${licence(pkg)}\n`);
   writeFileSync(new URL('LICENSE-address-book.txt', out), `dist/sigdb/addresses/ holds names, symbols and decimals of contracts and tokens taken from the\naddress lists these npm packages publish (data only, no code). Each package's licence follows.\n\n${parts.join('\n')}`);
 }
 

@@ -2,7 +2,8 @@
 // chain: StudyDeFi's money-legos (MIT; mainnet, the 2018–2020 generation's contracts and tokens), Uniswap
 // Labs' default token list (GPL-3.0-or-later; tokens on mainnet and the L2s, with symbols and decimals)
 // Aave's address book (MIT; every v2 and v3 market's contracts and tokens, by chain) and Safe's
-// deployments (MIT; every Safe singleton, factory and library, on the chains the list covers). Run by the
+// deployments (MIT; every Safe singleton, factory and library, on the chains the list covers), and the L2s'
+// bridges from viem's chain definitions (MIT) and @arbitrum/sdk (Apache-2.0). Run by the
 // build into dist/sigdb/addresses.json, rows of [chain id, address, name, symbol | null, decimals | null]:
 // txray labels these addresses on their chain (mainnet's also where a transaction names none, and on
 // local chains, which may fork it) and takes a token's symbol and decimals from here before asking.
@@ -107,6 +108,26 @@ export function extractAddressBook() {
     }
   }
   sources.push(`${safeMeta.name}@${safeMeta.version} (${safeMeta.license})`);
+
+  // The bridges to L2s, on the chain they bridge from: each OP Stack chain's L1StandardBridge and
+  // OptimismPortal as viem's chain definitions list them (MIT), Arbitrum's Inbox and gateway router from
+  // @arbitrum/sdk (Apache-2.0). The action stage names a deposit by them ("Bridged 4 ETH to Base").
+  const viemMeta = require('viem/package.json');
+  for (const chain of Object.values(require('viem/chains'))) {
+    const contracts = chain?.contracts;
+    if (contracts === undefined || typeof chain.name !== 'string' || chain.testnet === true) continue;
+    for (const [key, label] of [['l1StandardBridge', 'L1StandardBridge'], ['portal', 'OptimismPortal']]) {
+      for (const [from, entry] of Object.entries(contracts[key] ?? {})) if (typeof entry?.address === 'string') put(Number(from), entry.address, `${chain.name} ${label}`, null, null);
+    }
+  }
+  sources.push(`${viemMeta.name}@${viemMeta.version} (${viemMeta.license})`);
+  const arbitrumMeta = require('@arbitrum/sdk/package.json');
+  for (const n of require('@arbitrum/sdk/dist/lib/dataEntities/networks.js').getArbitrumNetworks()) {
+    if (n.isTestnet === true) continue;
+    put(n.parentChainId, n.ethBridge.inbox, `${n.name} Inbox`, null, null);
+    if (n.tokenBridge?.parentGatewayRouter) put(n.parentChainId, n.tokenBridge.parentGatewayRouter, `${n.name} L1GatewayRouter`, null, null);
+  }
+  sources.push(`${arbitrumMeta.name}@${arbitrumMeta.version} (${arbitrumMeta.license})`);
 
   const order = (x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1);
   return { rows: [...rows.values()].sort(order), sources };

@@ -182,9 +182,22 @@ function protocolOwn(f: Facts): Verdict | null {
       return verdict(`Liquidated a position on ${on}${sentText ? `: repaid ${sentText}` : ''}${receivedText ? `, received ${receivedText}` : ''}`);
     case 'stake':
       return verdict(sentText !== null ? `Staked ${sentText} with ${on}` : stakedByEvent(hit.log, f));
+    case 'bridge': {
+      // What crossed: the actor's own movement where the answers show it, else the event's figure.
+      const crossed = sentText ?? eventAmount(hit, f);
+      return { summary: crossed === null ? `Sent a message to ${on} through its bridge` : `Bridged ${crossed} to ${on}`, kind: 'bridge', protocols: [`${on} bridge`] };
+    }
     default:
       return null;
   }
+}
+
+/** A bridge event's own amount, in ether or in its token (with the token's symbol and decimals where known). */
+function eventAmount(hit: { readonly asset: Hex | null; readonly amount: bigint | null }, f: Facts): string | null {
+  if (hit.amount === null) return null;
+  if (hit.asset === null) return amountText({ asset: 'ETH', standard: 'ETH', amount: hit.amount });
+  const meta = f.model.decoded?.tokens?.get(hit.asset);
+  return amountText({ asset: hit.asset, standard: 'ERC-20', amount: hit.amount, ...(meta?.symbol ? { symbol: meta.symbol } : {}), ...(meta?.decimals != null ? { decimals: meta.decimals } : {}) }, f.nameOf);
 }
 
 /**
@@ -193,8 +206,7 @@ function protocolOwn(f: Facts): Verdict | null {
  */
 function stakedByEvent(log: RpcLog, f: Facts): string | null {
   if (log.topics.length !== 2 || byteLength(log.data) < 32 || wordToAddress(log.topics[1]!).toLowerCase() !== f.actor) return null;
-  const amount = BigInt(log.data.slice(0, 66));
-  return `Staked ${amountText({ asset: 'ETH', standard: 'ETH', amount })} with Lido`;
+  return `Staked ${eventAmount({ asset: null, amount: BigInt(log.data.slice(0, 66)) }, f)} with Lido`;
 }
 
 /** Liquidity added (the pool's Mint, the actor receiving its share) or removed (its Burn). */

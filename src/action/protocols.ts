@@ -33,6 +33,9 @@ export const TOPIC0: Readonly<Record<string, string>> = {
   'Approval(address,address,uint256)': '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925',
   'ApprovalForAll(address,address,bool)': '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31',
   'ExecutionSuccess(bytes32,uint256)': '0x442e715f626346e8c54381002da614f62bee8d27386535b2521ec8540898556e',
+  'ETHDepositInitiated(address,address,uint256,bytes)': '0x35d79ab81f2b2017e19afb5c5571778877782d7a8786f5907f93b0f4702f4f23',
+  'ERC20DepositInitiated(address,address,address,address,uint256,bytes)': '0x718594027abd4eaed59f95162563e0cc6d0e8d5b86b1c7be8b1b0ac3343d0396',
+  'InboxMessageDelivered(uint256,bytes)': '0xff64905f73a67fb594e0f940a8075a860db489ad991e032f48c81123eb52d60b',
   'UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)': '0x49628fd1471006c1482da88028e9ce4dbb080b815c9b0344d39e5a8e6ec1419f',
 };
 
@@ -93,22 +96,29 @@ interface ProtocolEvent {
   readonly topic0: string;
   readonly topics: number;
   readonly emitter: RegExp;
+  /** The protocol's name; for a bridge, empty: the destination comes from the emitter's name ("Base L1StandardBridge" → "Base"). */
   readonly protocol: string;
   readonly kind: ActionKind;
   readonly assetTopic?: number;
+  /** Which 32-byte word of the data holds the amount, where the sentence may need the event's own figure. */
+  readonly amountWord?: number;
 }
 
 const AAVE_V3_POOL = /^Aave v3\b.*\bPool$/;
 const AAVE_V2_POOL = /^Aave v2\b.*\b(Lending)?Pool$/;
 
-const event = (signature: string, topics: number, emitter: RegExp, protocol: string, kind: ActionKind, assetTopic?: number): ProtocolEvent => ({
+const event = (signature: string, topics: number, emitter: RegExp, protocol: string, kind: ActionKind, assetTopic?: number, amountWord?: number): ProtocolEvent => ({
   topic0: topic(signature),
   topics,
   emitter,
   protocol,
   kind,
   ...(assetTopic !== undefined ? { assetTopic } : {}),
+  ...(amountWord !== undefined ? { amountWord } : {}),
 });
+
+/** The bridges' own contracts, as the address book names them (from viem's chain definitions and @arbitrum/sdk). */
+const BRIDGE = / (L1StandardBridge|Inbox|L1GatewayRouter)$/;
 
 const PROTOCOL_EVENTS: readonly ProtocolEvent[] = [
   event('Supply(address,address,address,uint256,uint16)', 4, AAVE_V3_POOL, 'Aave v3', 'supply', 1),
@@ -121,7 +131,10 @@ const PROTOCOL_EVENTS: readonly ProtocolEvent[] = [
   event('Borrow(address,address,address,uint256,uint256,uint256,uint16)', 4, AAVE_V2_POOL, 'Aave v2', 'borrow', 1),
   event('Repay(address,address,address,uint256)', 4, AAVE_V2_POOL, 'Aave v2', 'repay', 1),
   event('LiquidationCall(address,address,address,uint256,uint256,address,bool)', 4, AAVE_V2_POOL, 'Aave v2', 'liquidate', 2),
-  event('Submitted(address,uint256,address)', 2, /^(Lido\b|stETH$)/, 'Lido', 'stake'),
+  event('Submitted(address,uint256,address)', 2, /^(Lido\b|stETH$)/, 'Lido', 'stake', undefined, 0),
+  event('ETHDepositInitiated(address,address,uint256,bytes)', 3, BRIDGE, '', 'bridge', undefined, 0),
+  event('ERC20DepositInitiated(address,address,address,address,uint256,bytes)', 4, BRIDGE, '', 'bridge', 1, 1),
+  event('InboxMessageDelivered(uint256,bytes)', 2, BRIDGE, '', 'bridge'),
 ];
 
 export interface ProtocolHit {
@@ -129,6 +142,8 @@ export interface ProtocolHit {
   readonly kind: ActionKind;
   /** The asset the event is about (lower case), where it names one. */
   readonly asset: Hex | null;
+  /** The event's own amount, where it says one (the sentence's figure when the movement is in no answer). */
+  readonly amount: bigint | null;
   readonly log: RpcLog;
 }
 
@@ -142,7 +157,10 @@ export function protocolEvent(logs: readonly RpcLog[], nameOf: (address: string)
       const name = nameOf(log.address.toLowerCase());
       if (name === undefined || !e.emitter.test(name)) continue;
       const word = e.assetTopic === undefined ? undefined : log.topics[e.assetTopic];
-      return { protocol: e.protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex), log };
+      const at = e.amountWord === undefined ? -1 : 2 + 64 * e.amountWord;
+      const amount = at < 0 || log.data.length < at + 64 ? null : BigInt(`0x${log.data.slice(at, at + 64)}`);
+      const protocol = e.protocol !== '' ? e.protocol : name.replace(BRIDGE, '');
+      return { protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex), amount, log };
     }
   }
   return null;

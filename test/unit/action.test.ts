@@ -119,6 +119,25 @@ describe('movements', () => {
   });
 });
 
+describe('bridges', () => {
+  const BRIDGE = addr(0xb1d6e);
+  test('an ETH deposit: the ether the actor sent, to the chain the bridge name says', () => {
+    const log: RpcLog = { address: BRIDGE, topics: [topic('ETHDepositInitiated(address,address,uint256,bytes)'), word(SENDER), word(SENDER)], data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], [2n * 10n ** 18n, '0x']) };
+    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [{ kind: 'ETH', from: SENDER, to: BRIDGE, amount: (2n * 10n ** 18n).toString() }], labels: { [BRIDGE]: 'Base L1StandardBridge' } }))!;
+    expect(did.action).toMatchObject({ kind: 'bridge', summary: 'Bridged 2 ETH to Base', protocols: ['Base bridge'] });
+  });
+
+  test('an ERC-20 deposit: the token by its topic, the amount the actor sent', () => {
+    const log: RpcLog = {
+      address: BRIDGE,
+      topics: [topic('ERC20DepositInitiated(address,address,address,address,uint256,bytes)'), word(USDC), word(addr(0x12c)), word(SENDER)],
+      data: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [SENDER, 5_000_000n, '0x']),
+    };
+    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [erc20(USDC, SENDER, BRIDGE, 5_000_000n)], labels: { [BRIDGE]: 'Zora L1StandardBridge' } }))!;
+    expect(did.action).toMatchObject({ kind: 'bridge', summary: 'Bridged 5 USDC to Zora' });
+  });
+});
+
 describe('nothing else fits', () => {
   test('the function called, by its contract name; a function no source names, by its selector', () => {
     const named = model({ labels: { [POOL]: 'Vault' } });
