@@ -91,7 +91,7 @@ interface Verdict {
 
 type Rule = (f: Facts) => Verdict | null;
 
-const RULES: readonly Rule[] = [failed, deployed, approvalsOnly, protocolOwn, liquidity, wrapping, swapped, mintedOrBurned, oneTransfer];
+const RULES: readonly Rule[] = [failed, deployed, toItself, approvalsOnly, protocolOwn, liquidity, wrapping, cycle, swapped, swappedAndPaid, mintedOrBurned, oneTransfer];
 
 const list = (amounts: readonly AssetAmount[], nameOf: NameOf): string => amounts.map((a) => amountText(a, nameOf)).join(' and ');
 
@@ -273,17 +273,76 @@ function mintedOrBurned(f: Facts): Verdict | null {
 
 /** One asset sent and nothing back (or received and nothing given): a transfer, to or from whom it went. */
 function oneTransfer(f: Facts): Verdict | null {
+  // Only where every move of that asset went one way: a net figure from moves both ways (a cycle of
+  // trades, a refund) sent to or received from one counterparty would be a transfer that never happened.
   if (f.sent.length === 1 && f.received.length === 0) {
     const a = f.sent[0]!;
-    const to = largest(f.counterparties.filter((m) => m.asset === a.asset && m.from === f.actor))?.to;
+    const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
+    if (moves.some((m) => m.to === f.actor)) return null;
+    const to = largest(moves)?.to;
     return { summary: `Sent ${amountText(a, f.nameOf)}${to === undefined ? '' : ` to ${who(to, f)}`}`, kind: 'transfer' };
   }
   if (f.received.length === 1 && f.sent.length === 0) {
     const a = f.received[0]!;
-    const from = largest(f.counterparties.filter((m) => m.asset === a.asset && m.to === f.actor))?.from;
+    const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
+    if (moves.some((m) => m.from === f.actor)) return null;
+    const from = largest(moves)?.from;
     return { summary: `Received ${amountText(a, f.nameOf)}${from === undefined ? '' : ` from ${who(from, f)}`}`, kind: 'transfer' };
   }
   return null;
+}
+
+/** What the actor moved of one asset, each way (gross, not netted). */
+function grossOf(f: Facts, asset: string): { readonly out: bigint; readonly in: bigint } {
+  let out = 0n;
+  let into = 0n;
+  for (const m of f.counterparties) {
+    if (m.asset !== asset || m.from === m.to) continue;
+    if (m.from === f.actor) out += m.amount;
+    if (m.to === f.actor) into += m.amount;
+  }
+  return { out, in: into };
+}
+
+/**
+ * Trades that start and end in one asset (an arbitrage's cycle): the actor sent and got back the same
+ * asset through pools' swaps, and that asset is all it netted. Said with both gross figures.
+ */
+function cycle(f: Facts): Verdict | null {
+  const net = [...f.sent, ...f.received];
+  if (net.length !== 1 || f.venues.every((v) => v.role !== 'swap')) return null;
+  const a = net[0]!;
+  const gross = grossOf(f, a.asset);
+  if (gross.out === 0n || gross.in === 0n) return null;
+  const venues = unique(f.venues.filter((v) => v.role === 'swap').map((v) => v.venue));
+  const as = (amount: bigint): string => amountText({ ...a, amount }, f.nameOf);
+  const change = `${gross.in >= gross.out ? '+' : '−'}${as(gross.in >= gross.out ? gross.in - gross.out : gross.out - gross.in)}`;
+  return { summary: `Swapped ${as(gross.out)} for ${as(gross.in)} on ${venues.join(' and ')}${via(f)} (a cycle: ${change})`, kind: 'swap', protocols: venues };
+}
+
+/**
+ * A swap and, beside it, ether paid to one address that sent nothing back (a searcher's payment to the
+ * block's builder): the swap, then the payment, each said.
+ */
+function swappedAndPaid(f: Facts): Verdict | null {
+  if (f.sent.length !== 2 || f.received.length !== 1) return null;
+  const eth = f.sent.find((a) => a.asset === 'ETH');
+  const other = f.sent.find((a) => a.asset !== 'ETH');
+  if (eth === undefined || other === undefined || other.asset === f.received[0]!.asset) return null;
+  const paid = f.counterparties.filter((m) => m.asset === 'ETH' && m.from === f.actor && m.to !== f.actor);
+  const to = paid[0]?.to;
+  if (to === undefined || paid.some((m) => m.to !== to) || f.counterparties.some((m) => m.from === to && m.to === f.actor)) return null;
+  const swap = swapped({ ...f, sent: [other] });
+  if (swap === null) return null;
+  return { ...swap, summary: `${swap.summary}, and paid ${amountText(eth)} to ${who(to, f)}` };
+}
+
+/** A transaction to its own sender: no call ran (a cancel, a nonce bump), and nothing moved but the fee. */
+function toItself(f: Facts): Verdict | null {
+  const tx = f.model.tx;
+  if (tx?.to == null || tx.to.toLowerCase() !== f.actor || tx.from.toLowerCase() !== f.actor) return null;
+  if (tx.input !== undefined && tx.input !== '0x') return null;
+  return { summary: tx.value !== undefined && tx.value > 0n ? `Sent ${amountText({ asset: 'ETH', standard: 'ETH', amount: tx.value })} to itself` : 'Sent nothing to itself (a cancel or a nonce bump)', kind: 'transfer' };
 }
 
 function largest<T extends { readonly amount: bigint }>(xs: readonly T[]): T | undefined {

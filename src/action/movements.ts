@@ -84,7 +84,10 @@ export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<strin
   const wraps = model.status === 'reverted' ? [] : wrappings(model.receipt?.logs ?? [], ether, knownWrapped);
   const meta = (token: Hex): Pick<Movement, 'symbol' | 'decimals'> => {
     const seen = movements.find((m) => m.asset === token && m.symbol !== undefined);
-    return seen === undefined ? {} : { symbol: seen.symbol!, ...(seen.decimals !== undefined ? { decimals: seen.decimals } : {}) };
+    if (seen !== undefined) return { symbol: seen.symbol!, ...(seen.decimals !== undefined ? { decimals: seen.decimals } : {}) };
+    // A wrap moved no Transfer of the token: what the token said of itself, read with the others.
+    const told = model.decoded?.tokens?.get(token);
+    return told?.symbol != null && told.decimals != null ? { symbol: told.symbol, decimals: told.decimals } : {};
   };
   // Without a call tree the ether of a wrap made through another contract, or of any unwrap, is in no
   // transfer; the known wrapped-native token (WETH9) moves exactly that ether whenever it emits the

@@ -395,6 +395,7 @@ export function parseOptions(
 function parseActor(text: string | undefined): Hex | undefined {
   if (text === undefined) return undefined;
   if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new UsageError(`--as needs an address (0x and 40 hex digits), not '${escapeShort(text, 60)}'.`);
+  if (/^0x0{40}$/.test(text)) throw new UsageError('--as cannot be the zero address: it stands for what was minted and burned, not for an actor.');
   return text.toLowerCase() as Hex;
 }
 

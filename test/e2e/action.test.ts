@@ -96,6 +96,50 @@ describe('the action of each single transaction, against the node', () => {
   });
 });
 
+describe('what a single net figure would misstate', () => {
+  test('an arbitrage: the cycle with both gross figures, never a transfer from the last pool', async () => {
+    const arb = s.blocks.arbitrage.arbitrage;
+    const fact = s.blocks.arbitrage.transactions[0]!;
+    const doc = await lookup(arb.hash);
+    expect(doc.action.kind).toBe('swap');
+    expect(doc.action.protocols).toEqual(['Uniswap v2']);
+    expect(sorted(doc.action.received)).toEqual(sorted(fact.net.received));
+    expect(doc.action.received).toEqual([expect.objectContaining({ asset: arb.token.toLowerCase(), amount: arb.profit.toString() })]);
+    expect(doc.action.summary).toMatch(/^Swapped [\d,.~]+ TKA for [\d,.~]+ TKA on Uniswap v2 \(a cycle: \+[\d,.~]+ TKA\)$/);
+  });
+
+  test('a back-run that pays the fee recipient: the swap, then the payment, each said', async () => {
+    const { back, payment } = s.blocks.sandwich.sandwich;
+    const doc = await lookup(back);
+    expect(doc.action.kind).toBe('swap');
+    expect(doc.action.summary).toMatch(new RegExp(`^Swapped .+ on Uniswap v2, and paid ${payment === 10n ** 16n ? '0\\.01' : '[\\d.]+'} ETH to 0x`));
+    expect(doc.action.sent).toContainEqual(expect.objectContaining({ asset: 'ETH', amount: payment.toString() }));
+  });
+
+  test('ether to oneself, and a nonce bump: said as what they are, not as a call', async () => {
+    const me = s.uni.accounts.recipient;
+    const send = async (value: string): Promise<string> => {
+      const hash = await s.anvil.rpc('eth_sendTransaction', [{ from: me, to: me, value, gas: '0x5208' }]);
+      for (let i = 0; i < 50 && (await s.anvil.rpc('eth_getTransactionReceipt', [hash])) === null; i++) await new Promise((r) => setTimeout(r, 20));
+      return hash;
+    };
+    expect((await lookup(await send('0xde0b6b3a7640000'))).action).toMatchObject({ kind: 'transfer', summary: 'Sent 1 ETH to itself', sent: [], received: [] });
+    expect((await lookup(await send('0x0'))).action).toMatchObject({ kind: 'transfer', summary: 'Sent nothing to itself (a cancel or a nonce bump)' });
+  });
+
+  test('a wrap names the wrapped token by its own symbol and decimals, in the action and the net changes', async () => {
+    const doc = await lookup(s.actions.wrap.hash);
+    expect(doc.action.received).toEqual([expect.objectContaining({ symbol: 'WETH', decimals: 18 })]);
+    expect(doc.netChanges.find((c: { standard: string }) => c.standard === 'ERC-20')).toMatchObject({ symbol: 'WETH', decimals: 18 });
+  });
+
+  test('--as the zero address is refused: it stands for mints and burns', async () => {
+    const r = await runTxray([s.actions.wrap.hash, '-r', s.anvil.url, '--as', '0x0000000000000000000000000000000000000000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--as cannot be the zero address');
+  });
+});
+
 describe('in the views', () => {
   test('text: the Action row comes first, the Net changes section names the actor first', async () => {
     const r = await runTxray([s.actions.tokenForToken.hash, '-r', s.anvil.url], { NO_COLOR: '1' });
