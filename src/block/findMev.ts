@@ -14,7 +14,7 @@
 import type { InspectModel } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { netFlows } from './flows.js';
+import { profitOf } from './flows.js';
 import { swapsOf, type Swap } from './swapsOf.js';
 import type { MevFinding } from './types.js';
 
@@ -77,7 +77,7 @@ function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     .map(({ front, back, victims, pools }) => {
       const ordered = [front.index, ...[...victims].sort((a, b) => a - b), back.index];
       const runs = [models[front.index]!, models[back.index]!];
-      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, profit: netFlows(runs, actorOf(runs)) };
+      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, ...profitOf(runs, actorOf(runs)) };
     });
 }
 
@@ -96,9 +96,9 @@ function arbitrages(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     const own = swaps.get(m) ?? [];
     if (!ran(m) || !isCycle(own)) continue;
     const start = own[0]!.tokenIn!;
-    const profit = netFlows([m], actorOf([m]));
-    if ((profit.find((f) => f.asset === start)?.amount ?? 0n) <= 0n) continue;
-    out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lower(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], profit });
+    const flows = profitOf([m], actorOf([m]));
+    if ((flows.profit.find((f) => f.asset === start)?.amount ?? 0n) <= 0n) continue;
+    out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lower(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
   }
   return out;
 }
@@ -123,7 +123,7 @@ function liquidations(models: readonly InspectModel[]): MevFinding[] {
     });
     if (events.length === 0) continue;
     const actor = events[0]!.who;
-    out.push({ kind: 'liquidation', transactions: [m.hash], actor, pools: [...new Set(events.map((e) => e.pool))], profit: netFlows([m], new Set([actor])) });
+    out.push({ kind: 'liquidation', transactions: [m.hash], actor, pools: [...new Set(events.map((e) => e.pool))], ...profitOf([m], new Set([actor])) });
   }
   return out;
 }

@@ -4,6 +4,22 @@ import type { Hex } from '../raw/types.js';
 import type { Flow } from './types.js';
 
 /**
+ * A transaction that ran (or may run: pending) with no call tree: the ether its inner calls moved is
+ * not known (only the transaction's own value is), while its token transfers are in the receipt's logs.
+ */
+export const etherUnseen = (m: InspectModel): boolean => m.status !== 'reverted' && m.tree === null;
+
+/**
+ * The actor's profit over `models`: netFlows, with ether left out (and said) where one of them was not
+ * traced, since a payment inside its calls cannot be seen.
+ */
+export function profitOf(models: readonly InspectModel[], holders: ReadonlySet<string>): { readonly profit: Flow[]; readonly etherNotKnown?: true } {
+  const flows = netFlows(models, holders);
+  if (!models.some(etherUnseen)) return { profit: flows };
+  return { profit: flows.filter((f) => f.asset !== 'ETH'), etherNotKnown: true };
+}
+
+/**
  * What `holders` gained (positive) or gave (negative) together, per asset: ether first, then tokens by
  * address; movements between them cancel out. Fungible amounts only (ERC-20 and ether); fees aside.
  */

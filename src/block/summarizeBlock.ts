@@ -5,6 +5,7 @@
 import type { InspectModel } from '../model/types.js';
 import type { RpcBlock } from '../raw/parseBlock.js';
 import { findMev } from './findMev.js';
+import { etherUnseen } from './flows.js';
 import type { BlockFees, BlockHeader, BlockView, MevFinding } from './types.js';
 
 const big = (q: string | undefined): bigint | null => (q === undefined ? null : BigInt(q));
@@ -27,7 +28,8 @@ export function blockHeader(b: RpcBlock, transactionCount: number): BlockHeader 
 
 /**
  * burnt = base fee × the block's gas used; tips = Σ (effective price − base fee) × gas used over the
- * receipts (the whole price before London); the payments are the ones findMev found.
+ * receipts (the whole price before London); the payments are the ones findMev found, which only a
+ * transaction's trace shows: with none traced the sum is not known, with some it is a part.
  */
 export function blockFees(h: BlockHeader, models: readonly InspectModel[], payments: readonly MevFinding[], pending: boolean): BlockFees {
   const base = h.baseFeePerGas ?? 0n;
@@ -37,8 +39,10 @@ export function blockFees(h: BlockHeader, models: readonly InspectModel[], payme
     const price = m.receipt?.effectiveGasPrice ?? m.tx?.gasPrice;
     tips = tips === null || used === undefined || price === undefined ? null : tips + (price - base) * used;
   }
-  const toFeeRecipient = payments.reduce((sum, p) => sum + (p.payment ?? 0n), 0n);
-  return { burnt: pending || h.baseFeePerGas === null ? null : h.baseFeePerGas * h.gasUsed, tips: pending ? null : tips, toFeeRecipient };
+  const untraced = models.filter(etherUnseen).length;
+  const ran = models.filter((m) => m.status !== 'reverted').length;
+  const toFeeRecipient = untraced > 0 && untraced === ran ? null : payments.reduce((sum, p) => sum + (p.payment ?? 0n), 0n);
+  return { burnt: pending || h.baseFeePerGas === null ? null : h.baseFeePerGas * h.gasUsed, tips: pending ? null : tips, toFeeRecipient, untraced };
 }
 
 export function summarizeBlock(b: RpcBlock, models: readonly InspectModel[], pending: boolean, warnings: readonly string[]): BlockView {

@@ -25,8 +25,13 @@ export interface BlockFees {
   readonly burnt: bigint | null;
   /** Σ (effective price − base fee) × gas used over the receipts (null where a receipt is missing). */
   readonly tips: bigint | null;
-  /** Ether sent straight to the fee recipient by the transactions' calls (besides the tips). */
-  readonly toFeeRecipient: bigint;
+  /**
+   * Ether sent straight to the fee recipient by the transactions' calls (besides the tips): only the
+   * traced ones' (see `untraced`); null where no transaction that ran was traced (nothing of it is known).
+   */
+  readonly toFeeRecipient: bigint | null;
+  /** Transactions that ran (or are pending) with no trace: their calls' payments are not in toFeeRecipient. */
+  readonly untraced: number;
 }
 
 /** One asset's signed amount: ether, or a token with what it says of itself where known. */
@@ -49,6 +54,11 @@ export interface MevFinding {
   readonly pools: readonly Hex[];
   /** The actor's net movements over its transactions, fees aside; null where the flows do not show them. */
   readonly profit: readonly Flow[] | null;
+  /**
+   * True where one of its transactions was not traced: the ether its calls moved is not known, so the
+   * profit leaves ether out rather than state a part of it.
+   */
+  readonly etherNotKnown?: boolean;
   /** fee-recipient-payment: the ether paid. */
   readonly payment?: bigint;
 }

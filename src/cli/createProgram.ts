@@ -1,5 +1,7 @@
 /** The command-line surface (commander), writing only through the given callbacks. */
 import { Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { escapeShort } from '../raw/escape.js';
 import { blockExitCodeHelp, callExitCodeHelp, exitCodeHelp } from '../exitCodes.js';
 import type { RawCallOptions } from './parseCall.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions, TRACERS } from './parseOptions.js';
@@ -55,9 +57,12 @@ function tracerOption(description: string): Option {
   return option;
 }
 
-/** The options both front doors share: the node, the output views, the names. */
-function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
-  return cmd
+/**
+ * The options the front doors share: the node, the output views, the names. `oneTransaction`: the
+ * views of one transaction (--state, --gas, --gas-out), which `txray block` does not take.
+ */
+function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransaction = true): Command {
+  cmd
     .option('-r, --rpc-url <url>', 'JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else http://localhost:8545); only scheme://host:port is ever printed')
     .option('--json', 'print one JSON document (schema version 1) instead of text')
     .option('--color', 'force colour')
@@ -74,10 +79,14 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo): Command {
     .option('--no-online', 'ask nothing but the node (overrides TXRAY_ONLINE=1)')
     .option('--sourcify-url <url>', 'Sourcify server for --online (default: https://sourcify.dev/server)')
     .option('--signatures-url <url>', 'signature service for --online (default: https://api.4byte.sourcify.dev)')
-    .option('--etherscan-url <url>', 'Etherscan-compatible API for --online (default: https://api.etherscan.io/v2/api)')
-    .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
-    .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
-    .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope')
+    .option('--etherscan-url <url>', 'Etherscan-compatible API for --online (default: https://api.etherscan.io/v2/api)');
+  if (oneTransaction) {
+    cmd
+      .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
+      .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
+      .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope');
+  }
+  return cmd
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--debug', 'stack traces and request timings on stderr')
     .helpOption('-h, --help', 'show this help')
@@ -160,11 +169,16 @@ ${blockExitCodeHelp}
 
 /** \`txray block\`: every transaction of a block, what failed and why, what looks like MEV. */
 export function createBlockProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
-  return withCommonOptions(new Command('txray block'), 'block', io)
+  return withCommonOptions(new Command('txray block'), 'block', io, false)
     .description('Show every transaction of a block: status, gas, fee, what it did; the failed ones with their reasons; what looks like MEV (sandwiches, arbitrages, liquidations, payments to the fee recipient).')
     .argument('<block>', 'a block number, 0x-hex number, block hash, or latest | pending | safe | finalized | earliest')
     .addOption(tracerOption("auto: trace_block, else debug_traceBlockByHash (callTracer), else each transaction's trace; parity; geth; local (re-execute each transaction here); none (statuses from the receipts only)"))
     .option('--html <file>', "also write an HTML page of the block (each transaction's page in a folder beside it); - writes it to stdout instead of the text view")
     .addHelpText('after', BLOCK_EXAMPLES)
-    .action((block: string, options: RawCliOptions) => onParsed({ hashes: [], options, block }));
+    // Its own word for a second argument: commander's ends in a full stop that main's "; see --help" would follow.
+    .allowExcessArguments()
+    .action((block: string, options: RawCliOptions, cmd: Command) => {
+      if (cmd.args.length > 1) throw new UsageError(`txray block takes one block, and ${cmd.args.length} were given (${escapeShort(cmd.args.join(' '), 80)}); see txray block --help.`);
+      onParsed({ hashes: [], options, block });
+    });
 }

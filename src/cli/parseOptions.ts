@@ -3,7 +3,7 @@
  * every failure is a UsageError (exit 2) whose message never repeats a URL or a header value.
  */
 import { accessSync, constants, type Stats, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
@@ -325,6 +325,42 @@ export function parseOutputDir(path: string, option: string): string {
   return checkWritable(path, option, 'folder', dirname(resolve(path)));
 }
 
+/** `txray block --html block.html`: the transactions' pages go into this folder beside the file (block-transactions). */
+export function blockPagesFolder(file: string): string {
+  return join(dirname(file), `${basename(file, extname(file))}-transactions`);
+}
+
+/**
+ * `txray block --html`: '-' (the block's page on stdout, in place of the text view), or a file to write
+ * with the folder for the transactions' pages beside it; both checked before any request.
+ */
+function parseBlockHtml(raw: RawCliOptions): string | undefined {
+  if (raw.html === undefined) return undefined;
+  if (raw.html === '-') {
+    if (raw.json === true) throw new UsageError("--html - writes the block's page to stdout in place of the text view: it takes no --json (give a file instead).");
+    return '-';
+  }
+  const file = parseOutputFile(raw.html, '--html');
+  const folder = blockPagesFolder(file);
+  let st: Stats | undefined;
+  try {
+    st = statSync(folder);
+  } catch {
+    st = undefined;
+  }
+  // The file's own folder was found writable above, so a folder not there yet can be made.
+  const shown = escapeShort(folder, 80);
+  if (st !== undefined && !st.isDirectory()) throw new UsageError(`--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${shown} beside it, and that is not a folder.`);
+  if (st !== undefined) {
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch {
+      throw new UsageError(`--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${shown} beside it, and it is not writable.`);
+    }
+  }
+  return file;
+}
+
 function parseHtml(raw: RawCliOptions, count: number): string | undefined {
   if (raw.html === undefined) return undefined;
   if (raw.html === '-') {
@@ -380,7 +416,7 @@ export function parseOptions(
     state: raw.state === true,
     gas: raw.gas === true,
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
-    html: parseHtml(raw, call === undefined ? inputs.length : 1),
+    html: block !== null ? parseBlockHtml(raw) : parseHtml(raw, call === undefined ? inputs.length : 1),
     call: callInput,
     block,
     labels: raw.labels ?? [],

@@ -4,7 +4,7 @@
  * 0 once the block was read, whatever its transactions did; failures to read it are thrown to main.
  */
 import { mkdir } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { BlockView } from '../block/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { ExitCode } from '../exitCodes.js';
@@ -14,7 +14,7 @@ import { makeChalk, resolveColor } from '../render/style.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import type { BlockId } from '../rpc/fetchBlock.js';
 import type { Io, SafeWriter } from './io.js';
-import type { InspectOptions } from './parseOptions.js';
+import { blockPagesFolder, type InspectOptions } from './parseOptions.js';
 import type { RunLog } from './runLog.js';
 import { writeOutput } from './writeOutcomes.js';
 
@@ -26,11 +26,6 @@ export interface BlockRun {
   readonly decoderReady: Promise<Decoder>;
 }
 
-/** --html's folder for the transactions' pages: beside the file, named after it (block.html → block-transactions). */
-export function pagesFolder(file: string): string {
-  return join(dirname(file), `${basename(file, extname(file))}-transactions`);
-}
-
 /** --html: the block's page, and (to a file) each transaction's page in the folder beside it, linked from its row. */
 async function writeHtml(v: BlockView, r: BlockRun): Promise<void> {
   const file = r.opts.html!;
@@ -38,7 +33,7 @@ async function writeHtml(v: BlockView, r: BlockRun): Promise<void> {
   const assets = reportAssets();
   const pages = new Map<string, string>();
   if (file !== '-') {
-    const folder = pagesFolder(file);
+    const folder = blockPagesFolder(file);
     await mkdir(folder, { recursive: true }).catch(() => undefined);
     for (const m of v.models) {
       if (m.hash === null || m.raw === null) continue;
@@ -64,6 +59,8 @@ export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Pro
       needsGasProfile: false,
       warnPartialGas: false,
       tokenAmounts: !opts.quiet,
+      // --as: each row's action from that address's view, as a lookup's is.
+      actor: opts.actor,
     },
     decoderReady: r.decoderReady,
     onStage: opts.debug ? (stage) => log.debug(`${stage} at ${log.elapsed()}`) : undefined,

@@ -14,10 +14,13 @@ import type { CallNode, CallTree, Failure, InspectModel, Receipt, Status, Transa
 /** Parity/Erigon say "Reverted"; geth's callTracer says "execution reverted". Both are reverts. */
 export const isRevertError = (error: string): boolean => /revert/i.test(error);
 
+/** A lookup's warning for a transaction with a blockHash but no receipt (the block source drops it for the pending block, which has none). */
+export const MINED_WITHOUT_RECEIPT = 'the node knows the transaction as mined (it has a blockHash) but returned no receipt; treating it as pending.';
+
 function statusOf(tx: Transaction | null, receipt: Receipt | null, tree: CallTree | null, warn: Warn): Status {
   if (receipt === null) {
     if (tx === null) return 'not_found';
-    if (tx.blockHash !== null) warn('the node knows the transaction as mined (it has a blockHash) but returned no receipt; treating it as pending.');
+    if (tx.blockHash !== null) warn(MINED_WITHOUT_RECEIPT);
     return 'pending';
   }
   if (tx === null) warn('the node returned a receipt but no transaction object; the transaction details are missing.');

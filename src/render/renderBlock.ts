@@ -3,7 +3,7 @@
  * ones with their reasons, and what looks like MEV. Pure: (view, chalk, width) → chunks.
  */
 import type { ChalkInstance } from 'chalk';
-import type { BlockView, Flow, MevFinding } from '../block/types.js';
+import type { BlockFees, BlockView, Flow, MevFinding } from '../block/types.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
@@ -25,6 +25,18 @@ const line = (c: ChalkInstance, label: string, value: string): string => `  ${c.
 
 const utc = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z');
 
+/** Ether paid straight to the fee recipient: only a trace shows it, so untraced transactions make it unknown or a part. */
+export function feeRecipientWords(f: BlockFees): { readonly amount: string; readonly note: string } {
+  if (f.toFeeRecipient === null) return { amount: 'not known', note: 'no traces' };
+  const part = f.untraced === 0 ? '' : `; a part: ${f.untraced} transaction${f.untraced === 1 ? ' was' : 's were'} not traced`;
+  return { amount: formatEth(f.toFeeRecipient), note: `directly, by calls in its transactions${part}` };
+}
+
+function paidText(f: BlockFees, c: ChalkInstance): string {
+  const { amount, note } = feeRecipientWords(f);
+  return `${f.toFeeRecipient === null ? c.yellow(amount) : amount} ${c.dim(`(${note})`)}`;
+}
+
 function* header(v: BlockView, c: ChalkInstance, labels: DecodedModel | undefined): Generator<string> {
   const h = v.header;
   yield `${c.bold(`Block ${groupDigits(h.number)}`)}${h.hash !== null ? `  ${h.hash}` : c.yellow(v.pending ? '  (pending)' : '')}\n`;
@@ -35,7 +47,7 @@ function* header(v: BlockView, c: ChalkInstance, labels: DecodedModel | undefine
   if (h.blobGasUsed !== null) yield line(c, 'blob gas', `${groupDigits(h.blobGasUsed)}${h.excessBlobGas !== null ? c.dim(` (excess ${groupDigits(h.excessBlobGas)})`) : ''}`);
   if (v.fees.burnt !== null) yield line(c, 'burnt', formatEth(v.fees.burnt));
   if (v.fees.tips !== null) yield line(c, 'tips', formatEth(v.fees.tips));
-  yield line(c, 'paid to recipient', `${formatEth(v.fees.toFeeRecipient)} ${c.dim('(directly, by calls in its transactions)')}`);
+  yield line(c, 'paid to recipient', paidText(v.fees, c));
   yield line(c, 'transactions', String(h.transactionCount));
 }
 
@@ -144,7 +156,9 @@ function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
     } else {
       yield `    ${c.dim('in')} ${f.transactions.map(shortHash).join(', ')}${f.payment !== undefined ? `  ${c.dim('paid')} ${formatEth(f.payment)}` : ''}\n`;
     }
-    if (f.profit !== null && f.profit.length > 0) yield `    ${c.dim('net for the actor')} ${f.profit.map((p) => flowText(p, labels)).join(', ')} ${c.dim('(fees aside)')}\n`;
+    const aside = f.etherNotKnown === true ? 'fees aside; ether not known: a transaction was not traced' : 'fees aside';
+    if (f.profit !== null && f.profit.length > 0) yield `    ${c.dim('net for the actor')} ${f.profit.map((p) => flowText(p, labels)).join(', ')} ${c.dim(`(${aside})`)}\n`;
+    else if (f.etherNotKnown === true) yield `    ${c.dim('net for the actor')} ${c.dim('not known: ether moved by untraced calls is not seen')}\n`;
   }
 }
 

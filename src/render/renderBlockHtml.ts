@@ -5,7 +5,7 @@
  */
 import type { BlockView } from '../block/types.js';
 import type { InspectModel } from '../model/types.js';
-import { failureReason } from './renderBlock.js';
+import { failureReason, feeRecipientWords } from './renderBlock.js';
 import { formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
 
@@ -31,6 +31,11 @@ function row(m: InspectModel, i: number, page: string | null): string {
   return `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>\n`;
 }
 
+function paidToRecipient(v: BlockView): string {
+  const { amount, note } = feeRecipientWords(v.fees);
+  return `${amount} (${note})`;
+}
+
 /** `pages`: each transaction's page, relative to the block page, by hash (absent: no link). */
 export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string>, assets: ReportAssets): Generator<string> {
   const h = v.header;
@@ -47,7 +52,7 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
     ...(h.baseFeePerGas !== null ? [['base fee', formatGwei(h.baseFeePerGas)] as [string, string]] : []),
     ...(v.fees.burnt !== null ? [['burnt', formatEth(v.fees.burnt)] as [string, string]] : []),
     ...(v.fees.tips !== null ? [['tips', formatEth(v.fees.tips)] as [string, string]] : []),
-    ['paid to the fee recipient', formatEth(v.fees.toFeeRecipient)],
+    ['paid to the fee recipient', paidToRecipient(v)],
     ['transactions', String(h.transactionCount)],
   ];
   for (const [k, val] of facts) yield `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(val)}</td></tr>\n`;
@@ -62,7 +67,9 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
   else {
     yield '<ul>\n';
     for (const f of v.mev) {
-      const profit = f.profit === null || f.profit.length === 0 ? '' : `; net for the actor: ${f.profit.map((p) => `${p.amount} ${p.symbol ?? p.asset}`).join(', ')}`;
+      const ether = f.etherNotKnown === true ? ' (ether not known: a transaction was not traced)' : '';
+      const flows = f.profit === null || f.profit.length === 0 ? (f.etherNotKnown === true ? 'not known' : null) : f.profit.map((p) => `${p.amount} ${p.symbol ?? p.asset}`).join(', ');
+      const profit = flows === null ? '' : `; net for the actor: ${flows}${ether}`;
       const payment = f.payment !== undefined ? `; paid ${formatEth(f.payment)}` : '';
       yield `<li>looks like ${escapeHtml(f.kind)} by <code>${escapeHtml(f.actor ?? '?')}</code> in ${f.transactions.map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}${escapeHtml(payment + profit)}</li>\n`;
     }

@@ -48,7 +48,7 @@ export interface JsonBlockDocument {
     readonly excessBlobGas: string | null;
     readonly transactionCount: number;
   } | null;
-  readonly fees: { readonly burnt: string | null; readonly tips: string | null; readonly toFeeRecipient: string } | null;
+  readonly fees: { readonly burnt: string | null; readonly tips: string | null; readonly toFeeRecipient: string | null; readonly untraced: number } | null;
   readonly transactions: readonly JsonBlockRow[];
   readonly mev: readonly JsonMev[];
   readonly warnings: readonly string[];
@@ -76,7 +76,15 @@ function rowJson(m: InspectModel, index: number): JsonBlockRow {
 const flowJson = (f: Flow): JsonFlow => ({ asset: f.asset, amount: f.amount.toString(), ...(f.symbol !== undefined ? { symbol: f.symbol } : {}), ...(f.decimals !== undefined ? { decimals: f.decimals } : {}) });
 
 function mevJson(f: MevFinding): JsonMev {
-  return { kind: f.kind, transactions: f.transactions, actor: f.actor, pools: f.pools, profit: f.profit === null ? null : f.profit.map(flowJson), ...(f.payment !== undefined ? { payment: f.payment.toString() } : {}) };
+  return {
+    kind: f.kind,
+    transactions: f.transactions,
+    actor: f.actor,
+    pools: f.pools,
+    profit: f.profit === null ? null : f.profit.map(flowJson),
+    ...(f.etherNotKnown === true ? { etherNotKnown: true } : {}),
+    ...(f.payment !== undefined ? { payment: f.payment.toString() } : {}),
+  };
 }
 
 export function blockDocument(v: BlockView): JsonBlockDocument {
@@ -96,7 +104,7 @@ export function blockDocument(v: BlockView): JsonBlockDocument {
       excessBlobGas: dec(h.excessBlobGas),
       transactionCount: h.transactionCount,
     },
-    fees: { burnt: dec(v.fees.burnt), tips: dec(v.fees.tips), toFeeRecipient: v.fees.toFeeRecipient.toString() },
+    fees: { burnt: dec(v.fees.burnt), tips: dec(v.fees.tips), toFeeRecipient: dec(v.fees.toFeeRecipient), untraced: v.fees.untraced },
     transactions: v.models.map(rowJson),
     mev: v.mev.map(mevJson),
     warnings: [...v.warnings, ...v.models.flatMap((m) => m.warnings.map((w) => (m.hash === null ? w : `${m.hash}: ${w}`)))],

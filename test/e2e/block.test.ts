@@ -30,8 +30,8 @@ const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../schema/block
 const schemaErrors = (doc: unknown): string => (validate(doc) ? '' : ajv.errorsText(validate.errors));
 
 const block = (id: string | number, url = s.anvil.url, ...extra: string[]) => runTxray(['block', String(id), '-r', url, '--abi', hopperAbi, ...extra]);
-const blockJson = async (id: string | number, url?: string) => {
-  const r = await block(id, url, '--json');
+const blockJson = async (id: string | number, url?: string, ...extra: string[]) => {
+  const r = await block(id, url, '--json', ...extra);
   expect([r.code, r.stderr]).toEqual([0, '']);
   const doc = jsonOf(r);
   expect(schemaErrors(doc)).toBe('');
@@ -72,7 +72,7 @@ describe('the busy block', () => {
     const base = BigInt(raw.baseFeePerGas);
     const tips = receipts.reduce((sum, r) => sum + (BigInt(r.effectiveGasPrice) - base) * BigInt(r.gasUsed), 0n);
     expect(doc.block).toMatchObject({ number: String(s.blocks.busy.number), hash: raw.hash, parentHash: raw.parentHash, timestamp: BigInt(raw.timestamp).toString(), miner: raw.miner, gasUsed: BigInt(raw.gasUsed).toString(), gasLimit: BigInt(raw.gasLimit).toString(), baseFeePerGas: base.toString(), transactionCount: 100 });
-    expect(doc.fees).toEqual({ burnt: (base * BigInt(raw.gasUsed)).toString(), tips: tips.toString(), toFeeRecipient: '0' });
+    expect(doc.fees).toEqual({ burnt: (base * BigInt(raw.gasUsed)).toString(), tips: tips.toString(), toFeeRecipient: '0', untraced: 0 });
     expect(tips).toBe(s.blocks.busy.fees.tips);
   });
 
@@ -133,6 +133,8 @@ describe('the busy block', () => {
       expect(d.transactions.map((t: Row) => [t.hash, t.status])).toEqual(s.blocks.busy.transactions.map((f) => [f.hash, f.status]));
       expect(r.stderr.match(/warning/g)).toHaveLength(1);
       expect(r.stderr).toContain('serves no call tracer');
+      // No trace, no sight of a call's payment to the fee recipient: not known, not 0.
+      expect(d.fees).toMatchObject({ toFeeRecipient: null, untraced: d.transactions.filter((t: Row) => t.status !== 'reverted').length });
     } finally {
       await node.close();
     }
@@ -224,5 +226,147 @@ describe('--html', () => {
       expect(existsSync(join(dir, 'sandwich-transactions', `${t.hash}.html`))).toBe(true);
     }
     expect(page).toContain('looks like sandwich');
+  });
+});
+
+describe('without traces', () => {
+  const sandwichOf = (doc: Record<string, any>) => doc.mev.find((f: { kind: string }) => f.kind === 'sandwich');
+
+  test('--tracer none: the payment to the fee recipient is not known (null, "not known (no traces)"), and the sandwich leaves ether out of its profit, saying so', async () => {
+    const traced = sandwichOf(await blockJson(s.blocks.sandwich.number));
+    const doc = await blockJson(s.blocks.sandwich.number, s.anvil.url, '--tracer', 'none');
+    expect(doc.fees).toMatchObject({ toFeeRecipient: null, untraced: s.blocks.sandwich.transactions.length });
+    const sandwich = sandwichOf(doc);
+    expect(sandwich).toMatchObject({ transactions: traced.transactions, actor: traced.actor, etherNotKnown: true });
+    expect(traced.profit.some((f: { asset: string }) => f.asset === 'ETH')).toBe(true);
+    expect(sandwich.profit).toEqual(traced.profit.filter((f: { asset: string }) => f.asset !== 'ETH'));
+    expect(traced.etherNotKnown).toBeUndefined();
+    const r = await block(s.blocks.sandwich.number, s.anvil.url, '--tracer', 'none');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/paid to recipient +not known \(no traces\)\n/);
+    expect(r.stdout).toContain('ether not known: a transaction was not traced');
+  });
+
+  test('one transaction left untraced: the payment is a part, said with how many were not traced', async () => {
+    const { back } = s.blocks.sandwich.sandwich;
+    const node = await startRpcServer(({ method, params }) =>
+      method === 'trace_block' || method === 'debug_traceBlockByHash' || (method === 'trace_transaction' && params?.[0] === back) ? { error: { code: -32000, message: `${method} failed here` } } : forward(s.anvil.url, method, params),
+    );
+    try {
+      const r = await block(s.blocks.sandwich.number, node.url, '--json', '--tracer', 'parity');
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      expect(schemaErrors(doc)).toBe('');
+      // The back-run paid the fee recipient inside its calls: untraced, that payment is not in the sum.
+      expect(doc.fees).toMatchObject({ toFeeRecipient: '0', untraced: 1 });
+      expect(sandwichOf(doc)).toMatchObject({ etherNotKnown: true });
+      const text = await block(s.blocks.sandwich.number, node.url, '--tracer', 'parity');
+      expect(text.stdout).toMatch(/paid to recipient +0 ETH \(directly, by calls in its transactions; a part: 1 transaction was not traced\)\n/);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
+describe('options', () => {
+  test('--help lists no option the command refuses; --state is refused as an unknown option', async () => {
+    const help = await runTxray(['block', '--help']);
+    expect(help.code).toBe(0);
+    for (const o of ['--state', '--gas ', '--gas-out']) expect(help.stdout).not.toContain(o);
+    expect(help.stdout).toContain('--as <address>');
+    const r = await runTxray(['block', '1', '--state', '-r', s.anvil.url]);
+    expect([r.code, r.stderr]).toEqual([2, "txray: unknown option '--state'; see txray block --help.\n"]);
+  });
+
+  test('--as: every row\'s action from that address\'s view, as a lookup with --as gives it', async () => {
+    const { front, back } = s.blocks.sandwich.sandwich;
+    const hopper = (await s.anvil.rpc('eth_getTransactionByHash', [front])).to as string;
+    const plain = await blockJson(s.blocks.sandwich.number);
+    const r = await block(s.blocks.sandwich.number, s.anvil.url, '--json', '--as', hopper);
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    const acted = doc.transactions.filter((t: { action: unknown }) => t.action !== null);
+    expect(acted.length).toBeGreaterThan(0);
+    expect(acted.every((t: { action: { actor: string } }) => t.action.actor === hopper.toLowerCase())).toBe(true);
+    expect(plain.transactions.find((t: { hash: string }) => t.hash === front).action.actor).not.toBe(hopper.toLowerCase());
+    for (const hash of [front, back]) {
+      const lookup = jsonOf(await runTxray([hash, '-r', s.anvil.url, '--abi', hopperAbi, '--json', '--as', hopper]));
+      expect(doc.transactions.find((t: { hash: string }) => t.hash === hash).action).toEqual(lookup.action);
+    }
+  });
+
+  test('two block ids: exit 2, one clean line, before any request', async () => {
+    const node = await standIn();
+    try {
+      const r = await runTxray(['block', '1', '2', '-r', node.url]);
+      expect([r.code, r.stderr]).toEqual([2, 'txray: txray block takes one block, and 2 were given (1 2); see txray block --help.\n']);
+      expect(node.requests).toEqual([]);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
+describe('--html, checked before any request', () => {
+  test("--html - writes the block's page to stdout in place of the text view", async () => {
+    const r = await block(s.blocks.sandwich.number, s.anvil.url, '--html', '-');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
+    for (const t of s.blocks.sandwich.transactions) expect(r.stdout).toContain(t.hash);
+    expect(r.stdout).not.toContain('Transactions\n');
+  });
+
+  test('--html - with --json: exit 2, no request', async () => {
+    const node = await standIn();
+    try {
+      const r = await runTxray(['block', '1', '-r', node.url, '--html', '-', '--json']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--html - writes the block');
+      expect(node.requests).toEqual([]);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test('--html naming a folder, or a file whose pages folder is a file: exit 2, no request, nothing written', async () => {
+    const folder = mkdtempSync(join(dir, 'h-'));
+    const taken = join(dir, 'taken.html');
+    writeFileSync(join(dir, 'taken-transactions'), 'not a folder');
+    const node = await standIn();
+    try {
+      for (const target of [folder, taken]) {
+        const r = await runTxray(['block', '1', '-r', node.url, '--html', target]);
+        expect(r.code).toBe(2);
+        expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+        expect(existsSync(`${folder}-transactions`)).toBe(false);
+        expect(existsSync(taken)).toBe(false);
+      }
+      expect(node.requests).toEqual([]);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
+describe('the pending block', () => {
+  test('said once for the block: no receipts, no per-transaction "treating it as pending", the payment to the fee recipient not known', async () => {
+    const [from, to] = s.uni.accounts.crowd;
+    await s.anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const sent = [await s.anvil.rpc('eth_sendTransaction', [{ from, to, value: '0x1' }]), await s.anvil.rpc('eth_sendTransaction', [{ from: to, to: from, value: '0x2' }])];
+      const r = await block('pending', s.anvil.url, '--json');
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      expect(schemaErrors(doc)).toBe('');
+      expect(doc.transactions.map((t: Row) => [t.hash, t.status])).toEqual(sent.map((h) => [h, 'pending']));
+      expect(doc.warnings).toEqual([expect.stringContaining('the pending block has not run yet: it has no receipts')]);
+      expect(doc.fees).toMatchObject({ toFeeRecipient: null, untraced: 2 });
+      const text = await block('pending');
+      expect(text.stderr.split('\n').filter(Boolean)).toEqual([expect.stringContaining('the pending block has not run yet')]);
+      expect(text.stdout).toMatch(/paid to recipient +not known \(no traces\)\n/);
+    } finally {
+      await s.anvil.rpc('evm_mine', []);
+      await s.anvil.rpc('evm_setAutomine', [true]);
+    }
   });
 });
