@@ -71,7 +71,7 @@ function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done
         void out.write(helpText);
         return 'done';
       }
-      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), 200)}; see txray ${door !== null ? `${door} ` : ''}--help.`);
+      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').replace(/\.$/, ''), 200)}; see txray ${door !== null ? `${door} ` : ''}--help.`);
     }
     throw err;
   }

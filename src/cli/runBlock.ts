@@ -58,7 +58,8 @@ export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Pro
       debug: opts.debug ? (line) => log.debug(line) : undefined,
       needsGasProfile: false,
       warnPartialGas: false,
-      tokenAmounts: !opts.quiet,
+      // As a lookup's: every view but --quiet shows amounts, and an --html page even with --quiet.
+      tokenAmounts: !opts.quiet || opts.html !== undefined,
       // --as: each row's action from that address's view, as a lookup's is.
       actor: opts.actor,
     },
