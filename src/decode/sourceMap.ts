@@ -198,6 +198,7 @@ function locationOf(t: MapTable, i: number, sources: SourceTable, approximate: b
   return { file: file.path, ...at, ...(approximate ? { approximate: true as const } : {}) };
 }
 
+/** A code as the walk reads it (see instructions). */
 interface Code {
   readonly bytes: Uint8Array;
   readonly index: Int32Array;
