@@ -54,13 +54,14 @@ interface MapTable {
 
 /** Larger maps are not read (a 24 KB contract's is under 50 K characters). */
 const MAX_MAP_CHARS = 4_000_000;
-/** How many instructions back the walk over compiler-made code may go before it gives up. */
-const MAX_WALK = 256;
 const CACHED = 64;
 
 const REVERT = 0xfd;
 const JUMP = 0x56;
 const JUMPI = 0x57;
+const JUMPDEST = 0x5b;
+/** STOP, RETURN, REVERT, INVALID, SELFDESTRUCT: no instruction after one of them runs without a jump to it. */
+const ENDS = new Set([0x00, 0xf3, 0xfd, 0xfe, 0xff]);
 
 /** A small first-in first-out memo: the same few codes come back within one run. */
 function memo<K, V>(make: (k: K) => V): (k: K) => V {
@@ -114,19 +115,20 @@ export const decompressMap = memo((map: string): MapTable | null => {
   return { s, l, f, j, count: n };
 });
 
-/** The code's bytes, and each pc's instruction index (-1 inside PUSH data; PUSH0 has none). */
-const instructions = memo((code: Hex): { bytes: Uint8Array; index: Int32Array } => {
+/** The code's bytes, each pc's instruction index (-1 inside PUSH data; PUSH0 has none), and each instruction's pc. */
+const instructions = memo((code: Hex): { bytes: Uint8Array; index: Int32Array; pcs: Int32Array } => {
   const bytes = Buffer.from(code.slice(2), 'hex');
   const index = new Int32Array(bytes.length + 1).fill(-1);
-  let n = 0;
+  const at: number[] = [];
   for (let pc = 0; pc < bytes.length; pc++) {
-    index[pc] = n++;
+    index[pc] = at.length;
+    at.push(pc);
     const op = bytes[pc]!;
     if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
   }
   // Past the last opcode (a frame that ran off its code's end): the last instruction's entry.
-  index[bytes.length] = n - 1;
-  return { bytes, index };
+  index[bytes.length] = at.length - 1;
+  return { bytes, index, pcs: Int32Array.from(at) };
 });
 
 const CONTRACT_START = /^(abstract\s+contract|contract|library|interface)\b/;
@@ -168,9 +170,9 @@ export function lineAt(bytes: Uint8Array, start: number): Omit<SourceLocation, '
   return { line, column, code: lines[line - firstLine] ?? '', context: { firstLine, lines } };
 }
 
-type Verdict = 'generated' | 'broad' | 'missing' | 'specific';
+type Verdict = 'generated' | 'broad' | 'missing' | 'function' | 'specific';
 
-/** What an entry points at: the compiler's own code, the whole contract, a file not to be had, or a statement. */
+/** What an entry points at: the compiler's own code, the whole contract, a file not to be had, a whole function, or a statement. */
 function verdictOf(t: MapTable, i: number, sources: SourceTable): Verdict {
   const f = t.f[i]!;
   if (f < 0 || f >= sources.count || t.s[i]! < 0) return 'generated';
@@ -178,7 +180,9 @@ function verdictOf(t: MapTable, i: number, sources: SourceTable): Verdict {
   if (file === null) return 'missing';
   const start = t.s[i]!;
   if (start + t.l[i]! > file.bytes.length || t.l[i]! < 0) return 'missing';
-  return CONTRACT_START.test(headOf(file, start)) ? 'broad' : 'specific';
+  const head = headOf(file, start);
+  if (CONTRACT_START.test(head)) return 'broad';
+  return DEFINITION.test(head) ? 'function' : 'specific';
 }
 
 /** The first characters of the range an entry points at. */
@@ -194,71 +198,124 @@ function locationOf(t: MapTable, i: number, sources: SourceTable, approximate: b
   return { file: file.path, ...at, ...(approximate ? { approximate: true as const } : {}) };
 }
 
-/** Walk back from entry `i` over the compiler's code and whole-contract ranges to a statement; -1 where none is near or a file is missing. */
-function walkBack(t: MapTable, i: number, sources: SourceTable): number {
-  for (let k = i; k >= 0 && i - k <= MAX_WALK; k--) {
-    const v = verdictOf(t, k, sources);
-    if (v === 'specific') return k;
-    if (v === 'missing') return -1;
-  }
-  return -1;
+/** A code as the walk reads it (see instructions). */
+interface Code {
+  readonly bytes: Uint8Array;
+  readonly index: Int32Array;
+  readonly pcs: Int32Array;
+}
+
+/** What the walk found: a statement's entry (or -1), the innermost open function's definition (or -1), and how many of the recorded jumps are older than the stretch it was found in. */
+interface Found {
+  readonly statement: number;
+  readonly fn: number;
+  readonly older: number;
 }
 
 /**
- * The statement a frame stopped at, by the rules that were right on the measured cases: a REVERT whose
- * block a jump entered from elsewhere (the optimizer's shared revert code) is placed at that jump; then
- * the walk goes back over the compiler's own code (Panic and ABI checks) and whole-contract ranges.
- * Built via IR, the exit's own entry is kept where it is specific; anything else is marked approximate.
- * Null where the map or the files do not allow an answer (never a guess).
+ * Walk back over the code that ran, newest first, to the statement that ran into the exit. Only what
+ * ran is read: the stretches between the frame's recorded jumps (each from a jump's landing to the
+ * next jump), so a shared block placed after another function's code never lends it its entries.
+ * A jump out of a function (`o`) met on the way back opens a call that returned, and everything in it
+ * up to its call (`i`) is passed over: a call that returned did not fail. Stretch `jumps` ends at the
+ * exit; `first` is the stretch the walk starts in. Null where the facts do not fit the code, or a file is missing.
+ */
+function walkPath(t: MapTable, code: Code, exit: ExitFacts, jumps: number, first: number, sources: SourceTable): Found | null {
+  const { bytes, index, pcs } = code;
+  let depth = 0;
+  let fn = -1;
+  for (let k = first; k >= 0; k--) {
+    const end = index[k === jumps ? exit.exitPc : exit.lastJumpsFrom[k]!];
+    const landing = k > 0 ? exit.lastJumps[k - 1]! : -1;
+    if (end === undefined || end < 0 || end >= t.count) return null;
+    if (k > 0 && (index[landing] === undefined || index[landing]! < 0 || index[landing]! > end || bytes[landing] !== JUMPDEST)) return null;
+    const start = k > 0 ? index[landing]! : 0;
+    for (let i = end; i >= start; i--) {
+      const op = bytes[pcs[i]!]!;
+      if (i < end && (op === JUMP || ENDS.has(op))) {
+        // Inside a stretch nothing ends or jumps; before the oldest recorded jump it marks where the known run begins.
+        if (k > 0) return null;
+        break;
+      }
+      if (i < end && k === 0 && op === JUMPI) break;
+      if (i === end && k < jumps) {
+        if (t.j[i] === 2) {
+          depth++;
+          continue;
+        }
+        if (t.j[i] === 1 && depth > 0) {
+          depth--;
+          continue;
+        }
+      }
+      if (depth > 0) continue;
+      const v = verdictOf(t, i, sources);
+      if (v === 'missing') return null;
+      if (v === 'specific') return { statement: i, fn, older: k };
+      if (v === 'function' && fn < 0) fn = i;
+      // Before the oldest recorded jump, only its own block is known to have run (a jump may have led into it).
+      if (k === 0 && op === JUMPDEST) break;
+    }
+  }
+  return { statement: -1, fn, older: 0 };
+}
+
+/**
+ * Whether the block of the REVERT at `exit` was entered by the jump `from` → `to`: its landing is not
+ * just after the jump, and no jump, taken or not, lies between the landing and the REVERT (past a JUMPI
+ * not taken the REVERT belongs to the conditional's own code, a statement's, not to a shared tail).
+ */
+function enteredByJump(bytes: Uint8Array, from: number, to: number, exit: number): boolean {
+  if (to > exit || from + 1 === to) return false;
+  for (let pc = to; pc < exit; pc++) {
+    const op = bytes[pc]!;
+    if (op === JUMP || op === JUMPI) return false;
+    if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
+  }
+  return true;
+}
+
+/**
+ * The statement a frame stopped at, by the rules that were right on the measured cases, read only over
+ * the code the frame's recorded jumps say ran: a REVERT whose block a jump entered from elsewhere (the
+ * optimizer's shared revert code) is placed from that jump on; then the walk goes back over the
+ * compiler's own code (Panic and ABI checks), whole-contract ranges and calls that returned, to the
+ * first statement. Built via IR, the exit's own entry is kept where it is specific; a statement further
+ * back is marked approximate, and where no statement ran within the recorded jumps, the function it
+ * lies in (approximate), where the walk passed its definition. Null where the map or the files do not allow
+ * an answer (never a guess).
  */
 export function locateExit(code: Hex, debug: CodeDebug, exit: ExitFacts): LocatedFailure | null {
   const t = decompressMap(debug.map);
   if (t === null || code.length <= 2) return null;
-  const { bytes, index } = instructions(code.toLowerCase() as Hex);
+  const ins = instructions(code.toLowerCase() as Hex);
+  const { bytes, index } = ins;
   if (!Number.isSafeInteger(exit.exitPc) || exit.exitPc < 0 || exit.exitPc > bytes.length) return null;
   const own = index[exit.exitPc]!;
   if (own < 0 || own >= t.count) return null;
   const jumps = exit.lastJumps.length === exit.lastJumpsFrom.length ? exit.lastJumps.length : 0;
-  let start = own;
-  let restartedAt = -1;
-  if (bytes[exit.exitPc] === REVERT && jumps > 0) {
-    const to = exit.lastJumps[jumps - 1]!;
-    const from = exit.lastJumpsFrom[jumps - 1]!;
-    // The REVERT's block was entered by that jump (no jump between its landing and the REVERT), from a place not just before it.
-    let straight = to <= exit.exitPc && from + 1 !== to;
-    for (let pc = to; straight && pc < exit.exitPc; pc++) {
-      const op = bytes[pc]!;
-      if (op === JUMP || op === JUMPI) straight = false;
-      if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
-    }
-    const jumpIndex = straight ? index[from] : undefined;
-    if (jumpIndex !== undefined && jumpIndex >= 0 && jumpIndex < t.count) {
-      start = jumpIndex;
-      restartedAt = jumps - 1;
-    }
-  }
-  let found: number;
-  let approximate = false;
-  if (debug.viaIR && verdictOf(t, own, debug.sources) === 'specific') found = own;
-  else {
-    found = walkBack(t, start, debug.sources);
-    approximate = debug.viaIR;
-  }
-  if (found < 0) return null;
-  const at = locationOf(t, found, debug.sources, approximate);
+  const viaOwn = debug.viaIR && verdictOf(t, own, debug.sources) === 'specific';
+  const restart = !viaOwn && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(bytes, exit.lastJumpsFrom[jumps - 1]!, exit.lastJumps[jumps - 1]!, exit.exitPc);
+  const found = walkPath(t, ins, exit, jumps, restart ? jumps - 1 : jumps, debug.sources);
+  if (found === null) return null;
+  // The function alone is said only of a via-IR build, whose maps are known to be coarse.
+  const entry = found.statement >= 0 ? found.statement : debug.viaIR ? found.fn : -1;
+  if (entry < 0) return null;
+  const approximate = found.statement < 0 || (debug.viaIR && found.statement !== own);
+  const at = locationOf(t, entry, debug.sources, approximate);
   if (at === null) return null;
-  return { at, calledFrom: callersOf(t, index, exit, jumps, restartedAt, debug.sources) };
+  return { at, calledFrom: callersOf(t, index, exit, found.older, debug.sources) };
 }
 
 /**
- * The internal calls still open at the exit, innermost first, from the frame's last jumps: a jump into
- * a function (`i`) not matched by a later jump out of one (`o`) was made at its call site.
+ * The internal calls still open at the exit, innermost first, from the frame's jumps older than the
+ * failing statement's stretch: a jump into a function (`i`) not matched by a later jump out of one
+ * (`o`) was made at its call site.
  */
-function callersOf(t: MapTable, index: Int32Array, exit: ExitFacts, jumps: number, skip: number, sources: SourceTable): SourceLocation[] {
+function callersOf(t: MapTable, index: Int32Array, exit: ExitFacts, older: number, sources: SourceTable): SourceLocation[] {
   const out: SourceLocation[] = [];
   let open = 0;
-  for (let k = jumps - 1; k >= 0; k--) {
-    if (k === skip) continue;
+  for (let k = older - 1; k >= 0; k--) {
     const i = index[exit.lastJumpsFrom[k]!];
     if (i === undefined || i < 0 || i >= t.count) continue;
     if (t.j[i] === 2) open++;
@@ -267,8 +324,7 @@ function callersOf(t: MapTable, index: Int32Array, exit: ExitFacts, jumps: numbe
         open--;
         continue;
       }
-      const definition = verdictOf(t, i, sources) !== 'specific' || DEFINITION.test(headOf(sources.file(t.f[i]!)!, t.s[i]!));
-      const at = definition ? null : locationOf(t, i, sources, false);
+      const at = verdictOf(t, i, sources) === 'specific' ? locationOf(t, i, sources, false) : null;
       if (at !== null && !out.some((o) => o.file === at.file && o.line === at.line)) out.push(at);
     }
   }

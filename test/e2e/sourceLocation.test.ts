@@ -26,6 +26,7 @@ const tx: Record<string, string> = {};
 let vault: string;
 let inner: string;
 let forwarder: string;
+let meter: string;
 
 const data = (name: string, fn: string, args: unknown[] = []): string => encodeFunctionData({ abi: compiled[name]!.abi as Abi, functionName: fn, args });
 const deploy = async (name: string, args: unknown[] = []): Promise<string> => {
@@ -48,6 +49,7 @@ beforeAll(async () => {
   vault = await deploy('Vault');
   inner = await deploy('Inner');
   forwarder = await deploy('Forwarder', [vault]);
+  meter = await deploy('Meter');
   tx.withdraw = await mined(vault, data('Vault', 'withdraw', [5n]));
   tx.small = await mined(vault, data('Vault', 'small', [3n]));
   tx.bare = await mined(vault, data('Vault', 'bare', [3n]));
@@ -57,10 +59,16 @@ beforeAll(async () => {
   tx.spin = await mined(vault, data('Vault', 'spin', [100000n]), '0x30000');
   tx.proxied = await mined(forwarder, data('Vault', 'small', [3n]));
   tx.ok = await mined(vault, data('Vault', 'small', [30n]));
+  tx.ratio = await mined(meter, data('Meter', 'ratio', [0n]));
+  tx.capped = await mined(meter, data('Meter', 'capped', [600n]));
+  tx.retry = await mined(meter, data('Meter', 'retry', [meter]));
   // The via-IR build's own Vault: its code is not the optimized build's.
   const irVault = (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: ir.Vault!.abi as Abi, bytecode: ir.Vault!.bytecode as `0x${string}` }) }))).contractAddress;
   tx.irSmall = await mined(irVault, data('Vault', 'small', [3n]));
   tx.irWithdraw = await mined(irVault, data('Vault', 'withdraw', [5n]));
+  const irMeter = (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: ir.Meter!.abi as Abi, bytecode: ir.Meter!.bytecode as `0x${string}` }) }))).contractAddress;
+  tx.irLow = await mined(irMeter, data('Meter', 'low', [3n]));
+  tx.irHigh = await mined(irMeter, data('Meter', 'high', [3n]));
   tx.picky = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled.Picky!.abi as Abi, bytecode: compiled.Picky!.bytecode as `0x${string}`, args: [0n] }), gas: '0x100000' });
   await receipt(anvil.rpc, tx.picky);
 }, 120_000);
@@ -83,6 +91,9 @@ describe('a Foundry project (optimized, multi-file)', () => {
     ['out of gas in a loop', 'spin', ['  at src/Vault.sol:50:13', '     50 │             total += i;']],
     ['a reverting constructor (the creation map)', 'picky', ['  at src/Picky.sol:8:9', '     8 │         require(s != 0, "zero seed");']],
     ['an inner call that reverts and the outer frame that re-reverts: both placed', 'relay', ['  at src/Inner.sol:6:9', '     6 │         require(code == 0, "inner says no");', '  called from src/Vault.sol:45:18  relay(address,uint256)']],
+    ['a Panic in a contract whose library reverts with one word too (a shared revert tail): the division, not the library', 'ratio', ['  at src/Meter.sol:22:17', '     22 │         level = 100 / x;']],
+    ['that library\'s revert itself', 'capped', ['  at src/lib/Limits.sol:9:29', '     9 │         if (x > 500) revert OverCap(x);', '  called from src/Meter.sol:27:9  capped(uint256)']],
+    ['a require after a call that reverted and was caught', 'retry', ['  at src/Meter.sol:33:9', '     33 │         require(level == 12345, "after retry");']],
     ['a proxy: the implementation\'s file, then the proxy\'s', 'proxied', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");', '  called from src/Forwarder.sol:16:17  small(uint256)']],
   ])('%s', async (_what, key, expected) => {
     const r = await run([tx[key]!]);
@@ -141,6 +152,16 @@ describe('a Foundry project (optimized, multi-file)', () => {
       else expect(at.line).toBe(exact);
       expect(at.line).toBeLessThanOrEqual(last);
     }
+    // Two functions with the same message, a later one that calls back into them: the function that ran, never a later one.
+    for (const [key, first, last, exact] of [['irLow', 11, 14, 12], ['irHigh', 16, 19, 18]] as const) {
+      const doc = jsonOf(await run([tx[key]!, '--json'], viaIR));
+      const at = doc.failure.sourceLocation;
+      expect(at.file).toBe('src/Meter.sol');
+      if (!at.approximate) expect(at.line).toBe(exact);
+      // Every line the frame names, its callers' too, lies in the function that ran.
+      const lines = [...JSON.stringify(doc.calls).matchAll(/"line":(\d+)/g)].map((m) => Number(m[1]));
+      expect(lines.every((l) => l >= first && l <= last), `${key}: ${lines.join(', ')}`).toBe(true);
+    }
     // The optimized build's artifacts do not match the via-IR code: no location from them.
     expect(jsonOf(await run([tx.irSmall!, '--json'])).failure.sourceLocation).toBeUndefined();
   });
@@ -148,7 +169,7 @@ describe('a Foundry project (optimized, multi-file)', () => {
 
 describe('a Hardhat project', () => {
   test('artifacts → X.dbg.json → build-info: the same places', async () => {
-    for (const [key, first] of [['withdraw', '  at src/lib/Balances.sol:11:20'], ['small', '  at src/Vault.sol:23:9'], ['picky', '  at src/Picky.sol:8:9']] as const) {
+    for (const [key, first] of [['withdraw', '  at src/lib/Balances.sol:11:20'], ['small', '  at src/Vault.sol:23:9'], ['picky', '  at src/Picky.sol:8:9'], ['ratio', '  at src/Meter.sol:22:17']] as const) {
       const r = await run([tx[key]!], hardhat);
       expect(placeLines(r.stdout)[0]).toBe(first);
     }

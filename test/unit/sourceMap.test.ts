@@ -60,13 +60,30 @@ describe('locateExit', () => {
     const map = [`${stmt}:12:0`, `${stmt}:12:0`, other, other, whole, whole, whole, whole].join(';');
     const got = locateExit(code, { map, sources, viaIR: false }, { exitPc: 8, lastJumps: [5], lastJumpsFrom: [2] });
     expect(got?.at).toMatchObject({ file: 'src/C.sol', line: 3, column: 5, code: '    require(ok);' });
-    // Reached by falling through (no jump into its block): its own entries decide.
-    expect(locateExit(code, { map, sources, viaIR: false }, { exitPc: 8, lastJumps: [], lastJumpsFrom: [] })?.at.line).toBe(2);
+    // With no jump recorded only the REVERT's own block is known to have run: whole-contract ranges, no location.
+    expect(locateExit(code, { map, sources, viaIR: false }, { exitPc: 8, lastJumps: [], lastJumpsFrom: [] })).toBeNull();
   });
 
-  test('compiler-generated entries (f = -1, f ≥ the number of files) are walked back over', () => {
-    const map = [`${stmt}:12:0`, '', '', '', '0:10:-1', '0:10:7', '', ''].join(';');
-    expect(locateExit(code, { map, sources, viaIR: false }, { exitPc: 8, lastJumps: [], lastJumpsFrom: [] })?.at.line).toBe(3);
+  test('compiler-generated entries (f = -1, f ≥ the number of files) are walked back over, along the code that ran only', () => {
+    // 0 PUSH1 5, 2 JUMP, 3 INVALID, 4 INVALID, 5 JUMPDEST, 6 PUSH0, 7 PUSH1 11, 9 JUMPI (not taken), 10 PUSH0, 11 DUP1, 12 REVERT
+    const checked = '0x600556fefe5b5f600b575f80fd';
+    // The two instructions the jump passed over point at another statement: a walk by address would name it.
+    const other = `${at(text, 'f()')}:3:0`;
+    const map = [`${stmt}:12:0`, '', other, other, '0:10:-1', '', '0:10:7', '', '', '', ''].join(';');
+    const got = locateExit(checked, { map, sources, viaIR: false }, { exitPc: 12, lastJumps: [5], lastJumpsFrom: [2] });
+    expect(got?.at).toMatchObject({ line: 3, column: 5 });
+    // Facts that do not fit the code (a landing that is no JUMPDEST): no location.
+    expect(locateExit(checked, { map, sources, viaIR: false }, { exitPc: 12, lastJumps: [6], lastJumpsFrom: [2] })).toBeNull();
+  });
+
+  test('a call that returned is passed over: its statements did not fail', () => {
+    // 0 PUSH1 7, 2 JUMP (into g), 3 JUMPDEST, 4 PUSH0, 5 DUP1, 6 REVERT, 7 JUMPDEST (g), 8 PUSH1 3, 10 JUMP (out of g)
+    const called = '0x6007565b5f80fd5b600356';
+    const inG = `${at(text, 'f()')}:3:0`;
+    const map = [`${stmt}:12:0`, `${stmt}:12:0:i`, '0:1:-1:-', '', '', '', `${inG}:-`, '', `${inG}:o`].join(';');
+    const got = locateExit(called, { map, sources, viaIR: false }, { exitPc: 6, lastJumps: [7, 3], lastJumpsFrom: [2, 10] });
+    expect(got?.at).toMatchObject({ line: 3, column: 5 });
+    expect(got?.calledFrom).toEqual([]);
   });
 
   test('via IR: a specific exit entry is kept exact; otherwise approximate', () => {
