@@ -6,6 +6,7 @@
  * NFT bought or sold) → minted or burned → one transfer → "Called Contract.function()".
  * Never claims an asset the actor did not move: every amount in the sentence is one of `sent`/`received`.
  */
+import { APPROVAL, ZERO_ADDRESS } from '../decode/transfers.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { familyOf } from '../model/chain.js';
 import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
@@ -13,9 +14,8 @@ import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../render/format.js';
 import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
-import { APPROVAL, APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
+import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
 
-const ZERO = '0x0000000000000000000000000000000000000000';
 /** An allowance this large is "unlimited" (the max uint256, or near it as some tokens store it). */
 const UNLIMITED = 2n ** 255n;
 
@@ -264,8 +264,8 @@ function nftsForOne(f: Facts, isNft: (a: AssetAmount) => boolean): Omit<Verdict,
 
 /** Tokens the actor received from the zero address (minted), or sent to it (burned), and nothing else. */
 function mintedOrBurned(f: Facts): Verdict | null {
-  const fromZero = (a: AssetAmount): boolean => f.counterparties.some((m) => m.asset === a.asset && m.from === ZERO && m.to === f.actor);
-  const toZero = (a: AssetAmount): boolean => f.counterparties.some((m) => m.asset === a.asset && m.from === f.actor && m.to === ZERO);
+  const fromZero = (a: AssetAmount): boolean => f.counterparties.some((m) => m.asset === a.asset && m.from === ZERO_ADDRESS && m.to === f.actor);
+  const toZero = (a: AssetAmount): boolean => f.counterparties.some((m) => m.asset === a.asset && m.from === f.actor && m.to === ZERO_ADDRESS);
   if (f.sent.length === 0 && f.received.length > 0 && f.received.every(fromZero)) return { summary: `Minted ${list(f.received, f.nameOf)}`, kind: 'mint' };
   if (f.received.length === 0 && f.sent.length > 0 && f.sent.every(toZero)) return { summary: `Burned ${list(f.sent, f.nameOf)}`, kind: 'burn' };
   return null;
@@ -275,21 +275,14 @@ function mintedOrBurned(f: Facts): Verdict | null {
 function oneTransfer(f: Facts): Verdict | null {
   // Only where every move of that asset went one way: a net figure from moves both ways (a cycle of
   // trades, a refund) sent to or received from one counterparty would be a transfer that never happened.
-  if (f.sent.length === 1 && f.received.length === 0) {
-    const a = f.sent[0]!;
-    const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
-    if (moves.some((m) => m.to === f.actor)) return null;
-    const to = largest(moves)?.to;
-    return { summary: `Sent ${amountText(a, f.nameOf)}${to === undefined ? '' : ` to ${who(to, f)}`}`, kind: 'transfer' };
-  }
-  if (f.received.length === 1 && f.sent.length === 0) {
-    const a = f.received[0]!;
-    const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
-    if (moves.some((m) => m.from === f.actor)) return null;
-    const from = largest(moves)?.from;
-    return { summary: `Received ${amountText(a, f.nameOf)}${from === undefined ? '' : ` from ${who(from, f)}`}`, kind: 'transfer' };
-  }
-  return null;
+  const sending = f.sent.length === 1 && f.received.length === 0;
+  if (!sending && !(f.received.length === 1 && f.sent.length === 0)) return null;
+  const a = sending ? f.sent[0]! : f.received[0]!;
+  const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
+  if (moves.some((m) => (sending ? m.to : m.from) === f.actor)) return null;
+  const other = largest(moves);
+  const party = other === undefined ? '' : ` ${sending ? 'to' : 'from'} ${who(sending ? other.to : other.from, f)}`;
+  return { summary: `${sending ? 'Sent' : 'Received'} ${amountText(a, f.nameOf)}${party}`, kind: 'transfer' };
 }
 
 /** What the actor moved of one asset, each way (gross, not netted). */

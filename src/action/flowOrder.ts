@@ -10,7 +10,7 @@ import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { RpcLog } from '../raw/types.js';
 import { knownWrapped } from './describeAction.js';
-import { type Movement, movementsOf, wrappings } from './movements.js';
+import { type Movement, movementsOf, wrapEnds, wrappings } from './movements.js';
 
 /**
  * Where in the run each call entered and each log was emitted, as sortable keys: a call's key is its
@@ -80,23 +80,20 @@ function placeEach(pending: readonly Movement[], candidates: readonly Candidate[
   }
 }
 
-const ZERO = '0x0000000000000000000000000000000000000000';
-
 /** Every movement of movementsOf once, in the order it happened. */
 export function movementsInOrder(model: InspectModel): Movement[] {
   const wrapped = knownWrapped(model);
-  const { movements, wraps } = movementsOf(model, wrapped);
-  // movementsOf lists ether (in the walk's order), then tokens (in the logs' order), then wraps (likewise).
-  const ether = movements.filter((m) => m.asset === 'ETH');
-  const tokens = movements.slice(ether.length, movements.length - wraps.length);
-  const wrapMoves = movements.slice(movements.length - wraps.length);
+  const { movements, transferred, wrapped: wrapMoves } = movementsOf(model, wrapped);
+  // The transfers list ether (in the walk's order), then tokens (in the logs' order); the wraps follow the logs too.
+  const ether = transferred.filter((m) => m.asset === 'ETH');
+  const tokens = transferred.filter((m) => m.asset !== 'ETH');
   const logs: readonly RpcLog[] = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
   const { calls, logKey } = momentsOf(model);
   const places = new Map<Movement, Place>();
   placeEach(ether, calls.flatMap(({ node, key }) => (node.from !== null && node.to !== null && node.value !== null ? [{ from: node.from, to: node.to, asset: 'ETH', amount: node.value, place: { key, call: true, log: 0 } }] : [])), places);
   const atLog = (i: number): Place => ({ key: logKey(i), call: false, log: i });
   placeEach(tokens, logs.flatMap((log, i) => tokenTransfers([log]).map((t) => ({ from: t.from, to: t.to, asset: t.token!, amount: BigInt(t.amount), tokenId: t.tokenId, place: atLog(i) }))), places);
-  placeEach(wrapMoves, logs.flatMap((log, i) => wrappings([log], ether, wrapped).map((w) => ({ from: w.kind === 'wrap' ? ZERO : w.holder, to: w.kind === 'wrap' ? w.holder : ZERO, asset: w.token, amount: w.amount, place: atLog(i) }))), places);
+  placeEach(wrapMoves, logs.flatMap((log, i) => wrappings([log], ether, wrapped).map((w) => ({ ...wrapEnds(w), asset: w.token, amount: w.amount, place: atLog(i) }))), places);
   // Without a call tree, the transaction's value moved before anything else.
   const unplaced: Place = { key: Number.POSITIVE_INFINITY, call: false, log: Number.POSITIVE_INFINITY };
   const placeOf = (m: Movement): Place => places.get(m) ?? (m.asset === 'ETH' ? { key: -1, call: true, log: 0 } : unplaced);

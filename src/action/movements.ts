@@ -3,15 +3,11 @@
  * and the wrapped-native token's Deposit/Withdrawal (WETH9 emits no Transfer for them), netted per
  * holder and asset. Pure: reads the decoded model only.
  */
+import { DEPOSIT, WITHDRAWAL, ZERO_ADDRESS } from '../decode/transfers.js';
 import type { AssetAmount, InspectModel, NetChange, Transfer } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 
-const ZERO = '0x0000000000000000000000000000000000000000';
-
-/** WETH9's Deposit(address indexed dst, uint256 wad) and Withdrawal(address indexed src, uint256 wad). */
-export const DEPOSIT = '0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c';
-export const WITHDRAWAL = '0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65';
 
 /** One movement of one asset between two holders, lower-case throughout. */
 export interface Movement {
@@ -73,13 +69,28 @@ export function wrappings(logs: readonly RpcLog[], ether: readonly Movement[], k
   return out;
 }
 
+/** A wrap as the token minted to its holder, an unwrap as burned from it (the zero address is the issuer). */
+export const wrapEnds = (w: Pick<Wrapping, 'kind' | 'holder'>): { readonly from: Hex; readonly to: Hex } => (w.kind === 'wrap' ? { from: ZERO_ADDRESS, to: w.holder } : { from: w.holder, to: ZERO_ADDRESS });
+
+export interface Movements {
+  /** All of them: the transfers, then each wrap's token (and its ether, where no transfer had it). */
+  readonly movements: readonly Movement[];
+  readonly wraps: readonly Wrapping[];
+  /** The decode stage's transfers (ether first, then tokens, as it lists them). */
+  readonly transferred: readonly Movement[];
+  /** Each wrap's token movement, in the order of `wraps`. */
+  readonly wrapped: readonly Movement[];
+}
+
 /**
  * Every movement: the transfers, and each wrap as the token minted to its holder (an unwrap as burned
  * from it), so that every holder's changes per asset add up to zero with the zero address as the issuer.
  */
-export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<string>): { movements: Movement[]; wraps: Wrapping[] } {
+export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<string>): Movements {
   const transfers = model.status === 'reverted' ? [] : (model.decoded?.transfers ?? []);
-  const movements = transfers.map(fromTransfer).filter((m): m is Movement => m !== null);
+  const transferred = transfers.map(fromTransfer).filter((m): m is Movement => m !== null);
+  const movements = [...transferred];
+  const wrapped: Movement[] = [];
   const ether = movements.filter((m) => m.asset === 'ETH');
   const wraps = model.status === 'reverted' ? [] : wrappings(model.receipt?.logs ?? [], ether, knownWrapped);
   const meta = (token: Hex): Pick<Movement, 'symbol' | 'decimals'> => {
@@ -94,14 +105,15 @@ export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<strin
   // event, so its leg is added where the transfers lack it.
   const unmatched = [...ether];
   for (const w of wraps) {
-    const [from, to] = w.kind === 'wrap' ? [ZERO as Hex, w.holder] : [w.holder, ZERO as Hex];
-    movements.push({ from, to, asset: w.token, standard: 'ERC-20', amount: w.amount, ...meta(w.token) });
+    const token: Movement = { ...wrapEnds(w), asset: w.token, standard: 'ERC-20', amount: w.amount, ...meta(w.token) };
+    wrapped.push(token);
+    movements.push(token);
     const [payer, payee] = w.kind === 'wrap' ? [w.holder, w.token] : [w.token, w.holder];
     const leg = unmatched.findIndex((m) => m.from === payer && m.to === payee && m.amount === w.amount);
     if (leg >= 0) unmatched.splice(leg, 1);
     else if (knownWrapped.has(w.token)) movements.push({ from: payer, to: payee, asset: 'ETH', standard: 'ETH', amount: w.amount });
   }
-  return { movements, wraps };
+  return { movements, wraps, transferred, wrapped };
 }
 
 const assetKey = (m: { asset: string; tokenId?: string }): string => (m.tokenId === undefined ? m.asset : `${m.asset}#${m.tokenId}`);

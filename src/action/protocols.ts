@@ -30,7 +30,6 @@ export const TOPIC0: Readonly<Record<string, string>> = {
   'Borrow(address,address,address,uint256,uint256,uint256,uint16)': '0xc6a898309e823ee50bac64e45ca8adba6690e99e7841c45d754e2a38e9019d9b',
   'Repay(address,address,address,uint256)': '0x4cdde6e09bb755c9a5589ebaec640bbfedff1362d4b255ebf8339782b9942faa',
   'Submitted(address,uint256,address)': '0x96a25c8ce0baabc1fdefd93e9ed25d8e092a3332f3aa9a41722b5697231d1d1a',
-  'Approval(address,address,uint256)': '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925',
   'ApprovalForAll(address,address,bool)': '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31',
   'ExecutionSuccess(bytes32,uint256)': '0x442e715f626346e8c54381002da614f62bee8d27386535b2521ec8540898556e',
   'ETHDepositInitiated(address,address,uint256,bytes)': '0x35d79ab81f2b2017e19afb5c5571778877782d7a8786f5907f93b0f4702f4f23',
@@ -166,8 +165,7 @@ export function protocolEvent(logs: readonly RpcLog[], nameOf: (address: string)
   return null;
 }
 
-/** ERC-20 Approval(owner, spender, value) and ApprovalForAll(owner, operator, approved). */
-export const APPROVAL = topic('Approval(address,address,uint256)');
+/** ApprovalForAll(owner, operator, approved) (ERC-20's Approval is decode/transfers.ts's APPROVAL). */
 export const APPROVAL_FOR_ALL = topic('ApprovalForAll(address,address,bool)');
 /** Safe's ExecutionSuccess(bytes32 txHash, uint256 payment): the Safe is the actor. */
 export const SAFE_EXECUTION = topic('ExecutionSuccess(bytes32,uint256)');

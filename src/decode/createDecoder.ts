@@ -14,6 +14,7 @@ import { decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { bookToken, withChecksums } from './labels.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
+import { tokensOfLogs } from './transfers.js';
 import { decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
 import type { TokenAnswers } from '../rpc/fetchTokenMeta.js';
 import type { Hex, RpcLog } from '../raw/types.js';
@@ -83,22 +84,10 @@ function labelsFromFile(path: string): Array<[string, string]> {
 }
 
 /** Each token's symbol and decimals: as it answered symbol() and decimals(), else as the address book has them. */
-/** ERC-20 Approval (3 topics), WETH9's Deposit and Withdrawal (2 topics): their tokens move no Transfer, yet the views name them. */
-const TOKEN_LOGS = new Map([
-  ['0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925', 3],
-  ['0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c', 2],
-  ['0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65', 2],
-]);
-
-/** Emitters of those logs: the address book may know their symbol. */
-function loggedTokens(model: InspectModel): Hex[] {
-  return (model.receipt?.logs ?? []).flatMap((l) => (TOKEN_LOGS.get(l.topics[0]?.toLowerCase() ?? '') === l.topics.length ? [l.address] : []));
-}
-
 function tokenMetaOf(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, index: AbiIndex): Map<string, { symbol: string | null; decimals: number | null }> {
   const meta = new Map<string, { symbol: string | null; decimals: number | null }>([...tokens].map(([t, a]) => [t, { symbol: decodeSymbol(a.symbol), decimals: decodeDecimals(a.decimals) }]));
   // Tokens the address book knows were not asked: their symbol and decimals come from it.
-  for (const token of [...decoded.transfers.map((t) => t.token), ...loggedTokens(model)]) {
+  for (const token of [...decoded.transfers.map((t) => t.token), ...tokensOfLogs(model.receipt?.logs ?? [])]) {
     const known = token === undefined || meta.has(token.toLowerCase()) ? null : bookToken(model, index, token);
     if (known !== null) meta.set(token!.toLowerCase(), known);
   }

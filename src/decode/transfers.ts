@@ -8,6 +8,28 @@ import { walkCalls } from '../model/walk.js';
 import { byteLength, toBig, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 
+/** Where minted tokens come from and burned ones go. */
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
+/** ERC-20 Approval(owner, spender, value). */
+export const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+/** WETH9's Deposit(address indexed dst, uint256 wad) and Withdrawal(address indexed src, uint256 wad). */
+export const DEPOSIT = '0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c';
+export const WITHDRAWAL = '0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65';
+
+/**
+ * Tokens the logs name without a Transfer, which the views still show by symbol: those of ERC-20
+ * Approvals (given by `owner`, when one is named) and the wrapped-native token of a Deposit or Withdrawal.
+ */
+export function tokensOfLogs(logs: readonly RpcLog[], owner?: string): Hex[] {
+  const out: Hex[] = [];
+  for (const l of logs) {
+    const t0 = l.topics[0]?.toLowerCase();
+    if (t0 === APPROVAL && l.topics.length === 3 && (owner === undefined || wordToAddress(l.topics[1]!).toLowerCase() === owner.toLowerCase())) out.push(l.address);
+    else if ((t0 === DEPOSIT || t0 === WITHDRAWAL) && l.topics.length === 2) out.push(l.address);
+  }
+  return out;
+}
+
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';

@@ -6,6 +6,7 @@
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeLogs.js';
 import { bookToken } from '../decode/labels.js';
+import { tokensOfLogs, ZERO_ADDRESS } from '../decode/transfers.js';
 import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -76,7 +77,8 @@ async function withTokens(client: RpcClient, decoder: Decoder, model: InspectMod
   // --state shows every token's balance; the transfers scale ERC-20 amounts only, where a view shows them.
   const moved = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || (shown && t.kind === 'ERC-20')) ? [t.token] : []));
   // The tokens the sender approved: the action names them ("Approved USDT for …").
-  const approved = shown ? [...approvalTokens(model), ...wrappedTokens(model)] : [];
+  // (Without the transaction object no Approval is known to be the sender's: the zero address owns none.)
+  const approved = shown ? tokensOfLogs(model.receipt?.logs ?? [], model.tx?.from ?? ZERO_ADDRESS) : [];
   const tokens = [...moved, ...approved].filter((t) => bookToken(model, decoder.index, t) === null);
   if (tokens.length === 0 && !withState) return { ...model, decoded: decoder.withTokens(model, decoded, new Map()) };
   const warnings = [...model.warnings];
@@ -84,22 +86,6 @@ async function withTokens(client: RpcClient, decoder: Decoder, model: InspectMod
   const answers = await fetchTokenMeta(client, tokens, blockOf(model), timeoutMs, warnings);
   const scaled = decoder.withTokens(model, decoded, answers);
   return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, codes) : scaled };
-}
-
-/** ERC-20 Approval(owner, spender, value) */
-const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
-
-/** WETH9's Deposit and Withdrawal (2 topics, one word): their token moves no Transfer, yet the action and Net changes show it. */
-const WRAPS = new Set(['0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c', '0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65']);
-
-function wrappedTokens(model: InspectModel): Hex[] {
-  return (model.receipt?.logs ?? []).flatMap((l) => (WRAPS.has(l.topics[0]?.toLowerCase() ?? '') && l.topics.length === 2 ? [l.address] : []));
-}
-
-/** Tokens whose Approval the transaction's sender gave. */
-function approvalTokens(model: InspectModel): Hex[] {
-  const from = model.tx?.from.toLowerCase();
-  return (model.receipt?.logs ?? []).flatMap((l) => (l.topics[0]?.toLowerCase() === APPROVAL && l.topics.length === 3 && l.topics[1] !== undefined && `0x${l.topics[1].slice(-40)}`.toLowerCase() === from ? [l.address] : []));
 }
 
 /** `replay` runs the source again in txray's EVM, for the failed frames' places in the source (none: they are not placed). */

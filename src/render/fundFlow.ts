@@ -13,6 +13,7 @@
  * the lower-case token), `data-count` and `data-order` (the movements' numbers, space-separated).
  */
 import { type EdgeLabel, Graph, type GraphLabel, layout, type NodeLabel, type Point } from '@dagrejs/dagre';
+import { ZERO_ADDRESS } from '../decode/transfers.js';
 import { checksumAddress } from '../decode/keccak.js';
 import type { AssetAmount } from '../model/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
@@ -38,7 +39,6 @@ export const MAX_NODES = 40;
 export const MAX_EDGES = 100;
 /** The grouped node's id, and what its edges say in `data-from`/`data-to`. */
 export const OTHERS = 'others';
-const ZERO = '0x0000000000000000000000000000000000000000';
 
 export interface FlowNode {
   /** The lower-case address, or OTHERS. */
@@ -99,7 +99,7 @@ function graphKeeping(input: FlowInput, seen: ReadonlyMap<Hex, { readonly out: b
   const idOf = (a: Hex): string => (keep.has(a) ? a : OTHERS);
   const nodes: FlowNode[] = [...seen.keys()].filter((a) => keep.has(a)).map((a) => {
     const s = seen.get(a)!;
-    const role = a === input.actor ? 'actor' : a !== ZERO ? 'address' : s.out && s.in ? 'mint-burn' : s.out ? 'mint' : 'burn';
+    const role = a === input.actor ? 'actor' : a !== ZERO_ADDRESS ? 'address' : s.out && s.in ? 'mint-burn' : s.out ? 'mint' : 'burn';
     return { id: a, addresses: [a], role };
   });
   if (grouped.length > 0) nodes.push({ id: OTHERS, addresses: grouped, role: 'group' });

@@ -3,6 +3,7 @@
  * Everything that came from the node passes through escapeText or was validated as hex upstream.
  */
 import type { ChalkInstance } from 'chalk';
+import { ZERO_ADDRESS } from '../decode/transfers.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
 import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
@@ -307,7 +308,7 @@ function* netChangeRows(m: InspectModel, o: TextOptions): Generator<string> {
   const holders = [...new Set(changes.map((n) => n.holder))];
   yield `\n${c.bold(`Net changes (${holders.length} ${holders.length === 1 ? 'address' : 'addresses'})`)}\n`;
   for (const holder of holders) {
-    const who = holder === '0x0000000000000000000000000000000000000000' ? `${showAddress(holder, s)} ${c.dim('(mint/burn)')}` : showAddress(holder, s);
+    const who = holder === ZERO_ADDRESS ? `${showAddress(holder, s)} ${c.dim('(mint/burn)')}` : showAddress(holder, s);
     const mark = m.action?.actor === holder ? ` ${c.dim('(actor)')}` : '';
     const parts = changes.filter((n) => n.holder === holder).map((n) => (n.change < 0n ? c.red(changeText(n, s)) : c.green(changeText(n, s))));
     yield `  ${who}${mark}  ${parts.join(c.dim(' · '))}\n`;

@@ -10,9 +10,11 @@ import { describe, expect, test } from 'vitest';
 import { describeAction } from '../../src/action/describeAction.js';
 import { netChanges, sentAndReceived, type Movement } from '../../src/action/movements.js';
 import { TOPIC0 } from '../../src/action/protocols.js';
+import { APPROVAL, DEPOSIT, WITHDRAWAL } from '../../src/decode/transfers.js';
 import { keccakHex } from '../../src/decode/keccak.js';
 import type { InspectModel, Transfer } from '../../src/model/types.js';
 import type { Hex, RpcLog } from '../../src/raw/types.js';
+import { decodedModel } from '../support/decodedModel.js';
 
 const addr = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}`;
 const word = (a: Hex): Hex => `0x${a.slice(2).padStart(64, '0')}`;
@@ -22,23 +24,7 @@ const POOL = addr(0xaa7e);
 const USDC = addr(0x05dc);
 const A_USDC = addr(0xa05dc);
 
-function model(o: { logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; to?: Hex; value?: bigint }): InspectModel {
-  return {
-    hash: `0x${'11'.repeat(32)}`,
-    status: 'success',
-    tx: { hash: null, blockHash: null, blockNumber: 1n, transactionIndex: 0, from: SENDER, to: o.to ?? POOL, input: '0x12345678', ...(o.value !== undefined ? { value: o.value } : {}) },
-    receipt: { transactionHash: `0x${'11'.repeat(32)}`, logs: o.logs ?? [], status: 'success' },
-    tree: null,
-    traceSource: null,
-    traceNote: null,
-    events: null,
-    failure: null,
-    fee: null,
-    warnings: [],
-    raw: null,
-    decoded: { function: null, events: [], error: null, transfers: o.transfers ?? [], labels: new Map(Object.entries(o.labels ?? {})), checksums: new Map() },
-  };
-}
+const model = (o: { logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; to?: Hex; value?: bigint }): InspectModel => decodedModel({ ...o, from: SENDER, to: o.to ?? POOL });
 
 const erc20 = (token: Hex, from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from, to, amount: amount.toString(), symbol: token === USDC ? 'USDC' : 'aUSDC', decimals: 6 });
 const supplyLog = (emitter: Hex): RpcLog => ({
@@ -50,6 +36,7 @@ const supplied = [erc20(USDC, SENDER, A_USDC, 10_000_000_000n), erc20(A_USDC, ad
 
 test('every topic0 the action stage matches is keccak256 of its signature', () => {
   for (const [signature, topic0] of Object.entries(TOPIC0)) expect(topic0, signature).toBe(topic(signature));
+  expect([APPROVAL, DEPOSIT, WITHDRAWAL]).toEqual(['Approval(address,address,uint256)', 'Deposit(address,uint256)', 'Withdrawal(address,uint256)'].map(topic));
 });
 
 describe('protocol events', () => {

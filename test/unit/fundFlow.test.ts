@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { type FlowMovement, flowGraph, fundFlowSection, MAX_EDGES, MAX_NODES, OTHERS } from '../../src/render/fundFlow.js';
 import type { Hex } from '../../src/raw/types.js';
+import { decodedModel } from '../support/decodedModel.js';
 
 const addr = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}` as Hex;
 const ZERO = addr(0);
@@ -117,5 +118,22 @@ describe('fundFlowSection', () => {
     expect(valuesOf(html, 'data-addresses')[0]!.split(' ')).toHaveLength(67 - (MAX_NODES - 1));
     expect(html).toContain('>+28 addresses</text>');
     expect(html).toContain('the 28 addresses in the fewest movements are one node');
+  });
+});
+
+describe('movementsInOrder', () => {
+  test('an unwrap with only its receipt: the ether leg the known WETH adds stays ether, and the burned WETH takes ether decimals', async () => {
+    const { movementsInOrder } = await import('../../src/action/flowOrder.js');
+    const { WITHDRAWAL } = await import('../../src/decode/transfers.js');
+    const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' as Hex;
+    const word = (a: Hex): Hex => `0x${a.slice(2).padStart(64, '0')}` as Hex;
+    const wad = 25n * 10n ** 15n;
+    const logs = [{ address: WETH, topics: [WITHDRAWAL as Hex, word(A)], data: `0x${wad.toString(16).padStart(64, '0')}` as Hex }];
+    const model = decodedModel({ from: A, to: WETH, input: '0x2e1a7d4d', logs });
+    const moves = movementsInOrder(model);
+    expect(moves).toEqual([
+      { from: WETH, to: A, asset: 'ETH', standard: 'ETH', amount: wad },
+      { from: A, to: ZERO, asset: WETH, standard: 'ERC-20', amount: wad, decimals: 18 },
+    ]);
   });
 });
