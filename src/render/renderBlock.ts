@@ -162,11 +162,12 @@ function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
   }
 }
 
+/** The decoding that names the fee recipient, where a transaction's did (else the first one's): its labels. */
+export const feeRecipientLabels = (v: BlockView): DecodedModel | undefined => v.models.find((m) => v.header.miner !== null && m.decoded?.labels.has(v.header.miner))?.decoded ?? v.models[0]?.decoded;
+
 export function* renderBlock(v: BlockView, o: BlockTextOptions): Generator<string> {
   const c = o.chalk;
-  // The fee recipient's label, where a transaction's decoding named it.
-  const labels = v.models.find((m) => v.header.miner !== null && m.decoded?.labels.has(v.header.miner))?.decoded ?? v.models[0]?.decoded;
-  yield* header(v, c, labels);
+  yield* header(v, c, feeRecipientLabels(v));
   yield* rows(v, o);
   yield* failed(v, c);
   yield* mevRows(v, c);
