@@ -57,8 +57,34 @@ const SMALL_TREE = 300;
 function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string | null>): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  for (const c of children) if (c !== null) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  for (const c of children) if (c !== null) e.append(typeof c === 'string' ? wrapping(c) : c);
   return e;
+}
+
+/** A shortened address or hash ("0x5FbD…0aa3"), and a comma with no space after it (a signature's "uint256,address"). */
+const SHORT_OR_COMMA = /(0x[0-9a-fA-F]+…[0-9a-fA-F]+)|,(?=[^\s\d])/g;
+
+/**
+ * Text that wraps where a reader expects: a browser may break a line after an ellipsis, and not after a
+ * signature's commas; here a short address never splits, and a signature may wrap after each comma.
+ * The text itself is unchanged (a span, a <wbr>).
+ */
+function wrapping(text: string): Node {
+  if (!text.includes('…') && !text.includes(',')) return document.createTextNode(text);
+  const out = document.createDocumentFragment();
+  let at = 0;
+  for (const m of text.matchAll(SHORT_OR_COMMA)) {
+    out.append(text.slice(at, m.index));
+    if (m[1] !== undefined) {
+      const span = document.createElement('span');
+      span.className = 'nowrap';
+      span.textContent = m[1];
+      out.append(span);
+    } else out.append(',', document.createElement('wbr'));
+    at = m.index + m[0].length;
+  }
+  out.append(text.slice(at));
+  return out;
 }
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
