@@ -61,9 +61,6 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, 
   return e;
 }
 
-/** A shortened address or hash ("0x5FbD…0aa3"), and a comma with no space after it (a signature's "uint256,address"). */
-const SHORT_OR_COMMA = /(0x[0-9a-fA-F]+…[0-9a-fA-F]+)|,(?=[^\s\d])/g;
-
 /**
  * Text that wraps where a reader expects: a browser may break a line after an ellipsis, and not after a
  * signature's commas; here a short address never splits, and a signature may wrap after each comma.
@@ -73,7 +70,9 @@ function wrapping(text: string): Node {
   if (!text.includes('…') && !text.includes(',')) return document.createTextNode(text);
   const out = document.createDocumentFragment();
   let at = 0;
-  for (const m of text.matchAll(SHORT_OR_COMMA)) {
+  // A shortened address or hash ("0x5FbD…0aa3"), or a comma with no space after it (a signature's "uint256,address").
+  // (A literal here: h() also runs before the module's constants are set, for the page that cannot read its data.)
+  for (const m of text.matchAll(/(0x[0-9a-fA-F]+…[0-9a-fA-F]+)|,(?=[^\s\d])/g)) {
     out.append(text.slice(at, m.index));
     if (m[1] !== undefined) {
       const span = document.createElement('span');

@@ -320,14 +320,18 @@ describe("where it failed, in a Foundry project's sources", () => {
     }
   });
 
-  test.each(['withdraw', 'relay'])("%s: the called-from chain in the text view's words; at 1280 px the source shows whole, in the header and in the details", async (name) => {
-    const args = [tx[name]!, '--rpc-url', anvil.url];
-    const run = (more: string[]) => runTxray([...args, ...more], {}, undefined, dir);
-    const chain = (await run([])).stdout.split('\n').filter((l) => l.startsWith('  called from ')).map((l) => words(l.slice('  called from '.length)));
-    expect(chain.length).toBeGreaterThan(0);
-    const json = jsonOf(await run(['--json']));
+  /** The report of `name` (written in the project's folder, as a developer runs it) and what the text view and --json say of it. */
+  async function views(name: string): Promise<{ text: string; json: Record<string, any>; file: string }> {
+    const run = (more: string[]) => runTxray([tx[name]!, '--rpc-url', anvil.url, ...more], {}, undefined, dir);
     const file = join(work, `source-${name}.html`);
     expect((await run(['--html', file, '--quiet'])).code).toBe(1);
+    return { text: (await run([])).stdout, json: jsonOf(await run(['--json'])), file };
+  }
+
+  test.each(['withdraw', 'relay'])("%s: the called-from chain in the text view's words, in the header and in the failing call's details", async (name) => {
+    const { text, json, file } = await views(name);
+    const chain = text.split('\n').filter((l) => l.startsWith('  called from ')).map((l) => words(l.slice('  called from '.length)));
+    expect(chain.length).toBeGreaterThan(0);
     const { page, problems } = await open(file, undefined, 1280);
     try {
       const rows = page.locator('header tr', { has: page.locator('th', { hasText: /^called from$/ }) });
@@ -339,6 +343,17 @@ describe("where it failed, in a Foundry project's sources", () => {
       expect(await page.locator('#details pre.source').count()).toBe(1);
       const own = page.locator('#details tr', { has: page.locator('th', { hasText: /^called from$/ }) });
       expect((await own.locator('td').allInnerTexts()).map(words)).toEqual(chain.slice(0, (origin.calledFrom ?? []).length));
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('at 1280 px the source shows whole, wrapped under its code, in the header and in the failing call\'s details; no cell cuts a word or number', async () => {
+    const { json, file } = await views('relay');
+    const { page, problems } = await open(file, undefined, 1280);
+    try {
+      await page.locator(`.tree [data-trace-address="${json.failure.origin.join('.')}"] > .line`).click();
       for (const [selector, within] of [['header pre.source', 'main'], ['#details pre.source', '#details'], ['#details .cell', '#details']] as const) {
         const measured = await page.evaluate(measureText, { selector, within });
         expect(measured.length, selector).toBeGreaterThan(0);
