@@ -6,7 +6,7 @@
 import type { BlockView } from '../block/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
-import { failureReason, feeRecipientLabels, feeRecipientWords } from './renderBlock.js';
+import { failureReason, feeRecipientLabels, feeRecipientWords, flowText, MEV_KINDS } from './renderBlock.js';
 import { formatEth, formatGwei, formatUnits, groupDigits, shortHash } from './format.js';
 import { showAddress } from './formatDecoded.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
@@ -35,7 +35,7 @@ function row(m: InspectModel, i: number, page: string | null): string {
   const cells = [
     number(String(tx?.transactionIndex ?? i)),
     `<td>${link}</td>`,
-    `<td>${tx === null ? '' : `${addressHtml(tx.from, m.decoded)} → ${to}`}</td>`,
+    `<td class="nowrap">${tx === null ? '' : `${addressHtml(tx.from, m.decoded)} → ${to}`}</td>`,
     `<td><span class="status ${escapeHtml(m.status)}">${escapeHtml(m.status)}</span></td>`,
     number(m.receipt?.gasUsed !== undefined ? groupDigits(m.receipt.gasUsed) : ''),
     number(m.fee !== null ? formatUnits(m.fee.total, 18) : ''),
@@ -81,11 +81,12 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
     yield '<ul>\n';
     for (const f of v.mev) {
       const ether = f.etherNotKnown === true ? ' (ether not known: a transaction was not traced)' : '';
-      const flows = f.profit === null || f.profit.length === 0 ? (f.etherNotKnown === true ? 'not known' : null) : f.profit.map((p) => `${p.amount} ${p.symbol ?? p.asset}`).join(', ');
+      const decoded = v.models.find((m) => m.hash === f.transactions[0])?.decoded;
+      // Amounts as the text view writes them: signed, in the token's decimals where known.
+      const flows = f.profit === null || f.profit.length === 0 ? (f.etherNotKnown === true ? 'not known' : null) : f.profit.map((p) => flowText(p, decoded)).join(', ');
       const profit = flows === null ? '' : `; net for the actor: ${flows}${ether}`;
       const payment = f.payment !== undefined ? `; paid ${formatEth(f.payment)}` : '';
-      const decoded = v.models.find((m) => m.hash === f.transactions[0])?.decoded;
-      yield `<li>looks like ${escapeHtml(f.kind)} by ${f.actor === null ? '?' : addressHtml(f.actor, decoded)} in ${f.transactions.map(hashHtml).join(', ')}${escapeHtml(payment + profit)}</li>\n`;
+      yield `<li>looks like ${escapeHtml(MEV_KINDS[f.kind])} by ${f.actor === null ? '?' : addressHtml(f.actor, decoded)} in ${f.transactions.map(hashHtml).join(', ')}${escapeHtml(payment + profit)}</li>\n`;
     }
     yield '</ul>\n';
   }
