@@ -15,6 +15,7 @@ import { describeNetChanges } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
+import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 
 /** The page reads the --json document: its types are renderJson's, the one place that spells it. */
@@ -549,7 +550,8 @@ function transfersSection(): HTMLElement | null {
 /** Who ended up with what, in the text view's words: the holder (marked mint/burn, actor), then its changes. */
 function netChangesSection(): HTMLElement | null {
   const changes = (doc.netChanges ?? []).map((n) => ({ ...n, change: big(n.change) }));
-  const described = describeNetChanges(changes, doc.action?.actor, { address: (a) => addressText(a), symbol: (x) => x });
+  // A token's symbol is a stranger's text: escaped as the text view escapes it (a bidi override in one would turn the rest of the row around).
+  const described = describeNetChanges(changes, doc.action?.actor, { address: (a) => addressText(a), symbol: escapeText });
   if (described === null) return null;
   const rows = described.rows.map(({ who, marks, parts }) => {
     const holder = h('span', {}, who, ...marks.flatMap((k) => [' ', h('span', { class: 'mark' }, k)]));
