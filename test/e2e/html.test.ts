@@ -575,6 +575,9 @@ describe('on real Uniswap v2', () => {
       await page.locator('.tree [data-trace-address=""] > .line').click();
       expect((await page.evaluate(measureText, { selector: '#details h3, #details .cell', within: '#details' })).flatMap(faults)).toEqual([]);
       expect((await page.evaluate(measureText, { selector: 'header .cell', within: 'main' })).flatMap(faults)).toEqual([]);
+      // The tables below (gas profile, transfers, logs): headers and pills on one line, no word or number cut.
+      expect((await page.evaluate(measureText, { selector: '.status, header th, .table-box th' })).filter((m) => m.lines !== 1).map((m) => m.text)).toEqual([]);
+      expect((await page.evaluate(measureText, { selector: '.table-box td' })).flatMap(faults)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
