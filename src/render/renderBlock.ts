@@ -124,7 +124,7 @@ function* failed(v: BlockView, c: ChalkInstance): Generator<string> {
 }
 
 /** A token's symbol and decimals where known, else its short address and base units. */
-function flowText(f: Flow, labels: DecodedModel | undefined): string {
+export function flowText(f: Flow, labels: DecodedModel | undefined): string {
   const sign = f.amount < 0n ? '−' : '+';
   const abs = f.amount < 0n ? -f.amount : f.amount;
   if (f.asset === 'ETH') return `${sign}${formatUnits(abs, 18)} ETH`;
@@ -132,7 +132,8 @@ function flowText(f: Flow, labels: DecodedModel | undefined): string {
   return `${sign}${f.decimals !== undefined ? formatUnits(abs, f.decimals) : groupDigits(abs)} ${name}`;
 }
 
-const KIND: Record<MevFinding['kind'], string> = { sandwich: 'a sandwich', arbitrage: 'an arbitrage', liquidation: 'a liquidation', 'fee-recipient-payment': 'a payment to the fee recipient' };
+/** What a finding looks like, in words. */
+export const MEV_KINDS: Record<MevFinding['kind'], string> = { sandwich: 'a sandwich', arbitrage: 'an arbitrage', liquidation: 'a liquidation', 'fee-recipient-payment': 'a payment to the fee recipient' };
 
 function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
   if (v.pending) return;
@@ -148,7 +149,7 @@ function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
     const s = { decoded: labels, short: true };
     const by = f.actor !== null ? ` by ${showAddress(f.actor, s)}` : '';
     const pools = f.pools.length > 0 ? ` on ${f.pools.map((p) => showAddress(p, s)).join(', ')}` : '';
-    yield `  ${c.yellow(`looks like ${KIND[f.kind]}`)}${by}${pools}\n`;
+    yield `  ${c.yellow(`looks like ${MEV_KINDS[f.kind]}`)}${by}${pools}\n`;
     if (f.kind === 'sandwich') {
       const [front, ...rest] = f.transactions;
       const back = rest.pop()!;
@@ -162,11 +163,12 @@ function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
   }
 }
 
+/** The decoding that names the fee recipient, where a transaction's did (else the first one's): its labels. */
+export const feeRecipientLabels = (v: BlockView): DecodedModel | undefined => v.models.find((m) => v.header.miner !== null && m.decoded?.labels.has(v.header.miner))?.decoded ?? v.models[0]?.decoded;
+
 export function* renderBlock(v: BlockView, o: BlockTextOptions): Generator<string> {
   const c = o.chalk;
-  // The fee recipient's label, where a transaction's decoding named it.
-  const labels = v.models.find((m) => v.header.miner !== null && m.decoded?.labels.has(v.header.miner))?.decoded ?? v.models[0]?.decoded;
-  yield* header(v, c, labels);
+  yield* header(v, c, feeRecipientLabels(v));
   yield* rows(v, o);
   yield* failed(v, c);
   yield* mevRows(v, c);

@@ -4,10 +4,20 @@
  * (`pages`); the block page itself runs no script. Pure: (view, pages, assets) → chunks.
  */
 import type { BlockView } from '../block/types.js';
-import type { InspectModel } from '../model/types.js';
-import { failureReason, feeRecipientWords } from './renderBlock.js';
-import { formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
+import { checksumAddress } from '../decode/keccak.js';
+import type { DecodedModel, InspectModel } from '../model/types.js';
+import { failureReason, feeRecipientLabels, feeRecipientWords, flowText, MEV_KINDS } from './renderBlock.js';
+import { formatEth, formatGwei, formatUnits, groupDigits, shortHash } from './format.js';
+import { showAddress } from './formatDecoded.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
+
+/** An address as the terminal's block view shows it (short, with its label), the whole one on hover. */
+function addressHtml(a: string, decoded: DecodedModel | undefined): string {
+  return `<code title="${escapeHtml(checksumAddress(a))}">${escapeHtml(showAddress(a, { decoded, short: true }))}</code>`;
+}
+
+/** A hash as the terminal shortens it, the whole one on hover. */
+const hashHtml = (hash: string): string => `<code title="${escapeHtml(hash)}">${escapeHtml(shortHash(hash))}</code>`;
 
 function actionOf(m: InspectModel): string {
   if (m.action) return m.action.summary;
@@ -16,19 +26,22 @@ function actionOf(m: InspectModel): string {
 }
 
 function row(m: InspectModel, i: number, page: string | null): string {
-  const hash = m.hash ?? '';
-  const link = page === null ? `<code>${escapeHtml(hash)}</code>` : `<a href="${escapeHtml(page)}"><code>${escapeHtml(hash)}</code></a>`;
-  const to = m.tx === null ? '' : (m.tx.to ?? `create ${m.receipt?.contractAddress ?? ''}`);
+  const hash = m.hash === null ? '' : hashHtml(m.hash);
+  const link = page === null ? hash : `<a href="${escapeHtml(page)}">${hash}</a>`;
+  const tx = m.tx;
+  const created = m.receipt?.contractAddress;
+  const to = tx === null ? '' : tx.to !== null ? addressHtml(tx.to, m.decoded) : `create${created ? ` ${addressHtml(created, m.decoded)}` : ''}`;
+  const number = (text: string): string => `<td class="num">${text}</td>`;
   const cells = [
-    String(m.tx?.transactionIndex ?? i),
-    link,
-    `<code>${escapeHtml(m.tx?.from ?? '')}</code> → <code>${escapeHtml(to)}</code>`,
-    `<span class="status ${escapeHtml(m.status)}">${escapeHtml(m.status)}</span>`,
-    m.receipt?.gasUsed !== undefined ? groupDigits(m.receipt.gasUsed) : '',
-    m.fee !== null ? formatUnits(m.fee.total, 18) : '',
-    escapeHtml(actionOf(m)),
+    number(String(tx?.transactionIndex ?? i)),
+    `<td>${link}</td>`,
+    `<td class="nowrap">${tx === null ? '' : `${addressHtml(tx.from, m.decoded)} → ${to}`}</td>`,
+    `<td><span class="status ${escapeHtml(m.status)}">${escapeHtml(m.status)}</span></td>`,
+    number(m.receipt?.gasUsed !== undefined ? groupDigits(m.receipt.gasUsed) : ''),
+    number(m.fee !== null ? formatUnits(m.fee.total, 18) : ''),
+    `<td>${escapeHtml(actionOf(m))}</td>`,
   ];
-  return `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>\n`;
+  return `<tr>${cells.join('')}</tr>\n`;
 }
 
 function paidToRecipient(v: BlockView): string {
@@ -47,7 +60,7 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
   const facts: Array<[string, string]> = [
     ['hash', h.hash ?? '(pending)'],
     ['time', `${new Date(Number(h.timestamp) * 1000).toISOString()} (${h.timestamp})`],
-    ['fee recipient', h.miner ?? ''],
+    ['fee recipient', h.miner === null ? '' : showAddress(h.miner, { decoded: feeRecipientLabels(v), short: false })],
     ['gas used', `${groupDigits(h.gasUsed)} of ${groupDigits(h.gasLimit)}`],
     ...(h.baseFeePerGas !== null ? [['base fee', formatGwei(h.baseFeePerGas)] as [string, string]] : []),
     ...(v.fees.burnt !== null ? [['burnt', formatEth(v.fees.burnt)] as [string, string]] : []),
@@ -57,7 +70,7 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
   ];
   for (const [k, val] of facts) yield `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(val)}</td></tr>\n`;
   yield '</tbody>\n</table>\n<h2>Transactions</h2>\n<table class="grid">\n';
-  yield '<thead><tr><th>#</th><th>hash</th><th>from → to</th><th>status</th><th>gas used</th><th>fee (ETH)</th><th>what</th></tr></thead>\n<tbody>\n';
+  yield '<thead><tr><th class="num">#</th><th>hash</th><th>from → to</th><th>status</th><th class="num">gas used</th><th class="num">fee (ETH)</th><th>what</th></tr></thead>\n<tbody>\n';
   for (let i = 0; i < v.models.length; i++) {
     const m = v.models[i]!;
     yield row(m, i, m.hash === null ? null : (pages.get(m.hash) ?? null));
@@ -68,10 +81,12 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
     yield '<ul>\n';
     for (const f of v.mev) {
       const ether = f.etherNotKnown === true ? ' (ether not known: a transaction was not traced)' : '';
-      const flows = f.profit === null || f.profit.length === 0 ? (f.etherNotKnown === true ? 'not known' : null) : f.profit.map((p) => `${p.amount} ${p.symbol ?? p.asset}`).join(', ');
+      const decoded = v.models.find((m) => m.hash === f.transactions[0])?.decoded;
+      // Amounts as the text view writes them: signed, in the token's decimals where known.
+      const flows = f.profit === null || f.profit.length === 0 ? (f.etherNotKnown === true ? 'not known' : null) : f.profit.map((p) => flowText(p, decoded)).join(', ');
       const profit = flows === null ? '' : `; net for the actor: ${flows}${ether}`;
       const payment = f.payment !== undefined ? `; paid ${formatEth(f.payment)}` : '';
-      yield `<li>looks like ${escapeHtml(f.kind)} by <code>${escapeHtml(f.actor ?? '?')}</code> in ${f.transactions.map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}${escapeHtml(payment + profit)}</li>\n`;
+      yield `<li>looks like ${escapeHtml(MEV_KINDS[f.kind])} by ${f.actor === null ? '?' : addressHtml(f.actor, decoded)} in ${f.transactions.map(hashHtml).join(', ')}${escapeHtml(payment + profit)}</li>\n`;
     }
     yield '</ul>\n';
   }

@@ -6,6 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CallNode, InspectModel, SourceLocation } from '../model/types.js';
 import { cutToWidth, escapeText } from '../raw/escape.js';
+import { calledFromChain } from './calledFromChain.js';
 
 /** Source text as shown: tabs as spaces (an escape would be noise here), then escaped. */
 const shownCode = (code: string): string => escapeText(code.replaceAll('\t', '    '));
@@ -39,14 +40,6 @@ export function* sourceRows(m: InspectModel, c: ChalkInstance, width: number): G
   yield `  ${c.dim('at')} ${sourcePlace(at)}${at.approximate ? c.dim(' (approximate: the function it lies in; a via-IR build)') : ''}\n`;
   const number = `${at.line} │ `;
   yield `  ${' '.repeat(3)}${c.dim(number)}${cutToWidth(shownCode(at.code).trimEnd(), Math.max(20, width - 5 - number.length))}\n`;
-  // Each frame's places, innermost first; its function is named on the last (where the frame was entered).
-  const group = function* (places: readonly SourceLocation[], n: CallNode): Generator<string> {
-    const fn = n.decoded?.function?.signature;
-    for (let i = 0; i < places.length; i++) yield `  ${c.dim('called from')} ${sourcePlace(places[i]!)}${fn && i === places.length - 1 ? `  ${escapeText(fn)}` : ''}\n`;
-  };
-  yield* group(origin.decoded?.calledFrom ?? [], origin);
-  for (const n of pathTo(m.tree.root, origin).slice(0, -1).reverse()) {
-    const place = n.error !== null ? n.decoded?.sourceLocation : undefined;
-    if (place !== undefined) yield* group([place, ...(n.decoded?.calledFrom ?? [])], n);
-  }
+  const frames = pathTo(m.tree.root, origin).map((n) => ({ failed: n.error !== null, place: n.decoded?.sourceLocation, calledFrom: n.decoded?.calledFrom, signature: n.decoded?.function?.signature }));
+  for (const { place, signature } of calledFromChain(frames)) yield `  ${c.dim('called from')} ${sourcePlace(place)}${signature ? `  ${escapeText(signature)}` : ''}\n`;
 }

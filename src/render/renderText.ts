@@ -3,10 +3,9 @@
  * Everything that came from the node passes through escapeText or was validated as hex upstream.
  */
 import type { ChalkInstance } from 'chalk';
-import { ZERO_ADDRESS } from '../decode/transfers.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -14,6 +13,7 @@ import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, grou
 import { renderCallTree } from './renderCallTree.js';
 import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';
+import { describeNetChanges } from './describeNetChanges.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
@@ -287,31 +287,15 @@ function* actionRow(m: InspectModel, c: ChalkInstance): Generator<string> {
   if (m.action) yield row(c, 'Action', c.bold(escapeText(m.action.summary)));
 }
 
-/** One net change as the Net changes section shows it: signed, exact, with the token's symbol and decimals where known. */
-function changeText(n: NetChange, s: AddressStyle): string {
-  const sign = n.change < 0n ? '−' : '+';
-  const size = n.change < 0n ? -n.change : n.change;
-  // Exact, as the Transfers section: wei below a microether.
-  if (n.standard === 'ETH') return `${sign}${formatValueShort(size)}`;
-  const token = n.symbol !== undefined ? escapeText(n.symbol) : showAddress(n.asset, s);
-  if (n.standard === 'ERC-721') return `${sign}${token} #${n.tokenId}`;
-  if (n.standard === 'ERC-1155') return `${sign}${groupDigits(size)} × ${token} #${n.tokenId}`;
-  return n.decimals !== undefined ? `${sign}${formatUnits(size, n.decimals)} ${token}` : `${sign}${groupDigits(size)} base units of ${token}`;
-}
-
 /** Who ended up with what: each holder's net change per asset, the actor first. */
 function* netChangeRows(m: InspectModel, o: TextOptions): Generator<string> {
-  const changes = m.netChanges ?? [];
-  if (changes.length === 0) return;
   const c = o.chalk;
   const s: AddressStyle = { decoded: m.decoded, short: true };
-  const holders = [...new Set(changes.map((n) => n.holder))];
-  yield `\n${c.bold(`Net changes (${holders.length} ${holders.length === 1 ? 'address' : 'addresses'})`)}\n`;
-  for (const holder of holders) {
-    const who = holder === ZERO_ADDRESS ? `${showAddress(holder, s)} ${c.dim('(mint/burn)')}` : showAddress(holder, s);
-    const mark = m.action?.actor === holder ? ` ${c.dim('(actor)')}` : '';
-    const parts = changes.filter((n) => n.holder === holder).map((n) => (n.change < 0n ? c.red(changeText(n, s)) : c.green(changeText(n, s))));
-    yield `  ${who}${mark}  ${parts.join(c.dim(' · '))}\n`;
+  const section = describeNetChanges(m.netChanges ?? [], m.action?.actor, { address: (a) => showAddress(a, s), symbol: escapeText });
+  if (section === null) return;
+  yield `\n${c.bold(section.title)}\n`;
+  for (const { who, marks, parts } of section.rows) {
+    yield `  ${who}${marks.map((k) => ` ${c.dim(k)}`).join('')}  ${parts.map((p) => (p.negative ? c.red(p.text) : c.green(p.text))).join(c.dim(' · '))}\n`;
   }
 }
 

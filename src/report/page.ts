@@ -10,9 +10,12 @@
  */
 
 import { checksumAddress } from '../decode/keccak.js';
+import { calledFromChain, type PlacedFrame } from '../render/calledFromChain.js';
+import { describeNetChanges } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
+import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 
 /** The page reads the --json document: its types are renderJson's, the one place that spells it. */
@@ -55,8 +58,33 @@ const SMALL_TREE = 300;
 function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string | null>): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  for (const c of children) if (c !== null) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  for (const c of children) if (c !== null) e.append(typeof c === 'string' ? wrapping(c) : c);
   return e;
+}
+
+/**
+ * Text that wraps where a reader expects: a browser may break a line after an ellipsis, and not after a
+ * signature's commas; here a short address never splits, and a signature may wrap after each comma.
+ * The text itself is unchanged (a span, a <wbr>).
+ */
+function wrapping(text: string): Node {
+  if (!text.includes('…') && !text.includes(',')) return document.createTextNode(text);
+  const out = document.createDocumentFragment();
+  let at = 0;
+  // A shortened address or hash ("0x5FbD…0aa3"), or a comma with no space after it (a signature's "uint256,address").
+  // (A literal here: h() also runs before the module's constants are set, for the page that cannot read its data.)
+  for (const m of text.matchAll(/(0x[0-9a-fA-F]+…[0-9a-fA-F]+)|,(?=[^\s\d])/g)) {
+    out.append(text.slice(at, m.index));
+    if (m[1] !== undefined) {
+      const span = document.createElement('span');
+      span.className = 'nowrap';
+      span.textContent = m[1];
+      out.append(span);
+    } else out.append(',', document.createElement('wbr'));
+    at = m.index + m[0].length;
+  }
+  out.append(text.slice(at));
+  return out;
 }
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
@@ -82,6 +110,13 @@ function addressText(a: string | null | undefined, full = false): string {
   const label = labels[a.toLowerCase()];
   const shown = full ? checksummed(a) : short(a);
   return label !== undefined ? `${label}(${shown})` : shown;
+}
+
+/** A whole address with its label, as addressText writes it, that may wrap after the label's "(" in a narrow panel. */
+function fullAddress(a: string | null | undefined): Node {
+  const text = addressText(a, true);
+  const at = text.lastIndexOf('(0x');
+  return at < 0 ? document.createTextNode(text) : h('span', {}, text.slice(0, at + 1), h('wbr'), text.slice(at + 1));
 }
 
 function valueText(v: unknown): string {
@@ -156,6 +191,17 @@ function openPath(n: CallNode): void {
 
 const depthOf = (n: CallNode): number => n.traceAddress.length;
 
+/** The calls from the root down to the one at `traceAddress`; none where the tree lacks one of them. */
+function pathTo(traceAddress: readonly unknown[]): CallNode[] {
+  const out: CallNode[] = [];
+  for (let k = 0; k <= traceAddress.length; k++) {
+    const n = byPath.get(traceAddress.slice(0, k).join('.'));
+    if (n === undefined) return [];
+    out.push(n);
+  }
+  return out;
+}
+
 // The tree.
 
 const treeRoot = h('ul', { class: 'tree', role: 'tree' });
@@ -174,13 +220,15 @@ function row(n: CallNode): HTMLLIElement {
     });
     line.append(toggle);
   } else line.append(h('span', { class: 'leaf' }, '·'));
-  line.append(h('span', { class: 'kind' }, kindOf(n)), ' ', h('span', { class: 'name' }, callName(n)));
-  if (n.value !== null && big(n.value) > 0n) line.append(h('span', { class: 'value' }, ` · ${eth(big(n.value))}`));
+  // The words wrap at their spaces beside the toggle, never under it: a long line is read whole, in the panel.
+  const text = h('span', { class: 'text' }, h('span', { class: 'kind' }, kindOf(n)), ' ', h('span', { class: 'name' }, callName(n)));
+  if (n.value !== null && big(n.value) > 0n) text.append(h('span', { class: 'value' }, ` · ${eth(big(n.value))}`));
   // The root line's gas is the transaction's, as the text view shows it whatever the tracer (the receipt's).
   const gasUsed = n === doc.calls && typeof doc.receipt?.gasUsed === 'string' ? doc.receipt.gasUsed : n.gasUsed;
-  line.append(h('span', { class: 'gas' }, gasUsed !== null ? ` · ${groupDigits(big(gasUsed))} gas` : ''));
+  text.append(h('span', { class: 'gas' }, gasUsed !== null ? ` · ${groupDigits(big(gasUsed))} gas` : ''));
   const why = n.error !== null ? revertText(n) : null;
-  if (why !== null) line.append(h('span', { class: 'error' }, ` ✗ ${why}`));
+  if (why !== null) text.append(h('span', { class: 'error' }, ` ✗ ${why}`));
+  line.append(text);
   line.addEventListener('click', () => select(n));
   li.append(line);
   if (n.children.length > 0 && expanded.has(n)) {
@@ -216,14 +264,41 @@ function redraw(n: CallNode | null = null): void {
 
 const details = h('section', { class: 'details', id: 'details', 'aria-live': 'polite' }, h('p', { class: 'hint' }, 'Click a call to see its details.'));
 
+/** A row of a key-value table; what cannot wrap at a space scrolls inside its cell, never past the panel. */
 function kv(table: HTMLTableElement, key: string, value: string | Node): void {
-  table.append(h('tr', {}, h('th', {}, key), h('td', {}, value)));
+  table.append(h('tr', {}, h('th', {}, key), h('td', {}, h('div', { class: 'cell' }, value))));
 }
 
-function rawData(hex: string | null): Node {
+/**
+ * Hex data that may wrap between groups of 8 bytes (after a call's 4-byte selector), never inside one:
+ * `<wbr>` between them, so the text (and a copy of it) is the data unchanged.
+ */
+function hexText(hex: string, selector: boolean): Node {
+  const out = h('code', { class: 'hex' });
+  let at = selector && hex.length >= 10 ? 10 : 2;
+  out.append(hex.slice(0, at));
+  for (; at < hex.length; at += 16) out.append(h('wbr'), hex.slice(at, at + 16));
+  return out;
+}
+
+function rawData(hex: string | null, selector = false): Node {
   if (hex === null) return document.createTextNode('—');
-  if (hex.length <= 138) return h('code', {}, hex);
-  return h('details', {}, h('summary', {}, `${(hex.length - 2) / 2} bytes`), h('code', { class: 'wrap' }, hex));
+  if (hex.length <= 138) return hexText(hex, selector);
+  return h('details', {}, h('summary', {}, `${(hex.length - 2) / 2} bytes`), hexText(hex, selector));
+}
+
+/** A frame as calledFromChain reads it. */
+const placed = (n: CallNode): PlacedFrame => ({ failed: n.error !== null, place: n.sourceLocation, calledFrom: n.calledFrom, signature: n.function?.signature });
+
+/** "called from" rows, in the text view's words: "src/Vault.sol:18:9  withdraw(uint256)". */
+function calledFromRows(t: HTMLTableElement, frames: readonly CallNode[]): void {
+  for (const { place, signature } of calledFromChain(frames.map(placed))) kv(t, 'called from', `${visible(place.file)}:${place.line}:${place.column}${signature ? `  ${signature}` : ''}`);
+}
+
+/** The text view's log number: the receipt's logIndex (the block's count), else the position. */
+function logNumber(l: JsonRaw | undefined, i: number): string {
+  const index = l?.logIndex;
+  return typeof index === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(index) ? BigInt(index).toString() : String(i);
 }
 
 function select(n: CallNode): void {
@@ -233,8 +308,8 @@ function select(n: CallNode): void {
   elements.get(n)?.classList.add('selected');
   const t = h('table', { class: 'kv' });
   kv(t, 'call', `${kindOf(n)} at [${n.traceAddress.join(',')}], depth ${depthOf(n)}`);
-  kv(t, 'from', addressText(n.from, true));
-  kv(t, 'to', addressText(n.to, true));
+  kv(t, 'from', fullAddress(n.from));
+  kv(t, 'to', fullAddress(n.to));
   if (n.value !== null) kv(t, 'value', eth(big(n.value)));
   kv(t, 'gas', `${n.gasUsed !== null ? groupDigits(big(n.gasUsed)) : 'unknown'} used of ${n.gas !== null ? groupDigits(big(n.gas)) : '?'}`);
   if (n.function) {
@@ -244,13 +319,16 @@ function select(n: CallNode): void {
   }
   for (const a of n.outputs ?? []) kv(t, `  returns ${a.name || ''}`, `${a.type} = ${valueText(a.value)}`);
   if (n.error !== null) kv(t, 'error', revertText(n) ?? n.error);
-  if (n.sourceLocation) kv(t, 'where', sourceView(n.sourceLocation));
-  kv(t, n.type === 'create' ? 'init code' : 'input', rawData(n.input));
+  if (n.sourceLocation) {
+    kv(t, 'where', sourceView(n.sourceLocation));
+    calledFromRows(t, [n]);
+  }
+  kv(t, n.type === 'create' ? 'init code' : 'input', rawData(n.input, n.type === 'call'));
   kv(t, n.type === 'create' ? 'code' : 'output', rawData(n.output));
   const logs = doc.logs ?? [];
   for (const i of n.logs ?? []) {
     const l = logs[i];
-    if (l) kv(t, `event #${i}`, l.event ? `${l.event.name}(${argsText(l.event.args)})` : (topicsOf(l)[0] ?? 'anonymous'));
+    if (l) kv(t, `event #${logNumber(l, i)}`, l.event ? `${l.event.name}(${argsText(l.event.args)})` : (topicsOf(l)[0] ?? 'anonymous'));
   }
   details.replaceChildren(h('h3', {}, callName(n)), t);
 }
@@ -390,7 +468,7 @@ function section(title: string, ...content: Array<Node | string | null>): HTMLEl
 }
 
 /** A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page. */
-function tableOf(head: string[], rows: string[][], kind = ''): HTMLElement {
+function tableOf(head: string[], rows: Array<Array<string | Node>>, kind = ''): HTMLElement {
   const t = h('table', { class: `grid${kind ? ` ${kind}` : ''}` }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
   const body = h('tbody');
   for (const r of rows) body.append(h('tr', {}, ...r.map((c) => h('td', {}, c))));
@@ -405,6 +483,7 @@ const visible = (line: string): string => line.replaceAll('\t', '    ').replace(
 function sourceView(l: SourceLocation): HTMLElement {
   const lines = l.context.lines.map((text, i) => {
     const number = l.context.firstLine + i;
+    // A line of its own that wraps at its spaces under its code, past the number: never cut, never scrolled away.
     return h('span', { class: number === l.line ? 'line failing' : 'line' }, `${String(number).padStart(5)} ${number === l.line ? '▶' : ' '} ${visible(text)}\n`);
   });
   return h('div', {}, h('code', {}, `${visible(l.file)}:${l.line}:${l.column}${l.approximate ? ' (approximate: the function it lies in)' : ''}`), h('pre', { class: 'source' }, ...lines));
@@ -415,6 +494,8 @@ function header(): HTMLElement {
   const r = doc.receipt;
   const sim = doc.simulation ?? null;
   const t = h('table', { class: 'kv' });
+  // What it did, first, as the text view's Action line says it.
+  if (doc.action) kv(t, 'action', h('strong', {}, doc.action.summary));
   kv(t, 'status', String(doc.status));
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
   if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
@@ -442,7 +523,10 @@ function header(): HTMLElement {
     const rv = f.revert;
     const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
     kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
-    if (f.sourceLocation) kv(t, 'where', sourceView(f.sourceLocation));
+    if (f.sourceLocation) {
+      kv(t, 'where', sourceView(f.sourceLocation));
+      if (Array.isArray(f.origin)) calledFromRows(t, pathTo(f.origin));
+    }
   }
   return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), t);
 }
@@ -453,7 +537,7 @@ const topicsOf = (l: JsonRaw): string[] => (Array.isArray(l.topics) ? l.topics.f
 function logsSection(): HTMLElement | null {
   const logs = doc.logs ?? [];
   if (logs.length === 0) return null;
-  const rows = logs.slice(0, 2000).map((l, i) => [String(i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`]);
+  const rows = logs.slice(0, 2000).map((l, i) => [logNumber(l, i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`]);
   return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${groupDigits(logs.length - 2000)} more in the embedded JSON`) : null);
 }
 
@@ -461,6 +545,20 @@ function transfersSection(): HTMLElement | null {
   const ts = doc.transfers ?? [];
   if (ts.length === 0) return null;
   return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
+}
+
+/** Who ended up with what, in the text view's words: the holder (marked mint/burn, actor), then its changes. */
+function netChangesSection(): HTMLElement | null {
+  const changes = (doc.netChanges ?? []).map((n) => ({ ...n, change: big(n.change) }));
+  // A token's symbol is a stranger's text: escaped as the text view escapes it (a bidi override in one would turn the rest of the row around).
+  const described = describeNetChanges(changes, doc.action?.actor, { address: (a) => addressText(a), symbol: escapeText });
+  if (described === null) return null;
+  const rows = described.rows.map(({ who, marks, parts }) => {
+    const holder = h('span', {}, who, ...marks.flatMap((k) => [' ', h('span', { class: 'mark' }, k)]));
+    const moved = h('span', {}, ...parts.flatMap((p, i) => [i > 0 ? ' · ' : '', h('span', { class: p.negative ? 'loss' : 'gain' }, p.text)]));
+    return [holder, moved];
+  });
+  return section(described.title, tableOf(['address', 'net change'], rows, 'net-changes'));
 }
 
 function stateSections(): HTMLElement[] {
@@ -513,7 +611,7 @@ if (root !== null) {
 }
 // The fund flow was laid out when the report was written (inline SVG, outside main): it only moves here.
 const fundFlow = document.querySelector<HTMLElement>('[data-fund-flow]');
-for (const s of [gasSection(), transfersSection(), fundFlow, ...stateSections(), logsSection()]) if (s !== null) main.append(s);
+for (const s of [gasSection(), transfersSection(), netChangesSection(), fundFlow, ...stateSections(), logsSection()]) if (s !== null) main.append(s);
 main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data${compressed ? ', gzip-compressed and base64-encoded' : ''})`));
 document.body.append(main);
 document.documentElement.dataset.ready = 'true';

@@ -225,7 +225,11 @@ describe('--html', () => {
       expect(page).toContain(`href="sandwich-transactions/${t.hash}.html"`);
       expect(existsSync(join(dir, 'sandwich-transactions', `${t.hash}.html`))).toBe(true);
     }
-    expect(page).toContain('looks like sandwich');
+    expect(page).toContain('looks like a sandwich');
+    // The actor's net flows in the text view's words (signed, in each token's decimals), not base units.
+    const net = /^ {4}net for the actor (.+) \(fees aside\)$/m.exec((await block(s.blocks.sandwich.number)).stdout)?.[1];
+    expect(net).toBeDefined();
+    expect(page).toContain(`; net for the actor: ${net}</li>`);
   });
 });
 

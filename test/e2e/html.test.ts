@@ -9,12 +9,14 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { getAddress, keccak256, toHex } from 'viem';
+import { type Abi, encodeDeployData, encodeFunctionData, getAddress, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { call, deployData, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, type UniswapScenarios, withScenarioNode, withUniswapNode } from '../support/scenarioNode.js';
+import { type Box, measureText, type TextLayout } from '../support/measureText.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
+import { writeFoundryProject as writeSourceProject } from '../support/sourceProject.js';
 
 let anvil: Anvil;
 let hashes: Record<string, string>;
@@ -289,6 +291,23 @@ describe('hostile text is shown, never run', () => {
   });
 });
 
+describe('hostile text in the Net changes', () => {
+  test('a symbol with an escape sequence and a bidi override reads as the text view writes it, and turns nothing around', async () => {
+    const { file } = await report('stateShow');
+    const net = sectionLines((await txray([hashes['stateShow']!])).stdout, /^Net changes \(/);
+    expect(net.join('\n')).toContain('\\x1b[31mEVIL\\u{202e}');
+    const { page, problems } = await open(file);
+    try {
+      const shown = await netChangesOf(page);
+      expect(shown).toEqual(net.map(words));
+      expect(shown.join('')).not.toMatch(/[\u001b\u202e]/);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('hostile text in the fund flow', () => {
   test('a label that is an <img onerror> shows as written in the SVG and runs nothing', async () => {
     const { file } = await report('stateShow', '--labels', `${proxyAddress}:<img src=x onerror=alert(1)>`);
@@ -299,6 +318,68 @@ describe('hostile text in the fund flow', () => {
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe("where it failed, in a Foundry project's sources", () => {
+  const dir = join(work, 'source-project');
+  const tx: Record<string, string> = {};
+  beforeAll(async () => {
+    mkdirSync(dir);
+    const compiled = writeSourceProject(dir);
+    const deploy = async (name: string, args: unknown[] = []): Promise<string> => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: compiled[name]!.abi as Abi, bytecode: compiled[name]!.bytecode as `0x${string}`, args }) }))).contractAddress;
+    const vault = await deploy('Vault');
+    const inner = await deploy('Inner');
+    // A library's custom error under the function that called it; an inner call's revert that the outer frame re-raises.
+    for (const [name, args] of [['withdraw', [5n]], ['relay', [inner, 1n]]] as const) {
+      tx[name] = await send(anvil.rpc, { to: vault, gas: '0x100000', data: encodeFunctionData({ abi: compiled.Vault!.abi as Abi, functionName: name, args }) });
+      await receipt(anvil.rpc, tx[name]);
+    }
+  });
+
+  /** The report of `name` (written in the project's folder, as a developer runs it) and what the text view and --json say of it. */
+  async function views(name: string): Promise<{ text: string; json: Record<string, any>; file: string }> {
+    const run = (more: string[]) => runTxray([tx[name]!, '--rpc-url', anvil.url, ...more], {}, undefined, dir);
+    const file = join(work, `source-${name}.html`);
+    expect((await run(['--html', file, '--quiet'])).code).toBe(1);
+    return { text: (await run([])).stdout, json: jsonOf(await run(['--json'])), file };
+  }
+
+  test.each(['withdraw', 'relay'])("%s: the called-from chain in the text view's words, in the header and in the failing call's details", async (name) => {
+    const { text, json, file } = await views(name);
+    const chain = text.split('\n').filter((l) => l.startsWith('  called from ')).map((l) => words(l.slice('  called from '.length)));
+    expect(chain.length).toBeGreaterThan(0);
+    const { page, problems } = await open(file, undefined, 1280);
+    try {
+      const rows = page.locator('header tr', { has: page.locator('th', { hasText: /^called from$/ }) });
+      expect((await rows.locator('td').allInnerTexts()).map(words)).toEqual(chain);
+      // The failing call's details: its place, then the internal calls that led there (the chain's first).
+      const path: number[] = json.failure.origin;
+      const origin = path.reduce((n: Record<string, any>, i) => n.children[i], json.calls);
+      await page.locator(`.tree [data-trace-address="${path.join('.')}"] > .line`).click();
+      expect(await page.locator('#details pre.source').count()).toBe(1);
+      const own = page.locator('#details tr', { has: page.locator('th', { hasText: /^called from$/ }) });
+      expect((await own.locator('td').allInnerTexts()).map(words)).toEqual(chain.slice(0, (origin.calledFrom ?? []).length));
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('at 1280 px the source shows whole, wrapped under its code, in the header and in the failing call\'s details; no cell cuts a word or number', async () => {
+    const { json, file } = await views('relay');
+    const { page, problems } = await open(file, undefined, 1280);
+    try {
+      await page.locator(`.tree [data-trace-address="${json.failure.origin.join('.')}"] > .line`).click();
+      for (const [selector, within] of [['header pre.source', 'main'], ['#details pre.source', '#details'], ['#details .cell', '#details']] as const) {
+        const measured = await page.evaluate(measureText, { selector, within });
+        expect(measured.length, selector).toBeGreaterThan(0);
+        expect(measured.flatMap(faults), selector).toEqual([]);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });
 
@@ -343,7 +424,40 @@ async function movesFromNode(rpc: Anvil['rpc'], hash: string, weth: string): Pro
   return out;
 }
 
-describe('the fund flow, on real Uniswap v2', () => {
+/** The text view's lines of one section: its heading and the lines up to the blank one after it. */
+function sectionLines(stdout: string, heading: RegExp): string[] {
+  const lines = stdout.split('\n');
+  const at = lines.findIndex((l) => heading.test(l));
+  if (at < 0) return [];
+  const end = lines.findIndex((l, i) => i > at && l.trim() === '');
+  return lines.slice(at, end < 0 ? undefined : end);
+}
+
+/** Text with its runs of white space as one space: how a page and a terminal line compare. */
+const words = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** The page's Net changes section as lines: its title, then each row's cells. */
+async function netChangesOf(page: Page): Promise<string[]> {
+  const section = page.locator('section', { has: page.locator('h2', { hasText: /^Net changes/ }) });
+  const rows = await section.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).innerText));
+  return [await section.locator('h2').innerText(), ...rows].map(words);
+}
+
+const inside = (inner: Box, outer: Box): boolean => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+
+/**
+ * What a measured text gets wrong: a word or number a line break cuts; or text past its panel's
+ * visible width, unless it holds a word too wide for any line, which scrolls in a box of its own inside the panel.
+ */
+function faults(m: TextLayout): string[] {
+  const cut = m.broken.map((b) => `cut: ${b}`);
+  if (m.panel === null || inside(m.reach, m.panel)) return cut;
+  const s = m.scroller;
+  const unavoidable = s !== null && !s.isPanel && inside(s, m.panel) && m.widestWord > s.right - s.left;
+  return unavoidable ? cut : [...cut, `outside its panel: ${m.text}`];
+}
+
+describe('on real Uniswap v2', () => {
   let uni: UniswapScenarios;
   withUniswapNode((s) => {
     uni = s;
@@ -357,7 +471,7 @@ describe('the fund flow, on real Uniswap v2', () => {
     ['ethForTokens', 'geth'],
     ['addLiquidityEth', 'parity'],
     ['removeLiquidity', 'auto'],
-  ] as const)('%s (--tracer %s): every address one node, every movement on an edge, numbered in the order it ran', async (name, tracer) => {
+  ] as const)('the fund flow of %s (--tracer %s): every address one node, every movement on an edge, numbered in the order it ran', async (name, tracer) => {
     const { hash } = uni.actions[name];
     const weth = uni.uni.tokens.weth.address.toLowerCase();
     const expected = await movesFromNode(uni.anvil.rpc, hash, weth);
@@ -390,6 +504,113 @@ describe('the fund flow, on real Uniswap v2', () => {
       const symbols = new Map(Object.values(uni.uni.tokens).map((t) => [t.address.toLowerCase(), t.symbol]));
       for (const e of edges) if (symbols.has(e.asset)) expect(e.text).toContain(` ${symbols.get(e.asset)}`);
       expect(await flow.locator(`[data-address="${uni.actions[name].from.toLowerCase()}"]`).getAttribute('class')).toBe('node actor');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("log numbers are the receipt's logIndex, in the Logs table and in a call's events, as the text view numbers them", async () => {
+    // A token transfer later in the busy block: its logs' logIndex counts the block's logs before them.
+    let hash: string | undefined;
+    let logs: Array<{ logIndex: string }> = [];
+    for (const t of uni.blocks.busy.transactions) {
+      const r = await uni.anvil.rpc('eth_getTransactionReceipt', [t.hash]);
+      if (r.logs.length > 0 && BigInt(r.logs[0].logIndex) > 0n && r.logs.every((l: { address: string }) => l.address === r.to)) {
+        hash = t.hash;
+        logs = r.logs;
+        break;
+      }
+    }
+    expect(hash).toBeDefined();
+    const numbers = logs.map((l) => BigInt(l.logIndex).toString());
+    const args = [hash!, '--tracer', 'geth', '--rpc-url', uni.anvil.url];
+    const text = (await runTxray(args)).stdout;
+    expect(sectionLines(text, /^Logs \(/).filter((l) => /^ {2}#/.test(l)).map((l) => /#(\d+)/.exec(l)![1])).toEqual(numbers);
+    expect([...text.matchAll(/event #(\d+)/g)].map((m) => m[1])).toEqual(numbers);
+    const file = join(work, 'log-numbers.html');
+    expect((await runTxray([...args, '--html', file, '--quiet'])).code).toBe(0);
+    const { page, problems } = await open(file);
+    try {
+      const section = page.locator('section', { has: page.locator('h2', { hasText: /^Logs/ }) });
+      expect(await section.locator('tbody tr td:first-child').allInnerTexts()).toEqual(numbers);
+      // The root call emitted them all: its details list them by the same numbers.
+      await page.locator('.tree [data-trace-address=""] > .line').click();
+      const keys = await page.locator('#details th').allInnerTexts();
+      expect(keys.filter((k) => k.startsWith('event #'))).toEqual(numbers.map((n) => `event #${n}`));
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test.each(['tokenForToken', 'addLiquidityEth', 'ethForTokens'] as const)("%s: the Action line and the Net changes, in the text view's words", async (name) => {
+    const args = [uni.actions[name].hash, '--rpc-url', uni.anvil.url];
+    const text = (await runTxray(args)).stdout;
+    const action = /^ {2}Action +(.+)$/m.exec(text)?.[1];
+    expect(action).toBeDefined();
+    const net = sectionLines(text, /^Net changes \(/);
+    expect(net.length).toBeGreaterThan(2);
+    const file = join(work, `net-${name}.html`);
+    expect((await runTxray([...args, '--html', file, '--quiet'])).code).toBe(0);
+    const { page, problems } = await open(file);
+    try {
+      const row = page.locator('header tr', { has: page.locator('th', { hasText: /^action$/ }) });
+      expect(await row.locator('td').innerText()).toBe(action);
+      expect(await netChangesOf(page)).toEqual(net.map(words));
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('at 1280 px the tree panel shows a long failed line whole, wrapped at its spaces; the details and the header cut no word or number', async () => {
+    const file = join(work, 'slippage.html');
+    expect((await runTxray([uni.actions.slippage.hash, '--html', file, '--quiet', '--rpc-url', uni.anvil.url])).code).toBe(1);
+    const { page, problems } = await open(file, undefined, 1280);
+    try {
+      const failed = await page.evaluate(measureText, { selector: '.tree .failed > .line', within: '.tree-box' });
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.flatMap(faults)).toEqual([]);
+      await page.locator('.tree [data-trace-address=""] > .line').click();
+      expect((await page.evaluate(measureText, { selector: '#details h3, #details .cell', within: '#details' })).flatMap(faults)).toEqual([]);
+      expect((await page.evaluate(measureText, { selector: 'header .cell', within: 'main' })).flatMap(faults)).toEqual([]);
+      // The tables below (gas profile, transfers, logs): headers and pills on one line, no word or number cut.
+      expect((await page.evaluate(measureText, { selector: '.status, header th, .table-box th' })).filter((m) => m.lines !== 1).map((m) => m.text)).toEqual([]);
+      expect((await page.evaluate(measureText, { selector: '.table-box td' })).flatMap(faults)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('the block page at 1280 px: pills, headers and numbers on one line, no word cut, addresses short with their labels as the text view writes them, whole on hover', async () => {
+    const id = String(uni.blocks.busy.number);
+    const file = join(work, 'busy-block.html');
+    expect((await runTxray(['block', id, '--html', file, '--quiet', '--rpc-url', uni.anvil.url])).code).toBe(0);
+    const text = (await runTxray(['block', id, '--rpc-url', uni.anvil.url])).stdout;
+    const facts = uni.blocks.busy.transactions;
+    const { page, problems } = await open(file, 'table', 1280);
+    try {
+      const table = 'main table:has(thead)';
+      const heads = await page.locator(`${table} th`).allInnerTexts();
+      const column = (name: string): string => `${table} tbody td:nth-child(${heads.indexOf(name) + 1})`;
+      for (const selector of ['.status', `${table} th`, column('#'), column('gas used'), column('fee (ETH)')]) {
+        const measured = await page.evaluate(measureText, { selector });
+        expect(measured.length, selector).toBeGreaterThan(0);
+        expect(measured.filter((m) => m.lines !== 1).map((m) => m.text), selector).toEqual([]);
+      }
+      expect((await page.evaluate(measureText, { selector: 'main th, main td' })).flatMap((m) => m.broken)).toEqual([]);
+      const cells = await page.locator(column('from → to')).allInnerTexts();
+      const rows = text.split('\n').filter((l) => /^ +\d+ {2}0x[0-9a-f]{8}…/.test(l));
+      expect(cells).toHaveLength(facts.length);
+      expect(rows).toHaveLength(facts.length);
+      for (let i = 0; i < cells.length; i++) {
+        expect(cells[i]).not.toMatch(/0x[0-9a-fA-F]{40}/);
+        expect(rows[i]).toContain(words(cells[i]!));
+      }
+      const senders = await page.locator(column('from → to')).evaluateAll((tds) => tds.map((td) => td.querySelector('[title]')?.getAttribute('title')));
+      expect(senders).toEqual(facts.map((f) => getAddress(f.from)));
       expect(problems).toEqual([]);
     } finally {
       await page.close();
