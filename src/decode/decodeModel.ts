@@ -13,6 +13,7 @@ import type { AbiIndex } from './abiIndex.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
+import { withNestedCalls } from './nestedCalls.js';
 import { checksumsOf, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
@@ -174,8 +175,12 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
   const root = tree?.root;
   const input = model.tx?.input;
   const sameAsRoot = root !== undefined && root.type === 'call' && input !== undefined && root.input?.toLowerCase() === input.toLowerCase();
+  const fn = sameAsRoot ? (root.decoded?.function ?? null) : inputFunction(model, index, memo.guesses);
+  // The calls an envelope carries in its bytes arguments, on the transaction's input only: in the call
+  // tree the frames they ran are the call's children already.
+  const to = model.tx?.to ?? null;
   return {
-    function: sameAsRoot ? (root.decoded?.function ?? null) : inputFunction(model, index, memo.guesses),
+    function: fn === null || input === undefined || to === null ? fn : withNestedCalls(fn, input, to, index, labels),
     events: fromLogs.events,
     error: rootError,
     transfers,

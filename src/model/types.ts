@@ -383,6 +383,29 @@ export interface DecodedArg {
   readonly type: string;
   readonly indexed?: boolean;
   readonly value: JsonValue;
+  /** A `bytes` argument that is itself call data of a known function, decoded (decode/nestedCalls.ts). */
+  readonly call?: Decoded;
+  /** `bytes` inside this argument's arrays and tuples that are call data: where in `value` ("[0].callData"), and the call. */
+  readonly calls?: readonly NestedCall[];
+  /** Safe's `multiSend(bytes)`: the packed transactions of its argument, each with its call data decoded where it is known. */
+  readonly transactions?: readonly PackedTransaction[];
+}
+
+export interface NestedCall {
+  /** A path into the argument's value: indices in brackets, tuple components after a dot ("[1].data"). */
+  readonly path: string;
+  readonly call: Decoded;
+}
+
+/** One transaction of a MultiSend batch. */
+export interface PackedTransaction {
+  /** 0 a call, 1 a delegatecall (as packed). */
+  readonly operation: number;
+  readonly to: Hex;
+  /** Wei, decimal. */
+  readonly value: string;
+  readonly data: Hex;
+  readonly call?: Decoded;
 }
 
 export interface Decoded {

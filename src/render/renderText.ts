@@ -12,6 +12,7 @@ import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
+import { nestedRows } from './renderNested.js';
 import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';
 import { isOutOfGas } from '../model/buildModel.js';
@@ -113,7 +114,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
   yield* chainRows(m, c);
   yield* gasAndFeeRows(m, c);
-  yield* inputRows(m, c, s);
+  yield* inputRows(m, c, s, o.width);
   if (tx) yield* listRows(tx, c);
 }
 
@@ -165,7 +166,7 @@ function* gasAndFeeRows(m: InspectModel, c: ChalkInstance): Generator<string> {
 }
 
 /** The input: its size and the function it calls (a creation's constructor). */
-function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle, width: number): Generator<string> {
   const tx = m.tx;
   if (tx?.input !== undefined) {
     const size = byteLength(tx.input);
@@ -174,6 +175,7 @@ function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle): Generat
     const where = tx.to === null ? `init code, ${escapeText(fn?.contract ?? '')}, ${fn?.source}` : `${tx.input.slice(0, 10)}, ${fn?.source}`;
     const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(fn.guessed ? '(guessed types)' : `(${where})`)}` : tx.to === null ? ' of init code' : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
     yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${what}`);
+    if (fn && tx.to !== null) yield* nestedRows(fn, c, s, width, 2 + LABEL);
   }
 }
 
