@@ -4,9 +4,10 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { ZERO_ADDRESS } from '../decode/transfers.js';
+import { checksumAddress } from '../decode/keccak.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { AuthorizationFact, FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -115,7 +116,7 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   yield* chainRows(m, c);
   yield* gasAndFeeRows(m, c);
   yield* inputRows(m, c, s, o.width);
-  if (tx) yield* listRows(tx, c);
+  if (tx) yield* listRows(tx, m.authorizations, c, s);
 }
 
 /** The chain, where it is not Ethereum mainnet or the answers show an L2 family. */
@@ -180,7 +181,7 @@ function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle, width: n
 }
 
 /** The access list, blob hashes and EIP-7702 authorizations, one per line. */
-function* listRows(tx: Transaction, c: ChalkInstance): Generator<string> {
+function* listRows(tx: Transaction, authorizations: readonly AuthorizationFact[] | undefined, c: ChalkInstance, s: AddressStyle): Generator<string> {
   const pad = ' '.repeat(2 + LABEL);
   if (tx.accessList && tx.accessList.length > 0) {
     const keys = tx.accessList.reduce((n, e) => n + e.storageKeys.length, 0);
@@ -196,12 +197,31 @@ function* listRows(tx: Transaction, c: ChalkInstance): Generator<string> {
   }
   if (tx.authorizationList && tx.authorizationList.length > 0) {
     yield row(c, 'Authorizations', String(tx.authorizationList.length));
-    for (const a of tx.authorizationList) {
+    for (const [i, a] of tx.authorizationList.entries()) {
       const chain = a.chainId;
       const nonce = a.nonce;
-      yield `${pad}${a.address}${c.dim(`${chain !== undefined ? `  chain ${chain}` : ''}${nonce !== undefined ? `  nonce ${nonce}` : ''}`)}\n`;
+      const facts = c.dim(`${chain !== undefined ? `  chain ${chain}` : ''}${nonce !== undefined ? `  nonce ${nonce}` : ''}`);
+      const f = authorizations?.[i];
+      if (f === undefined) {
+        yield `${pad}${a.address}${facts}\n`;
+        continue;
+      }
+      yield `${pad}${authorizationText(f, c, s)}${facts}${appliedText(f, c)}\n`;
     }
   }
+}
+
+/** "0xAuthority → Simple7702Account(0x5FbD…0aa3)"; a revocation says so. */
+function authorizationText(f: AuthorizationFact, c: ChalkInstance, s: AddressStyle): string {
+  const authority = f.authority === null ? c.yellow('signer not recovered') : (s.decoded?.checksums.get(f.authority) ?? checksumAddress(f.authority));
+  const to = f.revocation ? 'revoked (its delegation cleared)' : showAddress(f.address, { ...s, short: true });
+  return `${authority} → ${to}`;
+}
+
+function appliedText(f: AuthorizationFact, c: ChalkInstance): string {
+  if (f.applied === true) return '';
+  if (f.applied === false) return c.red(`  ✗ not applied: ${f.reason ?? ''}`);
+  return c.yellow(`  ? not known whether applied: ${f.reason ?? ''}`);
 }
 
 /** " (gas used X of Y)": the transaction's (or the simulated call's) gas against its limit, where both are known. */
