@@ -1,15 +1,17 @@
 /**
  * EIP-7702: each authorization of a type-4 transaction with its signer and whether it took effect.
  * Whether it did depends on the authority's nonce and code at that point of the block, after the
- * block's earlier transactions: for a mined transaction the node's prestateTracer gives exactly that
- * state (the accounts the transaction touched, as they were before it, the authorities among them);
- * for a simulation, the state at the simulated block. Where the node gives neither, `applied` is null.
+ * block's earlier transactions. The first transaction of a block finds the parent block's state; a
+ * later one, what the node's prestateTracer gives (the accounts the transaction touched, as they were
+ * before it, the authorities among them); a simulation, the state at the simulated block. Where the
+ * node gives none of these, `applied` is null: the earlier transactions may have moved the nonce in
+ * ways their own fields do not show (a delegated account's code creating a contract bumps it).
  */
 import { Interrupted } from '../errors.js';
 import { type AccountAt, authorizationFacts, type StateBefore } from '../model/authorizationFacts.js';
 import { chainIdOf } from '../model/chain.js';
 import type { AuthorizationFact, InspectModel } from '../model/types.js';
-import { isAddress, isData, isQuantity, isRecord } from '../raw/hex.js';
+import { isAddress, isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
@@ -65,6 +67,7 @@ export async function authorizationsOf(client: RpcClient, model: InspectModel, t
   try {
     if (wanted.length === 0) state = { accounts: new Map() };
     else if (model.simulation !== undefined) state = await atBlock(client, wanted, blockOf(model), timeoutMs);
+    else if (tx.transactionIndex === 0 && tx.blockNumber != null && tx.blockNumber > 0n) state = await atBlock(client, wanted, toQuantity(tx.blockNumber - 1n), timeoutMs);
     else if (model.hash !== null && tx.blockNumber != null) state = await prestate(client, model.hash, wanted, timeoutMs);
     else state = { unknown: 'the transaction is not in a block yet' };
   } catch (err) {
