@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import type { Abi } from 'abitype';
 import { encodeFunctionData, getAddress, parseAbi, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { call, DEV, deployData, FRESH, inOneBlock, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withAnvil } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -82,6 +84,13 @@ async function make(rpc: Anvil['rpc']) {
 
 let anvil: Anvil;
 let s: Awaited<ReturnType<typeof make>>;
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser(inject('chromiumPath'));
+});
+afterAll(async () => {
+  await browser?.close();
+});
 withAnvil(make, (ready) => {
   anvil = ready.anvil;
   s = ready;
@@ -130,6 +139,33 @@ describe('EIP-7702 on anvil', () => {
     expect(out).toContain(`${late.address} → Simple7702Account(${short(s.simple)})  chain 31337  nonce ${BigInt(list[1]!.nonce)}  ✗ not applied: nonce ${BigInt(list[1]!.nonce)}, the authority's was ${lateNonce}\n`);
     expect(out).toContain(`${revoker.address} → revoked (its delegation cleared)  chain 0  nonce ${BigInt(list[2]!.nonce)}\n`);
     expect(out).toMatch(/\n {17}calls\[0\]\.data → transfer\(to: 0x0000…bEEF, amount: 5\) \(project Token\)\n {17}calls\[1\]\.data → approve\(spender: 0xf39F…2266, amount: 7\) \(project Token\)\n/);
+  });
+
+  test('the HTML report (headless Chromium): the authorizations, the delegated account by its delegate, the batch\'s calls under the input', async () => {
+    const file = join(project, 'delegation.html');
+    expect((await txray([s.delegation, '--html', file, '--quiet'])).code).toBe(0);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+    try {
+      await page.goto(`file://${file}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      expect(problems).toEqual([]);
+      const section = page.locator('section', { has: page.locator('h2', { hasText: 'Authorizations (3)' }) });
+      const rows = await section.locator('tbody tr').allTextContents();
+      const list = (await anvil.rpc('eth_getTransactionByHash', [s.delegation])).authorizationList as Array<{ nonce: string }>;
+      const lateNonce = BigInt(await anvil.rpc('eth_getTransactionCount', [late.address, 'latest']));
+      expect(rows).toEqual([
+        `${eoa.address}Simple7702Account(${short(s.simple)})31337${BigInt(list[0]!.nonce)}applied`,
+        `${late.address}Simple7702Account(${short(s.simple)})31337${BigInt(list[1]!.nonce)}not applied: nonce ${BigInt(list[1]!.nonce)}, the authority's was ${lateNonce}`,
+        `${revoker.address}revoked (its delegation cleared)0${BigInt(list[2]!.nonce)}applied`,
+      ]);
+      expect(await page.locator('header').textContent()).toContain(`${eoa.address} (delegated to Simple7702Account)`);
+      expect(await page.locator('header .nested li').allTextContents()).toEqual(['calls[0].data → transfer(to: 0x0000…bEEF, amount: 5)', `calls[1].data → approve(spender: ${short(DEV.sender)}, amount: 7)`]);
+    } finally {
+      await page.close();
+    }
   });
 
   test('"at that point": an authority whose nonce is right only after an earlier transaction of the same block is applied', async () => {
