@@ -68,6 +68,10 @@ async function make(rpc: Anvil['rpc']) {
   const raw = await eoa.signTransaction({ type: 'eip7702', chainId, nonce: n, to: eoa.address, data: batch, gas: 500_000n, ...FEES, authorizationList });
   const delegation = await rpc('eth_sendRawTransaction', [raw]);
   await receipt(rpc, delegation);
+  // Then, in an ordinary (type-2) transaction, the delegated EOA batches through itself again.
+  const again = encodeFunctionData({ abi: SIMPLE.abi, functionName: 'executeBatch', args: [[{ target: token, value: 0n, data: call('Token', 'transfer', [FRESH, 2n]) }]] });
+  const later = await rpc('eth_sendRawTransaction', [await eoa.signTransaction({ type: 'eip1559', chainId, nonce: await nonceOf(eoa.address), to: eoa.address, data: again, gas: 200_000n, ...FEES })]);
+  await receipt(rpc, later);
 
   // In one block: `busy` sends a transaction, then a sponsor's type-4 transaction carries busy's
   // authorization at the nonce busy has only after that transaction.
@@ -79,7 +83,7 @@ async function make(rpc: Anvil['rpc']) {
     return rpc('eth_sendRawTransaction', [signed]);
   });
   await receipt(rpc, sameBlock);
-  return { simple, entryPoint, token, delegation: delegation as string, sameBlock: sameBlock as string, busyBefore: before };
+  return { simple, entryPoint, token, delegation: delegation as string, later: later as string, sameBlock: sameBlock as string, busyBefore: before };
 }
 
 let anvil: Anvil;
@@ -166,6 +170,20 @@ describe('EIP-7702 on anvil', () => {
     } finally {
       await page.close();
     }
+  });
+
+  test('a later ordinary transaction to the delegated EOA: named by its delegate, its batch decoded by the delegate\'s ABI', async () => {
+    expect(await anvil.rpc('eth_getCode', [eoa.address, 'latest'])).toBe(`0xef0100${s.simple.slice(2).toLowerCase()}`);
+    const doc = jsonOf(await txray([s.later, '--json']));
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.authorizations).toEqual([]);
+    expect(doc.delegations).toEqual({ [eoa.address.toLowerCase()]: s.simple.toLowerCase() });
+    expect(doc.function).toMatchObject({ name: 'executeBatch', contract: 'Simple7702Account' });
+    const text = await txray([s.later]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`To             ${eoa.address} (delegated to Simple7702Account)\n`);
+    expect(text.stdout).toContain('calls[0].data → transfer(to: 0x0000…bEEF, amount: 2) (project Token)\n');
+    expect(text.stdout).not.toContain('Authorizations');
   });
 
   test('"at that point": an authority whose nonce is right only after an earlier transaction of the same block is applied', async () => {
