@@ -56,7 +56,18 @@ function* callLines(d: Decoded, l: Lines, depth: number): Generator<string> {
   }
 }
 
+/** The text shows at most this many nested lines (a batch of thousands stays readable); --json has them all. */
+export const MAX_NESTED_LINES = 100;
+
 /** The nested calls of a decoded input, `pad` columns in, fitted to `width`. */
 export function* nestedRows(d: Decoded, c: ChalkInstance, s: AddressStyle, width: number, pad: number): Generator<string> {
-  yield* callLines(d, { c, s, width, pad }, 0);
+  let shown = 0;
+  let left = 0;
+  for (const text of callLines(d, { c, s, width, pad }, 0)) {
+    if (shown < MAX_NESTED_LINES) {
+      shown++;
+      yield text;
+    } else left++;
+  }
+  if (left > 0) yield `${' '.repeat(pad)}${c.dim(`… ${left} more ${left === 1 ? 'line' : 'lines'} of nested calls (--json has them all)`)}\n`;
 }

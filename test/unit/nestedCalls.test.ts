@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Abi } from 'abitype';
 import { encodeFunctionData, encodePacked, parseAbi, size } from 'viem';
+import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
 import { AbiIndex } from '../../src/decode/abiIndex.js';
 import { decodeCallData } from '../../src/decode/callData.js';
@@ -8,6 +9,7 @@ import { NESTED_DEPTH, withNestedCalls } from '../../src/decode/nestedCalls.js';
 import { unpackMultiSend } from '../../src/decode/unpackMultiSend.js';
 import type { Decoded } from '../../src/model/types.js';
 import type { Hex } from '../../src/raw/types.js';
+import { MAX_NESTED_LINES, nestedRows } from '../../src/render/renderNested.js';
 
 const DB = new URL('../../dist/sigdb/', import.meta.url);
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -124,5 +126,30 @@ describe('nested call data', () => {
     const input = encodeFunctionData({ abi: account, functionName: 'execute', args: [T, 0n, transfer(5n)] });
     expect(nested(input, new Map(), i).args[2]!.call).toMatchObject({ contract: 'First', args: [{ name: 'to' }, { name: 'amount' }] });
     expect(nested(input, new Map([[T.toLowerCase(), 'Second']]), i).args[2]!.call).toMatchObject({ contract: 'Second', args: [{ name: 'recipient' }, { name: 'wad' }] });
+  });
+});
+
+describe('nested calls in the text view', () => {
+  const chalk = new Chalk({ level: 0 });
+  const style = { decoded: undefined, short: true };
+
+  test('indented by level under the Input row, cut to the width', () => {
+    const d = nested(encodeFunctionData({ abi: account, functionName: 'execute', args: [T, 0n, encodeFunctionData({ abi: account, functionName: 'execute', args: [T, 0n, transfer(5n)] })] }));
+    const wide = [...nestedRows(d, chalk, style, 200, 17)];
+    expect(wide).toEqual([
+      `${' '.repeat(17)}func → execute(dest: 0x5FbD…0aa3, value: 0, func: 0xa9059cbb…00000005 (68 bytes)) (builtin ERC-4337)\n`,
+      `${' '.repeat(19)}func → transfer(to: 0x7099…79C8, amount: 5) (builtin ERC-20)\n`,
+    ]);
+    for (const line of nestedRows(d, chalk, style, 60, 17)) expect(line.trimEnd().length).toBeLessThanOrEqual(60);
+  });
+
+  test(`a batch of thousands: at most ${MAX_NESTED_LINES} lines, then how many more`, () => {
+    const batch = `0x${Array.from({ length: 300 }, () => packed(0, T, 0n, transfer(1n)).slice(2)).join('')}` as Hex;
+    const d = nested(encodeFunctionData({ abi: multiSend, args: [batch] }));
+    expect(d.args[0]!.transactions).toHaveLength(300);
+    const lines = [...nestedRows(d, chalk, style, 200, 17)];
+    // One line for the batch, one per transaction (their transfers carry no calls of their own).
+    expect(lines).toHaveLength(MAX_NESTED_LINES + 1);
+    expect(lines.at(-1)).toBe(`${' '.repeat(17)}… ${1 + 300 - MAX_NESTED_LINES} more lines of nested calls (--json has them all)\n`);
   });
 });
