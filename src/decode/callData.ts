@@ -55,15 +55,23 @@ export function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unkn
   return { name: item.name, signature: signatureOf(item), args: decodedArgs, source: c.source, ...(c.contract ? { contract: c.contract } : {}) };
 }
 
+/** How call data is read: `prefer` puts the candidates of one contract (the target's) first; `exact` accepts only an exact fit. */
+export interface CallDataHow {
+  readonly prefer?: string;
+  readonly exact?: boolean;
+}
+
 /**
  * Call data by a candidate of its selector. The index files candidates under their true selector, so
  * only the parameters are decoded here, and they must re-encode to exactly the bytes that were sent.
  */
-export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded; item: AbiFunction } | null {
+export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {}): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
   const data = input.toLowerCase() as Hex;
   const body = `0x${data.slice(10)}` as Hex;
-  const candidates = index.functionCandidates(data.slice(0, 10) as Hex);
+  const all = index.functionCandidates(data.slice(0, 10) as Hex);
+  const prefer = how.prefer;
+  const candidates = prefer === undefined || !all.some((c) => c.contract === prefer) ? all : [...all.filter((c) => c.contract === prefer), ...all.filter((c) => c.contract !== prefer)];
   for (const c of candidates) {
     try {
       const values = decodeParams(c.item.inputs, body, true);
@@ -72,6 +80,7 @@ export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded;
       /* this candidate does not fit: try the next */
     }
   }
+  if (how.exact === true) return null;
   // None fits exactly: the first whose canonical encoding is followed only by extra bytes (a router's
   // tracking suffix, a memo), which the function never reads. Those bytes are counted, not dropped. A
   // database signature with no parameters would "fit" any data this way: too weak to name anything.

@@ -45,7 +45,8 @@ export interface Decoder {
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
   /** The receipt's logs alone (see decodeModel's `early`). */
   decodeLogs(logs: readonly RpcLog[]): LogDecoding;
-  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
+  /** `delegates`: EIP-7702 delegated accounts → their delegates, from the code read for names. */
+  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding, delegates?: ReadonlyMap<string, Hex>): DecodedModel;
   /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
   withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   /**
@@ -123,7 +124,7 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
       return out;
     },
     decodeLogs: (logs) => decodeLogs(logs, index),
-    decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
+    decode: (model, extra, early, delegates) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early, delegates),
     withTokens(model, decoded, tokens) {
       const meta = tokenMetaOf(model, decoded, tokens, index);
       // ERC-20 amounts carry their token's symbol and decimals where both are known (the views scale by them).

@@ -13,7 +13,8 @@ import type { AbiIndex } from './abiIndex.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
-import { checksumsOf, withSystemLabels } from './labels.js';
+import { withNestedCalls } from './nestedCalls.js';
+import { checksumsOf, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
 
@@ -149,11 +150,22 @@ function transfersOf(model: InspectModel, tokens: readonly Transfer[]): Transfer
   return [...(model.status === 'success' ? native : []), ...tokens];
 }
 
+/** Which contract's ABI an address runs: its label, else (EIP-7702) its delegate's. */
+function contractsOf(labels: ReadonlyMap<string, string>, delegates: ReadonlyMap<string, Hex> | undefined): ReadonlyMap<string, string> {
+  if (delegates === undefined || delegates.size === 0) return labels;
+  const out = new Map(labels);
+  for (const [account, delegate] of delegates) {
+    const name = labels.get(delegate);
+    if (name !== undefined && !out.has(account)) out.set(account, name);
+  }
+  return out;
+}
+
 /**
  * Decode everything in the model; call nodes get their `decoded` in place (they are this run's own objects).
  * `early`: the logs already decoded, used when they are this model's logs.
  */
-export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel {
+export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding, delegates?: ReadonlyMap<string, Hex>): DecodedModel {
   const labels = withSystemLabels(model, extraLabels, index);
   const memo = new DecodeMemo();
   const tree = model.tree;
@@ -174,12 +186,17 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
   const root = tree?.root;
   const input = model.tx?.input;
   const sameAsRoot = root !== undefined && root.type === 'call' && input !== undefined && root.input?.toLowerCase() === input.toLowerCase();
+  const fn = sameAsRoot ? (root.decoded?.function ?? null) : inputFunction(model, index, memo.guesses);
+  // The calls an envelope carries in its bytes arguments, on the transaction's input only: in the call
+  // tree the frames they ran are the call's children already.
+  const to = model.tx?.to ?? null;
   return {
-    function: sameAsRoot ? (root.decoded?.function ?? null) : inputFunction(model, index, memo.guesses),
+    function: fn === null || input === undefined || to === null ? fn : withNestedCalls(fn, input, to, index, contractsOf(labels, delegates)),
     events: fromLogs.events,
     error: rootError,
     transfers,
     labels,
-    checksums: checksumsOf(model, transfers),
+    checksums: delegates === undefined ? checksumsOf(model, transfers) : withChecksums(checksumsOf(model, transfers), delegates.values()),
+    ...(delegates !== undefined && delegates.size > 0 ? { delegates } : {}),
   };
 }

@@ -28,6 +28,8 @@ export function checksumsOf(model: InspectModel, transfers: readonly Transfer[])
   for (const t of transfers) [t.from, t.to, t.token].forEach(add);
   for (const a of model.state?.accounts ?? []) add(a.address);
   if (model.state?.fee?.coinbase) add(model.state.fee.coinbase);
+  for (const a of model.tx?.authorizationList ?? []) add(a.address);
+  for (const f of model.authorizations ?? []) add(f.authority);
   if (model.tree) {
     walkCalls(model.tree.root, (n) => {
       add(n.from);

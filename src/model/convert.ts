@@ -35,7 +35,7 @@ export function toTransaction(tx: RpcTransaction): Transaction {
     chainId: num(tx.chainId),
     accessList: tx.accessList,
     blobVersionedHashes: tx.blobVersionedHashes,
-    authorizationList: tx.authorizationList?.map((a) => defined({ chainId: big(a.chainId), address: a.address, nonce: big(a.nonce) })),
+    authorizationList: tx.authorizationList?.map((a) => defined({ chainId: big(a.chainId), address: a.address, nonce: big(a.nonce), yParity: big(a.yParity), r: big(a.r), s: big(a.s) })),
     sourceHash: tx.sourceHash,
     mint: big(tx.mint),
     isSystemTx: tx.isSystemTx,

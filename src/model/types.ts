@@ -108,6 +108,26 @@ export interface Authorization {
   readonly chainId?: bigint;
   readonly address: Hex;
   readonly nonce?: bigint;
+  /** The authority's signature, as the node gave it. */
+  readonly yParity?: bigint;
+  readonly r?: bigint;
+  readonly s?: bigint;
+}
+
+/** What an EIP-7702 authorization did (the authorizations stage, pipeline/authorizationsOf.ts). */
+export interface AuthorizationFact {
+  readonly chainId: bigint | null;
+  /** The delegate: the code the authority's account runs from now on (the zero address: the delegation cleared). */
+  readonly address: Hex;
+  readonly nonce: bigint | null;
+  /** The signer, recovered from the signature; null where the signature does not recover (then it was not applied). */
+  readonly authority: Hex | null;
+  /** Whether it took effect; null where the state could not tell. */
+  readonly applied: boolean | null;
+  /** Why it did not take effect, or why that is not known. */
+  readonly reason: string | null;
+  /** An authorization to the zero address: it clears the authority's delegation. */
+  readonly revocation: boolean;
 }
 
 /** A receipt as the model holds it: checked, quantities converted, logs as the node wrote them. */
@@ -211,6 +231,8 @@ export interface InspectModel {
   /** --state: the changes (null when the node gave none); absent when not asked. */
   readonly state?: StateModel | null;
   readonly warnings: readonly string[];
+  /** EIP-7702: what each authorization of the list did (pipeline/authorizationsOf.ts); absent without a list. */
+  readonly authorizations?: readonly AuthorizationFact[];
   /** Names for what the model holds (the decode stage); absent before it runs. */
   readonly decoded?: DecodedModel;
   /** What it did, in one line, from the actor's net movements (the action stage, after decode); null where nothing ran (pending, not found). */
@@ -383,6 +405,29 @@ export interface DecodedArg {
   readonly type: string;
   readonly indexed?: boolean;
   readonly value: JsonValue;
+  /** A `bytes` argument that is itself call data of a known function, decoded (decode/nestedCalls.ts). */
+  readonly call?: Decoded;
+  /** `bytes` inside this argument's arrays and tuples that are call data: where in `value` ("[0].callData"), and the call. */
+  readonly calls?: readonly NestedCall[];
+  /** Safe's `multiSend(bytes)`: the packed transactions of its argument, each with its call data decoded where it is known. */
+  readonly transactions?: readonly PackedTransaction[];
+}
+
+export interface NestedCall {
+  /** A path into the argument's value: indices in brackets, tuple components after a dot ("[1].data"). */
+  readonly path: string;
+  readonly call: Decoded;
+}
+
+/** One transaction of a MultiSend batch. */
+export interface PackedTransaction {
+  /** 0 a call, 1 a delegatecall (as packed). */
+  readonly operation: number;
+  readonly to: Hex;
+  /** Wei, decimal. */
+  readonly value: string;
+  readonly data: Hex;
+  readonly call?: Decoded;
 }
 
 export interface Decoded {
@@ -431,6 +476,8 @@ export interface DecodedModel {
   readonly tokens?: ReadonlyMap<string, { readonly symbol: string | null; readonly decimals: number | null }>;
   /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
   readonly gasProfile?: GasProfile;
+  /** EIP-7702: accounts whose code (as read for names) is a delegation, by lower-case address → the delegate (lower case). */
+  readonly delegates?: ReadonlyMap<string, Hex>;
 }
 
 export interface TokenBalance {

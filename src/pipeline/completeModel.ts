@@ -19,6 +19,7 @@ import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
 import { codesAt } from './codesAt.js';
+import { authorizationsOf } from './authorizationsOf.js';
 import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
 
 export interface CompleteSettings {
@@ -48,6 +49,8 @@ export const MAX_CODE_LOOKUPS = 32;
 export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
   const targets = new Set<string>();
   if (model.tx?.to) targets.add(model.tx.to.toLowerCase());
+  // EIP-7702: the code each authorization delegates to, to name it.
+  for (const a of model.tx?.authorizationList ?? []) if (!/^0x0{40}$/i.test(a.address)) targets.add(a.address.toLowerCase());
   // --state: contracts whose storage changed, unless the diff showed their code, and the code that
   // may have run on it: an EIP-7702 delegate, the implementation an EIP-1967 slot names.
   for (const a of model.state?.accounts ?? []) {
@@ -88,14 +91,36 @@ async function withTokens(client: RpcClient, decoder: Decoder, model: InspectMod
   return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, codes) : scaled };
 }
 
+/**
+ * EIP-7702: the accounts among `codes` whose code is a delegation, by address → delegate; the delegates'
+ * own code is read too (one more request), so that they are named like any contract.
+ */
+async function delegatesIn(client: RpcClient, model: InspectModel, codes: Map<string, Hex>, timeoutMs: number): Promise<Map<string, Hex>> {
+  const delegates = new Map<string, Hex>();
+  for (const [address, code] of codes) {
+    const delegate = delegateOf(code);
+    if (delegate !== null) delegates.set(address.toLowerCase(), delegate);
+  }
+  const missing = [...new Set(delegates.values())].filter((d) => !codes.has(d)).slice(0, MAX_CODE_LOOKUPS);
+  if (missing.length > 0) for (const [address, code] of await codesAt(client, missing, blockOf(model), timeoutMs)) codes.set(address, code);
+  return delegates;
+}
+
 /** `replay` runs the source again in txray's EVM, for the failed frames' places in the source (none: they are not placed). */
-export async function completeModel(client: RpcClient, decoder: Decoder, plain: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay): Promise<InspectModel> {
+export async function completeModel(client: RpcClient, decoder: Decoder, given: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay): Promise<InspectModel> {
+  let plain = given;
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
   warmUp(decoder, plain, replay);
-  const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
-  const codes = namesByCode ? await fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>();
+  // A type-4 transaction: its authorizations' signers and effect, and the code read for names even
+  // without artifacts (its delegations are named by the address book, labels, --online).
+  const found = plain.status !== 'not_found';
+  const signed = found && (plain.tx?.authorizationList?.length ?? 0) > 0;
+  const namesByCode = found && (decoder.canMatchCode || signed);
+  const [auth, codes] = await Promise.all([signed ? authorizationsOf(client, plain, s.timeoutMs) : null, namesByCode ? fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>()]);
+  if (auth !== null) plain = { ...plain, authorizations: auth.facts, ...(auth.warning !== null ? { warnings: [...plain.warnings, auth.warning] } : {}) };
   if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
+  const delegates = namesByCode ? await delegatesIn(client, plain, codes, s.timeoutMs) : undefined;
   const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
   // --online: verified ABIs and names for what the offline sources leave unnamed (the artifacts' names win).
   let labels = byCode;
@@ -106,7 +131,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
     labels = new Map([...online.labels, ...(byCode ?? [])]);
   }
   // The logs decoded early knew no online names: decoded again where those added any.
-  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
+  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs, delegates);
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).

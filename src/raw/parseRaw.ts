@@ -51,9 +51,17 @@ const accessListEntry = (e: unknown): RpcAccessListEntry | undefined =>
     ? { address: e.address, storageKeys: e.storageKeys as Hex[] }
     : undefined;
 
+// The signature's parity: `yParity` (geth, reth, anvil), or `v` where an older node writes that instead.
 const authorization = (e: unknown): RpcAuthorization | undefined =>
   isRecord(e) && isAddress(e.address)
-    ? { address: e.address, chainId: isQuantity(e.chainId) ? e.chainId : undefined, nonce: isQuantity(e.nonce) ? e.nonce : undefined }
+    ? {
+        address: e.address,
+        chainId: isQuantity(e.chainId) ? e.chainId : undefined,
+        nonce: isQuantity(e.nonce) ? e.nonce : undefined,
+        yParity: isQuantity(e.yParity) ? e.yParity : isQuantity(e.v) ? e.v : undefined,
+        r: isQuantity(e.r) ? e.r : undefined,
+        s: isQuantity(e.s) ? e.s : undefined,
+      }
     : undefined;
 
 const sameHash = (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase();

@@ -13,6 +13,10 @@ export interface RpcAuthorization {
   readonly chainId?: Hex;
   readonly address: Hex;
   readonly nonce?: Hex;
+  /** The authority's signature (absent where the node leaves it out). */
+  readonly yParity?: Hex;
+  readonly r?: Hex;
+  readonly s?: Hex;
 }
 
 export interface RpcTransaction {

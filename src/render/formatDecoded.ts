@@ -6,6 +6,7 @@
 
 import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
+import { checksumAddress } from '../decode/keccak.js';
 import { shortAddress, shortHex } from './format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
 
@@ -29,7 +30,16 @@ export function showAddress(a: string, s: AddressStyle): string {
   const checksummed = s.decoded?.checksums.get(lower) ?? a;
   const shown = s.short ? shortAddress(checksummed) : checksummed;
   const label = s.decoded?.labels.get(lower);
-  return label === undefined ? shown : `${escapeText(label)}(${shown})`;
+  if (label !== undefined) return `${escapeText(label)}(${shown})`;
+  // EIP-7702: an account that runs a delegate's code is named by it.
+  const delegate = s.decoded?.delegates?.get(lower);
+  return delegate === undefined ? shown : `${shown} (delegated to ${delegateName(delegate, s)})`;
+}
+
+/** A delegate by its label, else its short address. */
+export function delegateName(delegate: string, s: AddressStyle): string {
+  const name = s.decoded?.labels.get(delegate.toLowerCase());
+  return name !== undefined ? escapeText(name) : shortAddress(s.decoded?.checksums.get(delegate.toLowerCase()) ?? checksumAddress(delegate));
 }
 
 /** A call target: its label alone when it has one, else the address. */

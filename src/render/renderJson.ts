@@ -4,7 +4,8 @@
  */
 import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { Action, ActionKind, AssetAmount, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
+import type { Action, ActionKind, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
+import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
@@ -60,6 +61,10 @@ export interface JsonDocument {
   /** The receipt's logs verbatim, each with the `event` decoding named. */
   readonly logs: ReadonlyArray<JsonRaw & { readonly event?: Decoded }>;
   readonly function: Decoded | null;
+  /** EIP-7702: one entry per authorization of the transaction's list, in order (empty without one). */
+  readonly authorizations: readonly JsonAuthorization[];
+  /** EIP-7702: accounts whose code is a delegation, lower-case address → the delegate (as read for names). */
+  readonly delegations: Readonly<Record<string, string>>;
   readonly transfers: readonly Transfer[];
   /** Every holder's net movement per asset, the actor first. */
   readonly netChanges: readonly JsonNetChange[];
@@ -77,6 +82,28 @@ export interface JsonDocument {
   readonly warnings: readonly string[];
   readonly error?: JsonError;
 }
+
+export interface JsonAuthorization {
+  /** Decimal; null where the node did not give it. */
+  readonly chainId: string | null;
+  /** The delegate, checksummed. */
+  readonly address: string;
+  readonly nonce: string | null;
+  readonly authority: string | null;
+  readonly applied: boolean | null;
+  readonly reason: string | null;
+  readonly revocation: boolean;
+}
+
+const authorizationJson = (f: AuthorizationFact): JsonAuthorization => ({
+  chainId: f.chainId === null ? null : f.chainId.toString(),
+  address: checksumAddress(f.address),
+  nonce: f.nonce === null ? null : f.nonce.toString(),
+  authority: f.authority === null ? null : checksumAddress(f.authority),
+  applied: f.applied,
+  reason: f.reason,
+  revocation: f.revocation,
+});
 
 export interface JsonAmount {
   readonly asset: 'ETH' | Hex;
@@ -304,6 +331,8 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     calls: m.tree === null ? null : callJson(m.tree.root),
     logs: (events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l))) as JsonRaw[],
     function: d?.function ?? null,
+    authorizations: (m.authorizations ?? []).map(authorizationJson),
+    delegations: Object.fromEntries(d?.delegates ?? []),
     transfers: d?.transfers ?? [],
     netChanges: netChangesJson(m),
     ...gasJson(m),
@@ -321,7 +350,9 @@ function labelsJson(m: InspectModel): Record<string, string> {
   const d = m.decoded;
   if (d === undefined) return {};
   const out: Record<string, string> = {};
-  for (const a of d.checksums.keys()) {
+  // The delegates of EIP-7702 accounts and authorizations are shown by name too.
+  const delegates = [...(d.delegates?.values() ?? []), ...(m.authorizations ?? []).map((f) => f.address.toLowerCase())];
+  for (const a of [...d.checksums.keys(), ...delegates]) {
     const name = d.labels.get(a);
     if (name !== undefined) out[a] = name;
   }
@@ -451,6 +482,8 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     calls: null,
     logs: [],
     function: null,
+    authorizations: [],
+    delegations: {},
     transfers: [],
     netChanges: [],
     gasProfile: null,

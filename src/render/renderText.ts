@@ -3,14 +3,16 @@
  * Everything that came from the node passes through escapeText or was validated as hex upstream.
  */
 import type { ChalkInstance } from 'chalk';
+import { checksumAddress } from '../decode/keccak.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { AuthorizationFact, FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
+import { nestedRows } from './renderNested.js';
 import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';
 import { describeNetChanges } from './describeNetChanges.js';
@@ -113,8 +115,8 @@ function* transactionRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
   yield* chainRows(m, c);
   yield* gasAndFeeRows(m, c);
-  yield* inputRows(m, c, s);
-  if (tx) yield* listRows(tx, c);
+  yield* inputRows(m, c, s, o.width);
+  if (tx) yield* listRows(tx, m.authorizations, c, s);
 }
 
 /** The chain, where it is not Ethereum mainnet or the answers show an L2 family. */
@@ -165,7 +167,7 @@ function* gasAndFeeRows(m: InspectModel, c: ChalkInstance): Generator<string> {
 }
 
 /** The input: its size and the function it calls (a creation's constructor). */
-function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle, width: number): Generator<string> {
   const tx = m.tx;
   if (tx?.input !== undefined) {
     const size = byteLength(tx.input);
@@ -174,11 +176,12 @@ function* inputRows(m: InspectModel, c: ChalkInstance, s: AddressStyle): Generat
     const where = tx.to === null ? `init code, ${escapeText(fn?.contract ?? '')}, ${fn?.source}` : `${tx.input.slice(0, 10)}, ${fn?.source}`;
     const what = fn ? `: ${c.bold(formatDecoded(fn, { ...s, short: true }))} ${c.dim(fn.guessed ? '(guessed types)' : `(${where})`)}` : tx.to === null ? ' of init code' : size >= 4 ? `, selector ${tx.input.slice(0, 10)}` : '';
     yield row(c, 'Input', size === 0 ? c.dim('none') : `${formatBytes(size)}${what}`);
+    if (fn && tx.to !== null) yield* nestedRows(fn, c, s, width, 2 + LABEL);
   }
 }
 
 /** The access list, blob hashes and EIP-7702 authorizations, one per line. */
-function* listRows(tx: Transaction, c: ChalkInstance): Generator<string> {
+function* listRows(tx: Transaction, authorizations: readonly AuthorizationFact[] | undefined, c: ChalkInstance, s: AddressStyle): Generator<string> {
   const pad = ' '.repeat(2 + LABEL);
   if (tx.accessList && tx.accessList.length > 0) {
     const keys = tx.accessList.reduce((n, e) => n + e.storageKeys.length, 0);
@@ -194,12 +197,31 @@ function* listRows(tx: Transaction, c: ChalkInstance): Generator<string> {
   }
   if (tx.authorizationList && tx.authorizationList.length > 0) {
     yield row(c, 'Authorizations', String(tx.authorizationList.length));
-    for (const a of tx.authorizationList) {
+    for (const [i, a] of tx.authorizationList.entries()) {
       const chain = a.chainId;
       const nonce = a.nonce;
-      yield `${pad}${a.address}${c.dim(`${chain !== undefined ? `  chain ${chain}` : ''}${nonce !== undefined ? `  nonce ${nonce}` : ''}`)}\n`;
+      const facts = c.dim(`${chain !== undefined ? `  chain ${chain}` : ''}${nonce !== undefined ? `  nonce ${nonce}` : ''}`);
+      const f = authorizations?.[i];
+      if (f === undefined) {
+        yield `${pad}${a.address}${facts}\n`;
+        continue;
+      }
+      yield `${pad}${authorizationText(f, c, s)}${facts}${appliedText(f, c)}\n`;
     }
   }
+}
+
+/** "0xAuthority → Simple7702Account(0x5FbD…0aa3)"; a revocation says so. */
+function authorizationText(f: AuthorizationFact, c: ChalkInstance, s: AddressStyle): string {
+  const authority = f.authority === null ? c.yellow('signer not recovered') : (s.decoded?.checksums.get(f.authority) ?? checksumAddress(f.authority));
+  const to = f.revocation ? 'revoked (its delegation cleared)' : showAddress(f.address, { ...s, short: true });
+  return `${authority} → ${to}`;
+}
+
+function appliedText(f: AuthorizationFact, c: ChalkInstance): string {
+  if (f.applied === true) return '';
+  if (f.applied === false) return c.red(`  ✗ not applied: ${f.reason ?? ''}`);
+  return c.yellow(`  ? not known whether applied: ${f.reason ?? ''}`);
 }
 
 /** " (gas used X of Y)": the transaction's (or the simulated call's) gas against its limit, where both are known. */

@@ -105,11 +105,16 @@ const checksummed = (a: string): string => (/^0x[0-9a-fA-F]{40}$/.test(a) ? chec
 const short = (a: string): string => (a.length > 14 ? shortAddress(checksummed(a)) : a);
 const pathOf = (n: CallNode): string => n.traceAddress.join('.');
 
+const delegations: Record<string, string> = doc.delegations ?? {};
+
 function addressText(a: string | null | undefined, full = false): string {
   if (!a) return '—';
   const label = labels[a.toLowerCase()];
   const shown = full ? checksummed(a) : short(a);
-  return label !== undefined ? `${label}(${shown})` : shown;
+  if (label !== undefined) return `${label}(${shown})`;
+  // EIP-7702: an account running a delegate's code is named by it, as in the text view.
+  const delegate = delegations[a.toLowerCase()];
+  return delegate === undefined ? shown : `${shown} (delegated to ${labels[delegate] ?? short(delegate)})`;
 }
 
 /** A whole address with its label, as addressText writes it, that may wrap after the label's "(" in a narrow panel. */
@@ -517,7 +522,7 @@ function header(): HTMLElement {
   }
   const block = str(tx?.blockNumber) ?? str(r?.blockNumber);
   if (block) kv(t, 'block', groupDigits(big(block)));
-  if (doc.function) kv(t, 'input', callText(doc.function));
+  if (doc.function) kv(t, 'input', nestedList(doc.function));
   const f = doc.failure;
   if (f) {
     const rv = f.revert;
@@ -529,6 +534,31 @@ function header(): HTMLElement {
     }
   }
   return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), t);
+}
+
+/** The input's call, and the calls inside its bytes arguments (a list per level), as the text view shows them. */
+function nestedList(f: Decoded): Node {
+  const items: HTMLElement[] = [];
+  for (const [i, a] of f.args.entries()) {
+    const name = a.name ? a.name : `arg${i}`;
+    const inner: Array<[string, Decoded | undefined, string]> = [
+      ...(a.call !== undefined ? [[name, a.call, ''] as [string, Decoded, string]] : []),
+      ...(a.calls ?? []).map((n): [string, Decoded, string] => [`${name}${n.path}`, n.call, '']),
+      ...(a.transactions ?? []).map((t, k): [string, Decoded | undefined, string] => [`${name}[${k}]`, t.call, `${t.operation === 1 ? 'delegatecall' : 'call'} ${addressText(t.to)}${big(t.value) > 0n ? ` · ${eth(big(t.value))}` : ''}: `]),
+    ];
+    for (const [where, call, head] of inner) items.push(h('li', {}, h('span', { class: 'path' }, `${where} → `), head, call !== undefined ? nestedList(call) : 'data not decoded'));
+  }
+  const text = callText(f);
+  return items.length === 0 ? document.createTextNode(text) : h('div', { class: 'nested' }, text, h('ul', {}, ...items));
+}
+
+/** EIP-7702: who delegated to what, and whether it took effect. */
+function authorizationsSection(): HTMLElement | null {
+  const list = doc.authorizations ?? [];
+  if (list.length === 0) return null;
+  const applied = (a: (typeof list)[number]): string => (a.applied === true ? 'applied' : a.applied === false ? `not applied: ${a.reason ?? ''}` : `not known: ${a.reason ?? ''}`);
+  const rows = list.map((a) => [a.authority === null ? 'signer not recovered' : checksummed(a.authority), a.revocation ? 'revoked (its delegation cleared)' : addressText(a.address), a.chainId ?? '?', a.nonce ?? '?', applied(a)]);
+  return section(`Authorizations (${list.length})`, tableOf(['authority', 'delegates to', 'chain', 'nonce', 'applied'], rows, 'authorizations'));
 }
 
 /** A verbatim log's topics, the strings among them. */
@@ -611,7 +641,7 @@ if (root !== null) {
 }
 // The fund flow was laid out when the report was written (inline SVG, outside main): it only moves here.
 const fundFlow = document.querySelector<HTMLElement>('[data-fund-flow]');
-for (const s of [gasSection(), transfersSection(), netChangesSection(), fundFlow, ...stateSections(), logsSection()]) if (s !== null) main.append(s);
+for (const s of [authorizationsSection(), gasSection(), transfersSection(), netChangesSection(), fundFlow, ...stateSections(), logsSection()]) if (s !== null) main.append(s);
 main.append(h('footer', {}, `txray report · schema ${String(doc.schemaVersion ?? '?')} · the data above is embedded in this file as JSON (script#txray-data${compressed ? ', gzip-compressed and base64-encoded' : ''})`));
 document.body.append(main);
 document.documentElement.dataset.ready = 'true';

@@ -88,7 +88,9 @@ describe('text output on anvil', () => {
     const setCode = await txray('setCode');
     expect(setCode.code).toBe(0);
     expect(setCode.stdout).toContain('set code (EIP-7702) (0x4)');
-    expect(setCode.stdout).toMatch(/Authorizations\s+1\n\s+0x5fbdb2315678afecb367f032d93f642f64180aa3\s+chain 31337\s+nonce 0/);
+    // The authority recovered from the signature (DEV.other signed it), the delegate (Logic, unnamed here: no project), applied.
+    expect(setCode.stdout).toMatch(/Authorizations\s+1\n\s+0x70997970C51812dc3A010C7d01b50e0d17dc79C8 → 0x5FbD…0aa3\s+chain 31337\s+nonce 0\n/);
+    expect(setCode.stdout).toMatch(/To\s+0x70997970C51812dc3A010C7d01b50e0d17dc79C8 \(delegated to 0x5FbD…0aa3\)\n/);
 
     const creation = await txray('creation');
     expect(creation.stdout).toContain(`contract creation → ${getAddress(showcase)}`);
