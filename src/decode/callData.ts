@@ -56,14 +56,27 @@ export function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unkn
 }
 
 /**
- * Call data by a candidate of its selector. The index files candidates under their true selector, so
- * only the parameters are decoded here, and they must re-encode to exactly the bytes that were sent.
+ * The candidates with those of `own` first (the artifact whose code the called or emitting contract
+ * runs): its own names for its functions, events and parameters win over a generic ABI's of the same
+ * selector, whatever the sources' order. The others keep their order, to fill what it lacks.
  */
-export function decodeCallData(index: AbiIndex, input: Hex): { decoded: Decoded; item: AbiFunction } | null {
+export function ownFirst<T>(candidates: Array<Candidate<T>>, own: Artifact | undefined): Array<Candidate<T>> {
+  if (own === undefined) return candidates;
+  const mine = (c: Candidate<T>): boolean => c.contract === own.name && c.source === own.source;
+  const first = candidates.filter(mine);
+  return first.length === 0 || first.length === candidates.length ? candidates : [...first, ...candidates.filter((c) => !mine(c))];
+}
+
+/**
+ * Call data by a candidate of its selector (those of `own`, the callee's matched artifact, first). The
+ * index files candidates under their true selector, so only the parameters are decoded here, and they
+ * must re-encode to exactly the bytes that were sent.
+ */
+export function decodeCallData(index: AbiIndex, input: Hex, own?: Artifact): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
   const data = input.toLowerCase() as Hex;
   const body = `0x${data.slice(10)}` as Hex;
-  const candidates = index.functionCandidates(data.slice(0, 10) as Hex);
+  const candidates = ownFirst(index.functionCandidates(data.slice(0, 10) as Hex), own);
   for (const c of candidates) {
     try {
       const values = decodeParams(c.item.inputs, body, true);
@@ -152,10 +165,10 @@ export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | nul
   }
 }
 
-export function decodeErrorData(index: AbiIndex, data: Hex): Decoded | null {
+export function decodeErrorData(index: AbiIndex, data: Hex, own?: Artifact): Decoded | null {
   if (byteLength(data) < 4) return null;
   const lower = data.toLowerCase() as Hex;
-  for (const c of index.errorCandidates(lower.slice(0, 10) as Hex)) {
+  for (const c of ownFirst(index.errorCandidates(lower.slice(0, 10) as Hex), own)) {
     try {
       const { args: values } = decodeErrorResult({ abi: [c.item], data: lower });
       if (encodeErrorResult({ abi: [c.item], errorName: c.item.name, args: (values ?? []) as unknown[] }).toLowerCase() !== lower) continue;

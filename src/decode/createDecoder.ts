@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { DecodedModel, DecodedState, InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../raw/escape.js';
-import { AbiIndex } from './abiIndex.js';
+import { AbiIndex, type Artifact } from './abiIndex.js';
 import { decodeModel } from './decodeModel.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { bookToken, withChecksums } from './labels.js';
@@ -43,9 +43,12 @@ export interface Decoder {
   readonly canMatchCode: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
+  /** The artifact each address's runtime code is (lower-case addresses; see matchArtifact). */
+  matchByCode(codes: ReadonlyMap<string, Hex>): Map<string, Artifact>;
   /** The receipt's logs alone (see decodeModel's `early`). */
   decodeLogs(logs: readonly RpcLog[]): LogDecoding;
-  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding): DecodedModel;
+  /** `owners`: the artifacts matched by code, whose own names decide their contracts' calls, events and errors. */
+  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding, owners?: ReadonlyMap<string, Artifact>): DecodedModel;
   /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
   withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   /**
@@ -109,21 +112,26 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   return decoderOver(index, labels);
 }
 
+function matchesOf(codes: ReadonlyMap<string, Hex>, index: AbiIndex): Map<string, Artifact> {
+  const out = new Map<string, Artifact>();
+  for (const [address, code] of codes) {
+    const artifact = matchArtifact(code, index.artifacts);
+    if (artifact !== undefined) out.set(address.toLowerCase(), artifact);
+  }
+  return out;
+}
+
 function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Decoder {
   return {
     index,
     forInput: () => decoderOver(index.overlay(), labels),
     canMatchCode: index.artifacts.some((a) => a.deployedBytecode !== undefined),
     nameByCode(codes) {
-      const out = new Map<string, string>();
-      for (const [address, code] of codes) {
-        const artifact = matchArtifact(code, index.artifacts);
-        if (artifact !== undefined) out.set(address.toLowerCase(), artifact.name);
-      }
-      return out;
+      return new Map([...matchesOf(codes, index)].map(([address, artifact]) => [address, artifact.name]));
     },
+    matchByCode: (codes) => matchesOf(codes, index),
     decodeLogs: (logs) => decodeLogs(logs, index),
-    decode: (model, extra, early) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early),
+    decode: (model, extra, early, owners) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early, owners),
     withTokens(model, decoded, tokens) {
       const meta = tokenMetaOf(model, decoded, tokens, index);
       // ERC-20 amounts carry their token's symbol and decimals where both are known (the views scale by them).

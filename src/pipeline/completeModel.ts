@@ -96,7 +96,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   const namesByCode = decoder.canMatchCode && plain.status !== 'not_found';
   const codes = namesByCode ? await fetchCode(client, plain, s.timeoutMs) : new Map<string, Hex>();
   if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
-  const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
+  const owners = namesByCode ? decoder.matchByCode(codes) : undefined;
+  const byCode = owners === undefined ? undefined : new Map([...owners].map(([address, artifact]) => [address, artifact.name]));
   // --online: verified ABIs and names for what the offline sources leave unnamed (the artifacts' names win).
   let labels = byCode;
   let online: OnlineNames | null = null;
@@ -106,7 +107,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
     labels = new Map([...online.labels, ...(byCode ?? [])]);
   }
   // The logs decoded early knew no online names: decoded again where those added any.
-  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
+  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs, owners);
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).
