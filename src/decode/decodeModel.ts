@@ -13,7 +13,7 @@ import type { AbiIndex, Artifact } from './abiIndex.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { byOwners, decodeLogs, type LogDecoding } from './decodeLogs.js';
-import { checksumsOf, withSystemLabels } from './labels.js';
+import { checksumsOf, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
 
@@ -193,6 +193,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
     error: rootError,
     transfers,
     labels,
-    checksums: checksumsOf(model, transfers),
+    // The contracts matched by code are shown too where only an argument names them (a spender, a path).
+    checksums: withChecksums(checksumsOf(model, transfers), owners.keys()),
   };
 }

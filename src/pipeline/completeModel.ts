@@ -19,6 +19,7 @@ import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
 import { codesAt } from './codesAt.js';
+import { seenAddresses } from './seenAddresses.js';
 import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
 
 export interface CompleteSettings {
@@ -40,10 +41,13 @@ export interface CompleteSettings {
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
 export const MAX_CODE_LOOKUPS = 32;
+/** And at most this many more addresses the transaction shows without calling them (emitters, arguments). */
+export const MAX_SEEN_LOOKUPS = 32;
 
 /**
- * The runtime code of the contracts a transaction called (its `to` and every call target), for naming
- * them by artifact (and their storage, with --state). Best effort: a failure here only means fewer names.
+ * The runtime code of the contracts a transaction called (its `to` and every call target), and of the
+ * addresses it shows otherwise (seenAddresses), in one batch, for naming them by artifact (and their
+ * storage, with --state). Best effort: a failure here only means fewer names.
  */
 export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
   const targets = new Set<string>();
@@ -63,7 +67,10 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
       if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
     });
   }
-  return codesAt(client, [...targets].slice(0, MAX_CODE_LOOKUPS), blockOf(model), timeoutMs);
+  const called = [...targets].slice(0, MAX_CODE_LOOKUPS);
+  // The sender is an account, not a contract of the project: its code is not asked for.
+  const known = new Set([...called, ...(model.tx ? [model.tx.from.toLowerCase()] : [])]);
+  return codesAt(client, [...called, ...seenAddresses(model, known, MAX_SEEN_LOOKUPS)], blockOf(model), timeoutMs);
 }
 
 /**

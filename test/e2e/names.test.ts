@@ -13,6 +13,8 @@ import { encodeDeployData, encodeFunctionData, maxUint256, parseEther, parseUnit
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { DEV, receipt } from '../../scripts/lib/scenarios.mjs';
 import { UNISWAP_ARTIFACTS } from '../../scripts/lib/uniswap.mjs';
+import { checksumAddress } from '../../src/decode/keccak.js';
+import { forward, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { type Compiled, writeFoundryProject } from '../support/sourceProject.js';
 
@@ -64,6 +66,9 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
+/** An address as the terminal shows it in tight places: 0x5FC8…5707. */
+const short = (a: string): string => `${checksumAddress(a.toLowerCase()).slice(0, 6)}…${checksumAddress(a.toLowerCase()).slice(-4)}`;
+
 const run = (args: string[]) => runTxray([...args, '-r', anvil.url], { COLUMNS: '160' }, undefined, project);
 
 /** Every call of a --json document's call tree, depth first. */
@@ -110,5 +115,33 @@ describe('the artifact whose code matched names its contract', () => {
     expect(reserves.function.contract).toBe('UniswapV2Pair');
     expect(reserves.outputs.map((o: { name: string }) => o.name)).toEqual((UNISWAP_ARTIFACTS.pair.abi as Array<{ name?: string; outputs?: Array<{ name: string }> }>).find((i) => i.name === 'getReserves')!.outputs!.map((o) => o.name));
     expect(doc.function).toMatchObject({ name: 'swapExactTokensForTokens' });
+  });
+});
+
+describe('a contract named wherever it appears, not only where it was called', () => {
+  test('an approved spender (only an argument) is named by its code, in the action, the input and the log; its code read in the same batch as the called ones', async () => {
+    const counting = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    try {
+      const r = await runTxray([hashes.approve, '-r', counting.url], { COLUMNS: '160' }, undefined, project);
+      expect(r.code).toBe(0);
+      const code = counting.requests.filter((q) => q.method === 'eth_getCode');
+      expect(code.map((q) => (q.params![0] as string).toLowerCase())).toEqual(expect.arrayContaining([at.usdx, at.vault]));
+      expect(code.every((q) => q.batch === code.length)).toBe(true);
+      const spender = `Vault(${short(at.vault)})`;
+      expect(r.stdout).toMatch(/Action +Approved USDX for Vault \(/);
+      expect(r.stdout).toContain(`approve(spender: ${spender}, `);
+      expect(r.stdout).toContain(`Approval(owner: ${short(DEV.sender)}, spender: ${spender}, `);
+    } finally {
+      await counting.close();
+    }
+    expect(jsonOf(await run([hashes.approve, '--json'])).labels[at.vault]).toBe('Vault');
+  });
+
+  test('without traces (--tracer none), the emitters are named as with them: the same labels either way', async () => {
+    const traced = jsonOf(await run([hashes.swap, '--json'])).labels;
+    const untraced = jsonOf(await run([hashes.swap, '--json', '--tracer', 'none'])).labels;
+    expect(untraced[at.dai]).toBe('Token');
+    expect(untraced[at.usdx]).toBe('Token');
+    for (const a of [at.dai, at.usdx]) expect(untraced[a]).toBe(traced[a]);
   });
 });
