@@ -12,6 +12,7 @@ import { AbiIndex, type Artifact } from './abiIndex.js';
 import { decodeModel } from './decodeModel.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { bookToken, withChecksums } from './labels.js';
+import { instanceNames } from './instanceNames.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
 import { tokensOfLogs } from './transfers.js';
@@ -140,7 +141,7 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
         // Past 36 decimals no real token goes: such an amount stays in base units.
         return m !== undefined && m.symbol !== null && m.decimals !== null && m.decimals <= 36 ? { ...t, symbol: m.symbol, decimals: m.decimals } : t;
       });
-      return { ...decoded, transfers, tokens: meta };
+      return { ...decoded, transfers, tokens: meta, instances: instanceNames(decoded.labels, decoded.checksums, meta) };
     },
     decodeState(model, decoded, tokens, codes) {
       if (model.state == null) return decoded;

@@ -8,6 +8,7 @@ import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { shortAddress, shortHex } from './format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
+import { shownName } from '../decode/shownName.js';
 
 /** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */
 export function sciHint(decimal: string): string {
@@ -32,9 +33,9 @@ export function showAddress(a: string, s: AddressStyle): string {
   return label === undefined ? shown : `${escapeText(label)}(${shown})`;
 }
 
-/** A call target: its label alone when it has one, else the address. */
+/** A call target: its label alone when it has one (with its instance's tag where the label is ambiguous), else the address. */
 export function showTarget(a: string, s: AddressStyle): string {
-  const label = s.decoded?.labels.get(a.toLowerCase());
+  const label = shownName(s.decoded, a);
   return label !== undefined ? escapeText(label) : showAddress(a, s);
 }
 

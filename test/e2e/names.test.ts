@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { encodeDeployData, encodeFunctionData, maxUint256, parseEther, parseUnits, type Abi } from 'viem';
+import { decodeFunctionResult, encodeDeployData, encodeFunctionData, maxUint256, parseEther, parseUnits, type Abi } from 'viem';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { DEV, receipt } from '../../scripts/lib/scenarios.mjs';
 import { UNISWAP_ARTIFACTS } from '../../scripts/lib/uniswap.mjs';
@@ -40,6 +40,12 @@ async function mined(tx: Record<string, unknown>): Promise<{ transactionHash: st
 async function deployed(c: { abi: unknown; bytecode: string }, args: unknown[] = []): Promise<string> {
   const data = encodeDeployData({ abi: c.abi as Abi, bytecode: c.bytecode as `0x${string}`, args });
   return (await mined({ data })).contractAddress!.toLowerCase();
+}
+
+/** A token's symbol() as the node answers it. */
+async function symbolOf(token: string): Promise<string> {
+  const answer = await rpc('eth_call', [{ to: token, data: project$('Token', 'symbol') }, 'latest']);
+  return decodeFunctionResult({ abi: built.Token!.abi as Abi, functionName: 'symbol', data: answer }) as string;
 }
 
 const project$ = (name: string, functionName: string, args: unknown[] = []): string => encodeFunctionData({ abi: built[name]!.abi as Abi, functionName, args });
@@ -143,5 +149,30 @@ describe('a contract named wherever it appears, not only where it was called', (
     expect(untraced[at.dai]).toBe('Token');
     expect(untraced[at.usdx]).toBe('Token');
     for (const a of [at.dai, at.usdx]) expect(untraced[a]).toBe(traced[a]);
+  });
+});
+
+describe('two deployments of one contract in one view', () => {
+  test('the tree and the gas profile tell them apart by the symbol() each answered ("Token(DAI)"); JSON keeps one name and the addresses', async () => {
+    const [dai, usdx] = [await symbolOf(at.dai), await symbolOf(at.usdx)];
+    const r = await run([hashes.swap, '--gas']);
+    const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
+    expect(tree).toContain(`call Token(${dai})::transferFrom(`);
+    expect(tree).toContain(`call Token(${usdx})::transfer(`);
+    expect(tree).toContain(`staticcall Token(${dai})::balanceOf(`);
+    expect(tree).toContain(`staticcall Token(${usdx})::balanceOf(`);
+    expect(tree).not.toMatch(/Token::/);
+    expect(r.stdout).toMatch(new RegExp(`│ Token\\(${dai}\\)::transferFrom +│`));
+    const doc = jsonOf(await run([hashes.swap, '--json']));
+    expect([doc.labels[at.dai], doc.labels[at.usdx]]).toEqual(['Token', 'Token']);
+    expect(doc.transfers.map((t: { token: string; symbol: string }) => [t.token.toLowerCase(), t.symbol])).toEqual([
+      [at.dai, dai],
+      [at.usdx, usdx],
+    ]);
+  });
+
+  test('one deployment alone keeps its plain name', async () => {
+    const r = await run([hashes.deposit]);
+    expect(r.stdout).toContain('call Token::transferFrom(');
   });
 });
