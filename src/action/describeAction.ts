@@ -352,7 +352,8 @@ function called(f: Facts): Verdict {
   const input = f.model.tx?.input;
   const selector = input !== undefined && input.length >= 10 ? input.slice(0, 10) : null;
   const venues = unique(f.venues.map((v) => v.venue));
-  // A function no source names is said by its selector, never dressed up as a name.
-  const summary = fn?.name ? `Called ${target}.${fn.name}()` : selector !== null ? `Called ${target} (selector ${selector})` : `Called ${target}`;
+  // A function no source names is said by its selector, never dressed up as a name; one that took
+  // arguments is not written as if it took none (they are on the Input line).
+  const summary = fn?.name ? `Called ${target}.${fn.name}(${fn.args.length > 0 ? '…' : ''})` : selector !== null ? `Called ${target} (selector ${selector})` : `Called ${target}`;
   return { summary, kind: 'call', protocols: venues };
 }

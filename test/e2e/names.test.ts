@@ -176,3 +176,26 @@ describe('two deployments of one contract in one view', () => {
     expect(r.stdout).toContain('call Token::transferFrom(');
   });
 });
+
+describe('one name per address in a view', () => {
+  test('the approved Vault and the Vault sent to read the same everywhere: action, input, logs, transfers, tree', async () => {
+    const full = checksumAddress(at.vault);
+    for (const hash of [hashes.approve, hashes.deposit]) {
+      const out = (await run([hash])).stdout;
+      expect(out).toMatch(/Action +(Approved USDX for Vault \(|Sent 100 USDX to Vault\n)/);
+      // Wherever its address is written, the name is written before it.
+      const shown = out.split(short(at.vault)).length - 1 + out.split(full).length - 1;
+      const named = out.split(`Vault(${short(at.vault)})`).length - 1 + out.split(`Vault(${full})`).length - 1;
+      expect(shown).toBeGreaterThan(0);
+      expect(named).toBe(shown);
+    }
+  });
+
+  test('a call that takes arguments is not said with empty parentheses: "Called Vault.setFee(…)", in text and JSON', async () => {
+    const takes = inputNames(built.Vault!.abi, 'function', 'setFee').length;
+    expect(takes).toBeGreaterThan(0);
+    expect((await run([hashes.setFee])).stdout).toMatch(/Action +Called Vault\.setFee\(…\)\n/);
+    expect(jsonOf(await run([hashes.setFee, '--json'])).action.summary).toBe('Called Vault.setFee(…)');
+  });
+});
+
