@@ -199,3 +199,19 @@ describe('one name per address in a view', () => {
   });
 });
 
+
+describe('a typo in a function name', () => {
+  test('txray call $VAULT widthdraw 1: the near names the loaded ABIs know, the project\'s first; exit 2 before any request', async () => {
+    const counting = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    try {
+      const r = await runTxray(['call', at.vault, 'widthdraw', '1', '-r', counting.url], {}, undefined, project);
+      expect(r.code).toBe(2);
+      const types = (built.Vault!.abi as Array<{ type: string; name?: string; inputs: Array<{ type: string }> }>).find((i) => i.type === 'function' && i.name === 'withdraw')!.inputs.map((p) => p.type);
+      expect(r.stderr).toMatch(new RegExp(`^txray: no loaded ABI has a function named widthdraw; did you mean withdraw\\(${types.join(',')}\\)( or [^\\n]+)?\\?\\n$`));
+      expect(r.stderr).not.toContain('widthdraw(');
+      expect(counting.requests).toEqual([]);
+    } finally {
+      await counting.close();
+    }
+  });
+});
