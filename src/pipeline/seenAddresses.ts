@@ -4,9 +4,8 @@
  * indexed address). Their code is read in the same batch as the called contracts' so that a contract
  * is named by its artifact wherever it appears, not only where it was called.
  */
-import type { InspectModel } from '../model/types.js';
+import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import type { Hex } from '../raw/types.js';
 
 /**
  * An ABI word that holds an address: twelve zero bytes, then a first byte that is not zero. Amounts
@@ -30,21 +29,24 @@ function* addressWords(data: string, skip: number): Generator<string> {
  */
 export function seenAddresses(model: InspectModel, known: ReadonlySet<string>, limit: number): string[] {
   const out = new Set<string>();
-  const add = (a: string): boolean => {
-    if (!known.has(a)) out.add(a);
-    return out.size < limit;
+  const full = (): boolean => out.size >= limit;
+  /** Adds each address not known; false once the limit is reached. */
+  const take = (addresses: Iterable<string>): boolean => {
+    for (const a of addresses) {
+      if (full()) return false;
+      if (!known.has(a)) out.add(a);
+    }
+    return !full();
   };
   const logs = model.receipt?.logs ?? [];
-  const inputs = (function* (): Generator<string> {
-    for (const l of logs) yield l.address.toLowerCase();
-    for (const l of logs) for (const t of l.topics.slice(1)) yield* addressWords(t, 0);
-    if (model.tx?.input !== undefined && model.tx.to !== null) yield* addressWords(model.tx.input, 10);
-    const calls: Hex[] = [];
-    if (model.tree) walkCalls(model.tree.root, (n) => void (n.type === 'call' && n.input !== null && calls.push(n.input)));
-    for (const input of calls) yield* addressWords(input, 10);
-    for (const l of logs) yield* addressWords(l.data, 0);
-  })();
-  if (limit <= 0) return [];
-  for (const a of inputs) if (!add(a)) break;
-  return [...out].slice(0, limit);
+  const tx = model.tx;
+  const ok =
+    limit > 0 &&
+    take(logs.map((l) => l.address.toLowerCase())) &&
+    logs.every((l) => l.topics.slice(1).every((t) => take(addressWords(t, 0)))) &&
+    (tx?.input === undefined || tx.to === null || take(addressWords(tx.input, 10)));
+  // A big tree is walked only until the limit is reached.
+  if (ok && model.tree) walkCalls(model.tree.root, (n: CallNode) => (n.type === 'call' && n.input !== null ? take(addressWords(n.input, 10)) : !full()));
+  if (!full()) logs.every((l) => take(addressWords(l.data, 0)));
+  return [...out];
 }
