@@ -4,6 +4,9 @@
  * token's own symbol where symbol() answered one that no other of them shares, else its short address.
  */
 
+/** The longest symbol that tags an instance. */
+const MAX_TAG = 16;
+
 type TokenMeta = ReadonlyMap<string, { readonly symbol: string | null }>;
 
 /** Lower-case address → its tag ("DAI", "0x9599…07B1"), for the shown addresses whose label another shown address bears. */
@@ -22,7 +25,8 @@ export function instanceNames(labels: ReadonlyMap<string, string>, checksums: Re
     const symbols = same.map((a) => tokens?.get(a)?.symbol ?? null);
     same.forEach((address, i) => {
       const symbol = symbols[i];
-      const unique = symbol != null && symbol !== '' && symbols.filter((s) => s === symbol).length === 1;
+      // A symbol is the token's own text: one too long to be a tag gives way to the address.
+      const unique = symbol != null && symbol !== '' && symbol.length <= MAX_TAG && symbols.filter((s) => s === symbol).length === 1;
       const shown = checksums.get(address)!;
       out.set(address, unique ? symbol : `${shown.slice(0, 6)}…${shown.slice(-4)}`);
     });

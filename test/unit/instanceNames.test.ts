@@ -25,6 +25,7 @@ describe('instanceNames', () => {
     const labels = new Map([[A, 'Token'], [B, 'Token']]);
     expect([...instanceNames(labels, checksums, new Map([[A, { symbol: 'DAI' }]]))]).toEqual([[A, 'DAI'], [B, '0xCf7E…0Fc9']]);
     expect([...instanceNames(labels, checksums, new Map([[A, { symbol: 'X' }], [B, { symbol: 'X' }]]))]).toEqual([[A, '0x9599…07B1'], [B, '0xCf7E…0Fc9']]);
+    expect(instanceNames(labels, checksums, new Map([[A, { symbol: 'S'.repeat(17) }]])).get(A)).toBe('0x9599…07B1');
   });
 
   test('only the addresses the view shows count: a label the address book gives elsewhere makes nothing ambiguous', () => {
