@@ -134,7 +134,7 @@ function examples({ h, token, showcase, txray, shell }) {
     // docs/decoding.md: the showcase's tree, abridged, and a custom error from a project artifact.
     decoding: () => {
       const tree = sections(txray(lookup(h.showcase), 0), 'Call tree').split('\n');
-      const kept = tree.filter((l, i) => i < 2 || /create Child|Child::ping|Logic::bump|Child::fail/.test(l));
+      const kept = tree.filter((l, i) => i < 2 || /create Child|Child(\([^)]*\))?::ping|Logic::bump|Child(\([^)]*\))?::fail/.test(l));
       return [...kept, '  …', sections(txray(lookup(h.tokenFail), 1), 'Why it failed', 'Logs')].join('\n');
     },
     // docs/state.md: the three sections --state adds.

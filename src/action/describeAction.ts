@@ -8,6 +8,7 @@
  */
 import { APPROVAL, ZERO_ADDRESS } from '../decode/transfers.js';
 import { checksumAddress } from '../decode/keccak.js';
+import { shownName } from '../decode/shownName.js';
 import { familyOf } from '../model/chain.js';
 import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
@@ -39,8 +40,8 @@ export function describeAction(model: InspectModel, viewOf?: Hex): ActionResult 
   const r = model.receipt;
   const tx = model.tx ?? (r?.from !== undefined ? { hash: model.hash, blockHash: null, blockNumber: null, transactionIndex: null, from: r.from, to: r.to ?? null } : null);
   if (tx === null || (model.status !== 'success' && model.status !== 'reverted')) return null;
-  const labels = model.decoded?.labels;
-  const nameOf: NameOf = (a) => labels?.get(a.toLowerCase());
+  // As every view names it: "Token(DAI)" where two Tokens are in the view.
+  const nameOf: NameOf = (a) => shownName(model.decoded, a);
   const checksums = model.decoded?.checksums;
   const shown = (a: string): string => checksums?.get(a.toLowerCase()) ?? checksumAddress(a.toLowerCase());
   const logs = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
@@ -159,7 +160,8 @@ function approvalsOnly(f: Facts): Verdict | null {
 
 /** Lending and staking: the protocol's own event from a contract the address book names as that protocol's. */
 function protocolOwn(f: Facts): Verdict | null {
-  const hit = protocolEvent(f.logs, f.nameOf);
+  // A protocol's contract is known by its label alone (an instance's tag is for reading, not matching).
+  const hit = protocolEvent(f.logs, (a) => f.model.decoded?.labels.get(a));
   if (hit === null) return null;
   const about = (side: readonly AssetAmount[]): readonly AssetAmount[] => {
     const match = hit.asset === null ? [] : side.filter((a) => a.asset === hit.asset);
@@ -350,7 +352,8 @@ function called(f: Facts): Verdict {
   const input = f.model.tx?.input;
   const selector = input !== undefined && input.length >= 10 ? input.slice(0, 10) : null;
   const venues = unique(f.venues.map((v) => v.venue));
-  // A function no source names is said by its selector, never dressed up as a name.
-  const summary = fn?.name ? `Called ${target}.${fn.name}()` : selector !== null ? `Called ${target} (selector ${selector})` : `Called ${target}`;
+  // A function no source names is said by its selector, never dressed up as a name; one that took
+  // arguments is not written as if it took none (they are on the Input line).
+  const summary = fn?.name ? `Called ${target}.${fn.name}(${fn.args.length > 0 ? '…' : ''})` : selector !== null ? `Called ${target} (selector ${selector})` : `Called ${target}`;
   return { summary, kind: 'call', protocols: venues };
 }

@@ -232,9 +232,13 @@ export class AbiIndex {
 
   /** The functions of the loaded ABIs (--abi, the project's, the built-in ones) with this name, in priority order. */
   functionsNamed(name: string): Array<Candidate<AbiFunction>> {
-    const out: Array<Candidate<AbiFunction>> = [];
-    if (this.base !== null) out.push(...this.base.functionsNamed(name));
-    for (const list of this.own.items.functions.values()) for (const c of list) if (c.item.name === name) out.push(c);
+    return this.loadedFunctions().filter((c) => c.item.name === name);
+  }
+
+  /** Every function of the loaded ABIs (--abi, the project's, the built-in ones), in priority order. */
+  loadedFunctions(): Array<Candidate<AbiFunction>> {
+    const out: Array<Candidate<AbiFunction>> = this.base === null ? [] : this.base.loadedFunctions();
+    for (const list of this.own.items.functions.values()) out.push(...list);
     return out;
   }
 

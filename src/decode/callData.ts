@@ -55,23 +55,37 @@ export function named(item: AbiFunction | AbiEvent | AbiError, c: Candidate<unkn
   return { name: item.name, signature: signatureOf(item), args: decodedArgs, source: c.source, ...(c.contract ? { contract: c.contract } : {}) };
 }
 
-/** How call data is read: `prefer` puts the candidates of one contract (the target's) first; `exact` accepts only an exact fit. */
+/**
+ * How call data is read: `own` puts the candidates of one contract first (the artifact its code matched,
+ * or a contract's name: the target's); `exact` accepts only an exact fit.
+ */
 export interface CallDataHow {
-  readonly prefer?: string;
+  readonly own?: Artifact | string;
   readonly exact?: boolean;
 }
 
 /**
- * Call data by a candidate of its selector. The index files candidates under their true selector, so
- * only the parameters are decoded here, and they must re-encode to exactly the bytes that were sent.
+ * The candidates with those of `own` first (the artifact whose code the called or emitting contract
+ * runs): its own names for its functions, events and parameters win over a generic ABI's of the same
+ * selector, whatever the sources' order. The others keep their order, to fill what it lacks.
+ */
+export function ownFirst<T>(candidates: Array<Candidate<T>>, own: Artifact | string | undefined): Array<Candidate<T>> {
+  if (own === undefined) return candidates;
+  const mine = typeof own === 'string' ? (c: Candidate<T>): boolean => c.contract === own : (c: Candidate<T>): boolean => c.contract === own.name && c.source === own.source;
+  const first = candidates.filter(mine);
+  return first.length === 0 || first.length === candidates.length ? candidates : [...first, ...candidates.filter((c) => !mine(c))];
+}
+
+/**
+ * Call data by a candidate of its selector (those of `how.own`, the callee's matched artifact or a
+ * contract name, first). The index files candidates under their true selector, so only the parameters
+ * are decoded here, and they must re-encode to exactly the bytes that were sent.
  */
 export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {}): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
   const data = input.toLowerCase() as Hex;
   const body = `0x${data.slice(10)}` as Hex;
-  const all = index.functionCandidates(data.slice(0, 10) as Hex);
-  const prefer = how.prefer;
-  const candidates = prefer === undefined || !all.some((c) => c.contract === prefer) ? all : [...all.filter((c) => c.contract === prefer), ...all.filter((c) => c.contract !== prefer)];
+  const candidates = ownFirst(index.functionCandidates(data.slice(0, 10) as Hex), how.own);
   for (const c of candidates) {
     try {
       const values = decodeParams(c.item.inputs, body, true);
@@ -161,10 +175,10 @@ export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | nul
   }
 }
 
-export function decodeErrorData(index: AbiIndex, data: Hex): Decoded | null {
+export function decodeErrorData(index: AbiIndex, data: Hex, own?: Artifact): Decoded | null {
   if (byteLength(data) < 4) return null;
   const lower = data.toLowerCase() as Hex;
-  for (const c of index.errorCandidates(lower.slice(0, 10) as Hex)) {
+  for (const c of ownFirst(index.errorCandidates(lower.slice(0, 10) as Hex), own)) {
     try {
       const { args: values } = decodeErrorResult({ abi: [c.item], data: lower });
       if (encodeErrorResult({ abi: [c.item], errorName: c.item.name, args: (values ?? []) as unknown[] }).toLowerCase() !== lower) continue;

@@ -8,10 +8,11 @@ import { UsageError } from '../errors.js';
 import type { DecodedModel, DecodedState, InspectModel } from '../model/types.js';
 import { isAddress } from '../raw/hex.js';
 import { escapeShort } from '../raw/escape.js';
-import { AbiIndex } from './abiIndex.js';
-import { decodeModel } from './decodeModel.js';
+import { AbiIndex, type Artifact } from './abiIndex.js';
+import { type ByCode, decodeModel } from './decodeModel.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { bookToken, withChecksums } from './labels.js';
+import { instanceNames } from './instanceNames.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from './matchCode.js';
 import { tokensOfLogs } from './transfers.js';
@@ -43,10 +44,12 @@ export interface Decoder {
   readonly canMatchCode: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
+  /** The artifact each address's runtime code is (lower-case addresses; see matchArtifact). */
+  matchByCode(codes: ReadonlyMap<string, Hex>): Map<string, Artifact>;
   /** The receipt's logs alone (see decodeModel's `early`). */
   decodeLogs(logs: readonly RpcLog[]): LogDecoding;
-  /** `delegates`: EIP-7702 delegated accounts → their delegates, from the code read for names. */
-  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding, delegates?: ReadonlyMap<string, Hex>): DecodedModel;
+  /** `byCode`: the artifacts matched by code (whose own names decide their contracts' calls, events and errors) and EIP-7702 delegated accounts → their delegates. */
+  decode(model: InspectModel, extraLabels?: ReadonlyMap<string, string>, early?: LogDecoding, byCode?: ByCode): DecodedModel;
   /** ERC-20 transfers with their token's symbol and decimals, from `tokens` (symbol(), decimals()) or the address book. */
   withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   /**
@@ -110,21 +113,26 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   return decoderOver(index, labels);
 }
 
+function matchesOf(codes: ReadonlyMap<string, Hex>, index: AbiIndex): Map<string, Artifact> {
+  const out = new Map<string, Artifact>();
+  for (const [address, code] of codes) {
+    const artifact = matchArtifact(code, index.artifacts);
+    if (artifact !== undefined) out.set(address.toLowerCase(), artifact);
+  }
+  return out;
+}
+
 function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Decoder {
   return {
     index,
     forInput: () => decoderOver(index.overlay(), labels),
     canMatchCode: index.artifacts.some((a) => a.deployedBytecode !== undefined),
     nameByCode(codes) {
-      const out = new Map<string, string>();
-      for (const [address, code] of codes) {
-        const artifact = matchArtifact(code, index.artifacts);
-        if (artifact !== undefined) out.set(address.toLowerCase(), artifact.name);
-      }
-      return out;
+      return new Map([...matchesOf(codes, index)].map(([address, artifact]) => [address, artifact.name]));
     },
+    matchByCode: (codes) => matchesOf(codes, index),
     decodeLogs: (logs) => decodeLogs(logs, index),
-    decode: (model, extra, early, delegates) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early, delegates),
+    decode: (model, extra, early, byCode) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early, byCode),
     withTokens(model, decoded, tokens) {
       const meta = tokenMetaOf(model, decoded, tokens, index);
       // ERC-20 amounts carry their token's symbol and decimals where both are known (the views scale by them).
@@ -133,7 +141,7 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
         // Past 36 decimals no real token goes: such an amount stays in base units.
         return m !== undefined && m.symbol !== null && m.decimals !== null && m.decimals <= 36 ? { ...t, symbol: m.symbol, decimals: m.decimals } : t;
       });
-      return { ...decoded, transfers, tokens: meta };
+      return { ...decoded, transfers, tokens: meta, instances: instanceNames(decoded.labels, decoded.checksums, meta) };
     },
     decodeState(model, decoded, tokens, codes) {
       if (model.state == null) return decoded;

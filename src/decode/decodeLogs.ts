@@ -2,8 +2,8 @@
 import type { AbiEvent } from 'abitype';
 import type { Decoded, Transfer } from '../model/types.js';
 import type { RpcLog } from '../raw/types.js';
-import type { AbiIndex } from './abiIndex.js';
-import { args, decodeParams, named } from './callData.js';
+import type { AbiIndex, Artifact } from './abiIndex.js';
+import { args, decodeParams, named, ownFirst } from './callData.js';
 import { tokenTransfers } from './transfers.js';
 
 /** Indexed parameters of these types are stored as their hash: the topic is all there is. */
@@ -27,10 +27,11 @@ function decodeEvent(item: AbiEvent, log: RpcLog): unknown[] {
   });
 }
 
-export function decodeLog(index: AbiIndex, log: RpcLog): Decoded | null {
+/** A log by its candidates, those of `own` (the emitter's matched artifact) first. */
+export function decodeLog(index: AbiIndex, log: RpcLog, own?: Artifact): Decoded | null {
   const topic0 = log.topics[0];
   if (topic0 === undefined) return null; // anonymous events stay raw
-  for (const c of index.eventCandidates(topic0, log.topics.length - 1)) {
+  for (const c of ownFirst(index.eventCandidates(topic0, log.topics.length - 1), own)) {
     try {
       return named(c.item, c, args(c.item.inputs, decodeEvent(c.item, log), true));
     } catch {
@@ -50,5 +51,15 @@ export interface LogDecoding {
 /** Needs only the receipt, so it can run while the trace is still on its way. */
 export function decodeLogs(logs: readonly RpcLog[], index: AbiIndex): LogDecoding {
   return { logs, events: logs.map((l) => decodeLog(index, l)), tokens: tokenTransfers(logs) };
+}
+
+/** `early` with the logs of emitters whose code matched an artifact decoded again, by that artifact first. */
+export function byOwners(early: LogDecoding, index: AbiIndex, owners: ReadonlyMap<string, Artifact>): LogDecoding {
+  if (owners.size === 0) return early;
+  const events = early.logs.map((l, i) => {
+    const own = owners.get(l.address.toLowerCase());
+    return own === undefined ? early.events[i]! : decodeLog(index, l, own);
+  });
+  return { ...early, events };
 }
 

@@ -9,10 +9,10 @@ import { walkCalls } from '../model/walk.js';
 import { byteLength } from '../raw/hex.js';
 import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import type { Hex } from '../raw/types.js';
-import type { AbiIndex } from './abiIndex.js';
+import type { AbiIndex, Artifact } from './abiIndex.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
-import { decodeLogs, type LogDecoding } from './decodeLogs.js';
+import { byOwners, decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { withNestedCalls } from './nestedCalls.js';
 import { checksumsOf, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
@@ -35,19 +35,20 @@ function valueEntry(index: AbiIndex, name: string | undefined): Decoded | null {
   return null;
 }
 
-/** A failed call's revert data decoded, once per distinct data in a pass. */
-function revertOf(node: CallNode, index: AbiIndex, memo: DecodeMemo): DecodedRevert | null {
+/** A failed call's revert data decoded, once per distinct data (and code that raised it) in a pass. */
+function revertOf(node: CallNode, index: AbiIndex, memo: DecodeMemo, own: Artifact | undefined): DecodedRevert | null {
   const output = node.output!;
-  let found = memo.reverts.get(output);
-  if (found === undefined) memo.reverts.set(output, (found = decodeRevertData(node, index)));
+  const reverts = memo.of(memo.reverts, own);
+  let found = reverts.get(output);
+  if (found === undefined) reverts.set(output, (found = decodeRevertData(node, index, own)));
   return found;
 }
 
-function decodeRevertData(node: CallNode, index: AbiIndex): DecodedRevert | null {
+function decodeRevertData(node: CallNode, index: AbiIndex, own: Artifact | undefined): DecodedRevert | null {
   if (node.error === null || node.output === null || byteLength(node.output) === 0) return null;
   // The ladder: Error and Panic first, then a custom error an ABI names, then text or raw data.
   const revert = decodeRevert(node.output);
-  const custom = revert.kind !== 'error' && revert.kind !== 'panic' ? decodeErrorData(index, node.output) : null;
+  const custom = revert.kind !== 'error' && revert.kind !== 'panic' ? decodeErrorData(index, node.output, own) : null;
   return { revert, custom };
 }
 
@@ -61,7 +62,8 @@ function decodeRevertData(node: CallNode, index: AbiIndex): DecodedRevert | null
  * shared between inputs.
  */
 class DecodeMemo {
-  readonly calls = new Map<string, { decoded: Decoded; item: AbiFunction | null } | null>();
+  /** By the callee's matched artifact (none: undefined), then by input: its names decide first. */
+  readonly calls = new Map<Artifact | undefined, Map<string, { decoded: Decoded; item: AbiFunction | null } | null>>();
   /**
    * Calls looked up and not found. When inputs do not repeat (a loop calling one function with a new
    * argument each time), the map costs more than decoding again: after 1,024 misses that are more than
@@ -71,22 +73,30 @@ class DecodeMemo {
   callMisses = 0;
   keepCalls = true;
   readonly outputs = new Map<AbiFunction, Map<string, DecodedArg[] | null>>();
-  readonly reverts = new Map<string, DecodedRevert | null>();
+  readonly reverts = new Map<Artifact | undefined, Map<string, DecodedRevert | null>>();
   readonly guesses: GuessMemo = new Map();
+
+  /** The memo of one owner (the matched artifact, or undefined). */
+  of<V>(byOwner: Map<Artifact | undefined, Map<string, V>>, own: Artifact | undefined): Map<string, V> {
+    let inner = byOwner.get(own);
+    if (inner === undefined) byOwner.set(own, (inner = new Map()));
+    return inner;
+  }
 }
 
 /** A call's function: by a candidate, else by guessed types; once per distinct input. */
-function callOf(index: AbiIndex, input: Hex, memo: DecodeMemo): { decoded: Decoded; item: AbiFunction | null } | null {
+function callOf(index: AbiIndex, input: Hex, memo: DecodeMemo, own: Artifact | undefined): { decoded: Decoded; item: AbiFunction | null } | null {
+  const calls = memo.of(memo.calls, own);
   if (memo.keepCalls) {
     memo.callLookups++;
-    const known = memo.calls.get(input);
+    const known = calls.get(input);
     if (known !== undefined) return known;
   }
-  const call = decodeCallData(index, input);
+  const call = decodeCallData(index, input, { own });
   const guess = call === null ? guessCallData(input, memo.guesses) : null;
   const found = call ?? (guess === null ? null : { decoded: guess, item: null });
   if (memo.keepCalls) {
-    memo.calls.set(input, found);
+    calls.set(input, found);
     if (++memo.callMisses >= 1024 && memo.callMisses * 2 > memo.callLookups) {
       memo.keepCalls = false;
       memo.calls.clear();
@@ -103,17 +113,17 @@ function returnOf(item: AbiFunction, output: Hex, memo: DecodeMemo): DecodedArg[
   return found;
 }
 
-const inputFunction = (model: InspectModel, index: AbiIndex, guesses?: GuessMemo): Decoded | null => {
+const inputFunction = (model: InspectModel, index: AbiIndex, owners: ReadonlyMap<string, Artifact>, guesses?: GuessMemo): Decoded | null => {
   const input = model.tx?.input;
   if (input === undefined) return null;
   // A creation's input is init code, not call data: its constructor where an artifact's creation code
   // begins it, else nothing (its first bytes are opcodes, never a selector).
   if (model.tx?.to == null) return decodeConstructor(index.artifacts, input)?.decoded ?? null;
-  return decodeCallData(index, input)?.decoded ?? guessCallData(input, guesses);
+  return decodeCallData(index, input, { own: owners.get(model.tx.to.toLowerCase()) })?.decoded ?? guessCallData(input, guesses);
 };
 
 /** What one call runs, by its kind: a constructor, receive()/fallback(), a precompile, or a function. */
-function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: AbiIndex, labels: Map<string, string>, memo: DecodeMemo): { function?: Decoded; outputs?: readonly DecodedArg[] } | null {
+function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: AbiIndex, labels: Map<string, string>, memo: DecodeMemo, own: Artifact | undefined): { function?: Decoded; outputs?: readonly DecodedArg[] } | null {
   if (n.input === null) return null;
   if (n.type === 'create') {
     const ctor = decodeConstructor(index.artifacts, n.input);
@@ -136,7 +146,7 @@ function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: 
     const pre = decodePrecompile(n.to, n.input, n.error === null ? n.output : null);
     return pre === null ? null : pre.outputs === undefined ? { function: pre.function } : { function: pre.function, outputs: pre.outputs };
   }
-  const call = callOf(index, n.input, memo);
+  const call = callOf(index, n.input, memo, own);
   if (call === null) return null;
   const outputs = call.item !== null && n.error === null && n.output !== null ? returnOf(call.item, n.output, memo) : null;
   return outputs === null ? { function: call.decoded } : { function: call.decoded, outputs };
@@ -161,42 +171,54 @@ function contractsOf(labels: ReadonlyMap<string, string>, delegates: ReadonlyMap
   return out;
 }
 
+/** What the code read for names found: the artifact each address's code matched, and (EIP-7702) the delegate each delegated account runs (lower-case addresses). */
+export interface ByCode {
+  readonly owners?: ReadonlyMap<string, Artifact>;
+  readonly delegates?: ReadonlyMap<string, Hex>;
+}
+
 /**
  * Decode everything in the model; call nodes get their `decoded` in place (they are this run's own objects).
- * `early`: the logs already decoded, used when they are this model's logs.
+ * `early`: the logs already decoded, used when they are this model's logs. `byCode.owners`: the artifact
+ * each address's code matched, whose names decide that contract's calls, events and errors.
  */
-export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding, delegates?: ReadonlyMap<string, Hex>): DecodedModel {
+export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: ReadonlyMap<string, string>, early?: LogDecoding, byCode: ByCode = {}): DecodedModel {
+  const owners = byCode.owners ?? new Map<string, Artifact>();
+  const delegates = byCode.delegates;
   const labels = withSystemLabels(model, extraLabels, index);
   const memo = new DecodeMemo();
   const tree = model.tree;
   if (tree !== null) {
     walkCalls(tree.root, (n) => {
-      const call = callDecoding(n, n === tree.root, model, index, labels, memo);
-      const revert = n.error === null || n.output === null ? null : revertOf(n, index, memo);
+      const own = n.to === null || owners.size === 0 ? undefined : owners.get(n.to.toLowerCase());
+      const call = callDecoding(n, n === tree.root, model, index, labels, memo, own);
+      const revert = n.error === null || n.output === null ? null : revertOf(n, index, memo, own);
       if (call !== null || revert !== null) n.decoded = revert === null ? call! : { ...call, revert };
     });
   }
   // No tree (a simulation by eth_call alone): the revert data came with the failure itself.
   const failed = model.failure?.revert;
-  const rootError = tree !== null ? (tree.root.decoded?.revert?.custom ?? null) : failed?.kind === 'custom' ? decodeErrorData(index, failed.data) : null;
+  const to = model.tx?.to?.toLowerCase();
+  const rootError = tree !== null ? (tree.root.decoded?.revert?.custom ?? null) : failed?.kind === 'custom' ? decodeErrorData(index, failed.data, to === undefined ? undefined : owners.get(to)) : null;
   const logs = model.receipt?.logs ?? [];
-  const fromLogs = early !== undefined && early.logs === logs ? early : decodeLogs(logs, index);
+  const fromLogs = byOwners(early !== undefined && early.logs === logs ? early : decodeLogs(logs, index), index, owners);
   const transfers = transfersOf(model, fromLogs.tokens);
   // The root call's input is the transaction's input: decoded once, above, when there is a tree.
   const root = tree?.root;
   const input = model.tx?.input;
   const sameAsRoot = root !== undefined && root.type === 'call' && input !== undefined && root.input?.toLowerCase() === input.toLowerCase();
-  const fn = sameAsRoot ? (root.decoded?.function ?? null) : inputFunction(model, index, memo.guesses);
+  const fn = sameAsRoot ? (root.decoded?.function ?? null) : inputFunction(model, index, owners, memo.guesses);
   // The calls an envelope carries in its bytes arguments, on the transaction's input only: in the call
   // tree the frames they ran are the call's children already.
-  const to = model.tx?.to ?? null;
+  const target = model.tx?.to ?? null;
   return {
-    function: fn === null || input === undefined || to === null ? fn : withNestedCalls(fn, input, to, index, contractsOf(labels, delegates)),
+    function: fn === null || input === undefined || target === null ? fn : withNestedCalls(fn, input, target, index, contractsOf(labels, delegates)),
     events: fromLogs.events,
     error: rootError,
     transfers,
     labels,
-    checksums: delegates === undefined ? checksumsOf(model, transfers) : withChecksums(checksumsOf(model, transfers), delegates.values()),
+    // The contracts matched by code are shown too where only an argument names them (a spender, a path).
+    checksums: withChecksums(withChecksums(checksumsOf(model, transfers), owners.keys()), delegates?.values() ?? []),
     ...(delegates !== undefined && delegates.size > 0 ? { delegates } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { AbiIndex } from './abiIndex.js';
+import { nearFunctions } from './nearFunctions.js';
 import { signatureOf } from './abiIndex.js';
 
 const UNITS: Readonly<Record<string, number>> = { wei: 0, gwei: 9, ether: 18, eth: 18 };
@@ -195,9 +196,16 @@ export function resolveFunction(sig: string, words: readonly string[], index: Ab
   narrow((c) => c.source === 'project' || c.source === 'abi');
   const fitting = distinct(pool);
   if (fitting.length === 1) return fitting[0]!;
-  if (signatures.length === 0) throw new UsageError(`no loaded ABI has a function named ${sig}; give its signature instead, e.g. ${sig}(address,uint256).`);
+  if (signatures.length === 0) throw new UsageError(`no loaded ABI has a function named ${sig}; ${unknownName(sig, index, argCount)}`);
   if (fitting.length === 0) throw new UsageError(`the loaded ABIs have ${signatures.join(', ')}, none with ${argCount} argument${argCount === 1 ? '' : 's'}.`);
   throw ambiguous(pool);
+}
+
+/** What to do about a name no loaded ABI has: the near names they do have, else how to write a signature. */
+function unknownName(sig: string, index: AbiIndex | null, argCount: number): string {
+  const near = index === null ? [] : nearFunctions(sig, index.loadedFunctions(), argCount).map((s) => escapeShort(s, 80));
+  if (near.length === 0) return 'give its signature instead, as name(type,…), e.g. transfer(address,uint256).';
+  return `did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}?`;
 }
 
 /** Calldata for `sig` with `words` as its arguments; `prefer`: see resolveFunction. */

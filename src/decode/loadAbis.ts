@@ -1,6 +1,6 @@
 /**
  * ABIs from files: --abi paths (a JSON ABI array, a human-readable ABI with one signature per line, a
- * Foundry or Hardhat artifact, or a directory of them) and the project in the working directory
+ * Foundry, Hardhat or Waffle artifact, or a directory of them) and the project in the working directory
  * (foundry.toml → its `out` folder; hardhat.config.* → artifacts/).
  * A bad --abi path is a usage error; inside directories and projects, unreadable files are skipped.
  */
@@ -131,13 +131,17 @@ export function parseAbiFile(text: string, file: string, source: Source): Artifa
     if (typeof o === 'object' && o !== null && isAbiArray(o.abi)) {
       // Foundry: { abi, bytecode: { object }, deployedBytecode: { object } }, named after the file.
       // Hardhat: { _format: "hh-sol-artifact-1", contractName, abi, bytecode, deployedBytecode }.
+      // Waffle (what @uniswap/v2-core/build ships): { abi, bytecode, evm: { bytecode, deployedBytecode } },
+      // solc's own output shape, its immutables under evm.deployedBytecode.immutableReferences.
       // Either may carry solc's storageLayout (Foundry with extra_output = ["storageLayout"]).
+      const evm = typeof o.evm === 'object' && o.evm !== null ? (o.evm as Record<string, unknown>) : {};
+      const code = { ...o, bytecode: o.bytecode ?? evm.bytecode, deployedBytecode: o.deployedBytecode ?? evm.deployedBytecode };
       return {
         name: typeof o.contractName === 'string' ? o.contractName : name,
         abi: o.abi,
         source,
-        bytecode: hexOrUndefined(o.bytecode),
-        ...withRuntime(o),
+        bytecode: hexOrUndefined(code.bytecode),
+        ...withRuntime(code),
         ...(o.storageLayout !== undefined ? { storageLayout: parseStorageLayout(o.storageLayout) } : {}),
         ...withDebug(file, o),
       };

@@ -76,7 +76,7 @@ function bytesOf(p: AbiParameter, v: JsonValue | undefined, at: string, t: Targe
 function innerCall(value: JsonValue, target: string | undefined, w: Walk, depth: number): Decoded | null {
   if (typeof value !== 'string' || value.length < 10 || value.length > 2 + 2 * MAX_BYTES || w.budget <= 0) return null;
   const label = target === undefined ? undefined : w.labels.get(target.toLowerCase());
-  const found = decodeCallData(w.index, value as Hex, { exact: true, ...(label !== undefined ? { prefer: label } : {}) });
+  const found = decodeCallData(w.index, value as Hex, { exact: true, ...(label !== undefined ? { own: label } : {}) });
   if (found === null) return null;
   w.budget--;
   return nest(found.decoded, found.item, target, w, depth);

@@ -474,6 +474,11 @@ export interface DecodedModel {
   readonly state?: DecodedState;
   /** What the tokens the views show say of themselves (symbol(), decimals() at the block, or the address book), by lower-case address. */
   readonly tokens?: ReadonlyMap<string, { readonly symbol: string | null; readonly decimals: number | null }>;
+  /**
+   * Lower-case address → what tells it apart where another shown address bears the same label (the
+   * token's symbol, else its short address): text says "Token(DAI)" where "Token" alone would be two.
+   */
+  readonly instances?: ReadonlyMap<string, string>;
   /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
   readonly gasProfile?: GasProfile;
   /** EIP-7702: accounts whose code (as read for names) is a delegation, by lower-case address → the delegate (lower case). */

@@ -20,6 +20,7 @@ import { blockOf } from './blockOf.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
 import { codesAt } from './codesAt.js';
 import { authorizationsOf } from './authorizationsOf.js';
+import { seenAddresses } from './seenAddresses.js';
 import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
 
 export interface CompleteSettings {
@@ -41,10 +42,13 @@ export interface CompleteSettings {
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
 export const MAX_CODE_LOOKUPS = 32;
+/** And at most this many more addresses the transaction shows without calling them (emitters, arguments). */
+export const MAX_SEEN_LOOKUPS = 32;
 
 /**
- * The runtime code of the contracts a transaction called (its `to` and every call target), for naming
- * them by artifact (and their storage, with --state). Best effort: a failure here only means fewer names.
+ * The runtime code of the contracts a transaction called (its `to` and every call target), and of the
+ * addresses it shows otherwise (seenAddresses), in one batch, for naming them by artifact (and their
+ * storage, with --state). Best effort: a failure here only means fewer names.
  */
 export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
   const targets = new Set<string>();
@@ -66,7 +70,10 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
       if (n.type === 'call' && n.to !== null) targets.add(n.to.toLowerCase());
     });
   }
-  return codesAt(client, [...targets].slice(0, MAX_CODE_LOOKUPS), blockOf(model), timeoutMs);
+  const called = [...targets].slice(0, MAX_CODE_LOOKUPS);
+  // The sender is an account, not a contract of the project: its code is not asked for.
+  const known = new Set([...called, ...(model.tx ? [model.tx.from.toLowerCase()] : [])]);
+  return codesAt(client, [...called, ...seenAddresses(model, known, MAX_SEEN_LOOKUPS)], blockOf(model), timeoutMs);
 }
 
 /**
@@ -121,7 +128,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   if (auth !== null) plain = { ...plain, authorizations: auth.facts, ...(auth.warning !== null ? { warnings: [...plain.warnings, auth.warning] } : {}) };
   if (namesByCode) for (const a of plain.state?.accounts ?? []) if (a.knownCode !== undefined) codes.set(a.address, a.knownCode);
   const delegates = namesByCode ? await delegatesIn(client, plain, codes, s.timeoutMs) : undefined;
-  const byCode = namesByCode ? decoder.nameByCode(codes) : undefined;
+  const owners = namesByCode ? decoder.matchByCode(codes) : undefined;
+  const byCode = owners === undefined ? undefined : new Map([...owners].map(([address, artifact]) => [address, artifact.name]));
   // --online: verified ABIs and names for what the offline sources leave unnamed (the artifacts' names win).
   let labels = byCode;
   let online: OnlineNames | null = null;
@@ -131,7 +139,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
     labels = new Map([...online.labels, ...(byCode ?? [])]);
   }
   // The logs decoded early knew no online names: decoded again where those added any.
-  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs, delegates);
+  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs, { owners, delegates });
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).

@@ -9,6 +9,7 @@ import { escapeText } from '../raw/escape.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { shortAddress, shortHex } from './format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
+import { shownName } from '../decode/shownName.js';
 
 /** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */
 export function sciHint(decimal: string): string {
@@ -42,9 +43,9 @@ export function delegateName(delegate: string, s: AddressStyle): string {
   return name !== undefined ? escapeText(name) : shortAddress(s.decoded?.checksums.get(delegate.toLowerCase()) ?? checksumAddress(delegate));
 }
 
-/** A call target: its label alone when it has one, else the address. */
+/** A call target: its label alone when it has one (with its instance's tag where the label is ambiguous), else the address. */
 export function showTarget(a: string, s: AddressStyle): string {
-  const label = s.decoded?.labels.get(a.toLowerCase());
+  const label = shownName(s.decoded, a);
   return label !== undefined ? escapeText(label) : showAddress(a, s);
 }
 

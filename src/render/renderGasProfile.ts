@@ -2,6 +2,7 @@
  * --gas in the text view: the gas profile as a table after the call tree (loaded only with --gas),
  * and the folded stacks --gas-out writes for flame-graph viewers. Pure.
  */
+import { shownName } from '../decode/shownName.js';
 import type { ChalkInstance } from 'chalk';
 import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import Table from 'cli-table3';
@@ -17,11 +18,9 @@ const TOP = 20;
 
 const gas = (g: bigint | null): string => (g === null ? 'unknown' : groupDigits(g));
 
-/** A row's name; a label that several addresses share (two instances of one contract) keeps its address. */
-function rowName(r: GasRow, m: InspectModel, shared: ReadonlySet<string>): string {
-  const label = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
-  const s = { decoded: m.decoded, short: true };
-  const where = r.address === null ? '?' : label !== undefined && shared.has(label) ? showAddress(r.address, s) : showTarget(r.address, s);
+/** A row's name, as the call tree names its target (two instances of one contract told apart: "Token(DAI)"). */
+function rowName(r: GasRow, m: InspectModel): string {
+  const where = r.address === null ? '?' : showTarget(r.address, { decoded: m.decoded, short: true });
   return `${where}::${r.function !== null ? escapeShort(r.function, 40) : (r.selector ?? '?')}`;
 }
 
@@ -36,14 +35,8 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   const total = profile.rootGas;
   // Self gas as a share of the transaction's gas used (the receipt's), else of the root call's.
   const whole = m.receipt?.gasUsed ?? total;
-  const byLabel = new Map<string, Set<string>>();
-  for (const r of profile.rows) {
-    const label = r.address === null ? undefined : m.decoded?.labels.get(r.address.toLowerCase());
-    if (label !== undefined) byLabel.set(label, (byLabel.get(label) ?? new Set()).add(r.address!.toLowerCase()));
-  }
-  const shared = new Set([...byLabel].filter(([, a]) => a.size > 1).map(([l]) => l));
   for (const r of profile.rows.slice(0, TOP)) {
-    table.push([rowName(r, m, shared), groupDigits(r.calls), gas(r.gasUsed), gas(r.selfGas), r.selfGas === null || whole === null || whole === 0n ? '' : percent(r.selfGas, whole)]);
+    table.push([rowName(r, m), groupDigits(r.calls), gas(r.gasUsed), gas(r.selfGas), r.selfGas === null || whole === null || whole === 0n ? '' : percent(r.selfGas, whole)]);
   }
   yield `${table.toString()}\n`;
   const rest = profile.rows.slice(TOP);
@@ -62,7 +55,7 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
 /** A frame's name for a folded stack: "Contract::function", no ';' or whitespace (the format's separators). */
 function frame(n: CallNode, m: InspectModel): string {
   const fn = n.decoded?.function;
-  const target = n.to === null ? '?' : (m.decoded?.labels.get(n.to.toLowerCase()) ?? showAddress(n.to, { decoded: m.decoded, short: false }));
+  const target = n.to === null ? '?' : (shownName(m.decoded, n.to) ?? showAddress(n.to, { decoded: m.decoded, short: false }));
   const name = n.type === 'create' ? 'constructor' : (fn?.name ?? (n.input !== null && n.input.length >= 10 ? n.input.slice(0, 10) : '(no data)'));
   return escapeShort(`${target}::${name}`, 120).replace(/[;\s]/g, '_');
 }

@@ -27,7 +27,7 @@ describe('several hashes', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[1]).toMatch(/hash\s+│ status\s+│ block\s+│ from\s+│ to\s+│ method\s+│ action\s+│ gas used\s+│ fee \(ETH\)\s+│ first error/);
     const row = (h: string) => lines.find((l) => l.includes(short(h)))!;
-    expect(row(hashes.showcase!)).toMatch(/✔ success .*0xe7f1…0512 .* run .* Called \S+\.run\(\) .*429,299/);
+    expect(row(hashes.showcase!)).toMatch(/✔ success .*0xe7f1…0512 .* run .* Called \S+\.run\(…\) .*429,299/);
     expect(row(hashes.reason!)).toMatch(/✘ reverted .* Error: not enough tokens/);
     expect(row(UNKNOWN)).toContain('? not found');
     expect(row(hashes.creation!)).toMatch(/create → 0xe7f1…0512 .* create /);

@@ -100,9 +100,9 @@ describe('a Foundry project in the working directory', () => {
     // The root line's gas is the transaction's, as the receipt says it (the Gas row above), whatever the tracer.
     expect(r.stdout).toContain('  call Showcase::run(depth: 3) · 10 wei · 429,299 gas ← 3\n');
     expect(r.stdout).toMatch(/├─ create Child\(0x[0-9a-fA-F]{40}\) · 1 wei · init 668 bytes/);
-    expect(r.stdout).toMatch(/├─ call Child::ping\(x: 7\) · 2 wei · [\d,]+ gas ← 8\n/);
+    expect(r.stdout).toMatch(/├─ call Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)::ping\(x: 7\) · 2 wei · [\d,]+ gas ← 8\n/);
     expect(r.stdout).toMatch(/├─ delegatecall Logic::bump\(by: 3\) · 10 wei · [\d,]+ gas ← 3\n/);
-    expect(r.stdout).toMatch(/├─ staticcall Child::fail\(why: "caught it"\) · [\d,]+ gas ✗ Reverted: Error: caught it\n/);
+    expect(r.stdout).toMatch(/├─ staticcall Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)::fail\(why: "caught it"\) · [\d,]+ gas ✗ Reverted: Error: caught it\n/);
     expect(r.stdout).toContain('Step(step: 1, label: "caught") (project)');
     expect(r.stdout).toContain('Counted(counter: 3) (project)');
     const doc = jsonOf(await run('showcase', foundry, '--json'));

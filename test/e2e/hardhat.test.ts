@@ -74,7 +74,7 @@ describe('Hardhat: no call tracer, every transaction re-executed here', () => {
     expect(r.stdout).toContain('InsufficientBalance(who: 0xf39F…2266');
     expect(r.stdout).toMatch(/re-executed locally on the node's state at block \d+ \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
     const show = await run([(onHardhat.hashes as Record<string, string>).showcase!, '-r', hardhat.url]);
-    expect(show.stdout).toMatch(/├─ call Child::ping\(x: 7\) · 2 wei · [\d,]+ gas ← 8\n {2}│ {2}└─ event #0 Child Pinged/);
+    expect(show.stdout).toMatch(/├─ call Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)::ping\(x: 7\) · 2 wei · [\d,]+ gas ← 8\n {2}│ {2}└─ event #0 Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\) Pinged/);
   });
 
   test('a transfer that reverted only because an earlier one in its block spent the balance: replayed after it, the revert anvil\'s tracer gives, matched to Hardhat\'s receipt', async () => {

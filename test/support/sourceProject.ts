@@ -57,10 +57,11 @@ function contractsOf(b: Build): Record<string, Compiled> {
 /**
  * A Foundry project in `dir`: the sources copied, foundry.toml, out/<File>.sol/<C>.json (maps, the
  * file's id, metadata), out/build-info/<id>.json ({id, source_id_to_path, language}, forge's default)
- * and cache/solidity-files-cache.json naming each artifact's build.
+ * and cache/solidity-files-cache.json naming each artifact's build. `fixture`: another folder whose src/ to
+ * compile (test/fixtures/srcloc by default).
  */
-export function writeFoundryProject(dir: string, opts: { viaIR?: boolean } = {}): Record<string, Compiled> {
-  cpSync(join(FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
+export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; fixture?: string } = {}): Record<string, Compiled> {
+  cpSync(join(opts.fixture ?? FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\n${opts.viaIR ? 'via_ir = true\n' : ''}`);
   const build = compile(dir, opts.viaIR === true);
   const buildId = opts.viaIR ? 'b1d0000000000000000000000000000a' : 'b1d0000000000000000000000000000b';
