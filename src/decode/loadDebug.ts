@@ -10,8 +10,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { CodeDebug, SourceFile, SourceTable } from '../locate/sourceMap.js';
 import { keccak256 } from './keccak.js';
-import type { CodeDebug, SourceFile, SourceTable } from './sourceMap.js';
 
 /** An artifact's source maps and files, read on first use. */
 export interface DebugSource {

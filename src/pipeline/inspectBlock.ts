@@ -15,8 +15,8 @@ import { parseBlock } from '../raw/parseBlock.js';
 import type { Hex, SourceAnswers } from '../raw/types.js';
 import { coalesceBatches } from '../rpc/coalesceBatches.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { type BlockId, fetchBlock } from '../rpc/fetchBlock.js';
 import type { TracerState } from '../rpc/types.js';
+import { type BlockId, fetchBlock } from '../sources/fetchBlock.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { modelAnswers } from './modelAnswers.js';
 

@@ -7,17 +7,17 @@
  */
 import type { Decoder } from '../decode/createDecoder.js';
 import type { DebugSource } from '../decode/loadDebug.js';
-import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../decode/locateFailures.js';
 import { Interrupted } from '../errors.js';
+import { loadLocalTrace } from '../evm/loadLocalTrace.js';
+import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../locate/locateFailures.js';
 import type { InspectModel, Receipt, Transaction } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
+import { escapeShort } from '../raw/escape.js';
 import { toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
-import { loadLocalTrace } from '../rpc/loadLocalTrace.js';
-import { escapeShort } from '../raw/escape.js';
 import { blockOf } from './blockOf.js';
 import { codesAt } from './codesAt.js';
 import type { CallPlan } from './simulateCall.js';

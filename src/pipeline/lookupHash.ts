@@ -4,14 +4,14 @@
  */
 import { Interrupted } from '../errors.js';
 import type { InspectModel } from '../model/types.js';
-import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 import { isQuantity } from '../raw/hex.js';
 import { parseReceipt } from '../raw/parseRaw.js';
 import type { Hex, RpcLog, RpcReceipt } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
-import { fetchBundle } from '../rpc/fetchBundle.js';
-import type { TracerState } from '../rpc/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
+import type { TracerState } from '../rpc/types.js';
+import { fetchBundle } from '../sources/fetchBundle.js';
+import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 
 export interface InspectSettings {
   readonly timeoutMs: number;

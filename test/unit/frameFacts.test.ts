@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { frameKey } from '../../src/evm/localCallTracer.js';
+import { simulateLocally } from '../../src/evm/localTrace.js';
 import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
-import { frameKey } from '../../src/rpc/localCallTracer.js';
-import { simulateLocally } from '../../src/rpc/localTrace.js';
 
 // Hand-assembled contracts, run by txray's EVM on a real anvil's state (their code set by overrides).
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';

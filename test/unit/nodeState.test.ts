@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { Common, createAddressFromString, Mainnet } from '../../src/evm/evmEngine.js';
+import { NodeState } from '../../src/evm/nodeState.js';
 import type { RpcClient } from '../../src/rpc/createRpcClient.js';
-import { Common, createAddressFromString, Mainnet } from '../../src/rpc/evmEngine.js';
-import { NodeState } from '../../src/rpc/nodeState.js';
 
 /** A node that is never asked: every read below is answered by the journal or a guess. */
 const never: RpcClient = {

@@ -3,14 +3,14 @@
  * several providers refuse trace/debug methods inside batches and geth caps batch sizes).
  */
 import { Interrupted } from '../errors.js';
+import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import { escapeShort } from '../raw/escape.js';
 import { isHash, isQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
-import { askAhead } from './askAhead.js';
-import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
-import { loadLocalTrace } from './loadLocalTrace.js';
+import { askAhead } from '../rpc/askAhead.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
+import { messageOf, type TracerState } from '../rpc/types.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
-import { messageOf, type TracerState } from './types.js';
 
 /** The answers of a lookup by hash. */
 export type Bundle = SourceAnswers;
@@ -102,7 +102,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   // --state: the diff in parallel with the rest; the block once the receipt names it.
   const stateWarnings: string[] = [];
   // Its code is loaded only when asked for (a lookup without --state loads none of it).
-  const stateModule = opts.state ? import('./fetchState.js') : null;
+  const stateModule = opts.state ? import('../rpc/fetchState.js') : null;
   const stateAnswer = stateModule ? stateModule.then((m) => m.fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings)) : Promise.resolve(null);
   const blockAnswer = stateModule
     ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlock(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))

@@ -6,7 +6,7 @@
  */
 import type { VM } from '@ethereumjs/vm';
 import { isAddress, isRecord } from '../raw/hex.js';
-import type { RpcClient } from './createRpcClient.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 

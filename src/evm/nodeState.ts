@@ -10,8 +10,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isData, isQuantity } from '../raw/hex.js';
-import { accountCalls, readCalls } from './askAhead.js';
-import type { BatchAnswer, RpcClient } from './createRpcClient.js';
+import { accountCalls, readCalls } from '../rpc/askAhead.js';
+import type { BatchAnswer, RpcClient } from '../rpc/createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
 
 /** Reads in one batch request at most (a multiple of 3: an account is three reads). */

@@ -8,8 +8,8 @@
  */
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
-import type { AskedAhead } from './askAhead.js';
-import type { RpcClient } from './createRpcClient.js';
+import type { AskedAhead } from '../rpc/askAhead.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
 import { attachCallTracer, type Frame, type FrameFacts } from './localCallTracer.js';
 import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';

@@ -10,13 +10,13 @@
  *   gas         eth_estimateGas when no gas limit was given (a revert there is no failure: the trace says why).
  */
 import { Interrupted, RpcFailure } from '../errors.js';
+import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { SourceAnswers, StateAnswer } from '../raw/types.js';
-import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
-import { loadLocalTrace } from './loadLocalTrace.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
+import { messageOf, type TracerState } from '../rpc/types.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
-import { messageOf, type TracerState } from './types.js';
 
 /** Which node method answered the simulation. */
 export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'local' | 'eth_simulateV1' | 'eth_call';

@@ -5,8 +5,8 @@
  * library addresses: the artifact's runtimeMasks) skipped on both sides. Immutables change bytes, never
  * the code's length or its instructions' places.
  */
+import type { Artifact } from '../decode/abiIndex.js';
 import type { Hex } from '../raw/types.js';
-import type { Artifact } from './abiIndex.js';
 
 export function withoutMetadata(code: string): string {
   const hex = code.toLowerCase().replace(/^0x/, '');

@@ -5,11 +5,11 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
+import type { Artifact } from '../decode/abiIndex.js';
+import type { DebugSource } from '../decode/loadDebug.js';
 import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
-import type { Artifact } from './abiIndex.js';
-import type { DebugSource } from './loadDebug.js';
 import { matchArtifact } from './matchCode.js';
 import { type CodeDebug, type ExitFacts, locateExit } from './sourceMap.js';
 
