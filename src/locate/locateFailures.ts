@@ -5,13 +5,11 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
-import type { Artifact } from '../decode/abiIndex.js';
-import type { DebugSource } from '../decode/loadDebug.js';
 import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
-import { matchArtifact } from './matchCode.js';
-import { type CodeDebug, type ExitFacts, locateExit } from './sourceMap.js';
+import { type CodeArtifact, matchArtifact } from './matchCode.js';
+import { type CodeDebug, type DebugSource, type ExitFacts, locateExit } from './sourceMap.js';
 
 /** A failed frame whose code has a source map: what ran, and where its map and files are. */
 export interface FrameToLocate {
@@ -33,7 +31,7 @@ function codeAddressOf(n: CallNode): string | null {
 }
 
 /** The artifact whose creation code the init code starts with (its constructor arguments follow). */
-function creationArtifact(init: Hex, artifacts: readonly Artifact[]): Artifact | undefined {
+function creationArtifact(init: Hex, artifacts: readonly CodeArtifact[]): CodeArtifact | undefined {
   const lower = init.toLowerCase();
   return artifacts.find((a) => a.bytecode !== undefined && a.bytecode.length > 10 && lower.startsWith(a.bytecode.toLowerCase()));
 }
@@ -54,7 +52,7 @@ export function failedCodeAddresses(model: InspectModel): string[] {
  * The failed frames that can be placed: each with the code that ran and its debug. `codes` are the
  * runtime codes by lower-case address; `verified` the debug a service gave by address (--online).
  */
-export function framesToLocate(model: InspectModel, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>, verified: ReadonlyMap<string, DebugSource>): FrameToLocate[] {
+export function framesToLocate(model: InspectModel, artifacts: readonly CodeArtifact[], codes: ReadonlyMap<string, Hex>, verified: ReadonlyMap<string, DebugSource>): FrameToLocate[] {
   if (model.tree === null) return [];
   const withDebug = artifacts.filter((a) => a.debug !== undefined);
   if (withDebug.length === 0 && verified.size === 0) return [];

@@ -28,6 +28,14 @@ export interface CodeDebug {
   readonly viaIR: boolean;
 }
 
+/** An artifact's source maps and files, read on first use. */
+export interface DebugSource {
+  /** The runtime code's (null where there is none to be had). */
+  runtime(): CodeDebug | null;
+  /** The init code's, for a constructor frame. */
+  creation(): CodeDebug | null;
+}
+
 /** Where a frame stopped, as txray's EVM saw it (rpc FrameFacts, without the network floor's type). */
 export interface ExitFacts {
   readonly exitPc: number;

@@ -6,7 +6,7 @@
  * Nothing is asked, and nothing runs, where no failed frame has a map.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import type { DebugSource } from '../decode/loadDebug.js';
+import type { DebugSource } from '../locate/sourceMap.js';
 import { Interrupted } from '../errors.js';
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../locate/locateFailures.js';
