@@ -1,6 +1,6 @@
 /**
- * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the node's state at
- * the parent block, for nodes that serve no call trace (Hardhat, public endpoints). It hands on what
+ * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the state at the parent
+ * block (read through a StateReader: the node's, see sources/nodeReader.ts), for nodes that serve no call trace (Hardhat, public endpoints). It hands on what
  * geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
  * after it knows where they came from. Checked every time against the receipt (status, gas used, every
  * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
@@ -8,13 +8,12 @@
  */
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
-import type { AskedAhead } from '../rpc/askAhead.js';
-import type { RpcClient } from '../rpc/createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
 import { attachCallTracer, type Frame, type FrameFacts } from './localCallTracer.js';
 import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
-import { NodeState, NoState } from './nodeState.js';
+import type { NodeState } from './nodeState.js';
+import { NoState, type StateReader } from './stateReader.js';
 
 export type { FrameFacts } from './localCallTracer.js';
 
@@ -22,7 +21,6 @@ export type { FrameFacts } from './localCallTracer.js';
 export interface LocalOptions {
   /** The state diff (--state). */
   readonly state: boolean;
-  readonly deadline: AbortSignal;
   /** FrameFacts for every frame (nothing asks for them yet: without it the jumps run unhooked). */
   readonly facts?: boolean;
 }
@@ -47,9 +45,10 @@ interface Traced {
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
 }
 
-/** The EVM set up on the node's state at `stateBlock`, with `header` as its block context, and a traced run. */
-async function makeRunner(client: RpcClient, header: Json, stateBlock: string, opts: LocalOptions, chainIdAnswer?: Promise<unknown>): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
-  const evm = await createLocalEvm(client, header, stateBlock, opts.deadline, chainIdAnswer);
+/** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
+async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
+  if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
+  const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
   const tracer = attachCallTracer(evm.vm, { facts: opts.facts === true });
   const traced = async (go: () => Promise<RunResult>): Promise<Traced> => {
     const before = journalBefore(evm.state);
@@ -115,17 +114,24 @@ function receiptDifferences(receipt: Json, r: RunResult): string[] {
   return out;
 }
 
+/** What a mined transaction's run needs of its chain beyond the state, asked for before the EVM loads. */
+export interface MinedContext {
+  /** The transaction's block, with its transactions (the replay needs them). */
+  readonly block: Promise<unknown>;
+  readonly chainId: Promise<unknown>;
+  /** eth_createAccessList at the parent block: what the node says the transaction touches (not Hardhat). */
+  readonly accessList: Promise<unknown>;
+}
+
 /**
- * Re-execute a mined transaction (its transaction and receipt already fetched, and the first reads asked
- * ahead by askAhead) and describe it as geth's tracers would.
+ * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
+ * block's state) and describe it as geth's tracers would.
  */
-export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, ahead: AskedAhead, opts: LocalOptions): Promise<LocalTrace> {
+export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, ahead: MinedContext, opts: LocalOptions): Promise<LocalTrace> {
   const blockNumber = BigInt(tx.blockNumber as string);
-  const parent = hex(blockNumber - 1n);
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
-  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts, ahead.chainId);
-  state.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
+  const { state, runRaw, traced } = await makeRunner(reader, block, await ahead.chainId, opts);
   // What the node says the transaction touches, where it can say (not Hardhat), and the coinbase.
   const list = await ahead.accessList.catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
@@ -186,21 +192,20 @@ export interface LocalSimulation {
 }
 
 /**
- * `txray call` on a node without a call tracer: the call run here on the node's state after `block`,
+ * `txray call` on a node without a call tracer: the call run here on the state `reader` reads (after the block `at.header` names),
  * with the state overrides applied first, as debug_traceCall would run it (a call without a gas price
  * pays no fee and is held to no base fee, as eth_call is).
  */
 export async function simulateLocally(
-  client: RpcClient,
+  reader: StateReader,
   call: Json,
-  block: string,
+  at: { readonly header: Json; readonly chainId: unknown },
   overrides: Readonly<Record<string, unknown>> | null,
   opts: LocalOptions,
 ): Promise<LocalSimulation> {
-  const header = await client.call('eth_getBlockByNumber', [block, false], opts.deadline);
-  if (!isRecord(header)) throw new Error(`the node has no block ${block}`);
+  const { header } = at;
   const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined;
-  const { common, state, run, traced } = await makeRunner(client, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, block, opts);
+  const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
   for (const [address, o] of Object.entries(overrides ?? {})) {
     const a = createAddressFromString(address);
     const fields = o as { balance?: string; nonce?: string; code?: string; stateDiff?: Record<string, string> };

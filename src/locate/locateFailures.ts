@@ -5,7 +5,7 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
-import type { CallNode, InspectModel } from '../model/types.js';
+import type { CallDecoding, CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
 import { type CodeArtifact, matchArtifact } from './matchCode.js';
@@ -74,17 +74,16 @@ export function framesToLocate(model: InspectModel, artifacts: readonly CodeArti
   return out;
 }
 
-/** Each frame's statement, from where the EVM said it stopped; the count placed. Frames whose facts disagree on the code are left alone. */
-export function placeFrames(frames: readonly FrameToLocate[], exits: FrameExits): number {
-  let placed = 0;
+/** Each frame's statement, from where the EVM said it stopped, by its call node. Frames whose facts disagree on the code are left alone. */
+export function placeFrames(frames: readonly FrameToLocate[], exits: FrameExits): Map<CallNode, CallDecoding> {
+  const placed = new Map<CallNode, CallDecoding>();
   for (const f of frames) {
     const exit = exits.get(f.node.traceAddress.join(','));
     if (exit === undefined || exit.exitPc === null) continue;
     if (f.codeAddress !== null && exit.codeAddress.toLowerCase() !== f.codeAddress) continue;
     const located = locateExit(f.code, f.debug, { exitPc: exit.exitPc, lastJumps: exit.lastJumps, lastJumpsFrom: exit.lastJumpsFrom });
     if (located === null) continue;
-    f.node.decoded = { ...f.node.decoded, sourceLocation: located.at, ...(located.calledFrom.length > 0 ? { calledFrom: located.calledFrom } : {}) };
-    placed++;
+    placed.set(f.node, { sourceLocation: located.at, ...(located.calledFrom.length > 0 ? { calledFrom: located.calledFrom } : {}) });
   }
   return placed;
 }

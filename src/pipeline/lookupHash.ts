@@ -25,6 +25,8 @@ export interface InspectSettings {
   readonly state?: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
+  /** Given the transaction and its receipt as the node sent them (the source-location stage runs those again). */
+  readonly onAnswers?: (answers: { readonly transaction: unknown; readonly receipt: unknown }) => void;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
@@ -42,6 +44,7 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     }
   };
   const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
+  s.onAnswers?.(answers);
   return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
 }
 
