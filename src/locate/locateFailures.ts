@@ -5,6 +5,7 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
+import { frameKey } from '../model/frameKey.js';
 import type { CallDecoding, CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
@@ -78,7 +79,7 @@ export function framesToLocate(model: InspectModel, artifacts: readonly CodeArti
 export function placeFrames(frames: readonly FrameToLocate[], exits: FrameExits): Map<CallNode, CallDecoding> {
   const placed = new Map<CallNode, CallDecoding>();
   for (const f of frames) {
-    const exit = exits.get(f.node.traceAddress.join(','));
+    const exit = exits.get(frameKey(f.node.traceAddress));
     if (exit === undefined || exit.exitPc === null) continue;
     if (f.codeAddress !== null && exit.codeAddress.toLowerCase() !== f.codeAddress) continue;
     const located = locateExit(f.code, f.debug, { exitPc: exit.exitPc, lastJumps: exit.lastJumps, lastJumpsFrom: exit.lastJumpsFrom });
