@@ -9,13 +9,13 @@
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
 import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
-import { attachCallTracer, type Frame, type FrameFacts } from './localCallTracer.js';
+import { attachCallTracer, type Frame, type FrameFacts } from './recorder.js';
 import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
 import { NoState, type StateReader } from './stateReader.js';
 
-export type { FrameFacts } from './localCallTracer.js';
+export type { FrameFacts } from './recorder.js';
 
 /** What a local run is asked for beyond the call tree. */
 export interface LocalOptions {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { frameKey } from '../../src/evm/localCallTracer.js';
+import { frameKey } from '../../src/evm/recorder.js';
 import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
 import { runCall } from '../../src/sources/runCall.js';
 
