@@ -1,7 +1,7 @@
 /**
  * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the state at the parent
- * block (read through a StateReader: the node's, see sources/nodeReader.ts), for nodes that serve no call trace (Hardhat, public endpoints). It hands on what
- * geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
+ * block (read through a StateReader: the node's, see sources/nodeReader.ts), for nodes that serve no
+ * call trace (Hardhat, public endpoints). Its recorder (recorder.ts) hands on what geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
  * after it knows where they came from. Checked every time against the receipt (status, gas used, every
  * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
  * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
@@ -9,21 +9,15 @@
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
 import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
-import { attachCallTracer, type Frame, type FrameFacts } from './recorder.js';
 import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
+import { attachRecorder, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
 import { NoState, type StateReader } from './stateReader.js';
+import type { StepLog } from './stepLog.js';
 
-export type { FrameFacts } from './recorder.js';
-
-/** What a local run is asked for beyond the call tree. */
-export interface LocalOptions {
-  /** The state diff (--state). */
-  readonly state: boolean;
-  /** FrameFacts for every frame (nothing asks for them yet: without it the jumps run unhooked). */
-  readonly facts?: boolean;
-}
+/** What a local run records beyond the call tree with its logs (each part off unless asked for; `storage` is --state's diff). */
+export type LocalOptions = Partial<RecordConfig>;
 
 export interface LocalTrace {
   /** A geth callTracer frame (withLog), as debug_traceTransaction would answer. */
@@ -34,26 +28,24 @@ export interface LocalTrace {
   readonly mismatch: string[];
   /** The block's earlier transactions replayed first (0 when the parent's state sufficed). */
   readonly replayed: number;
-  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for. */
+  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
+  /** Every step of the run, when asked for. */
+  readonly steps: StepLog | null;
 }
 
-interface Traced {
-  readonly frame: Frame;
-  readonly result: RunResult;
-  readonly diff: { pre: Json; post: Json } | null;
-  readonly facts: ReadonlyMap<string, FrameFacts> | null;
-}
+type Traced = Recorded<RunResult> & { readonly diff: { pre: Json; post: Json } | null };
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
 async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
   if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
   const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
-  const tracer = attachCallTracer(evm.vm, { facts: opts.facts === true });
+  const config: RecordConfig = { ...TREE_ONLY, ...opts };
+  const recorder = attachRecorder(evm.vm, config);
   const traced = async (go: () => Promise<RunResult>): Promise<Traced> => {
     const before = journalBefore(evm.state);
-    const { frame, result, facts } = await tracer.record(go);
-    return { frame, result, facts, diff: opts.state ? await stateDiff(evm.state, before) : null };
+    const recorded = await recorder.record(go);
+    return { ...recorded, diff: config.storage ? await stateDiff(evm.state, before) : null };
   };
   return { ...evm, traced };
 }
@@ -179,7 +171,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
   // The callTracer's root counts the whole transaction: its gas limit and its gas used (intrinsic included).
   root.gas = tx.gas as string;
   root.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: root, stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts };
+  return { callTrace: root, stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts, steps: outcome.steps };
 }
 
 export interface LocalSimulation {
@@ -187,8 +179,9 @@ export interface LocalSimulation {
   readonly callTrace: Json;
   /** A prestateTracer diff, {pre, post}, when asked for. */
   readonly stateDiff: Json | null;
-  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for. */
+  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
+  readonly steps: StepLog | null;
 }
 
 /**
@@ -237,5 +230,5 @@ export async function simulateLocally(
   const outcome = await traced(() => run(tx, call.nonce === undefined));
   outcome.frame.gas = hex(fields.gasLimit);
   outcome.frame.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: outcome.frame, stateDiff: outcome.diff, facts: outcome.facts };
+  return { callTrace: outcome.frame, stateDiff: outcome.diff, facts: outcome.facts, steps: outcome.steps };
 }

@@ -5,12 +5,13 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
+import type { FrameFacts } from '../evm/recorder.js';
 import { frameKey } from '../model/frameKey.js';
 import type { CallDecoding, CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
 import { type CodeArtifact, matchArtifact } from './matchCode.js';
-import { type CodeDebug, type DebugSource, type ExitFacts, locateExit } from './sourceMap.js';
+import { type CodeDebug, type DebugSource, locateExit } from './sourceMap.js';
 
 /** A failed frame whose code has a source map: what ran, and where its map and files are. */
 export interface FrameToLocate {
@@ -21,9 +22,6 @@ export interface FrameToLocate {
   readonly codeAddress: string | null;
   readonly debug: CodeDebug;
 }
-
-/** What the EVM said of a frame, keyed by its traceAddress (rpc's FrameFacts). */
-export type FrameExits = ReadonlyMap<string, Omit<ExitFacts, 'exitPc'> & { readonly exitPc: number | null; readonly codeAddress: string }>;
 
 /** The code address of a failed frame, where its tracer's `to` is that (not a callcode's, which names the caller). */
 function codeAddressOf(n: CallNode): string | null {
@@ -76,7 +74,7 @@ export function framesToLocate(model: InspectModel, artifacts: readonly CodeArti
 }
 
 /** Each frame's statement, from where the EVM said it stopped, by its call node. Frames whose facts disagree on the code are left alone. */
-export function placeFrames(frames: readonly FrameToLocate[], exits: FrameExits): Map<CallNode, CallDecoding> {
+export function placeFrames(frames: readonly FrameToLocate[], exits: ReadonlyMap<string, FrameFacts>): Map<CallNode, CallDecoding> {
   const placed = new Map<CallNode, CallDecoding>();
   for (const f of frames) {
     const exit = exits.get(frameKey(f.node.traceAddress));

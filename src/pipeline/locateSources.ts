@@ -8,7 +8,8 @@
 import type { Decoder } from '../decode/createDecoder.js';
 import { Interrupted } from '../errors.js';
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
-import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../locate/locateFailures.js';
+import type { FrameFacts } from '../evm/recorder.js';
+import { failedCodeAddresses, framesToLocate, placeFrames } from '../locate/locateFailures.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -24,8 +25,8 @@ import { blockOf } from './blockOf.js';
 import { codesAt } from './codesAt.js';
 import type { CallPlan } from './simulateCall.js';
 
-/** Runs the source again in txray's EVM: each frame's exit facts, or why they cannot be had. */
-export type FactsReplay = () => Promise<FrameExits | string>;
+/** Runs the source again in txray's EVM: each frame's facts by frameKey, or why they cannot be had. */
+export type FactsReplay = () => Promise<ReadonlyMap<string, FrameFacts> | string>;
 
 /** A mined transaction's answers as the node gave them (its signatures and authorizations too). */
 export interface MinedAnswers {
@@ -39,7 +40,7 @@ export function transactionReplay(client: RpcClient, mined: MinedAnswers | null,
     const tx = mined?.transaction;
     const receipt = mined?.receipt;
     if (!isRecord(tx) || !isRecord(receipt) || !isQuantity(tx.blockNumber)) return 'no mined transaction to run';
-    const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { state: false, facts: true });
+    const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { exits: true, jumps: true });
     if (local.mismatch.length > 0) return `the run differs from the receipt (${local.mismatch.join('; ')})`;
     return local.facts ?? 'no facts';
   };
@@ -48,7 +49,7 @@ export function transactionReplay(client: RpcClient, mined: MinedAnswers | null,
 /** The replay of a simulated call, at the block it was simulated at. */
 export function callReplay(client: RpcClient, plan: CallPlan, model: InspectModel, timeoutMs: number): FactsReplay {
   return async () => {
-    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), { state: false, facts: true });
+    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), { exits: true, jumps: true });
     return local.facts ?? 'no facts';
   };
 }
@@ -90,7 +91,7 @@ export async function locateSources(
   const frames = framesToLocate(model, decoder.index.artifacts, all, verified);
   if (frames.length === 0) return model;
   const started = performance.now();
-  let exits: FrameExits | string;
+  let exits: ReadonlyMap<string, FrameFacts> | string;
   try {
     exits = await replay();
   } catch (err) {

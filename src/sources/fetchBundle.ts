@@ -173,7 +173,7 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
     return none;
   }
   try {
-    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { state: opts.state === true });
+    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { storage: opts.state === true });
     const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
     const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';

@@ -138,7 +138,7 @@ async function simulateV1({ client, req, param }: Asking): Promise<Simulated> {
 /** The call run here on the node's state (evm/localTrace.ts, loaded only now). */
 async function simulateHere(a: Asking, lacking: readonly string[]): Promise<Simulated> {
   const { client, req, param } = a;
-  const local = await runCall(client, req.call, param, req.overrides, req.deadline, { state: req.state });
+  const local = await runCall(client, req.call, param, req.overrides, req.deadline, { storage: req.state });
   const why = req.tracer.mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${lacking.map((m) => `no ${m}`).join(' and ')}`;
   return { ...NOTHING, method: 'local', callTrace: local.callTrace, state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' }, traceNote: `simulated locally on the node's state (${why})` };
 }
