@@ -12,12 +12,12 @@ import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, cr
 import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
-import { attachRecorder, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
+import { attachRecorder, type Frame, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
 import { NoState, type StateReader } from './stateReader.js';
 import type { StepLog } from './stepLog.js';
 
-/** What a local run records beyond the call tree with its logs (each part off unless asked for; `storage` is --state's diff). */
-export type LocalOptions = Partial<RecordConfig>;
+/** What a local run records beyond the call tree with its logs, which it always hands on (each part off unless asked for; `storage` is --state's diff). */
+export type LocalOptions = Partial<Omit<RecordConfig, 'calls'>>;
 
 export interface LocalTrace {
   /** A geth callTracer frame (withLog), as debug_traceTransaction would answer. */
@@ -34,18 +34,18 @@ export interface LocalTrace {
   readonly steps: StepLog | null;
 }
 
-type Traced = Recorded<RunResult> & { readonly diff: { pre: Json; post: Json } | null };
+type Traced = Recorded<RunResult> & { readonly frame: Frame; readonly diff: { pre: Json; post: Json } | null };
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
 async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
   if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
   const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
-  const config: RecordConfig = { ...TREE_ONLY, ...opts };
+  const config: RecordConfig = { ...TREE_ONLY, ...opts, calls: true };
   const recorder = attachRecorder(evm.vm, config);
   const traced = async (go: () => Promise<RunResult>): Promise<Traced> => {
     const before = journalBefore(evm.state);
     const recorded = await recorder.record(go);
-    return { ...recorded, diff: config.storage ? await stateDiff(evm.state, before) : null };
+    return { ...recorded, frame: recorded.frame!, diff: config.storage ? await stateDiff(evm.state, before) : null };
   };
   return { ...evm, traced };
 }

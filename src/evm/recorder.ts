@@ -14,7 +14,7 @@ import { createStepLog, type StepEvent, type StepLog } from './stepLog.js';
 
 /** What a run records. */
 export interface RecordConfig {
-  /** The call tree, as geth's callTracer frames. */
+  /** The call tree, as geth's callTracer frames (the frames are what the other parts are keyed by, so they are followed either way). */
   readonly calls: boolean;
   /** Each frame's logs, at their place among its calls (the callTracer's withLog). */
   readonly logs: boolean;
@@ -88,9 +88,10 @@ type MessageEnd = {
 const HALTS = [0x00, 0xf3, 0xfd, 0xff] as const;
 const CALL_NAMES = [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], [0xfa, 'STATICCALL']] as const;
 
-/** What one run recorded: its top frame (the tree when `calls`), and each part asked for (else null). */
+/** What one run recorded: each part asked for, else null. */
 export interface Recorded<T> {
-  readonly frame: Frame;
+  /** The top frame, with its calls below it. */
+  readonly frame: Frame | null;
   readonly result: T;
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
   readonly steps: StepLog | null;
@@ -241,7 +242,7 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
       if (config.steps) events.on('step', onStep as never);
       try {
         const result = await go();
-        return { frame: rec.top[0]!, result, facts: rec.facts, steps };
+        return { frame: config.calls ? rec.top[0]! : null, result, facts: rec.facts, steps };
       } finally {
         events.off('beforeMessage', onBefore as never);
         events.off('afterMessage', onAfter as never);
