@@ -1,7 +1,7 @@
 /**
  * The embedded EVM's set-up for local re-execution (localTrace.ts): the chain's rules, the state at a
  * block as a StateReader gives it (nodeState.ts), the block context, and two ways to run a transaction. What a run
- * is made to tell (the call tree, the state diff) is the business of localCallTracer.ts and
+ * is made to record (the call tree, frame facts, steps, the state diff) is the business of recorder.ts and
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';

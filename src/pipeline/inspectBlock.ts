@@ -1,5 +1,5 @@
 /**
- * `txray block`'s pipeline: the block source (rpc/fetchBlock.ts) hands on one SourceAnswers per
+ * `txray block`'s pipeline: the block source (sources/fetchBlock.ts) hands on one SourceAnswers per
  * transaction; each becomes its model (modelAnswers) and runs the stages every lookup runs
  * (completeModel), side by side; the block stage (block/summarizeBlock.ts) then reads the finished
  * models. The transactions' follow-up batches (token symbols and decimals, code) go out together.
