@@ -71,105 +71,111 @@ function changed(was: Uint8Array, now: Uint8Array): readonly [number, number] | 
   return [first, last];
 }
 
+/** The stack before step `i`: the last step that kept nothing of the one before, and what each step since kept and added. */
+function stackAt(keep: Uint16Array, from: Uint32Array, items: readonly bigint[], i: number): bigint[] {
+  let first = i;
+  while (first > 0 && keep[first] !== 0) first--;
+  let stack: bigint[] = [];
+  for (let k = first; k <= i; k++) stack = [...stack.slice(0, keep[k]), ...items.slice(from[k], from[k + 1])];
+  return stack;
+}
+
+/** The memory of step `i`'s frame before it: its changes from the frame's first step on (a frame begins after a step of a lower depth). */
+function memoryAt(depth: Uint16Array, changes: readonly MemoryChange[], i: number): Uint8Array {
+  const d = depth[i]!;
+  let begin = i;
+  while (begin > 0 && depth[begin - 1]! >= d) begin--;
+  let out = new Uint8Array(0);
+  for (const m of changes) {
+    if (m.step < begin || m.step > i || depth[m.step] !== d) continue;
+    if (m.offset + m.bytes.length > out.length) {
+      const bigger = new Uint8Array(m.offset + m.bytes.length);
+      bigger.set(out);
+      out = bigger;
+    }
+    out.set(m.bytes, m.offset);
+  }
+  return out;
+}
+
 /** A log that steps are added to; `add` is the EVM's step listener. */
-export function createStepLog(): StepLog & { add(e: StepEvent): void } {
-  let n = 0;
-  let truncated = false;
-  let pc = new Uint32Array(1024);
-  let op = new Uint8Array(1024);
-  let depth = new Uint16Array(1024);
-  let gas = new Float64Array(1024);
-  let keep = new Uint16Array(1024);
-  let from = new Uint32Array(1025);
-  const items: bigint[] = [];
-  const memory: MemoryChange[] = [];
-  const storage: StorageChange[] = [];
-  let previous: readonly bigint[] = [];
+class Steps implements StepLog {
+  count = 0;
+  truncated = false;
+  private pcs = new Uint32Array(1024);
+  private ops = new Uint8Array(1024);
+  private depths = new Uint16Array(1024);
+  private gases = new Float64Array(1024);
+  /** How many items of the step before's stack each step keeps (0 where a frame starts or the bottom changed). */
+  private keep = new Uint16Array(1024);
+  /** Where each step's added stack items start in `items` (one more entry than steps). */
+  private from = new Uint32Array(1025);
+  private readonly items: bigint[] = [];
+  readonly memory: MemoryChange[] = [];
+  readonly storage: StorageChange[] = [];
+  private previous: readonly bigint[] = [];
   /** Each running frame's memory as last seen, by depth. */
-  const memories: Uint8Array[] = [];
-  const log = {
-    get count() {
-      return n;
-    },
-    get truncated() {
-      return truncated;
-    },
-    get pc() {
-      return pc.subarray(0, n);
-    },
-    get op() {
-      return op.subarray(0, n);
-    },
-    get depth() {
-      return depth.subarray(0, n);
-    },
-    get gas() {
-      return gas.subarray(0, n);
-    },
-    memory,
-    storage,
-    stackAt(i: number): bigint[] {
-      const parts: Array<readonly [number, number, number]> = [];
-      for (let k = i; k >= 0; k--) {
-        parts.push([from[k]!, from[k + 1]!, keep[k]!]);
-        if (keep[k] === 0) break;
-      }
-      let stack: bigint[] = [];
-      for (const [start, end, kept] of parts.reverse()) stack = [...stack.slice(0, kept), ...items.slice(start, end)];
-      return stack;
-    },
-    memoryAt(i: number): Uint8Array {
-      const d = depth[i]!;
-      // Its frame began at the last step of a lower depth before it.
-      let begin = i;
-      while (begin > 0 && depth[begin - 1]! >= d) begin--;
-      let out = new Uint8Array(0);
-      for (const m of memory) {
-        if (m.step < begin || m.step > i || depth[m.step] !== d) continue;
-        if (m.offset + m.bytes.length > out.length) {
-          const bigger = new Uint8Array(m.offset + m.bytes.length);
-          bigger.set(out);
-          out = bigger;
-        }
-        out.set(m.bytes, m.offset);
-      }
-      return out;
-    },
-    add(e: StepEvent): void {
-      if (n >= MAX_STEPS) {
-        truncated = true;
-        return;
-      }
-      const size = n + 1;
-      [pc, op, depth, gas, keep] = [grow(pc, size, (k) => new Uint32Array(k)), grow(op, size, (k) => new Uint8Array(k)), grow(depth, size, (k) => new Uint16Array(k)), grow(gas, size, (k) => new Float64Array(k)), grow(keep, size, (k) => new Uint16Array(k))];
-      from = grow(from, size + 1, (k) => new Uint32Array(k + 1));
-      pc[n] = e.pc;
-      op[n] = e.opcode.code;
-      depth[n] = e.depth + 1;
-      gas[n] = Number(e.gasLeft);
-      const stack = e.stack;
-      // A new frame starts from an empty stack: nothing of the caller's is kept.
-      let same = n > 0 && depth[n - 1] === depth[n] ? Math.min(previous.length, stack.length) : 0;
-      for (let k = 0; k < same; k++) {
-        if (previous[k] !== stack[k]) {
-          same = k;
-          break;
-        }
-      }
-      keep[n] = same;
-      from[n] = items.length;
-      for (let k = same; k < stack.length; k++) items.push(stack[k]!);
-      from[n + 1] = items.length;
-      previous = stack;
-      const d = e.depth;
-      memories.length = d + 1;
-      const was = memories[d] ?? new Uint8Array(0);
-      const diff = changed(was, e.memory);
-      if (diff !== null) memory.push({ step: n, offset: diff[0], bytes: e.memory.slice(diff[0], diff[1] + 1) });
-      memories[d] = e.memory;
-      if (e.opcode.code === 0x55 && stack.length >= 2) storage.push({ step: n, address: e.address.toString().toLowerCase(), slot: stack.at(-1)!, value: stack.at(-2)! });
-      n++;
-    },
-  };
-  return log;
+  private readonly memories: Uint8Array[] = [];
+
+  get pc(): Uint32Array {
+    return this.pcs.subarray(0, this.count);
+  }
+  get op(): Uint8Array {
+    return this.ops.subarray(0, this.count);
+  }
+  get depth(): Uint16Array {
+    return this.depths.subarray(0, this.count);
+  }
+  get gas(): Float64Array {
+    return this.gases.subarray(0, this.count);
+  }
+  stackAt(i: number): bigint[] {
+    return stackAt(this.keep, this.from, this.items, i);
+  }
+  memoryAt(i: number): Uint8Array {
+    return memoryAt(this.depths, this.memory, i);
+  }
+
+  private room(size: number): void {
+    this.pcs = grow(this.pcs, size, (k) => new Uint32Array(k));
+    this.ops = grow(this.ops, size, (k) => new Uint8Array(k));
+    this.depths = grow(this.depths, size, (k) => new Uint16Array(k));
+    this.gases = grow(this.gases, size, (k) => new Float64Array(k));
+    this.keep = grow(this.keep, size, (k) => new Uint16Array(k));
+    this.from = grow(this.from, size + 1, (k) => new Uint32Array(k + 1));
+  }
+
+  add(e: StepEvent): void {
+    const n = this.count;
+    if (n >= MAX_STEPS) {
+      this.truncated = true;
+      return;
+    }
+    this.room(n + 1);
+    this.pcs[n] = e.pc;
+    this.ops[n] = e.opcode.code;
+    this.depths[n] = e.depth + 1;
+    this.gases[n] = Number(e.gasLeft);
+    const stack = e.stack;
+    // A new frame starts from an empty stack: nothing of the caller's is kept.
+    let same = n > 0 && this.depths[n - 1] === this.depths[n] ? Math.min(this.previous.length, stack.length) : 0;
+    for (let k = 0; k < same; k++) {
+      if (this.previous[k] !== stack[k]) same = k;
+    }
+    this.keep[n] = same;
+    this.from[n] = this.items.length;
+    for (let k = same; k < stack.length; k++) this.items.push(stack[k]!);
+    this.from[n + 1] = this.items.length;
+    this.previous = stack;
+    this.memories.length = e.depth + 1;
+    const diff = changed(this.memories[e.depth] ?? new Uint8Array(0), e.memory);
+    if (diff !== null) this.memory.push({ step: n, offset: diff[0], bytes: e.memory.slice(diff[0], diff[1] + 1) });
+    this.memories[e.depth] = e.memory;
+    if (e.opcode.code === 0x55 && stack.length >= 2) this.storage.push({ step: n, address: e.address.toString().toLowerCase(), slot: stack.at(-1)!, value: stack.at(-2)! });
+    this.count = n + 1;
+  }
+}
+
+export function createStepLog(): StepLog & { add(e: StepEvent): void } {
+  return new Steps();
 }
