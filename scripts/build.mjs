@@ -125,7 +125,7 @@ const noProbe = {
 };
 
 /**
- * The main bundle's side of a part kept in a file of its own (src/rpc/evmEngine.ts, EthereumJS, is built
+ * The main bundle's side of a part kept in a file of its own (src/evm/evmEngine.ts, EthereumJS, is built
  * into dist/evm.cjs): the import of it, reached only from modules loaded on demand, loads that file
  * through bin/loadBundle.cjs (with its own code cache) on first use. undici stays in the main bundle: as
  * a part of its own (dist/http.cjs) it saved --help ~1 ms and cost every lookup ~5 ms (docs/speed.md).
@@ -205,7 +205,7 @@ const { outputFiles: [bundle], metafile } = await build({
 // The EVM's file (see part), which few runs read.
 const { outputFiles: [evm], metafile: evmMetafile } = await build({
   ...nodeFile,
-  entryPoints: ['src/rpc/evmEngine.ts'],
+  entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
   plugins: [...standIns, oneNoble, noProbe],
@@ -219,7 +219,7 @@ const buildId = buildIdOf(bundle.text);
 for (const [name, out] of [['txray', bundle], ['evm', evm]]) {
   if (/\bimport\(/.test(out.text)) throw new Error(`dist/${name}.cjs has a dynamic import() of an external module; bundle it or require() it`);
 }
-if (/@ethereumjs/.test(bundle.text)) throw new Error('dist/txray.cjs holds EthereumJS code: only src/rpc/evmEngine.ts may import it');
+if (/@ethereumjs/.test(bundle.text)) throw new Error('dist/txray.cjs holds EthereumJS code: only src/evm/evmEngine.ts may import it');
 mkdirSync(dirname(bundleFile), { recursive: true });
 writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
 writeFileSync(new URL('../dist/evm.cjs', import.meta.url), `// txray build ${buildIdOf(evm.text)}\n${evm.text}`);

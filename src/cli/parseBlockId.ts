@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import type { BlockId, BlockTag } from '../rpc/fetchBlock.js';
+import type { BlockId, BlockTag } from '../sources/fetchBlock.js';
 
 const TAGS: readonly BlockTag[] = ['latest', 'earliest', 'pending', 'safe', 'finalized'];
 

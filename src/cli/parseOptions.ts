@@ -15,7 +15,7 @@ import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
 import { parseBlockId } from './parseBlockId.js';
-import type { BlockId } from '../rpc/fetchBlock.js';
+import type { BlockId } from '../sources/fetchBlock.js';
 
 export interface RawCliOptions {
   readonly rpcUrl?: string;

@@ -12,7 +12,7 @@ import { inspectBlock } from '../pipeline/inspectBlock.js';
 import { shortHash } from '../render/format.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import type { BlockId } from '../rpc/fetchBlock.js';
+import type { BlockId } from '../sources/fetchBlock.js';
 import type { Io, SafeWriter } from './io.js';
 import { blockPagesFolder, type InspectOptions } from './parseOptions.js';
 import type { RunLog } from './runLog.js';

@@ -13,7 +13,7 @@ import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
 import type { StorageLayout } from './nameStorage.js';
-import type { DebugSource } from './loadDebug.js';
+import type { DebugSource } from '../locate/sourceMap.js';
 import { WELL_KNOWN } from './wellKnown.js';
 import type { Source } from '../model/types.js';
 

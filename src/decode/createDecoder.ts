@@ -14,7 +14,7 @@ import { decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { bookToken, withChecksums } from './labels.js';
 import { instanceNames } from './instanceNames.js';
 import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
-import { matchArtifact } from './matchCode.js';
+import { matchArtifact } from '../locate/matchCode.js';
 import { tokensOfLogs } from './transfers.js';
 import { decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
 import type { TokenAnswers } from '../rpc/fetchTokenMeta.js';

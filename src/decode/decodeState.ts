@@ -4,15 +4,15 @@
  * (EIP-1967 proxy slots always; other slots from a matching artifact's storageLayout, a proxy's through
  * its implementation's).
  */
-import { walkCalls } from '../model/walk.js';
 import type { Decoded, DecodedState, InspectModel, JsonValue, NamedSlotPart, StateModel, TokenBalance, Transfer } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
 import { abiString, isAddress, wordToAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
 
+import { matchArtifact } from '../locate/matchCode.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
-import { matchArtifact } from './matchCode.js';
 import { EIP1967_SLOTS, type KeyCandidates, nameSlots } from './nameStorage.js';
 
 /** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */

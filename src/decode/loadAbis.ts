@@ -13,7 +13,7 @@ import { isData } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Artifact } from './abiIndex.js';
-import type { DebugSource } from './loadDebug.js';
+import type { DebugSource } from '../locate/sourceMap.js';
 import { parseStorageLayout } from './nameStorage.js';
 import type { Source } from '../model/types.js';
 import { parse as parseToml } from 'smol-toml';

@@ -10,16 +10,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { CodeDebug, DebugSource, SourceFile, SourceTable } from '../locate/sourceMap.js';
 import { keccak256 } from './keccak.js';
-import type { CodeDebug, SourceFile, SourceTable } from './sourceMap.js';
-
-/** An artifact's source maps and files, read on first use. */
-export interface DebugSource {
-  /** The runtime code's (null where there is none to be had). */
-  runtime(): CodeDebug | null;
-  /** The init code's, for a constructor frame. */
-  creation(): CodeDebug | null;
-}
 
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024;

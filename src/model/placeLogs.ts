@@ -8,8 +8,9 @@
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
 import type { RpcLog } from '../raw/types.js';
-import { walkCalls } from './walk.js';
+import { frameKey } from './frameKey.js';
 import type { CallNode, CallTree, PlacedEvent } from './types.js';
+import { walkCalls } from './walk.js';
 
 const sameLog = (a: FrameLog, b: RpcLog): boolean =>
   a.address.toLowerCase() === b.address.toLowerCase() &&
@@ -24,14 +25,14 @@ function revertedPaths(tree: CallTree): Set<string> {
   walkCalls(tree.root, (node, parent) => {
     if (node.error === null && (parent === null || !failed.has(parent))) return;
     failed.add(node);
-    out.add(node.traceAddress.join(','));
+    out.add(frameKey(node.traceAddress));
   });
   return out;
 }
 
 export function placeLogs(tree: CallTree, allFrameLogs: readonly FrameLog[], receiptLogs: readonly RpcLog[], warn: Warn): Map<CallNode, PlacedEvent[]> | null {
   const reverted = revertedPaths(tree);
-  const frameLogs = allFrameLogs.filter((l) => !reverted.has(l.traceAddress.join(',')));
+  const frameLogs = allFrameLogs.filter((l) => !reverted.has(frameKey(l.traceAddress)));
   const mismatch = frameLogs.length !== receiptLogs.length || frameLogs.some((l, i) => !sameLog(l, receiptLogs[i]!));
   if (mismatch) {
     warn(`the tracer reports ${frameLogs.length} events and the receipt ${receiptLogs.length} logs that do not match one to one; events are shown in the Logs section only.`);
@@ -40,11 +41,11 @@ export function placeLogs(tree: CallTree, allFrameLogs: readonly FrameLog[], rec
   const byPath = new Map<string, CallNode>();
   walkCalls(tree.root, (node) => {
     node.logs = [];
-    byPath.set(node.traceAddress.join(','), node);
+    byPath.set(frameKey(node.traceAddress), node);
   });
   const events = new Map<CallNode, PlacedEvent[]>();
   for (let i = 0; i < frameLogs.length; i++) {
-    const node = byPath.get(frameLogs[i]!.traceAddress.join(','));
+    const node = byPath.get(frameKey(frameLogs[i]!.traceAddress));
     if (node === undefined) continue; // its frame was left out as malformed (already warned about)
     node.logs!.push(i);
     const list = events.get(node) ?? [];

@@ -9,6 +9,7 @@
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
+import { frameKey } from './frameKey.js';
 
 export interface SimulatedOutcome {
   /** The tracer's entries (null: no tracer, eth_call only). */
@@ -40,8 +41,8 @@ function failedPaths(trace: readonly RpcTraceEntry[]): Set<string> {
   const failed = new Set<string>();
   const sorted = [...trace].sort((a, b) => a.traceAddress.length - b.traceAddress.length);
   for (const e of sorted) {
-    const key = e.traceAddress.join(',');
-    const parent = e.traceAddress.slice(0, -1).join(',');
+    const key = frameKey(e.traceAddress);
+    const parent = frameKey(e.traceAddress.slice(0, -1));
     if (e.error !== null || (e.traceAddress.length > 0 && failed.has(parent))) failed.add(key);
   }
   return failed;
@@ -52,7 +53,7 @@ export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcRe
   const failed = o.trace === null ? new Set<string>() : failedPaths(o.trace);
   const reverted = root === undefined ? o.reverted : root.error !== null;
   const logs: RpcLog[] = (o.frameLogs ?? [])
-    .filter((l) => !failed.has(l.traceAddress.join(',')))
+    .filter((l) => !failed.has(frameKey(l.traceAddress)))
     .map((l, i) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: `0x${i.toString(16)}` as Hex }));
   const gasUsed = o.gasUsed ?? undefined;
   const created = root?.type === 'create' && !reverted && isRecord(root.result) && typeof root.result.address === 'string' ? (root.result.address as Hex) : undefined;

@@ -1,5 +1,5 @@
 /**
- * `txray block`'s pipeline: the block source (rpc/fetchBlock.ts) hands on one SourceAnswers per
+ * `txray block`'s pipeline: the block source (sources/fetchBlock.ts) hands on one SourceAnswers per
  * transaction; each becomes its model (modelAnswers) and runs the stages every lookup runs
  * (completeModel), side by side; the block stage (block/summarizeBlock.ts) then reads the finished
  * models. The transactions' follow-up batches (token symbols and decimals, code) go out together.
@@ -15,8 +15,8 @@ import { parseBlock } from '../raw/parseBlock.js';
 import type { Hex, SourceAnswers } from '../raw/types.js';
 import { coalesceBatches } from '../rpc/coalesceBatches.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { type BlockId, fetchBlock } from '../rpc/fetchBlock.js';
 import type { TracerState } from '../rpc/types.js';
+import { type BlockId, fetchBlock } from '../sources/fetchBlock.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { modelAnswers } from './modelAnswers.js';
 

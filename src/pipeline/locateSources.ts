@@ -2,71 +2,45 @@
  * Where in the source each failed frame stopped: a stage after decode. No node's tracer says where a
  * frame ended, so where a failed frame's code has a source map (a matched artifact, a verified
  * contract), the transaction (or the simulated call) runs once more in txray's EVM, which records each
- * frame's exit pc and last jumps; decode/sourceMap.ts turns them into a file, a line and its code.
+ * frame's exit pc and last jumps; locate/sourceMap.ts turns them into a file, a line and its code.
  * Nothing is asked, and nothing runs, where no failed frame has a map.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import type { DebugSource } from '../decode/loadDebug.js';
-import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../decode/locateFailures.js';
 import { Interrupted } from '../errors.js';
-import type { InspectModel, Receipt, Transaction } from '../model/types.js';
+import { loadLocalTrace } from '../evm/loadLocalTrace.js';
+import type { FrameFacts } from '../evm/recorder.js';
+import { failedCodeAddresses, framesToLocate, placeFrames } from '../locate/locateFailures.js';
+import type { DebugSource } from '../locate/sourceMap.js';
+import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { toQuantity } from '../raw/hex.js';
+import { withCallDecodings } from '../model/withCallDecodings.js';
+import { escapeShort } from '../raw/escape.js';
+import { isQuantity, isRecord } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
-import { askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
-import { loadLocalTrace } from '../rpc/loadLocalTrace.js';
-import { escapeShort } from '../raw/escape.js';
+import { runCall } from '../sources/runCall.js';
+import { runMined } from '../sources/runMined.js';
 import { blockOf } from './blockOf.js';
 import { codesAt } from './codesAt.js';
 import type { CallPlan } from './simulateCall.js';
 
-/** Runs the source again in txray's EVM: each frame's exit facts, or why they cannot be had. */
-export type FactsReplay = () => Promise<FrameExits | string>;
+/** Runs the source again in txray's EVM: each frame's facts by frameKey, or why they cannot be had. */
+export type FactsReplay = () => Promise<ReadonlyMap<string, FrameFacts> | string>;
 
-const q = (v: bigint | number | undefined | null): Hex | undefined => (v === undefined || v === null ? undefined : toQuantity(BigInt(v)));
-
-/** A mined transaction as the node gave it, from the model (text runs keep no verbatim answers). */
-function rawTransaction(tx: Transaction): Record<string, unknown> {
-  return {
-    hash: tx.hash,
-    type: tx.type,
-    from: tx.from,
-    to: tx.to,
-    nonce: q(tx.nonce),
-    gas: q(tx.gas),
-    gasPrice: q(tx.gasPrice),
-    maxFeePerGas: q(tx.maxFeePerGas),
-    maxPriorityFeePerGas: q(tx.maxPriorityFeePerGas),
-    maxFeePerBlobGas: q(tx.maxFeePerBlobGas),
-    value: q(tx.value),
-    input: tx.input,
-    chainId: q(tx.chainId),
-    accessList: tx.accessList,
-    blobVersionedHashes: tx.blobVersionedHashes,
-    blockNumber: q(tx.blockNumber),
-    transactionIndex: q(tx.transactionIndex),
-  };
+/** A mined transaction's answers as the node gave them (its signatures and authorizations too). */
+export interface MinedAnswers {
+  readonly transaction: unknown;
+  readonly receipt: unknown;
 }
 
-function rawReceipt(r: Receipt): Record<string, unknown> {
-  return { status: r.status === undefined ? undefined : r.status === 'success' ? '0x1' : '0x0', gasUsed: q(r.gasUsed), logs: r.logs };
-}
-
-/** The replay of a mined transaction: on its parent block's state, checked against its receipt. */
-export function transactionReplay(client: RpcClient, model: InspectModel, timeoutMs: number): FactsReplay {
+/** The replay of a mined transaction, as the node gave it: on its parent block's state, checked against its receipt. */
+export function transactionReplay(client: RpcClient, mined: MinedAnswers | null, timeoutMs: number): FactsReplay {
   return async () => {
-    const { tx, receipt } = model;
-    if (tx === null || receipt === null || tx.blockNumber === null) return 'no mined transaction to run';
-    // An authorization list's signatures are not in the model: such a transaction is not run again.
-    if ((tx.authorizationList?.length ?? 0) > 0) return 'an EIP-7702 transaction';
-    const deadline = deadlineSignal(timeoutMs);
-    const rawTx = rawTransaction(tx);
-    const rawR = rawReceipt(receipt);
-    const ahead = askAhead(client, rawTx, rawR, deadline);
-    const { traceLocally } = await loadLocalTrace();
-    const local = await traceLocally(client, rawTx, rawR, ahead, { state: false, deadline, facts: true });
+    const tx = mined?.transaction;
+    const receipt = mined?.receipt;
+    if (!isRecord(tx) || !isRecord(receipt) || !isQuantity(tx.blockNumber)) return 'no mined transaction to run';
+    const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { exits: true, jumps: true });
     if (local.mismatch.length > 0) return `the run differs from the receipt (${local.mismatch.join('; ')})`;
     return local.facts ?? 'no facts';
   };
@@ -75,9 +49,7 @@ export function transactionReplay(client: RpcClient, model: InspectModel, timeou
 /** The replay of a simulated call, at the block it was simulated at. */
 export function callReplay(client: RpcClient, plan: CallPlan, model: InspectModel, timeoutMs: number): FactsReplay {
   return async () => {
-    const deadline = deadlineSignal(timeoutMs);
-    const { simulateLocally } = await loadLocalTrace();
-    const local = await simulateLocally(client, plan.call, blockOf(model), plan.overrides, { state: false, deadline, facts: true });
+    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), { exits: true, jumps: true });
     return local.facts ?? 'no facts';
   };
 }
@@ -97,8 +69,8 @@ export function warmUp(decoder: Decoder, model: InspectModel, replay: FactsRepla
 }
 
 /**
- * The source-location stage: the failed frames placed where they can be (their call nodes gain
- * `decoded.sourceLocation`). `codes` are the runtime codes already fetched; `verified` what --online
+ * The source-location stage: the failed frames placed where they can be (a new model, whose call nodes
+ * gain `decoded.sourceLocation`). `codes` are the runtime codes already fetched; `verified` what --online
  * found, by address.
  */
 export async function locateSources(
@@ -119,7 +91,7 @@ export async function locateSources(
   const frames = framesToLocate(model, decoder.index.artifacts, all, verified);
   if (frames.length === 0) return model;
   const started = performance.now();
-  let exits: FrameExits | string;
+  let exits: ReadonlyMap<string, FrameFacts> | string;
   try {
     exits = await replay();
   } catch (err) {
@@ -132,6 +104,6 @@ export async function locateSources(
     return model;
   }
   const placed = placeFrames(frames, exits);
-  s.debug?.(`source locations: a local run of ${ms} ms placed ${placed} of ${frames.length} failed frame(s) with a source map`);
-  return model;
+  s.debug?.(`source locations: a local run of ${ms} ms placed ${placed.size} of ${frames.length} failed frame(s) with a source map`);
+  return withCallDecodings(model, placed);
 }

@@ -4,14 +4,14 @@
  */
 import { Interrupted } from '../errors.js';
 import type { InspectModel } from '../model/types.js';
-import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 import { isQuantity } from '../raw/hex.js';
 import { parseReceipt } from '../raw/parseRaw.js';
 import type { Hex, RpcLog, RpcReceipt } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
-import { fetchBundle } from '../rpc/fetchBundle.js';
-import type { TracerState } from '../rpc/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
+import type { TracerState } from '../rpc/types.js';
+import { fetchBundle } from '../sources/fetchBundle.js';
+import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 
 export interface InspectSettings {
   readonly timeoutMs: number;
@@ -25,6 +25,8 @@ export interface InspectSettings {
   readonly state?: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
+  /** Given the transaction and its receipt as the node sent them (the source-location stage runs those again). */
+  readonly onAnswers?: (answers: { readonly transaction: unknown; readonly receipt: unknown }) => void;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
@@ -42,6 +44,7 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     }
   };
   const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
+  s.onAnswers?.(answers);
   return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
 }
 

@@ -9,7 +9,8 @@
 import type { Abi } from 'abitype';
 import type { Decoder } from '../decode/createDecoder.js';
 import { keccakHex } from '../decode/keccak.js';
-import { type DebugSource, inlineDebug } from '../decode/loadDebug.js';
+import { inlineDebug } from '../decode/loadDebug.js';
+import type { DebugSource } from '../locate/sourceMap.js';
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { walkCalls } from '../model/walk.js';
 import type { CallNode, InspectModel } from '../model/types.js';

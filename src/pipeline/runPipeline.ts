@@ -8,7 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
-import { callReplay, transactionReplay } from './locateSources.js';
+import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
 
@@ -27,6 +27,7 @@ export async function runPipeline(client: RpcClient, source: Source, s: Pipeline
   // A lookup's receipt logs are decoded as soon as they arrive, while the trace is still coming.
   let earlyLogs: Promise<LogDecoding | undefined> | undefined;
   let plain: InspectModel;
+  let mined: MinedAnswers | null = null;
   if (source.kind === 'call') {
     plain = await simulateCall(client, source.plan, { timeoutMs: s.lookup.timeoutMs, tracer: s.lookup.tracer, state: s.lookup.state === true, keepAnswers: s.lookup.keepAnswers });
   } else {
@@ -34,11 +35,14 @@ export async function runPipeline(client: RpcClient, source: Source, s: Pipeline
     const onLogs = (logs: readonly RpcLog[]): void => {
       earlyLogs = s.decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
     };
-    plain = await inspect(client, hash, { ...s.lookup, onLogs });
+    const onAnswers = (answers: MinedAnswers): void => {
+      mined = answers;
+    };
+    plain = await inspect(client, hash, { ...s.lookup, onLogs, onAnswers });
   }
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.
-  const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, plain, s.lookup.timeoutMs);
+  const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, mined, s.lookup.timeoutMs);
   const model = await completeModel(client, await s.decoderReady, plain, s.complete, await earlyLogs, replay);
   s.onStage?.('decoded');
   return model;

@@ -13,11 +13,11 @@ import type { FrameLog } from '../raw/parseCallTrace.js';
 import { isLog } from '../raw/parseRaw.js';
 import type { Hex, RpcTransaction } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { fetchSimulation } from '../rpc/fetchSimulation.js';
-import type { TracerState } from '../rpc/types.js';
-import { stateOf } from './stateOf.js';
-import { treeOf } from './modelAnswers.js';
 import { deadlineSignal } from '../rpc/deadline.js';
+import type { TracerState } from '../rpc/types.js';
+import { fetchSimulation } from '../sources/fetchSimulation.js';
+import { treeOf } from './modelAnswers.js';
+import { stateOf } from './stateOf.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
 export interface CallPlan {

@@ -8,10 +8,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
+import { encodeDeployData, encodeFunctionData, parseGwei, type Abi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { DEV, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 import { type Compiled, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
@@ -36,6 +37,29 @@ const deploy = async (name: string, args: unknown[] = []): Promise<string> => {
 /** A transaction with a gas limit (no estimate: a failing one is still sent and mined). */
 const mined = async (to: string, input: string, gas = '0x100000'): Promise<string> => {
   const hash = await send(anvil.rpc, { to, data: input, gas });
+  await receipt(anvil.rpc, hash);
+  return hash;
+};
+
+/**
+ * An EIP-7702 transaction to `to` (another account's code delegated to Inner on the way): its
+ * authorization carries a signature that only the node's own transaction object holds.
+ */
+const sendSetCode = async (to: string, input: string): Promise<string> => {
+  const chainId = Number(await anvil.rpc('eth_chainId'));
+  const authorization = await privateKeyToAccount(DEV.otherKey as `0x${string}`).signAuthorization({ chainId, contractAddress: inner as `0x${string}`, nonce: Number(await anvil.rpc('eth_getTransactionCount', [DEV.other, 'pending'])) });
+  const raw = await privateKeyToAccount(DEV.senderKey as `0x${string}`).signTransaction({
+    type: 'eip7702',
+    chainId,
+    nonce: Number(await anvil.rpc('eth_getTransactionCount', [DEV.sender, 'pending'])),
+    to: to as `0x${string}`,
+    data: input as `0x${string}`,
+    gas: 0x100000n,
+    maxFeePerGas: parseGwei('20'),
+    maxPriorityFeePerGas: parseGwei('1'),
+    authorizationList: [authorization],
+  });
+  const hash = await anvil.rpc('eth_sendRawTransaction', [raw]);
   await receipt(anvil.rpc, hash);
   return hash;
 };
@@ -69,6 +93,7 @@ beforeAll(async () => {
   const irMeter = (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: ir.Meter!.abi as Abi, bytecode: ir.Meter!.bytecode as `0x${string}` }) }))).contractAddress;
   tx.irLow = await mined(irMeter, data('Meter', 'low', [3n]));
   tx.irHigh = await mined(irMeter, data('Meter', 'high', [3n]));
+  tx.setCode = await sendSetCode(vault, data('Vault', 'small', [3n]));
   tx.picky = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled.Picky!.abi as Abi, bytecode: compiled.Picky!.bytecode as `0x${string}`, args: [0n] }), gas: '0x100000' });
   await receipt(anvil.rpc, tx.picky);
 }, 120_000);
@@ -94,6 +119,7 @@ describe('a Foundry project (optimized, multi-file)', () => {
     ['a Panic in a contract whose library reverts with one word too (a shared revert tail): the division, not the library', 'ratio', ['  at src/Meter.sol:22:17', '     22 │         level = 100 / x;']],
     ['that library\'s revert itself', 'capped', ['  at src/lib/Limits.sol:9:29', '     9 │         if (x > 500) revert OverCap(x);', '  called from src/Meter.sol:27:9  capped(uint256)']],
     ['a require after a call that reverted and was caught', 'retry', ['  at src/Meter.sol:33:9', '     33 │         require(level == 12345, "after retry");']],
+    ['an EIP-7702 transaction (replayed as the node gave it, its authorization\'s signature with it)', 'setCode', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
     ['a proxy: the implementation\'s file, then the proxy\'s', 'proxied', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");', '  called from src/Forwarder.sol:16:17  small(uint256)']],
   ])('%s', async (_what, key, expected) => {
     const r = await run([tx[key]!]);

@@ -5,9 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { AbiIndex, builtinRows } from '../../src/decode/abiIndex.js';
 import { decodeCallData, decodeErrorData, decodeReturn } from '../../src/decode/callData.js';
 import { decodeLog } from '../../src/decode/decodeLogs.js';
-import { tokenTransfers } from '../../src/decode/transfers.js';
 import { parseAbiFile } from '../../src/decode/loadAbis.js';
-import { withoutMetadata } from '../../src/decode/matchCode.js';
+import { tokenTransfers } from '../../src/decode/transfers.js';
+import { withoutMetadata } from '../../src/locate/matchCode.js';
 import type { Hex } from '../../src/raw/types.js';
 import { formatDecoded, sciHint } from '../../src/render/formatDecoded.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { frameKey } from '../../src/model/frameKey.js';
 import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
-import { frameKey } from '../../src/rpc/localCallTracer.js';
-import { simulateLocally } from '../../src/rpc/localTrace.js';
+import { runCall } from '../../src/sources/runCall.js';
 
 // Hand-assembled contracts, run by txray's EVM on a real anvil's state (their code set by overrides).
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 const run = (to: string, facts?: boolean) =>
-  simulateLocally(client, { from: SENDER, to, data: '0x' }, 'latest', overrides, { state: false, deadline: AbortSignal.timeout(20_000), facts });
+  runCall(client, { from: SENDER, to, data: '0x' }, 'latest', overrides, AbortSignal.timeout(20_000), { exits: facts, jumps: facts });
 
 test('a frame that jumps and reverts: the REVERT\'s pc, and the taken jumps only', async () => {
   const local = await run(JUMPER, true);
@@ -68,6 +68,6 @@ test('at most the last 16 jumps are kept, each with where it was made', async ()
   const LOOP = '0x00000000000000000000000000000000000c0de6';
   const start = { [LOOP]: { code: '0x60145b600190038060025700' } };
   // A countdown from 20, jumping back 19 times: 0 PUSH1 20, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
-  const local = await simulateLocally(client, { from: SENDER, to: LOOP, data: '0x' }, 'latest', start, { state: false, deadline: AbortSignal.timeout(20_000), facts: true });
+  const local = await runCall(client, { from: SENDER, to: LOOP, data: '0x' }, 'latest', start, AbortSignal.timeout(20_000), { exits: true, jumps: true });
   expect(local.facts?.get('')).toEqual({ exitPc: 11, lastJumps: Array(16).fill(2), lastJumpsFrom: Array(16).fill(10), codeAddress: LOOP });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Artifact } from '../../src/decode/abiIndex.js';
 import { parseAbiFile } from '../../src/decode/loadAbis.js';
-import { matchArtifact } from '../../src/decode/matchCode.js';
+import { matchArtifact } from '../../src/locate/matchCode.js';
 import type { Hex } from '../../src/raw/types.js';
 
 /** solc's metadata trailer: CBOR bytes, then their length in two bytes. */

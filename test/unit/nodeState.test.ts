@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { Common, createAddressFromString, Mainnet } from '../../src/evm/evmEngine.js';
+import { NodeState } from '../../src/evm/nodeState.js';
 import type { RpcClient } from '../../src/rpc/createRpcClient.js';
-import { Common, createAddressFromString, Mainnet } from '../../src/rpc/evmEngine.js';
-import { NodeState } from '../../src/rpc/nodeState.js';
+import { nodeReader } from '../../src/sources/nodeReader.js';
 
 /** A node that is never asked: every read below is answered by the journal or a guess. */
 const never: RpcClient = {
@@ -13,7 +14,7 @@ const never: RpcClient = {
 
 describe('NodeState journal', () => {
   test('unwindTo puts the journal back to a depth, dropping what the levels above wrote (what a frame that threw a non-EVM error leaves behind)', async () => {
-    const state = new NodeState(never, '0x1', new AbortController().signal, { common: new Common({ chain: Mainnet }) });
+    const state = new NodeState(nodeReader(never, '0x1', new AbortController().signal), { common: new Common({ chain: Mainnet }) });
     const a = createAddressFromString('0x00000000000000000000000000000000000000aa');
     const depth = state.depth();
     await state.checkpoint();
@@ -27,7 +28,7 @@ describe('NodeState journal', () => {
   });
 
   test('a guessed read is noted, answered empty, and kept only in the top level', async () => {
-    const state = new NodeState(never, '0x1', new AbortController().signal, { common: new Common({ chain: Mainnet }) });
+    const state = new NodeState(nodeReader(never, '0x1', new AbortController().signal), { common: new Common({ chain: Mainnet }) });
     const a = createAddressFromString('0x00000000000000000000000000000000000000bb');
     const depth = state.depth();
     await state.checkpoint();

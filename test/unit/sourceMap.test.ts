@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { decompressMap, lineAt, locateExit, type SourceTable } from '../../src/decode/sourceMap.js';
+import { decompressMap, lineAt, locateExit, type SourceTable } from '../../src/locate/sourceMap.js';
 
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 const table = (files: Record<number, { path: string; text: string }>, count = Object.keys(files).length): SourceTable => ({

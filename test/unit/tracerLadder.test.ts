@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { Interrupted, RpcFailure } from '../../src/errors.js';
 import { isMethodNotFound } from '../../src/rpc/createRpcClient.js';
-import { type Rung, walkLadder } from '../../src/rpc/tracerLadder.js';
 import type { TracerState } from '../../src/rpc/types.js';
+import { type Rung, walkLadder } from '../../src/sources/tracerLadder.js';
 
 const missing = (method: string) => new RpcFailure('rpc-error', `${method}: the node answered error -32601: Method not found`, { rpcCode: -32601 });
 const broken = (method: string) => new RpcFailure('rpc-error', `${method}: the node answered error -32000: missing trie node`, { rpcCode: -32000 });

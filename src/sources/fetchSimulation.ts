@@ -13,10 +13,10 @@ import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { SourceAnswers, StateAnswer } from '../raw/types.js';
-import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
-import { loadLocalTrace } from './loadLocalTrace.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
+import { messageOf, type TracerState } from '../rpc/types.js';
+import { runCall } from './runCall.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
-import { messageOf, type TracerState } from './types.js';
 
 /** Which node method answered the simulation. */
 export type SimulationMethod = 'debug_traceCall' | 'trace_call' | 'local' | 'eth_simulateV1' | 'eth_call';
@@ -135,11 +135,10 @@ async function simulateV1({ client, req, param }: Asking): Promise<Simulated> {
   return { ...NOTHING, method: 'eth_simulateV1', callOutcome: c.status === '0x1' ? { ...base, output: c.returnData } : { ...base, revertData: c.returnData, message: 'execution reverted' } };
 }
 
-/** The call run here on the node's state (rpc/localTrace.ts, loaded only now). */
+/** The call run here on the node's state (evm/localTrace.ts, loaded only now). */
 async function simulateHere(a: Asking, lacking: readonly string[]): Promise<Simulated> {
   const { client, req, param } = a;
-  const { simulateLocally } = await loadLocalTrace();
-  const local = await simulateLocally(client, req.call, param, req.overrides, { state: req.state, deadline: req.deadline });
+  const local = await runCall(client, req.call, param, req.overrides, req.deadline, { storage: req.state });
   const why = req.tracer.mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${lacking.map((m) => `no ${m}`).join(' and ')}`;
   return { ...NOTHING, method: 'local', callTrace: local.callTrace, state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' }, traceNote: `simulated locally on the node's state (${why})` };
 }

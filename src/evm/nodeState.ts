@@ -1,40 +1,23 @@
 /**
- * The node's state as an EVM sees it, for local re-execution: EthereumJS's SimpleStateManager (the
- * journal: checkpoints, commits, reverts) over a layer fetched from the node at one block through
- * txray's own client (its deadline, size caps, headers and retries). Every account, code and slot is
- * fetched once; what is surely touched, and what eth_createAccessList names, is asked for in batches
- * that the run waits on only where it needs them.
+ * The chain's state as an EVM sees it, for local re-execution: EthereumJS's SimpleStateManager (the
+ * journal: checkpoints, commits, reverts) over a layer read through a StateReader at one block (the node
+ * today, see sources/nodeReader.ts). Every account, code and slot is read once and kept as the EVM's bytes.
  */
 import type { Address } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Interrupted } from '../errors.js';
-import { escapeShort } from '../raw/escape.js';
-import { isData, isQuantity } from '../raw/hex.js';
-import { accountCalls, readCalls } from './askAhead.js';
-import type { BatchAnswer, RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
-
-/** Reads in one batch request at most (a multiple of 3: an account is three reads). */
-const BATCH_ITEMS = 480;
-
-/** A read the node could not answer: the run cannot go on (unlike a transaction the EVM refuses). */
-export class NoState extends Error {
-  override readonly name = 'NoState';
-}
+import type { StateReader } from './stateReader.js';
 
 type Fetched = { readonly nonce: bigint; readonly balance: bigint; readonly code: Uint8Array };
 
 const EMPTY_CODE_HASH = keccak_256(new Uint8Array(0));
 /** A guess (see NodeState.guess): no such account. */
 const NOTHING: Fetched = { nonce: 0n, balance: 0n, code: new Uint8Array(0) };
-const quantity = (v: unknown, what: string): bigint => {
-  if (!isQuantity(v)) throw new Error(`the node's ${what} is not a quantity`);
-  return BigInt(v);
-};
 
-/** One account from its three answers (nonce, balance, code); throws when they are not what was asked. */
-function fetchedOf([nonce, balance, code]: readonly unknown[]): Fetched {
-  return { nonce: quantity(nonce, 'nonce'), balance: quantity(balance, 'balance'), code: isData(code) ? hexToBytes(code) : new Uint8Array(0) };
+/** One account from the reader: its nonce, balance and code, the code as bytes once. */
+async function fetchedFrom(reader: StateReader, a: string): Promise<Fetched> {
+  const [account, code] = await Promise.all([reader.account(a), reader.code(a)]);
+  return { nonce: account.nonce, balance: account.balance, code: code.length <= 2 ? new Uint8Array(0) : hexToBytes(code) };
 }
 
 /** Code hashes computed so far, by the code's bytes (the same bytes for every copy of an account). */
@@ -72,29 +55,18 @@ class RemoteAccount extends Account {
 }
 
 /** A storage word as the EVM keeps it (leading zeros dropped). */
-const slotOf = (v: unknown): Uint8Array => (isData(v) ? unpadBytes(hexToBytes(v)) : new Uint8Array(0));
+const slotOf = (v: string): Uint8Array => (v.length <= 2 ? new Uint8Array(0) : unpadBytes(hexToBytes(v as `0x${string}`)));
 
 export class NodeState extends SimpleStateManager {
   private readonly accounts = new Map<string, Promise<Fetched>>();
   private readonly slots = new Map<string, Promise<Uint8Array>>();
-  /** Reads asked for in a batch (see adopt) that the run has not needed yet. */
-  private readonly asked = { accounts: new Map<string, Promise<Fetched>>(), slots: new Map<string, Promise<Uint8Array>>() };
   /** Every account and slot the run read or wrote (lower-case address → slot keys), for the state diff. */
   readonly touched = new Map<string, Set<string>>();
   /** While guessing (see guess): the reads not fetched yet, answered as empty. */
   private guessing: { readonly accounts: Set<string>; readonly slots: Set<string> } | null = null;
 
-  /** Why a read failed: the node has no state at this block (pruned), in the words a user can act on. */
-  private noState(err: unknown): never {
-    if (err instanceof Interrupted) throw err;
-    const why = escapeShort(err instanceof Error ? err.message : String(err), 120).replace(/\.$/, '');
-    throw new NoState(`the node has no state at block ${BigInt(this.block)} (${why}): an archive node, or a node with traces, is needed`);
-  }
-
   constructor(
-    private readonly client: RpcClient,
-    private readonly block: string,
-    private readonly deadline: AbortSignal,
+    private readonly reader: StateReader,
     common: ConstructorParameters<typeof SimpleStateManager>[0],
   ) {
     super(common);
@@ -106,51 +78,18 @@ export class NodeState extends SimpleStateManager {
     if (slot !== undefined) set.add(slot);
   }
 
-  /**
-   * Reads already asked for in one batch (readCalls(accounts, slots): accounts, then slots), adopted while
-   * the answer is on its way: the run waits on it where it needs one of them. Where the batch fails, or one of its items,
-   * the run asks for that item on its own, and says why if it still cannot.
-   */
-  adopt(accounts: readonly string[], slots: readonly string[], answers: Promise<readonly BatchAnswer[]>): void {
-    const item = (i: number): Promise<unknown> =>
-      answers.then((all) => {
-        const x = all[i];
-        if (x === undefined || 'error' in x) throw new Error('not in the batch');
-        return x.result;
-      });
-    // Held apart until the run asks: only then is a failed item asked for again, on its own.
-    const hold = <T>(map: Map<string, Promise<T>>, id: string, p: Promise<T>): void => {
-      p.catch(() => undefined);
-      map.set(id, p);
-    };
-    accounts.forEach((a, i) => {
-      if (!this.accounts.has(a) && !this.asked.accounts.has(a)) hold(this.asked.accounts, a, Promise.all([item(3 * i), item(3 * i + 1), item(3 * i + 2)]).then(fetchedOf));
-    });
-    slots.forEach((id, i) => {
-      if (!this.slots.has(id) && !this.asked.slots.has(id)) hold(this.asked.slots, id, item(3 * accounts.length + i).then(slotOf));
-    });
-  }
-
-  /** Accounts and slots (from eth_createAccessList) asked for in one batch, not awaited: see adopt. */
+  /** Accounts and slots (from eth_createAccessList) asked for together, not awaited (see StateReader.prefetch). */
   prefetch(entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): void {
     const accounts = entries.map((e) => e.address.toLowerCase());
     this.fetchAhead(accounts, entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`)));
   }
 
-  /** Accounts and slots (`<address>:<slot>`, lower case) not asked for yet, asked for in one batch, not awaited: see adopt. */
+  /** Accounts and slots (`<address>:<slot>`, lower case) not read yet, asked for together, not awaited. */
   fetchAhead(accounts: readonly string[], slots: readonly string[]): void {
-    const newAccounts = [...new Set(accounts)].filter((a) => !this.accounts.has(a) && !this.asked.accounts.has(a));
-    const newSlots = [...new Set(slots)].filter((id) => !this.slots.has(id) && !this.asked.slots.has(id));
-    // Providers cap a batch (geth 1,000 items by default, some hosted ones 100s): no batch holds more than
-    // BATCH_ITEMS; the batches go out together.
-    for (let i = 0; i < newAccounts.length; i += BATCH_ITEMS / 3) {
-      const accounts = newAccounts.slice(i, i + BATCH_ITEMS / 3);
-      this.adopt(accounts, [], this.client.batch(readCalls(accounts, [], this.block), this.deadline));
-    }
-    for (let i = 0; i < newSlots.length; i += BATCH_ITEMS) {
-      const slots = newSlots.slice(i, i + BATCH_ITEMS);
-      this.adopt([], slots, this.client.batch(readCalls([], slots, this.block), this.deadline));
-    }
+    this.reader.prefetch(
+      accounts.filter((a) => !this.accounts.has(a)),
+      slots.filter((id) => !this.slots.has(id)),
+    );
   }
 
   /**
@@ -171,40 +110,14 @@ export class NodeState extends SimpleStateManager {
     return { accounts: [...notes.accounts], slots: [...notes.slots] };
   }
 
-  private fetchAccount(a: string): Promise<Fetched> {
-    return this.client
-      .batch(accountCalls(a, this.block), this.deadline)
-      .then((answers) => {
-        const failed = answers.find((x) => 'error' in x);
-        if (failed !== undefined && 'error' in failed) throw new Error(failed.error);
-        return fetchedOf(answers.map((x) => ('result' in x ? x.result : undefined)));
-      })
-      .catch((err: unknown) => this.noState(err));
-  }
-
-  private fetchSlot(a: string, k: string): Promise<Uint8Array> {
-    return this.client
-      .call('eth_getStorageAt', [a, k, this.block], this.deadline)
-      .then(slotOf)
-      .catch((err: unknown) => this.noState(err));
-  }
-
-  /** The answer to `id` from a batch adopted earlier, else (or where the batch failed) from `fetch`. */
-  private fromAsked<T>(asked: Map<string, Promise<T>>, id: string, fetch: () => Promise<T>): Promise<T> {
-    const p = asked.get(id);
-    if (p === undefined) return fetch();
-    asked.delete(id);
-    return p.catch((err: unknown) => (err instanceof Interrupted ? Promise.reject(err) : fetch()));
-  }
-
   private remote(address: Address): Promise<Fetched> {
     const a = address.toString().toLowerCase();
     let p = this.accounts.get(a);
-    if (p === undefined && this.guessing !== null && !this.asked.accounts.has(a)) {
+    if (p === undefined && this.guessing !== null && !this.reader.asked(a)) {
       this.guessing.accounts.add(a);
       return Promise.resolve(NOTHING);
     }
-    if (p === undefined) this.accounts.set(a, (p = this.fromAsked(this.asked.accounts, a, () => this.fetchAccount(a))));
+    if (p === undefined) this.accounts.set(a, (p = fetchedFrom(this.reader, a)));
     return p;
   }
 
@@ -224,11 +137,11 @@ export class NodeState extends SimpleStateManager {
     const k = bytesToHex(key);
     const id = `${a}:${k}`;
     let p = this.slots.get(id);
-    if (p === undefined && this.guessing !== null && !this.asked.slots.has(id)) {
+    if (p === undefined && this.guessing !== null && !this.reader.asked(a, k)) {
       this.guessing.slots.add(id);
       return Promise.resolve(new Uint8Array(0));
     }
-    if (p === undefined) this.slots.set(id, (p = this.fromAsked(this.asked.slots, id, () => this.fetchSlot(a, k))));
+    if (p === undefined) this.slots.set(id, (p = this.reader.storage(a, k).then(slotOf)));
     return p;
   }
 

@@ -1,13 +1,35 @@
 /**
- * The call tracer of local re-execution: it watches the embedded EVM's messages and a few opcodes and
- * writes what geth's callTracer (withLog) would answer, so no stage after it knows where the tree came
- * from. What only the EVM knows and the callTracer has no field for (where each frame stopped, its last
- * jumps) goes beside the tree, in FrameFacts keyed by the frame's traceAddress, and only when asked.
+ * The one recorder of txray's EVM: it watches the embedded EVM's messages and a few opcodes, and records
+ * what a RecordConfig asks for. Its call tree is written as geth's callTracer (withLog) would answer, so
+ * no stage after it knows where the tree came from; what only the EVM knows of each frame (where it
+ * stopped, its last jumps) goes beside the tree as FrameFacts keyed by frameKey; every step, when asked
+ * for, goes into a StepLog. What is not asked for is not hooked, and costs nothing.
  */
 import type { Message } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
+import { frameKey } from '../model/frameKey.js';
 import { bytesToHex } from './evmEngine.js';
 import { type Hex, hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
+import { createStepLog, type StepEvent, type StepLog } from './stepLog.js';
+
+/** What a run records. */
+export interface RecordConfig {
+  /** The call tree, as geth's callTracer frames (the frames are what the other parts are keyed by, so they are followed either way). */
+  readonly calls: boolean;
+  /** Each frame's logs, at their place among its calls (the callTracer's withLog). */
+  readonly logs: boolean;
+  /** Where each frame stopped, and whose code ran (FrameFacts). */
+  readonly exits: boolean;
+  /** Each frame's last taken jumps (FrameFacts). */
+  readonly jumps: boolean;
+  /** Every opcode: pc, opcode, depth, gas, stack, memory and storage as they change (a StepLog). */
+  readonly steps: boolean;
+  /** The accounts and storage the run changed, before and after (the prestateTracer's diff). */
+  readonly storage: boolean;
+}
+
+/** What a run records unless asked otherwise: the call tree with its logs. */
+export const TREE_ONLY: RecordConfig = { calls: true, logs: true, exits: false, jumps: false, steps: false, storage: false };
 
 /** A geth callTracer frame (withLog). */
 export type Frame = {
@@ -24,7 +46,7 @@ export type Frame = {
   logs?: Array<{ address: string; topics: string[]; data: string; position: string }>;
 };
 
-/** What the EVM knows of one frame beyond the callTracer's fields. */
+/** What the EVM knows of one frame beyond the callTracer's fields, keyed by frameKey(traceAddress). */
 export interface FrameFacts {
   /** The pc of the opcode the frame stopped at (its code's length where it ran off the end); null where the EVM ran no code (a precompile, an account without code). */
   exitPc: number | null;
@@ -37,9 +59,6 @@ export interface FrameFacts {
 }
 
 export const LAST_JUMPS = 16;
-
-/** The side channel's key of a frame: its traceAddress, joined ('' is the top frame, '0,2' its first call's third). */
-export const frameKey = (traceAddress: readonly number[]): string => traceAddress.join(',');
 
 /** The call kind of a message, as geth's callTracer names it: the opcode that made it, where the run saw it. */
 function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): string {
@@ -56,7 +75,7 @@ interface Running {
   readonly frame: Frame;
   /** A static context (its children are static too). */
   readonly static: boolean;
-  readonly key: string;
+  readonly traceAddress: readonly number[];
   readonly facts: FrameFacts | null;
 }
 
@@ -69,9 +88,18 @@ type MessageEnd = {
 const HALTS = [0x00, 0xf3, 0xfd, 0xff] as const;
 const CALL_NAMES = [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], [0xfa, 'STATICCALL']] as const;
 
-export interface CallTracer {
-  /** Run `go` with the tracer listening; its top frame, and the facts by frame when they were asked for. */
-  record<T>(go: () => Promise<T>): Promise<{ readonly frame: Frame; readonly result: T; readonly facts: ReadonlyMap<string, FrameFacts> | null }>;
+/** What one run recorded: each part asked for, else null. */
+export interface Recorded<T> {
+  /** The top frame, with its calls below it. */
+  readonly frame: Frame | null;
+  readonly result: T;
+  readonly facts: ReadonlyMap<string, FrameFacts> | null;
+  readonly steps: StepLog | null;
+}
+
+export interface Recorder {
+  /** Run `go` with the recorder listening. */
+  record<T>(go: () => Promise<T>): Promise<Recorded<T>>;
 }
 
 /** One run's tree as it grows: the frames, the ones still running, and the facts when asked for. */
@@ -84,6 +112,8 @@ class Recording {
   constructor(
     private readonly table: Array<OpEntry | undefined>,
     readonly facts: Map<string, FrameFacts> | null,
+    /** Where each frame stopped is asked for. */
+    private readonly exits: boolean,
   ) {}
 
   running(): Running | undefined {
@@ -105,16 +135,15 @@ class Recording {
       input: bytesToHex(m.data),
     };
     const siblings = parent === undefined ? this.top : (parent.frame.calls ??= []);
-    let key = '';
+    // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
+    const traceAddress = parent === undefined ? [] : [...parent.traceAddress, siblings.length];
     let own: FrameFacts | null = null;
     if (this.facts !== null) {
       // (A create's message has no code address: EthereumJS's getter throws; its new address is set at its end.)
-      // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
-      if (parent !== undefined) key = parent.key === '' ? String(siblings.length) : `${parent.key},${siblings.length}`;
-      this.facts.set(key, (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress: m.to === undefined ? '' : m.codeAddress.toString().toLowerCase() }));
+      this.facts.set(frameKey(traceAddress), (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress: m.to === undefined ? '' : m.codeAddress.toString().toLowerCase() }));
     }
     siblings.push(frame);
-    this.stack.push({ frame, static: m.isStatic, key, facts: own });
+    this.stack.push({ frame, static: m.isStatic, traceAddress, facts: own });
   }
 
   end(r: MessageEnd): void {
@@ -132,7 +161,7 @@ class Recording {
     if (e.exceptionError !== undefined) frame.error = e.exceptionError.error === 'revert' ? 'execution reverted' : e.exceptionError.error;
     if (running.facts === null) return;
     if (created && frame.to !== undefined) running.facts.codeAddress = frame.to;
-    running.facts.exitPc ??= exitPcOf(this.table, r);
+    if (this.exits) running.facts.exitPc ??= exitPcOf(this.table, r);
   }
 }
 
@@ -153,8 +182,8 @@ function exitPcOf(table: Array<OpEntry | undefined>, r: MessageEnd): number | nu
   return before ? run.programCounter : run.programCounter - 1;
 }
 
-/** Hook the opcodes the tree needs (and, for facts, the jumps and halts): they read `now()`, the run under way. */
-function hookOpcodes(vm: VM, now: () => Recording | null, facts: boolean): void {
+/** Hook the opcodes the config asks for: they read `now()`, the run under way. */
+function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig): void {
   const running = (): Running | undefined => now()?.running();
   for (const [op, name] of CALL_NAMES) {
     wrapOpcode(vm, op, () => {
@@ -163,17 +192,19 @@ function hookOpcodes(vm: VM, now: () => Recording | null, facts: boolean): void 
     }, null);
   }
   // A log's place among its frame's calls, as the callTracer's withLog gives it.
-  for (let op = 0xa0; op <= 0xa4; op++) wrapOpcode(vm, op, null, (r) => logOf(running()?.frame, r));
+  if (config.logs) for (let op = 0xa0; op <= 0xa4; op++) wrapOpcode(vm, op, null, (r) => logOf(running()?.frame, r));
   // A selfdestruct is a call of its own in the callTracer: to the beneficiary, with the balance.
   wrapOpcode(vm, 0xff, (r) => selfdestructOf(running()?.frame, r), null);
-  if (!facts) return;
   // Inside a handler the counter has already moved past the opcode.
-  for (const op of HALTS) {
-    wrapOpcode(vm, op, (r) => {
-      const f = running()?.facts;
-      if (f != null) f.exitPc = r.programCounter - 1;
-    }, null);
+  if (config.exits) {
+    for (const op of HALTS) {
+      wrapOpcode(vm, op, (r) => {
+        const f = running()?.facts;
+        if (f != null) f.exitPc = r.programCounter - 1;
+      }, null);
+    }
   }
+  if (!config.jumps) return;
   // A JUMPI not taken leaves the counter on the next opcode.
   let fallThrough = -1;
   wrapOpcode(vm, 0x56, (r) => void (fallThrough = r.programCounter), (r) => jumped(running()?.facts, fallThrough - 1, r.programCounter));
@@ -183,12 +214,14 @@ function hookOpcodes(vm: VM, now: () => Recording | null, facts: boolean): void 
 }
 
 /**
- * Attach a call tracer to `vm`: its opcode hooks stay (they do nothing outside `record`). `facts` also
- * hooks JUMP, JUMPI and the halting opcodes for FrameFacts; without it those run untouched.
+ * Attach the recorder to `vm`, configured once: its opcode hooks stay (they do nothing outside
+ * `record`); what the config leaves out is not hooked (JUMP, JUMPI and the halting opcodes run
+ * untouched without exits and jumps, and without steps the EVM emits no step event at all).
  */
-export function attachCallTracer(vm: VM, opts: { readonly facts: boolean }): CallTracer {
+export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   let current: Recording | null = null;
-  hookOpcodes(vm, () => current, opts.facts);
+  let steps: (StepLog & { add(e: StepEvent): void }) | null = null;
+  hookOpcodes(vm, () => current, config);
   const onBefore = (m: Message, done?: () => void): void => {
     current?.begin(m);
     done?.();
@@ -197,19 +230,25 @@ export function attachCallTracer(vm: VM, opts: { readonly facts: boolean }): Cal
     current?.end(r);
     done?.();
   };
+  const onStep = (e: StepEvent): void => steps?.add(e);
+  const events = vm.evm.events!;
   return {
     async record(go) {
-      const rec = new Recording(opcodeTable(vm), opts.facts ? new Map() : null);
+      const rec = new Recording(opcodeTable(vm), config.exits || config.jumps ? new Map() : null, config.exits);
       current = rec;
-      vm.evm.events!.on('beforeMessage', onBefore as never);
-      vm.evm.events!.on('afterMessage', onAfter as never);
+      steps = config.steps ? createStepLog() : null;
+      events.on('beforeMessage', onBefore as never);
+      events.on('afterMessage', onAfter as never);
+      if (config.steps) events.on('step', onStep as never);
       try {
         const result = await go();
-        return { frame: rec.top[0]!, result, facts: rec.facts };
+        return { frame: config.calls ? rec.top[0]! : null, result, facts: rec.facts, steps };
       } finally {
-        vm.evm.events!.off('beforeMessage', onBefore as never);
-        vm.evm.events!.off('afterMessage', onAfter as never);
+        events.off('beforeMessage', onBefore as never);
+        events.off('afterMessage', onAfter as never);
+        if (config.steps) events.off('step', onStep as never);
         current = null;
+        steps = null;
       }
     },
   };

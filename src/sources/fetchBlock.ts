@@ -16,13 +16,13 @@ import { Interrupted, NotFound, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isHash, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers } from '../raw/types.js';
-import { askInBatches } from './askInBatches.js';
-import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
-import { deadlineSignal } from './deadline.js';
+import { askInBatches } from '../rpc/askInBatches.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import { runInOrder } from '../rpc/runInOrder.js';
+import { messageOf, type TracerState } from '../rpc/types.js';
 import { reexecute, type TraceResult } from './fetchBundle.js';
-import { runInOrder } from './runInOrder.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
-import { messageOf, type TracerState } from './types.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 

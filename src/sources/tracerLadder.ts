@@ -7,7 +7,7 @@
  * methods do not come and go between two lookups.
  */
 import { Interrupted } from '../errors.js';
-import type { TracerState } from './types.js';
+import type { TracerState } from '../rpc/types.js';
 
 /** The TracerState flags that say the node lacks a rung. */
 export type MissingFlag = 'traceMissing' | 'callTracerMissing';

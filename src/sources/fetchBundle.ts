@@ -6,11 +6,10 @@ import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isHash, isQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
-import { askAhead } from './askAhead.js';
-import { isMethodNotFound, isTracerRefused, type RpcClient } from './createRpcClient.js';
-import { loadLocalTrace } from './loadLocalTrace.js';
+import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
+import { messageOf, type TracerState } from '../rpc/types.js';
+import { runMined } from './runMined.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
-import { messageOf, type TracerState } from './types.js';
 
 /** The answers of a lookup by hash. */
 export type Bundle = SourceAnswers;
@@ -102,7 +101,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   // --state: the diff in parallel with the rest; the block once the receipt names it.
   const stateWarnings: string[] = [];
   // Its code is loaded only when asked for (a lookup without --state loads none of it).
-  const stateModule = opts.state ? import('./fetchState.js') : null;
+  const stateModule = opts.state ? import('../rpc/fetchState.js') : null;
   const stateAnswer = stateModule ? stateModule.then((m) => m.fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings)) : Promise.resolve(null);
   const blockAnswer = stateModule
     ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlock(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
@@ -155,7 +154,7 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
 }
 
 /**
- * The third source: the transaction run here on the node's state at its parent block (rpc/localTrace.ts,
+ * The third source: the transaction run here on the node's state at its parent block (evm/localTrace.ts,
  * loaded only now), handed on as the callTracer and prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
@@ -174,9 +173,7 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
     return none;
   }
   try {
-    const ahead = askAhead(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline);
-    const { traceLocally } = await loadLocalTrace();
-    const local = await traceLocally(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, ahead, { state: opts.state === true, deadline: opts.deadline });
+    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { storage: opts.state === true });
     const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
     const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';

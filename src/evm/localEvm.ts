@@ -1,14 +1,14 @@
 /**
- * The embedded EVM's set-up for local re-execution (rpc/localTrace.ts): the chain's rules, the node's
- * state at a block (rpc/nodeState.ts), the block context, and two ways to run a transaction. What a run
- * is made to tell (the call tree, the state diff) is the business of localCallTracer.ts and
+ * The embedded EVM's set-up for local re-execution (localTrace.ts): the chain's rules, the state at a
+ * block as a StateReader gives it (nodeState.ts), the block context, and two ways to run a transaction. What a run
+ * is made to record (the call tree, frame facts, steps, the state diff) is the business of recorder.ts and
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
-import { isAddress, isRecord } from '../raw/hex.js';
-import type { RpcClient } from './createRpcClient.js';
+import { isAddress } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
+import type { StateReader } from './stateReader.js';
 
 export type Json = Record<string, unknown>;
 export type Hex = `0x${string}`;
@@ -40,16 +40,16 @@ function commonFor(chainId: number, header: Json): Common {
   return common;
 }
 
-/** The chain as the EVM sees it: only BLOCKHASH reads it, and asks the node (each number once). */
-function nodeBlockchain(client: RpcClient, deadline: AbortSignal) {
+/** The chain as the EVM sees it: only BLOCKHASH reads it, and asks the reader (each number once). */
+function readerBlockchain(reader: StateReader) {
   const hashes = new Map<bigint, Uint8Array>();
   return {
     async getBlock(n: bigint | number) {
       const number = BigInt(n);
       let h = hashes.get(number);
       if (h === undefined) {
-        const b = await client.call('eth_getBlockByNumber', [hex(number), false], deadline);
-        h = isRecord(b) && typeof b.hash === 'string' ? hexToBytes(b.hash as Hex) : new Uint8Array(32);
+        const found = await reader.blockHash(number);
+        h = found === null ? new Uint8Array(32) : hexToBytes(found);
         hashes.set(number, h);
       }
       const found = h;
@@ -162,12 +162,11 @@ export interface LocalEvm {
   readonly runRaw: (raw: Json, guessing?: boolean) => Promise<RunResult>;
 }
 
-/** The EVM set up on the node's state at `stateBlock`, with `header` as its block context. */
-export async function createLocalEvm(client: RpcClient, header: Json, stateBlock: string, deadline: AbortSignal, chainIdAnswer?: Promise<unknown>): Promise<LocalEvm> {
-  const chainIdHex = await (chainIdAnswer ?? client.call('eth_chainId', [], deadline));
-  const common = commonFor(Number(BigInt(chainIdHex as string)), header);
-  const state = new NodeState(client, stateBlock, deadline, { common });
-  const vm = await createVM({ common, stateManager: state, blockchain: nodeBlockchain(client, deadline) as never });
+/** The EVM set up on the state `reader` reads, with `header` as its block context, on chain `chainId`. */
+export async function createLocalEvm(reader: StateReader, header: Json, chainId: number): Promise<LocalEvm> {
+  const common = commonFor(chainId, header);
+  const state = new NodeState(reader, { common });
+  const vm = await createVM({ common, stateManager: state, blockchain: readerBlockchain(reader) as never });
   sharing.set(vm.evm, new WeakMap());
   for (const op of CALL_OPS) wrapOpcode(vm, op, (r) => shareJumpAnalysis(r.interpreter), null);
   const block = blockContext(header, common);

@@ -5,8 +5,9 @@
  * Pure; the decompressed maps and the code's instruction indexes are cached, since a lookup of many
  * hashes meets the same contracts again.
  */
-import type { Hex } from '../raw/types.js';
+import type { FrameFacts } from '../evm/recorder.js';
 import type { SourceLocation } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
 
 /** A file of a compilation: its path as the compiler named it, and its text as bytes (the map counts UTF-8 bytes). */
 export interface SourceFile {
@@ -28,14 +29,16 @@ export interface CodeDebug {
   readonly viaIR: boolean;
 }
 
-/** Where a frame stopped, as txray's EVM saw it (rpc FrameFacts, without the network floor's type). */
-export interface ExitFacts {
-  readonly exitPc: number;
-  /** Destinations of the frame's last taken jumps, oldest first. */
-  readonly lastJumps: readonly number[];
-  /** Where each of those jumps was made from (same order). */
-  readonly lastJumpsFrom: readonly number[];
+/** An artifact's source maps and files, read on first use. */
+export interface DebugSource {
+  /** The runtime code's (null where there is none to be had). */
+  runtime(): CodeDebug | null;
+  /** The init code's, for a constructor frame. */
+  creation(): CodeDebug | null;
 }
+
+/** Where a frame stopped, as txray's EVM recorded it (FrameFacts), once it is known to have run code. */
+export type ExitFacts = Readonly<Pick<FrameFacts, 'lastJumps' | 'lastJumpsFrom'>> & { readonly exitPc: number };
 
 export interface LocatedFailure {
   readonly at: SourceLocation;

@@ -1,31 +1,23 @@
 /**
- * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the node's state at
- * the parent block, for nodes that serve no call trace (Hardhat, public endpoints). It hands on what
- * geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
+ * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the state at the parent
+ * block (read through a StateReader: the node's, see sources/nodeReader.ts), for nodes that serve no
+ * call trace (Hardhat, public endpoints). Its recorder (recorder.ts) hands on what geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
  * after it knows where they came from. Checked every time against the receipt (status, gas used, every
  * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
  * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
  */
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
-import type { AskedAhead } from './askAhead.js';
-import type { RpcClient } from './createRpcClient.js';
 import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
-import { attachCallTracer, type Frame, type FrameFacts } from './localCallTracer.js';
 import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
-import { NodeState, NoState } from './nodeState.js';
+import type { NodeState } from './nodeState.js';
+import { attachRecorder, type Frame, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
+import { NoState, type StateReader } from './stateReader.js';
+import type { StepLog } from './stepLog.js';
 
-export type { FrameFacts } from './localCallTracer.js';
-
-/** What a local run is asked for beyond the call tree. */
-export interface LocalOptions {
-  /** The state diff (--state). */
-  readonly state: boolean;
-  readonly deadline: AbortSignal;
-  /** FrameFacts for every frame (nothing asks for them yet: without it the jumps run unhooked). */
-  readonly facts?: boolean;
-}
+/** What a local run records beyond the call tree with its logs, which it always hands on (each part off unless asked for; `storage` is --state's diff). */
+export type LocalOptions = Partial<Omit<RecordConfig, 'calls'>>;
 
 export interface LocalTrace {
   /** A geth callTracer frame (withLog), as debug_traceTransaction would answer. */
@@ -36,25 +28,24 @@ export interface LocalTrace {
   readonly mismatch: string[];
   /** The block's earlier transactions replayed first (0 when the parent's state sufficed). */
   readonly replayed: number;
-  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for. */
+  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
+  /** Every step of the run, when asked for. */
+  readonly steps: StepLog | null;
 }
 
-interface Traced {
-  readonly frame: Frame;
-  readonly result: RunResult;
-  readonly diff: { pre: Json; post: Json } | null;
-  readonly facts: ReadonlyMap<string, FrameFacts> | null;
-}
+type Traced = Recorded<RunResult> & { readonly frame: Frame; readonly diff: { pre: Json; post: Json } | null };
 
-/** The EVM set up on the node's state at `stateBlock`, with `header` as its block context, and a traced run. */
-async function makeRunner(client: RpcClient, header: Json, stateBlock: string, opts: LocalOptions, chainIdAnswer?: Promise<unknown>): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
-  const evm = await createLocalEvm(client, header, stateBlock, opts.deadline, chainIdAnswer);
-  const tracer = attachCallTracer(evm.vm, { facts: opts.facts === true });
+/** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
+async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
+  if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
+  const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
+  const config: RecordConfig = { ...TREE_ONLY, ...opts, calls: true };
+  const recorder = attachRecorder(evm.vm, config);
   const traced = async (go: () => Promise<RunResult>): Promise<Traced> => {
     const before = journalBefore(evm.state);
-    const { frame, result, facts } = await tracer.record(go);
-    return { frame, result, facts, diff: opts.state ? await stateDiff(evm.state, before) : null };
+    const recorded = await recorder.record(go);
+    return { ...recorded, frame: recorded.frame!, diff: config.storage ? await stateDiff(evm.state, before) : null };
   };
   return { ...evm, traced };
 }
@@ -115,17 +106,24 @@ function receiptDifferences(receipt: Json, r: RunResult): string[] {
   return out;
 }
 
+/** What a mined transaction's run needs of its chain beyond the state, asked for before the EVM loads. */
+export interface MinedContext {
+  /** The transaction's block, with its transactions (the replay needs them). */
+  readonly block: Promise<unknown>;
+  readonly chainId: Promise<unknown>;
+  /** eth_createAccessList at the parent block: what the node says the transaction touches (not Hardhat). */
+  readonly accessList: Promise<unknown>;
+}
+
 /**
- * Re-execute a mined transaction (its transaction and receipt already fetched, and the first reads asked
- * ahead by askAhead) and describe it as geth's tracers would.
+ * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
+ * block's state) and describe it as geth's tracers would.
  */
-export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, ahead: AskedAhead, opts: LocalOptions): Promise<LocalTrace> {
+export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, ahead: MinedContext, opts: LocalOptions): Promise<LocalTrace> {
   const blockNumber = BigInt(tx.blockNumber as string);
-  const parent = hex(blockNumber - 1n);
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
-  const { state, runRaw, traced } = await makeRunner(client, block, parent, opts, ahead.chainId);
-  state.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
+  const { state, runRaw, traced } = await makeRunner(reader, block, await ahead.chainId, opts);
   // What the node says the transaction touches, where it can say (not Hardhat), and the coinbase.
   const list = await ahead.accessList.catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
@@ -173,7 +171,7 @@ export async function traceLocally(client: RpcClient, tx: Json, receipt: Json, a
   // The callTracer's root counts the whole transaction: its gas limit and its gas used (intrinsic included).
   root.gas = tx.gas as string;
   root.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: root, stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts };
+  return { callTrace: root, stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts, steps: outcome.steps };
 }
 
 export interface LocalSimulation {
@@ -181,26 +179,26 @@ export interface LocalSimulation {
   readonly callTrace: Json;
   /** A prestateTracer diff, {pre, post}, when asked for. */
   readonly stateDiff: Json | null;
-  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for. */
+  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
+  readonly steps: StepLog | null;
 }
 
 /**
- * `txray call` on a node without a call tracer: the call run here on the node's state after `block`,
+ * `txray call` on a node without a call tracer: the call run here on the state `reader` reads (after the block `at.header` names),
  * with the state overrides applied first, as debug_traceCall would run it (a call without a gas price
  * pays no fee and is held to no base fee, as eth_call is).
  */
 export async function simulateLocally(
-  client: RpcClient,
+  reader: StateReader,
   call: Json,
-  block: string,
+  at: { readonly header: Json; readonly chainId: unknown },
   overrides: Readonly<Record<string, unknown>> | null,
   opts: LocalOptions,
 ): Promise<LocalSimulation> {
-  const header = await client.call('eth_getBlockByNumber', [block, false], opts.deadline);
-  if (!isRecord(header)) throw new Error(`the node has no block ${block}`);
+  const { header } = at;
   const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined;
-  const { common, state, run, traced } = await makeRunner(client, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, block, opts);
+  const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
   for (const [address, o] of Object.entries(overrides ?? {})) {
     const a = createAddressFromString(address);
     const fields = o as { balance?: string; nonce?: string; code?: string; stateDiff?: Record<string, string> };
@@ -232,5 +230,5 @@ export async function simulateLocally(
   const outcome = await traced(() => run(tx, call.nonce === undefined));
   outcome.frame.gas = hex(fields.gasLimit);
   outcome.frame.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: outcome.frame, stateDiff: outcome.diff, facts: outcome.facts };
+  return { callTrace: outcome.frame, stateDiff: outcome.diff, facts: outcome.facts, steps: outcome.steps };
 }

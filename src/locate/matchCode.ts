@@ -5,8 +5,18 @@
  * library addresses: the artifact's runtimeMasks) skipped on both sides. Immutables change bytes, never
  * the code's length or its instructions' places.
  */
+import type { DebugSource } from './sourceMap.js';
+
+/** What matching code and placing frames read of an artifact (decode's Artifact carries more). */
+export interface CodeArtifact {
+  readonly name: string;
+  readonly bytecode?: Hex;
+  readonly deployedBytecode?: Hex;
+  /** Byte ranges each deployment fills in, [start, length] (see decode's Artifact). */
+  readonly runtimeMasks?: ReadonlyArray<readonly [number, number]>;
+  readonly debug?: DebugSource;
+}
 import type { Hex } from '../raw/types.js';
-import type { Artifact } from './abiIndex.js';
 
 export function withoutMetadata(code: string): string {
   const hex = code.toLowerCase().replace(/^0x/, '');
@@ -27,8 +37,8 @@ function masked(hex: string, ranges: ReadonlyArray<readonly [number, number]>): 
 }
 
 /** Each artifact's runtime code as compared: without metadata, its masks applied. */
-const compared = new WeakMap<Artifact, string>();
-function bodyOf(a: Artifact & { deployedBytecode: Hex }): string {
+const compared = new WeakMap<CodeArtifact, string>();
+function bodyOf(a: CodeArtifact & { deployedBytecode: Hex }): string {
   let body = compared.get(a);
   if (body === undefined) compared.set(a, (body = masked(withoutMetadata(a.deployedBytecode), a.runtimeMasks ?? [])));
   return body;
@@ -39,15 +49,15 @@ function bodyOf(a: Artifact & { deployedBytecode: Hex }): string {
  * names (two tokens that differ only in their immutables): then the one whose bytes match without masks,
  * if exactly one name does so; else no name rather than a guess.
  */
-export function matchArtifact(code: Hex, artifacts: readonly Artifact[]): Artifact | undefined {
+export function matchArtifact<A extends CodeArtifact>(code: Hex, artifacts: readonly A[]): A | undefined {
   if (code.length <= 2) return undefined;
   const body = withoutMetadata(code);
   const matches = artifacts.filter((a): boolean => {
     if (a.deployedBytecode === undefined || a.deployedBytecode.length <= 2) return false;
-    const mine = bodyOf(a as Artifact & { deployedBytecode: Hex });
+    const mine = bodyOf(a as A & { deployedBytecode: Hex });
     if (mine.length !== body.length) return false;
     return (a.runtimeMasks === undefined ? body : masked(body, a.runtimeMasks)) === mine;
   });
-  const oneName = (list: readonly Artifact[]): Artifact | undefined => (list.length > 0 && list.every((a) => a.name === list[0]!.name) ? list[0] : undefined);
+  const oneName = (list: readonly A[]): A | undefined => (list.length > 0 && list.every((a) => a.name === list[0]!.name) ? list[0] : undefined);
   return oneName(matches) ?? oneName(matches.filter((a) => withoutMetadata(a.deployedBytecode!) === body));
 }

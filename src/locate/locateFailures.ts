@@ -5,13 +5,13 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
-import type { CallNode, InspectModel } from '../model/types.js';
+import type { FrameFacts } from '../evm/recorder.js';
+import { frameKey } from '../model/frameKey.js';
+import type { CallDecoding, CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
-import type { Artifact } from './abiIndex.js';
-import type { DebugSource } from './loadDebug.js';
-import { matchArtifact } from './matchCode.js';
-import { type CodeDebug, type ExitFacts, locateExit } from './sourceMap.js';
+import { type CodeArtifact, matchArtifact } from './matchCode.js';
+import { type CodeDebug, type DebugSource, locateExit } from './sourceMap.js';
 
 /** A failed frame whose code has a source map: what ran, and where its map and files are. */
 export interface FrameToLocate {
@@ -23,9 +23,6 @@ export interface FrameToLocate {
   readonly debug: CodeDebug;
 }
 
-/** What the EVM said of a frame, keyed by its traceAddress (rpc's FrameFacts). */
-export type FrameExits = ReadonlyMap<string, Omit<ExitFacts, 'exitPc'> & { readonly exitPc: number | null; readonly codeAddress: string }>;
-
 /** The code address of a failed frame, where its tracer's `to` is that (not a callcode's, which names the caller). */
 function codeAddressOf(n: CallNode): string | null {
   if (n.type !== 'call' || n.to === null || n.callType === 'callcode') return null;
@@ -33,7 +30,7 @@ function codeAddressOf(n: CallNode): string | null {
 }
 
 /** The artifact whose creation code the init code starts with (its constructor arguments follow). */
-function creationArtifact(init: Hex, artifacts: readonly Artifact[]): Artifact | undefined {
+function creationArtifact(init: Hex, artifacts: readonly CodeArtifact[]): CodeArtifact | undefined {
   const lower = init.toLowerCase();
   return artifacts.find((a) => a.bytecode !== undefined && a.bytecode.length > 10 && lower.startsWith(a.bytecode.toLowerCase()));
 }
@@ -54,7 +51,7 @@ export function failedCodeAddresses(model: InspectModel): string[] {
  * The failed frames that can be placed: each with the code that ran and its debug. `codes` are the
  * runtime codes by lower-case address; `verified` the debug a service gave by address (--online).
  */
-export function framesToLocate(model: InspectModel, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>, verified: ReadonlyMap<string, DebugSource>): FrameToLocate[] {
+export function framesToLocate(model: InspectModel, artifacts: readonly CodeArtifact[], codes: ReadonlyMap<string, Hex>, verified: ReadonlyMap<string, DebugSource>): FrameToLocate[] {
   if (model.tree === null) return [];
   const withDebug = artifacts.filter((a) => a.debug !== undefined);
   if (withDebug.length === 0 && verified.size === 0) return [];
@@ -76,17 +73,16 @@ export function framesToLocate(model: InspectModel, artifacts: readonly Artifact
   return out;
 }
 
-/** Each frame's statement, from where the EVM said it stopped; the count placed. Frames whose facts disagree on the code are left alone. */
-export function placeFrames(frames: readonly FrameToLocate[], exits: FrameExits): number {
-  let placed = 0;
+/** Each frame's statement, from where the EVM said it stopped, by its call node. Frames whose facts disagree on the code are left alone. */
+export function placeFrames(frames: readonly FrameToLocate[], exits: ReadonlyMap<string, FrameFacts>): Map<CallNode, CallDecoding> {
+  const placed = new Map<CallNode, CallDecoding>();
   for (const f of frames) {
-    const exit = exits.get(f.node.traceAddress.join(','));
+    const exit = exits.get(frameKey(f.node.traceAddress));
     if (exit === undefined || exit.exitPc === null) continue;
     if (f.codeAddress !== null && exit.codeAddress.toLowerCase() !== f.codeAddress) continue;
     const located = locateExit(f.code, f.debug, { exitPc: exit.exitPc, lastJumps: exit.lastJumps, lastJumpsFrom: exit.lastJumpsFrom });
     if (located === null) continue;
-    f.node.decoded = { ...f.node.decoded, sourceLocation: located.at, ...(located.calledFrom.length > 0 ? { calledFrom: located.calledFrom } : {}) };
-    placed++;
+    placed.set(f.node, { sourceLocation: located.at, ...(located.calledFrom.length > 0 ? { calledFrom: located.calledFrom } : {}) });
   }
   return placed;
 }

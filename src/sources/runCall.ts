@@ -1,0 +1,17 @@
+/** A call run in txray's EVM on the node's state after `block`, with state overrides, as debug_traceCall would run it. */
+import { loadLocalTrace } from '../evm/loadLocalTrace.js';
+import type { LocalOptions, LocalSimulation } from '../evm/localTrace.js';
+import { isRecord } from '../raw/hex.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { nodeReader } from './nodeReader.js';
+
+export async function runCall(client: RpcClient, call: Record<string, unknown>, block: string, overrides: Readonly<Record<string, unknown>> | null, deadline: AbortSignal, opts: LocalOptions): Promise<LocalSimulation> {
+  const header = client.call('eth_getBlockByNumber', [block, false], deadline);
+  const chainId = client.call('eth_chainId', [], deadline);
+  // Each is awaited below, or not at all where loading fails first: none may go unhandled meanwhile.
+  for (const p of [header, chainId]) p.catch(() => undefined);
+  const { simulateLocally } = await loadLocalTrace();
+  const h = await header;
+  if (!isRecord(h)) throw new Error(`the node has no block ${block}`);
+  return simulateLocally(nodeReader(client, block, deadline), call, { header: h, chainId: await chainId }, overrides, opts);
+}
