@@ -90,3 +90,13 @@ export function placeFrames(frames: readonly FrameToLocate[], exits: FrameExits)
   }
   return placed;
 }
+
+/**
+ * The project files edited since the build that kept a frame from being placed: the walk reads a file
+ * only when the code that ran points into it, so an edit elsewhere is not named.
+ */
+export function editedFiles(frames: readonly FrameToLocate[]): string[] {
+  const out = new Set<string>();
+  for (const f of frames) if (f.node.decoded?.sourceLocation === undefined) for (const path of f.debug.sources.edited) out.add(path);
+  return [...out].sort();
+}

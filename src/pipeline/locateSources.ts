@@ -7,7 +7,7 @@
  */
 import type { Decoder } from '../decode/createDecoder.js';
 import type { DebugSource } from '../decode/loadDebug.js';
-import { failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../decode/locateFailures.js';
+import { editedFiles, failedCodeAddresses, type FrameExits, framesToLocate, placeFrames } from '../decode/locateFailures.js';
 import { Interrupted } from '../errors.js';
 import type { InspectModel, Receipt, Transaction } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -133,5 +133,7 @@ export async function locateSources(
   }
   const placed = placeFrames(frames, exits);
   s.debug?.(`source locations: a local run of ${ms} ms placed ${placed} of ${frames.length} failed frame(s) with a source map`);
-  return model;
+  // Editing right after a failure is the usual loop: say why a frame has no place, not only that it has none.
+  const edited = editedFiles(frames).map((path) => `${escapeShort(path, 120)} changed since the build; run forge build`);
+  return edited.length === 0 ? model : { ...model, warnings: [...model.warnings, ...edited] };
 }

@@ -5,13 +5,14 @@
  */
 import type { BlockView } from '../block/types.js';
 import type { InspectModel } from '../model/types.js';
-import { failureReason, feeRecipientWords } from './renderBlock.js';
+import { feeRecipientWords } from './renderBlock.js';
+import { failureLine } from './failureLine.js';
 import { formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
 
 function actionOf(m: InspectModel): string {
   if (m.action) return m.action.summary;
-  if (m.status === 'reverted') return failureReason(m);
+  if (m.status === 'reverted') return failureLine(m, { decoded: m.decoded, short: true });
   return m.decoded?.function?.name ?? '';
 }
 
