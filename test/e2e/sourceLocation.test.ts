@@ -22,6 +22,8 @@ const foundry = mkdtempSync(join(tmpdir(), 'txray-srcloc-forge-'));
 const hardhat = mkdtempSync(join(tmpdir(), 'txray-srcloc-hh-'));
 const viaIR = mkdtempSync(join(tmpdir(), 'txray-srcloc-ir-'));
 const stale = mkdtempSync(join(tmpdir(), 'txray-srcloc-stale-'));
+const unoptimized = mkdtempSync(join(tmpdir(), 'txray-srcloc-plain-'));
+const edited = mkdtempSync(join(tmpdir(), 'txray-srcloc-edited-'));
 const tx: Record<string, string> = {};
 let vault: string;
 let inner: string;
@@ -45,6 +47,9 @@ beforeAll(async () => {
   writeHardhatProject(hardhat);
   const ir = writeFoundryProject(viaIR, { viaIR: true });
   writeFoundryProject(stale);
+  writeFoundryProject(edited);
+  // Foundry's default: the optimizer off.
+  const plain = writeFoundryProject(unoptimized, { optimizer: false });
   anvil = await startAnvil();
   vault = await deploy('Vault');
   inner = await deploy('Inner');
@@ -69,6 +74,12 @@ beforeAll(async () => {
   const irMeter = (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: ir.Meter!.abi as Abi, bytecode: ir.Meter!.bytecode as `0x${string}` }) }))).contractAddress;
   tx.irLow = await mined(irMeter, data('Meter', 'low', [3n]));
   tx.irHigh = await mined(irMeter, data('Meter', 'high', [3n]));
+  // A Teller whose Ledger fails two internal calls deep, from each build.
+  for (const [key, build] of [['teller', compiled], ['tellerPlain', plain]] as const) {
+    const created = async (name: string, args: unknown[] = []) => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: build[name]!.abi as Abi, bytecode: build[name]!.bytecode as `0x${string}`, args }) }))).contractAddress;
+    const teller = await created('Teller', [await created('Ledger')]);
+    tx[key] = await mined(teller, data('Teller', 'withdraw', [5n]));
+  }
   tx.picky = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled.Picky!.abi as Abi, bytecode: compiled.Picky!.bytecode as `0x${string}`, args: [0n] }), gas: '0x100000' });
   await receipt(anvil.rpc, tx.picky);
 }, 120_000);
@@ -141,6 +152,43 @@ describe('a Foundry project (optimized, multi-file)', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Error: too small');
     expect(placeLines(r.stdout)).toEqual([]);
+    expect(r.stderr).toContain('txray: warning: src/Vault.sol changed since the build; run forge build\n');
+  });
+
+  test('optimizer off (Foundry\'s default): the same chain of internal calls as optimized, in text and JSON', async () => {
+    const chain = ['  at src/Ledger.sol:25:35', '     25 │         if (have < amount) revert Overdrawn(who, have, amount);', '  called from src/Ledger.sol:19:9', '  called from src/Ledger.sol:15:9  debit(address,uint256)', '  called from src/Teller.sol:15:9  withdraw(uint256)'];
+    expect(placeLines((await run([tx.teller!])).stdout)).toEqual(chain);
+    expect(placeLines((await run([tx.tellerPlain!], unoptimized)).stdout)).toEqual(chain);
+    const optimized = jsonOf(await run([tx.teller!, '--json']));
+    const plain = jsonOf(await run([tx.tellerPlain!, '--json'], unoptimized));
+    expect(schemaErrors(plain)).toBe('');
+    const lines = (doc: typeof plain) => doc.calls.children[0].calledFrom.map((l: { file: string; line: number }) => `${l.file}:${l.line}`);
+    expect(lines(plain)).toEqual(['src/Ledger.sol:19', 'src/Ledger.sol:15']);
+    expect(lines(optimized)).toEqual(lines(plain));
+  });
+
+  test('the origin named by contract and function, with its caller; the trace path in JSON only', async () => {
+    const r = await run([tx.teller!]);
+    expect(r.stdout).toMatch(/^ {2}raised in {2}Ledger\.debit, called by Teller\.withdraw$/m);
+    expect(r.stdout.split('Why it failed\n')[1]!.split('\n\n')[0]).not.toMatch(/at trace \[|depth \d|\[0\]/);
+    expect(jsonOf(await run([tx.teller!, '--json'])).failure.origin).toEqual([0]);
+  });
+
+  test('a file edited since the build: the places in files that still match stay, and the edited file is named (text and JSON)', async () => {
+    const path = join(edited, 'src', 'Ledger.sol');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('contract Ledger {', '// edited\ncontract Ledger {'));
+    const warning = 'src/Ledger.sol changed since the build; run forge build';
+    const r = await run([tx.teller!], edited);
+    expect(r.code).toBe(1);
+    expect(placeLines(r.stdout)).toEqual(['  called from src/Teller.sol:15:9  withdraw(uint256)']);
+    expect(r.stdout).toMatch(/call Teller::withdraw\(.*at src\/Teller\.sol:15$/m);
+    expect(r.stderr).toContain(`txray: warning: ${warning}\n`);
+    const doc = jsonOf(await run([tx.teller!, '--json'], edited));
+    expect(doc.warnings).toContain(warning);
+    expect(doc.calls.sourceLocation).toMatchObject({ file: 'src/Teller.sol', line: 15 });
+    expect(doc.failure.sourceLocation).toBeUndefined();
+    // An unedited file's failure says nothing of it.
+    expect(jsonOf(await run([tx.small!, '--json'], edited)).warnings).not.toContain(warning);
   });
 
   test('via IR: the failing function\'s file and a line inside it, approximate where the map is coarse', async () => {
