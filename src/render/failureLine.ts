@@ -17,7 +17,7 @@ import { type AddressStyle, formatDecoded } from './formatDecoded.js';
  */
 export function failureLine(m: InspectModel, s: AddressStyle): string {
   const f = m.failure;
-  if (f === null || f.error === null) return m.tree === null ? 'reason not known (no trace from the node)' : 'the trace does not say (its root entry has no error)';
+  if (f === null || f.error === null) return m.tree === null ? 'reason not known (no trace)' : 'the trace does not say (its root entry has no error)';
   const origin = f.origin;
   if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${frameName(origin, s)}`;
   if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
