@@ -25,6 +25,8 @@ const stale = mkdtempSync(join(tmpdir(), 'txray-srcloc-stale-'));
 const unoptimized = mkdtempSync(join(tmpdir(), 'txray-srcloc-plain-'));
 const edited = mkdtempSync(join(tmpdir(), 'txray-srcloc-edited-'));
 const tx: Record<string, string> = {};
+/** The same failures from Foundry's default build (the optimizer off). */
+const plainTx: Record<string, string> = {};
 let vault: string;
 let inner: string;
 let forwarder: string;
@@ -75,11 +77,15 @@ beforeAll(async () => {
   tx.irLow = await mined(irMeter, data('Meter', 'low', [3n]));
   tx.irHigh = await mined(irMeter, data('Meter', 'high', [3n]));
   // A Teller whose Ledger fails two internal calls deep, from each build.
-  for (const [key, build] of [['teller', compiled], ['tellerPlain', plain]] as const) {
-    const created = async (name: string, args: unknown[] = []) => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: build[name]!.abi as Abi, bytecode: build[name]!.bytecode as `0x${string}`, args }) }))).contractAddress;
-    const teller = await created('Teller', [await created('Ledger')]);
-    tx[key] = await mined(teller, data('Teller', 'withdraw', [5n]));
-  }
+  const from = (build: Record<string, Compiled>) => async (name: string, args: unknown[] = []) => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: build[name]!.abi as Abi, bytecode: build[name]!.bytecode as `0x${string}`, args }) }))).contractAddress;
+  for (const [key, build] of [['teller', compiled], ['tellerPlain', plain]] as const) tx[key] = await mined(await from(build)('Teller', [await from(build)('Ledger')]), data('Teller', 'withdraw', [5n]));
+  const plainVault = await from(plain)('Vault');
+  const plainMeter = await from(plain)('Meter');
+  for (const [key, fn, arg] of [['withdraw', 'withdraw', 5n], ['small', 'small', 3n], ['bare', 'bare', 3n], ['pick', 'pick', 7n], ['accented', 'accented', 2n]] as const) plainTx[key] = await mined(plainVault, data('Vault', fn, [arg]));
+  plainTx.relay = await mined(plainVault, data('Vault', 'relay', [await from(plain)('Inner'), 1n]));
+  plainTx.spin = await mined(plainVault, data('Vault', 'spin', [100000n]), '0x30000');
+  plainTx.proxied = await mined(await from(plain)('Forwarder', [plainVault]), data('Vault', 'small', [3n]));
+  for (const [key, fn, arg] of [['ratio', 'ratio', 0n], ['capped', 'capped', 600n], ['retry', 'retry', plainMeter]] as const) plainTx[key] = await mined(plainMeter, data('Meter', fn, [arg]));
   tx.picky = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled.Picky!.abi as Abi, bytecode: compiled.Picky!.bytecode as `0x${string}`, args: [0n] }), gas: '0x100000' });
   await receipt(anvil.rpc, tx.picky);
 }, 120_000);
@@ -92,27 +98,36 @@ const run = (args: string[], cwd = foundry) => runTxray([...args, '-r', anvil.ur
 /** The "Why it failed" section's place lines: "at …", the code line, "called from …". */
 const placeLines = (stdout: string): string[] => stdout.split('\n').filter((l) => /^ {2}(at |called from )| │ /.test(l)).map((l) => l.trimEnd());
 
+/** Each failure of the project and where it is placed: the "at" line, the code line, the "called from" lines. */
+const PLACES: Array<[string, string, string[]]> = [
+  ['require with a message', 'small', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
+  ['require without a message', 'bare', ['  at src/Vault.sol:28:9', '     28 │         require(x > 10);']],
+  ['a Panic (index out of bounds) in the compiler\'s checks', 'pick', ['  at src/Vault.sol:35:16', '     35 │         return list[i];']],
+  ['a custom error in a library in another file, with the call site', 'withdraw', ['  at src/lib/Balances.sol:11:20', '     11 │             revert InsufficientBalance(who, have, want);', '  called from src/Vault.sol:18:9  withdraw(uint256)']],
+  ['a non-ASCII comment above the failing line (offsets are UTF-8 bytes)', 'accented', ['  at src/Vault.sol:40:9', '     40 │         require(x == 1, "not one");']],
+  ['out of gas in a loop', 'spin', ['  at src/Vault.sol:50:13', '     50 │             total += i;']],
+  ['a reverting constructor (the creation map)', 'picky', ['  at src/Picky.sol:8:9', '     8 │         require(s != 0, "zero seed");']],
+  ['an inner call that reverts and the outer frame that re-reverts: both placed', 'relay', ['  at src/Inner.sol:6:9', '     6 │         require(code == 0, "inner says no");', '  called from src/Vault.sol:45:18  relay(address,uint256)']],
+  ['a Panic in a contract whose library reverts with one word too (a shared revert tail): the division, not the library', 'ratio', ['  at src/Meter.sol:22:17', '     22 │         level = 100 / x;']],
+  ['that library\'s revert itself', 'capped', ['  at src/lib/Limits.sol:9:29', '     9 │         if (x > 500) revert OverCap(x);', '  called from src/Meter.sol:27:9  capped(uint256)']],
+  ['a require after a call that reverted and was caught', 'retry', ['  at src/Meter.sol:33:9', '     33 │         require(level == 12345, "after retry");']],
+  ['a proxy: the implementation\'s file, then the proxy\'s', 'proxied', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");', '  called from src/Forwarder.sol:16:17  small(uint256)']],
+];
+
 describe('a Foundry project (optimized, multi-file)', () => {
-  test.each([
-    ['require with a message', 'small', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
-    ['require without a message', 'bare', ['  at src/Vault.sol:28:9', '     28 │         require(x > 10);']],
-    ['a Panic (index out of bounds) in the compiler\'s checks', 'pick', ['  at src/Vault.sol:35:16', '     35 │         return list[i];']],
-    ['a custom error in a library in another file, with the call site', 'withdraw', ['  at src/lib/Balances.sol:11:20', '     11 │             revert InsufficientBalance(who, have, want);', '  called from src/Vault.sol:18:9  withdraw(uint256)']],
-    ['a non-ASCII comment above the failing line (offsets are UTF-8 bytes)', 'accented', ['  at src/Vault.sol:40:9', '     40 │         require(x == 1, "not one");']],
-    ['out of gas in a loop', 'spin', ['  at src/Vault.sol:50:13', '     50 │             total += i;']],
-    ['a reverting constructor (the creation map)', 'picky', ['  at src/Picky.sol:8:9', '     8 │         require(s != 0, "zero seed");']],
-    ['an inner call that reverts and the outer frame that re-reverts: both placed', 'relay', ['  at src/Inner.sol:6:9', '     6 │         require(code == 0, "inner says no");', '  called from src/Vault.sol:45:18  relay(address,uint256)']],
-    ['a Panic in a contract whose library reverts with one word too (a shared revert tail): the division, not the library', 'ratio', ['  at src/Meter.sol:22:17', '     22 │         level = 100 / x;']],
-    ['that library\'s revert itself', 'capped', ['  at src/lib/Limits.sol:9:29', '     9 │         if (x > 500) revert OverCap(x);', '  called from src/Meter.sol:27:9  capped(uint256)']],
-    ['a require after a call that reverted and was caught', 'retry', ['  at src/Meter.sol:33:9', '     33 │         require(level == 12345, "after retry");']],
-    ['a proxy: the implementation\'s file, then the proxy\'s', 'proxied', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");', '  called from src/Forwarder.sol:16:17  small(uint256)']],
-  ])('%s', async (_what, key, expected) => {
+  test.each(PLACES)('%s', async (_what, key, expected) => {
     const r = await run([tx[key]!]);
     expect(r.code).toBe(1);
     expect(placeLines(r.stdout)).toEqual(expected);
     // The failed line of the call tree carries the short form.
     expect(r.stdout).toContain(`✗`);
     expect(r.stdout).toMatch(new RegExp(`at ${expected[0]!.slice(5).replace(/:\d+$/, '').replace(/[.]/g, '\\.')}\\s*$`, 'm'));
+  });
+
+  test('optimizer off (Foundry\'s default): every case above at the same place, with the same calls that led there', async () => {
+    // All but the constructor's.
+    expect(Object.keys(plainTx).sort()).toEqual(PLACES.map(([, key]) => key).filter((k) => k !== 'picky').sort());
+    for (const [what, key, expected] of PLACES.filter(([, key]) => plainTx[key] !== undefined)) expect(placeLines((await run([plainTx[key]!], unoptimized)).stdout), what).toEqual(expected);
   });
 
   test('--json: sourceLocation on every failed frame placed, failure.sourceLocation the origin\'s; the schema holds', async () => {
