@@ -14,7 +14,7 @@ import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
-import { type Compiled, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
+import { type Compiled, FIXTURE, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
 
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let compiled: Record<string, Compiled>;
@@ -204,6 +204,14 @@ describe('a Foundry project (optimized, multi-file)', () => {
     expect(doc.failure.sourceLocation).toBeUndefined();
     // An unedited file's failure says nothing of it.
     expect(jsonOf(await run([tx.small!, '--json'], edited)).warnings).not.toContain(warning);
+    // The other way round: the caller's file edited, the origin's as built.
+    writeFileSync(path, readFileSync(join(FIXTURE, 'src', 'Ledger.sol')));
+    const teller = join(edited, 'src', 'Teller.sol');
+    writeFileSync(teller, readFileSync(teller, 'utf8').replace('contract Teller {', '// edited\ncontract Teller {'));
+    const other = await run([tx.teller!], edited);
+    expect(placeLines(other.stdout)).toEqual(['  at src/Ledger.sol:25:35', '     25 │         if (have < amount) revert Overdrawn(who, have, amount);', '  called from src/Ledger.sol:19:9', '  called from src/Ledger.sol:15:9  debit(address,uint256)']);
+    expect(other.stderr).toContain('txray: warning: src/Teller.sol changed since the build; run forge build\n');
+    expect(other.stderr).not.toContain(warning);
   });
 
   test('via IR: the failing function\'s file and a line inside it, approximate where the map is coarse', async () => {
