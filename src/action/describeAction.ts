@@ -13,6 +13,7 @@ import { familyOf } from '../model/chain.js';
 import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import { failureLine } from '../render/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../render/format.js';
 import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
@@ -110,21 +111,8 @@ const unique = (xs: readonly string[]): string[] => [...new Set(xs)];
 
 function failed(f: Facts): Verdict | null {
   if (f.model.status !== 'reverted') return null;
-  return { summary: `Failed: ${reasonOf(f.model)}`, kind: 'failed' };
-}
-
-/** Why it failed in a few words: the custom error by name, Error's message, the Panic's meaning, the tracer's word. */
-function reasonOf(model: InspectModel): string {
-  const custom = model.decoded?.error;
-  if (custom?.name) return `${custom.name}(${custom.args.map((a) => (typeof a.value === 'string' ? a.value : JSON.stringify(a.value))).join(', ')})`;
-  const revert = model.failure?.revert;
-  if (revert?.kind === 'error') return revert.message;
-  if (revert?.kind === 'panic') return `Panic: ${revert.meaning}`;
-  if (revert?.kind === 'text') return revert.text;
-  if (revert?.kind === 'custom') return `custom error ${revert.selector}`;
-  const origin = model.failure?.origin;
-  if (origin !== null && origin !== undefined && origin.error !== null && /out of gas/i.test(origin.error)) return 'out of gas';
-  return model.failure?.error ? (/revert/i.test(model.failure.error) ? 'reverted without a reason' : model.failure.error) : 'reverted (the node gave no trace to tell why)';
+  // Why, in the one line every view uses for it.
+  return { summary: `Failed: ${failureLine(f.model, { decoded: f.model.decoded, short: true })}`, kind: 'failed' };
 }
 
 function deployed(f: Facts): Verdict | null {

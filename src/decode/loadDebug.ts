@@ -47,17 +47,23 @@ function once<T>(make: () => T): () => T {
   };
 }
 
+/** A file's text, null where it cannot be had, or 'edited' where it is not the text the build compiled. */
+type Text = Uint8Array | null | 'edited';
+
 /** Source ids → paths, as a table over `text(path)`; `count` is one past the highest id. */
-function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Uint8Array | null): SourceTable {
+function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Text): SourceTable {
   const files = new Map<number, SourceFile | null>();
+  const edited = new Set<string>();
   const count = paths.size === 0 ? 0 : Math.max(...paths.keys()) + 1;
   return {
     count,
+    edited,
     file(id) {
       if (!files.has(id)) {
         const path = paths.get(id);
         const bytes = path === undefined ? null : text(path);
-        files.set(id, path === undefined || bytes === null ? null : { path, bytes });
+        if (bytes === 'edited') edited.add(path!);
+        files.set(id, path === undefined || bytes === null || bytes === 'edited' ? null : { path, bytes });
       }
       return files.get(id)!;
     },
@@ -106,14 +112,14 @@ function foundryBuildId(out: string, root: string, artifactFile: string): string
   }
 }
 
-/** The bytes of a project file, only if they hash to what the build compiled. */
-function checkedText(root: string, path: string, keccak: string | undefined): Uint8Array | null {
+/** The bytes of a project file, only if they hash to what the build compiled ('edited' where they do not). */
+function checkedText(root: string, path: string, keccak: string | undefined): Text {
   if (keccak === undefined || !/^0x[0-9a-fA-F]{64}$/.test(keccak)) return null;
   try {
     const full = resolve(root, path);
     if (statSync(full).size > MAX_SOURCE_BYTES) return null;
     const bytes = readFileSync(full);
-    return Buffer.from(keccak256(bytes)).toString('hex') === keccak.slice(2).toLowerCase() ? bytes : null;
+    return Buffer.from(keccak256(bytes)).toString('hex') === keccak.slice(2).toLowerCase() ? bytes : 'edited';
   } catch {
     return null;
   }

@@ -50,7 +50,7 @@ export type Frame = {
 export interface FrameFacts {
   /** The pc of the opcode the frame stopped at (its code's length where it ran off the end); null where the EVM ran no code (a precompile, an account without code). */
   exitPc: number | null;
-  /** The destinations of its last taken JUMP and JUMPI, oldest first, at most LAST_JUMPS. */
+  /** The destinations of its last taken JUMP and JUMPI, oldest first: the last LAST_JUMPS at least, twice that at most. */
   readonly lastJumps: number[];
   /** The pc of each of those jumps (the JUMP or JUMPI itself), same order. */
   readonly lastJumpsFrom: number[];
@@ -58,7 +58,11 @@ export interface FrameFacts {
   codeAddress: string;
 }
 
-export const LAST_JUMPS = 16;
+/**
+ * Unoptimized code makes a jump into and out of a helper for each checked operation and each value it
+ * encodes, so the calls that led to a failure lie many jumps back: enough are kept to reach them.
+ */
+export const LAST_JUMPS = 64;
 
 /** The call kind of a message, as geth's callTracer names it: the opcode that made it, where the run saw it. */
 function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): string {
@@ -273,8 +277,9 @@ function jumped(facts: FrameFacts | null | undefined, from: number, destination:
   if (facts === null || facts === undefined) return;
   facts.lastJumps.push(destination);
   facts.lastJumpsFrom.push(from);
-  if (facts.lastJumps.length > LAST_JUMPS) {
-    facts.lastJumps.shift();
-    facts.lastJumpsFrom.shift();
+  // Cut in halves rather than one by one: a long loop makes millions of jumps.
+  if (facts.lastJumps.length >= 2 * LAST_JUMPS) {
+    facts.lastJumps.splice(0, LAST_JUMPS);
+    facts.lastJumpsFrom.splice(0, LAST_JUMPS);
   }
 }

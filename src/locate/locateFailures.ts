@@ -86,3 +86,13 @@ export function placeFrames(frames: readonly FrameToLocate[], exits: ReadonlyMap
   }
   return placed;
 }
+
+/**
+ * The project files edited since the build that kept a frame, or one of the places that called it, from
+ * being placed: a file is read only when the code that ran points into it, so an edit elsewhere is not named.
+ */
+export function editedFiles(frames: readonly FrameToLocate[]): string[] {
+  const out = new Set<string>();
+  for (const f of frames) for (const path of f.debug.sources.edited) out.add(path);
+  return [...out].sort();
+}

@@ -20,6 +20,8 @@ export interface SourceTable {
   readonly count: number;
   /** The file, or null where it is unknown or its text is not the one compiled (edited since). */
   file(id: number): SourceFile | null;
+  /** The paths of the files asked for so far whose text is not the one compiled (edited since the build). */
+  readonly edited: ReadonlySet<string>;
 }
 
 /** What locating needs of one code: its source map, its compilation's files, and whether it was built via IR. */

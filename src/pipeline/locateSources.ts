@@ -9,7 +9,7 @@ import type { Decoder } from '../decode/createDecoder.js';
 import { Interrupted } from '../errors.js';
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { FrameFacts } from '../evm/recorder.js';
-import { failedCodeAddresses, framesToLocate, placeFrames } from '../locate/locateFailures.js';
+import { editedFiles, failedCodeAddresses, framesToLocate, placeFrames } from '../locate/locateFailures.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -105,5 +105,8 @@ export async function locateSources(
   }
   const placed = placeFrames(frames, exits);
   s.debug?.(`source locations: a local run of ${ms} ms placed ${placed.size} of ${frames.length} failed frame(s) with a source map`);
-  return withCallDecodings(model, placed);
+  const located = withCallDecodings(model, placed);
+  // Editing right after a failure is the usual loop: say why a frame has no place, not only that it has none.
+  const edited = editedFiles(frames).map((path) => `${escapeShort(path, 120)} changed since the build; run forge build`);
+  return edited.length === 0 ? located : { ...located, warnings: [...located.warnings, ...edited] };
 }

@@ -39,3 +39,12 @@ export function describeCall(n: CallNode, s: AddressStyle): string {
   const target = n.to === null ? describeNodeKind(n) : showTarget(n.to, s);
   return fn !== undefined && fn.name !== null ? `${target}::${escapeText(fn.name)}` : target;
 }
+
+/** A frame in words: Contract.function where both are known, the contract (or its short address) alone otherwise. Escaped. */
+export function frameName(n: CallNode, s: AddressStyle): string {
+  if (n.to === null) return describeNodeKind(n);
+  const target = showTarget(n.to, { ...s, short: true });
+  if (n.type === 'create') return `${target}.constructor`;
+  const fn = n.decoded?.function;
+  return fn !== undefined && fn.name !== null ? `${target}.${escapeText(fn.name)}` : target;
+}

@@ -4,15 +4,13 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { BlockFees, BlockView, Flow, MevFinding } from '../block/types.js';
-import { describeRevert } from '../model/decodeRevert.js';
-import { isOutOfGas } from '../model/buildModel.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
 import { cutToWidth, displayWidth, escapeShort, escapeText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { describeCall } from './describe.js';
+import { failureLine } from './failureLine.js';
 import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHash } from './format.js';
-import { formatDecoded, showAddress } from './formatDecoded.js';
+import { showAddress } from './formatDecoded.js';
 
 export interface BlockTextOptions {
   readonly chalk: ChalkInstance;
@@ -104,23 +102,12 @@ function* rows(v: BlockView, o: BlockTextOptions): Generator<string> {
   }
 }
 
-/** Why it failed, in the words a single lookup uses. */
-export function failureReason(m: InspectModel): string {
-  const f = m.failure;
-  if (f === null || f.error === null) return m.tree === null ? 'reason not known (no trace from the node)' : 'the trace does not say';
-  const origin = f.origin;
-  const s = { decoded: m.decoded, short: true };
-  if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${describeCall(origin, s)} at [${origin.traceAddress.join(',')}]`;
-  if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
-  if (f.revert !== null) return escapeText(describeRevert(f.revert));
-  return escapeText(f.error);
-}
 
 function* failed(v: BlockView, c: ChalkInstance): Generator<string> {
   const list = v.models.filter((m) => m.status === 'reverted');
   if (list.length === 0) return;
   yield `\n${c.bold(`Failed (${list.length})`)}\n`;
-  for (const m of list) yield `  ${c.dim(`#${m.tx?.transactionIndex ?? '?'}`)} ${m.hash === null ? '' : shortHash(m.hash)}  ${c.red(failureReason(m))}\n`;
+  for (const m of list) yield `  ${c.dim(`#${m.tx?.transactionIndex ?? '?'}`)} ${m.hash === null ? '' : shortHash(m.hash)}  ${c.red(failureLine(m, { decoded: m.decoded, short: true }))}\n`;
 }
 
 /** A token's symbol and decimals where known, else its short address and base units. */

@@ -6,9 +6,10 @@
 import type { BlockView } from '../block/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
-import { failureReason, feeRecipientLabels, feeRecipientWords, flowText, MEV_KINDS } from './renderBlock.js';
+import { feeRecipientLabels, feeRecipientWords, flowText, MEV_KINDS } from './renderBlock.js';
 import { formatEth, formatGwei, formatUnits, groupDigits, shortHash } from './format.js';
 import { showAddress } from './formatDecoded.js';
+import { failureLine } from './failureLine.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
 
 /** An address as the terminal's block view shows it (short, with its label), the whole one on hover. */
@@ -21,7 +22,7 @@ const hashHtml = (hash: string): string => `<code title="${escapeHtml(hash)}">${
 
 function actionOf(m: InspectModel): string {
   if (m.action) return m.action.summary;
-  if (m.status === 'reverted') return failureReason(m);
+  if (m.status === 'reverted') return failureLine(m, { decoded: m.decoded, short: true });
   return m.decoded?.function?.name ?? '';
 }
 

@@ -9,6 +9,7 @@ import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
+import { failureLine } from './failureLine.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;
@@ -70,7 +71,14 @@ export interface JsonDocument {
   readonly netChanges: readonly JsonNetChange[];
   readonly gasProfile: readonly JsonGasRow[] | null;
   readonly gasOutsideCalls: string | null;
-  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null; readonly sourceLocation?: SourceLocation } | null;
+  readonly failure: {
+    readonly error: string | null;
+    readonly revert: RevertJson | null;
+    readonly origin: readonly number[] | null;
+    /** Why it failed in one line, as the text view says it (the origin's cause first). */
+    readonly reason: string;
+    readonly sourceLocation?: SourceLocation;
+  } | null;
   readonly stateSource: StateSource | null;
   readonly stateDiff: unknown;
   readonly balanceChanges: readonly JsonBalanceChange[] | null;
@@ -305,7 +313,7 @@ export function failureJson(m: InspectModel): JsonDocument['failure'] {
   const custom = m.decoded?.error;
   const revert: RevertJson | null = f.revert === null ? null : custom ? ({ ...revertToJson(f.revert), ...custom, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
   const at = f.origin?.decoded?.sourceLocation;
-  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, ...(at !== undefined ? { sourceLocation: at } : {}) };
+  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, reason: failureLine(m, { decoded: m.decoded, short: true }), ...(at !== undefined ? { sourceLocation: at } : {}) };
 }
 
 export function jsonDocument(m: InspectModel): JsonDocument {

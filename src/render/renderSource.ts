@@ -18,7 +18,7 @@ export const sourcePlace = (l: SourceLocation): string => `${escapeText(l.file)}
 export const sourceLine = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}`;
 
 /** The frames on the way from the root to `node`, outermost first (the node last). */
-function pathTo(root: CallNode, node: CallNode): CallNode[] {
+export function pathTo(root: CallNode, node: CallNode): CallNode[] {
   const out = [root];
   let at = root;
   for (const i of node.traceAddress) {
@@ -35,11 +35,14 @@ function pathTo(root: CallNode, node: CallNode): CallNode[] {
  */
 export function* sourceRows(m: InspectModel, c: ChalkInstance, width: number): Generator<string> {
   const origin = m.failure?.origin;
-  const at = origin?.decoded?.sourceLocation;
-  if (origin == null || at === undefined || m.tree === null) return;
-  yield `  ${c.dim('at')} ${sourcePlace(at)}${at.approximate ? c.dim(' (approximate: the function it lies in; a via-IR build)') : ''}\n`;
-  const number = `${at.line} │ `;
-  yield `  ${' '.repeat(3)}${c.dim(number)}${cutToWidth(shownCode(at.code).trimEnd(), Math.max(20, width - 5 - number.length))}\n`;
+  if (origin == null || m.tree === null) return;
+  // An origin without a place (its file edited since the build, say) leaves its callers' places standing.
+  const at = origin.decoded?.sourceLocation;
+  if (at !== undefined) {
+    yield `  ${c.dim('at')} ${sourcePlace(at)}${at.approximate ? c.dim(' (approximate: the function it lies in; a via-IR build)') : ''}\n`;
+    const number = `${at.line} │ `;
+    yield `  ${' '.repeat(3)}${c.dim(number)}${cutToWidth(shownCode(at.code).trimEnd(), Math.max(20, width - 5 - number.length))}\n`;
+  }
   const frames = pathTo(m.tree.root, origin).map((n) => ({ failed: n.error !== null, place: n.decoded?.sourceLocation, calledFrom: n.decoded?.calledFrom, signature: n.decoded?.function?.signature }));
   for (const { place, signature } of calledFromChain(frames)) yield `  ${c.dim('called from')} ${sourcePlace(place)}${signature ? `  ${escapeText(signature)}` : ''}\n`;
 }

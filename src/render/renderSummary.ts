@@ -3,25 +3,18 @@
  */
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
 import { cutToWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
-import { formatDecoded, showAddress } from './formatDecoded.js';
+import { failureLine } from './failureLine.js';
+import { showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
 
-function firstError(m: InspectModel): string {
-  const f = m.failure;
-  if (f === null) return '';
-  // A custom error the ABIs name, as the single view names it (formatDecoded escapes).
-  const custom = m.decoded?.error;
-  if (custom) return cutToWidth(formatDecoded(custom, { decoded: m.decoded, short: true }), 48);
-  if (f.revert !== null) return escapeShort(describeRevert(f.revert), 48);
-  return escapeShort(f.error ?? 'reverted (no trace)', 48);
-}
+/** Why it failed, as the single view says it (failureLine escapes). */
+const firstError = (m: InspectModel): string => (m.failure === null ? '' : cutToWidth(failureLine(m, { decoded: m.decoded, short: true }), 48));
 
 function method(m: InspectModel): string {
   const input = m.tx?.input;

@@ -4,7 +4,6 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { checksumAddress } from '../decode/keccak.js';
-import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
 import type { AuthorizationFact, FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
@@ -13,9 +12,10 @@ import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { nestedRows } from './renderNested.js';
-import { sourceRows } from './renderSource.js';
-import { describeCall, describeNodeKind } from './describe.js';
+import { pathTo, sourceRows } from './renderSource.js';
+import { failureLine } from './failureLine.js';
 import { describeNetChanges } from './describeNetChanges.js';
+import { frameName } from './describe.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
@@ -236,27 +236,25 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
   const f = m.failure;
   yield `\n${c.bold(m.simulation !== undefined ? 'Why it would revert' : 'Why it failed')}\n`;
+  const s: AddressStyle = { decoded: m.decoded, short: true };
+  const line = failureLine(m, s);
   if (f === null || f.error === null) {
-    yield `  ${c.dim(m.tree === null ? 'no trace from the node, so the reason is not known.' : 'the trace does not say (its root entry has no error).')}\n`;
+    yield `  ${c.dim(line)}\n`;
     return;
   }
   const custom = m.decoded?.error;
   const origin = f.origin;
-  if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) {
-    // The root reverted without data because a call in it ran out of gas: said so, and where.
-    yield `  ${c.red(`out of gas in ${describeCall(origin, { decoded: m.decoded, short: true })} at [${origin.traceAddress.join(',')}]`)}${gasOfLimit(m, c)}\n`;
-  } else if (custom) {
-    yield `  ${c.red(formatDecoded(custom, { decoded: m.decoded, short: true }))} ${c.dim(`(custom error ${f.revert?.kind === 'custom' ? f.revert.selector : ''}, from ${custom.source}${custom.contract ? ` ${escapeText(custom.contract)}` : ''})`)}\n`;
-  } else if (f.revert !== null) {
-    yield `  ${c.red(escapeText(describeRevert(f.revert)))}\n`;
-    if (f.revert.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
-  } else {
-    yield `  ${c.red(escapeText(f.error))}\n`;
+  // What only this view adds beside the line: the gas a call ran out of, the custom error's selector and source, its data.
+  if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) yield `  ${c.red(line)}${gasOfLimit(m, c)}\n`;
+  else if (custom) yield `  ${c.red(line)} ${c.dim(`(custom error ${f.revert?.kind === 'custom' ? f.revert.selector : ''}, from ${custom.source}${custom.contract ? ` ${escapeText(custom.contract)}` : ''})`)}\n`;
+  else {
+    yield `  ${c.red(line)}\n`;
+    if (f.revert?.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
   }
   yield* sourceRows(m, c, o.width);
   if (origin !== null && origin.traceAddress.length > 0) {
-    const target = origin.to ?? origin.from;
-    yield `  ${c.dim('raised in')}  ${describeNodeKind(origin)} ${target ? showAddress(target, { decoded: m.decoded, short: false }) : ''} ${c.dim(`at trace [${origin.traceAddress.join(',')}], depth ${origin.traceAddress.length}`)}\n`;
+    const caller = m.tree === null ? undefined : pathTo(m.tree.root, origin).at(-2);
+    yield `  ${c.dim('raised in')}  ${frameName(origin, s)}${caller === undefined ? '' : `, ${c.dim('called by')} ${frameName(caller, s)}`}\n`;
   }
 }
 

@@ -155,7 +155,8 @@ function revertText(n: CallNode): string | null {
   const r = n.revert;
   if (!r) return errorWord(n.error);
   if (r.kind === 'Error') return `Error: ${r.message ?? ''}`;
-  if (r.kind === 'Panic') return `Panic: ${r.meaning ?? ''}`;
+  // Spelled as the text view's tree spells it (describeRevert): the code in two digits at least.
+  if (r.kind === 'Panic') return `Panic(0x${(r.code ?? '0x').slice(2).padStart(2, '0')}): ${r.meaning ?? ''}`;
   if (r.kind === 'custom' && r.name) return `${r.name}(${argsText(r.args)})`;
   if (r.kind === 'text') return r.text ?? '';
   return errorWord(n.error);
@@ -525,8 +526,8 @@ function header(): HTMLElement {
   if (doc.function) kv(t, 'input', nestedList(doc.function));
   const f = doc.failure;
   if (f) {
-    const rv = f.revert;
-    const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
+    // The one line the other views say it in (an older document without it: the error word).
+    const why = typeof f.reason === 'string' ? f.reason : (f.error ?? 'unknown');
     kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
     if (f.sourceLocation) {
       kv(t, 'where', sourceView(f.sourceLocation));

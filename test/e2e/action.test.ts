@@ -68,7 +68,7 @@ describe('the action of each single transaction, against the node', () => {
     expect(await summary('approveUnlimited')).toBe(`Approved ${tka.symbol} for ${short(s.uni.router)} (unlimited)`);
     expect(await summary('tokenTransfer')).toBe(`Sent 100 ${usdx.symbol} to ${short(s.uni.accounts.recipient)}`);
     expect(await summary('ethTransfer')).toBe(`Sent 1.5 ETH to ${short(s.uni.accounts.recipient)}`);
-    expect(await summary('slippage')).toBe('Failed: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT');
+    expect(await summary('slippage')).toBe('Failed: Error: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT');
     const deployed = await lookup(s.actions.deploy.hash);
     expect(deployed.action.summary).toBe(`Deployed a contract at ${getAddress(deployed.receipt.contractAddress)}`);
   });
@@ -171,6 +171,6 @@ describe('in the views', () => {
     const failing = s.actions.simulations.slippage;
     const f = await runTxray(['call', failing.to, '--data', failing.data, '--from', failing.from, '--value', failing.value, '--block', String(failing.block), '-r', s.anvil.url, '--json']);
     expect(f.code).toBe(1);
-    expect(jsonOf(f).action).toMatchObject({ kind: 'failed', summary: 'Failed: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT', sent: [], received: [] });
+    expect(jsonOf(f).action).toMatchObject({ kind: 'failed', summary: 'Failed: Error: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT', sent: [], received: [] });
   });
 });

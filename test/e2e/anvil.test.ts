@@ -49,19 +49,21 @@ describe('text output on anvil', () => {
     ['custom', 'custom error 0x5ffc47ee'],
     ['outOfGas', 'Out of gas'],
     ['invalid', 'Bad instruction'],
-  ])('reverted (%s): exit 1 and the reason', async (name, reason) => {
+  ])('reverted (%s): exit 1 and the reason, the action saying it in the same words', async (name, reason) => {
     const r = await txray(name);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✘ reverted');
     const why = r.stdout.split('Why it failed\n')[1]!.split('\n')[0]!;
     expect(why.trim()).toBe(reason);
+    expect(r.stdout).toMatch(new RegExp(`^ {2}Action {9}Failed: ${reason.replace(/[()]/g, '\\$&')}$`, 'm'));
   });
 
   test('reverted deep inside: the revert is traced to the call that raised it', async () => {
     const r = await txray('deep');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Error: deep reason');
-    expect(r.stdout).toMatch(/raised in\s+staticcall 0x[0-9a-fA-F]{40} at trace \[1,0\], depth 2/);
+    expect(r.stdout).toMatch(/raised in {2}0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}(\.\w+)?, called by 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}(\.\w+)?\n/);
+    expect(r.stdout).not.toContain('at trace [');
   });
 
   test('hostile revert text is escaped, never written raw', async () => {
@@ -184,9 +186,11 @@ describe('--json on anvil', () => {
   test('reverted: failure names the reason and where it came from', async () => {
     const doc = jsonOf(await txray('deep', '--json'));
     expect(doc.status).toBe('reverted');
-    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'Error', message: 'deep reason' }, origin: [1, 0] });
+    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'Error', message: 'deep reason' }, origin: [1, 0], reason: 'Error: deep reason' });
     const evil = jsonOf(await txray('evil', '--json'));
     expect(evil.failure.revert.message).toBe('\u001b[31mred\u001b[0m\r\u202egnp.exe\u200b');
+    // The one line is the text view's, escaped as it is there.
+    expect(evil.failure.reason).toBe('Error: \\x1b[31mred\\x1b[0m\\r\\u{202e}gnp.exe\\u{200b}');
     const raw = (await txray('evil', '--json')).stdout.trimEnd();
     expect(raw).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e\u200b]/);
     expect(raw).toContain('\\u202e');

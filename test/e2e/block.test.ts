@@ -76,6 +76,17 @@ describe('the busy block', () => {
     expect(tips).toBe(s.blocks.busy.fees.tips);
   });
 
+  test('why each failed, in one line spelled once: the row\'s action, the Failed section, --json and a lookup of it', async () => {
+    const failed = (doc.transactions as Array<Record<string, any>>).filter((t) => t.status === 'reverted');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const t of failed) expect(t.action.summary).toBe(`Failed: ${t.failure.reason}`);
+    const text = (await block(s.blocks.busy.number)).stdout;
+    const section = text.slice(text.indexOf('Failed ('));
+    for (const t of failed) expect(section).toContain(`${t.hash.slice(0, 10)}…${t.hash.slice(-6)}  ${t.failure.reason}\n`);
+    const one = await runTxray([failed[0]!.hash, '-r', s.anvil.url, '--abi', hopperAbi]);
+    expect(one.stdout.split('Why it failed\n')[1]!.split('\n')[0]!.trim()).toBe(failed[0]!.failure.reason);
+  });
+
   test('nothing in it looks like MEV', () => {
     expect(doc.mev).toEqual([]);
   });

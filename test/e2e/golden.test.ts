@@ -25,8 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, deploy, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
 import { startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { runTxray } from '../support/runTxray.js';
+import { writeFoundryProject as writeSourceProject } from '../support/sourceProject.js';
 
 const GOLDEN = fileURLToPath(new URL('../golden/', import.meta.url));
 const REAL = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
@@ -172,5 +174,30 @@ describe('golden views on anvil', () => {
 
   test('txray call: a simulation with creates, a delegatecall, a caught revert, a selfdestruct and events', async () => {
     expectGolden('anvil-call-run.txt', await view(['call', showcase, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender], anvil.url, project));
+  });
+});
+
+describe('golden view of a located failure', () => {
+  let anvil: Awaited<ReturnType<typeof startAnvil>>;
+  let failed: string;
+  // Foundry's default build (the optimizer off) of test/fixtures/srcloc, compiled with solc from npm.
+  const project = mkdtempSync(join(tmpdir(), 'txray-golden-srcloc-'));
+  const built = writeSourceProject(project, { optimizer: false });
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    const created = async (name: string, args: unknown[] = []): Promise<string> =>
+      (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: built[name]!.abi as Abi, bytecode: built[name]!.bytecode as `0x${string}`, args }) }))).contractAddress;
+    const teller = await created('Teller', [await created('Ledger')]);
+    failed = await send(anvil.rpc, { to: teller, gas: '0x100000', data: encodeFunctionData({ abi: built.Teller!.abi as Abi, functionName: 'withdraw', args: [5n] }) });
+    await receipt(anvil.rpc, failed);
+  });
+  afterAll(async () => {
+    await anvil?.stop();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  test('a custom error two internal calls deep in another contract: the line, its code, the calls that led there, the frame that called it', async () => {
+    expectGolden('anvil-located-failure.txt', await view([failed], anvil.url, project));
   });
 });

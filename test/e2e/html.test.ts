@@ -270,6 +270,24 @@ describe('a --state report in a 1000 px window', () => {
   });
 });
 
+describe('why it failed', () => {
+  test('the header says it in the one line of the text view and --json, a Panic with its code; the tree\'s failed call spells it the same', async () => {
+    const { file, json } = await report('overflow');
+    expect(json.failure.reason).toBe('Panic(0x11): arithmetic overflow or underflow');
+    const text = await txray([hashes.overflow!]);
+    expect(text.stdout.split('Why it failed\n')[1]!.split('\n')[0]!.trim()).toBe(json.failure.reason);
+    const { page, problems } = await open(file);
+    try {
+      expect(await page.locator('header').innerText()).toContain(json.failure.reason);
+      await page.click('button[data-action="expand-all"]');
+      expect(await page.locator('body').innerText()).not.toMatch(/Panic: /);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('hostile text is shown, never run', () => {
   test('a revert string that closes the script, an event that is an <img onerror>, a javascript: label', async () => {
     const label = `${hostileAddress}:javascript:alert(1)`;

@@ -105,20 +105,26 @@ describe('what else a developer sees of their own contracts', () => {
 });
 
 describe('out of gas in a nested call', () => {
-  test('a mined transaction: "out of gas in MyToken::transferFrom at [0]", not "reverted without data"; JSON names that frame as the origin', async () => {
+  test('a mined transaction: "out of gas in MyToken.transferFrom", not "reverted without data"; JSON names that frame as the origin and its cause in the same words', async () => {
     expect((await receipt(anvil.rpc, starved)).status).toBe('0x0');
     const r = await run([starved]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/Why it failed\n {2}out of gas in MyToken::transferFrom at \[0\] \(gas used [\d,]+ of 40,000\)\n/);
+    expect(r.stdout).toMatch(/Why it failed\n {2}out of gas in MyToken\.transferFrom \(gas used [\d,]+ of 40,000\)\n/);
     expect(r.stdout).not.toContain('reverted without data');
     const doc = jsonOf(await run([starved, '--json']));
-    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'empty' }, origin: [0] });
+    // The origin frame's own error is the node's word for running out of gas; failure names it, as the text does.
+    expect(doc.calls.children[0].error).toMatch(/out of gas/i);
+    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'empty' }, origin: [0], reason: 'out of gas in MyToken.transferFrom' });
+    // The action's sentence and the summary table of several hashes say it in the same words.
+    expect(doc.action.summary).toBe('Failed: out of gas in MyToken.transferFrom');
+    const row = (await run([deposit, starved])).stdout.split('\n').find((l) => l.includes(starved.slice(0, 10)))!;
+    expect(row).toContain('out of gas in MyToken.transferFrom');
   });
 
   test('txray call --gas-limit says the same before it is sent', async () => {
     const r = await run(['call', bank, 'deposit(uint256)', '100', '--from', DEV.sender, '--gas-limit', '40000']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/Why it would revert\n {2}out of gas in MyToken::transferFrom at \[0\] \(gas used [\d,]+ of 40,000\)\n/);
+    expect(r.stdout).toMatch(/Why it would revert\n {2}out of gas in MyToken\.transferFrom \(gas used [\d,]+ of 40,000\)\n/);
     expect(jsonOf(await run(['call', bank, 'deposit(uint256)', '100', '--from', DEV.sender, '--gas-limit', '40000', '--json'])).failure.origin).toEqual([0]);
   });
 });

@@ -15,7 +15,7 @@ import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { DEV, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
-import { type Compiled, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
+import { type Compiled, FIXTURE, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
 
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let compiled: Record<string, Compiled>;
@@ -23,7 +23,11 @@ const foundry = mkdtempSync(join(tmpdir(), 'txray-srcloc-forge-'));
 const hardhat = mkdtempSync(join(tmpdir(), 'txray-srcloc-hh-'));
 const viaIR = mkdtempSync(join(tmpdir(), 'txray-srcloc-ir-'));
 const stale = mkdtempSync(join(tmpdir(), 'txray-srcloc-stale-'));
+const unoptimized = mkdtempSync(join(tmpdir(), 'txray-srcloc-plain-'));
+const edited = mkdtempSync(join(tmpdir(), 'txray-srcloc-edited-'));
 const tx: Record<string, string> = {};
+/** The same failures from Foundry's default build (the optimizer off). */
+const plainTx: Record<string, string> = {};
 let vault: string;
 let inner: string;
 let forwarder: string;
@@ -69,6 +73,9 @@ beforeAll(async () => {
   writeHardhatProject(hardhat);
   const ir = writeFoundryProject(viaIR, { viaIR: true });
   writeFoundryProject(stale);
+  writeFoundryProject(edited);
+  // Foundry's default: the optimizer off.
+  const plain = writeFoundryProject(unoptimized, { optimizer: false });
   anvil = await startAnvil();
   vault = await deploy('Vault');
   inner = await deploy('Inner');
@@ -94,6 +101,16 @@ beforeAll(async () => {
   tx.irLow = await mined(irMeter, data('Meter', 'low', [3n]));
   tx.irHigh = await mined(irMeter, data('Meter', 'high', [3n]));
   tx.setCode = await sendSetCode(vault, data('Vault', 'small', [3n]));
+  // A Teller whose Ledger fails two internal calls deep, from each build.
+  const from = (build: Record<string, Compiled>) => async (name: string, args: unknown[] = []) => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: build[name]!.abi as Abi, bytecode: build[name]!.bytecode as `0x${string}`, args }) }))).contractAddress;
+  for (const [key, build] of [['teller', compiled], ['tellerPlain', plain]] as const) tx[key] = await mined(await from(build)('Teller', [await from(build)('Ledger')]), data('Teller', 'withdraw', [5n]));
+  const plainVault = await from(plain)('Vault');
+  const plainMeter = await from(plain)('Meter');
+  for (const [key, fn, arg] of [['withdraw', 'withdraw', 5n], ['small', 'small', 3n], ['bare', 'bare', 3n], ['pick', 'pick', 7n], ['accented', 'accented', 2n]] as const) plainTx[key] = await mined(plainVault, data('Vault', fn, [arg]));
+  plainTx.relay = await mined(plainVault, data('Vault', 'relay', [await from(plain)('Inner'), 1n]));
+  plainTx.spin = await mined(plainVault, data('Vault', 'spin', [100000n]), '0x30000');
+  plainTx.proxied = await mined(await from(plain)('Forwarder', [plainVault]), data('Vault', 'small', [3n]));
+  for (const [key, fn, arg] of [['ratio', 'ratio', 0n], ['capped', 'capped', 600n], ['retry', 'retry', plainMeter]] as const) plainTx[key] = await mined(plainMeter, data('Meter', fn, [arg]));
   tx.picky = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled.Picky!.abi as Abi, bytecode: compiled.Picky!.bytecode as `0x${string}`, args: [0n] }), gas: '0x100000' });
   await receipt(anvil.rpc, tx.picky);
 }, 120_000);
@@ -106,28 +123,37 @@ const run = (args: string[], cwd = foundry) => runTxray([...args, '-r', anvil.ur
 /** The "Why it failed" section's place lines: "at …", the code line, "called from …". */
 const placeLines = (stdout: string): string[] => stdout.split('\n').filter((l) => /^ {2}(at |called from )| │ /.test(l)).map((l) => l.trimEnd());
 
+/** Each failure of the project and where it is placed: the "at" line, the code line, the "called from" lines. */
+const PLACES: Array<[string, string, string[]]> = [
+  ['require with a message', 'small', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
+  ['require without a message', 'bare', ['  at src/Vault.sol:28:9', '     28 │         require(x > 10);']],
+  ['a Panic (index out of bounds) in the compiler\'s checks', 'pick', ['  at src/Vault.sol:35:16', '     35 │         return list[i];']],
+  ['a custom error in a library in another file, with the call site', 'withdraw', ['  at src/lib/Balances.sol:11:20', '     11 │             revert InsufficientBalance(who, have, want);', '  called from src/Vault.sol:18:9  withdraw(uint256)']],
+  ['a non-ASCII comment above the failing line (offsets are UTF-8 bytes)', 'accented', ['  at src/Vault.sol:40:9', '     40 │         require(x == 1, "not one");']],
+  ['out of gas in a loop', 'spin', ['  at src/Vault.sol:50:13', '     50 │             total += i;']],
+  ['a reverting constructor (the creation map)', 'picky', ['  at src/Picky.sol:8:9', '     8 │         require(s != 0, "zero seed");']],
+  ['an inner call that reverts and the outer frame that re-reverts: both placed', 'relay', ['  at src/Inner.sol:6:9', '     6 │         require(code == 0, "inner says no");', '  called from src/Vault.sol:45:18  relay(address,uint256)']],
+  ['a Panic in a contract whose library reverts with one word too (a shared revert tail): the division, not the library', 'ratio', ['  at src/Meter.sol:22:17', '     22 │         level = 100 / x;']],
+  ['that library\'s revert itself', 'capped', ['  at src/lib/Limits.sol:9:29', '     9 │         if (x > 500) revert OverCap(x);', '  called from src/Meter.sol:27:9  capped(uint256)']],
+  ['a require after a call that reverted and was caught', 'retry', ['  at src/Meter.sol:33:9', '     33 │         require(level == 12345, "after retry");']],
+  ['an EIP-7702 transaction (replayed as the node gave it, its authorization\'s signature with it)', 'setCode', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
+  ['a proxy: the implementation\'s file, then the proxy\'s', 'proxied', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");', '  called from src/Forwarder.sol:16:17  small(uint256)']],
+];
+
 describe('a Foundry project (optimized, multi-file)', () => {
-  test.each([
-    ['require with a message', 'small', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
-    ['require without a message', 'bare', ['  at src/Vault.sol:28:9', '     28 │         require(x > 10);']],
-    ['a Panic (index out of bounds) in the compiler\'s checks', 'pick', ['  at src/Vault.sol:35:16', '     35 │         return list[i];']],
-    ['a custom error in a library in another file, with the call site', 'withdraw', ['  at src/lib/Balances.sol:11:20', '     11 │             revert InsufficientBalance(who, have, want);', '  called from src/Vault.sol:18:9  withdraw(uint256)']],
-    ['a non-ASCII comment above the failing line (offsets are UTF-8 bytes)', 'accented', ['  at src/Vault.sol:40:9', '     40 │         require(x == 1, "not one");']],
-    ['out of gas in a loop', 'spin', ['  at src/Vault.sol:50:13', '     50 │             total += i;']],
-    ['a reverting constructor (the creation map)', 'picky', ['  at src/Picky.sol:8:9', '     8 │         require(s != 0, "zero seed");']],
-    ['an inner call that reverts and the outer frame that re-reverts: both placed', 'relay', ['  at src/Inner.sol:6:9', '     6 │         require(code == 0, "inner says no");', '  called from src/Vault.sol:45:18  relay(address,uint256)']],
-    ['a Panic in a contract whose library reverts with one word too (a shared revert tail): the division, not the library', 'ratio', ['  at src/Meter.sol:22:17', '     22 │         level = 100 / x;']],
-    ['that library\'s revert itself', 'capped', ['  at src/lib/Limits.sol:9:29', '     9 │         if (x > 500) revert OverCap(x);', '  called from src/Meter.sol:27:9  capped(uint256)']],
-    ['a require after a call that reverted and was caught', 'retry', ['  at src/Meter.sol:33:9', '     33 │         require(level == 12345, "after retry");']],
-    ['an EIP-7702 transaction (replayed as the node gave it, its authorization\'s signature with it)', 'setCode', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");']],
-    ['a proxy: the implementation\'s file, then the proxy\'s', 'proxied', ['  at src/Vault.sol:23:9', '     23 │         require(x > 10, "too small");', '  called from src/Forwarder.sol:16:17  small(uint256)']],
-  ])('%s', async (_what, key, expected) => {
+  test.each(PLACES)('%s', async (_what, key, expected) => {
     const r = await run([tx[key]!]);
     expect(r.code).toBe(1);
     expect(placeLines(r.stdout)).toEqual(expected);
     // The failed line of the call tree carries the short form.
     expect(r.stdout).toContain(`✗`);
     expect(r.stdout).toMatch(new RegExp(`at ${expected[0]!.slice(5).replace(/:\d+$/, '').replace(/[.]/g, '\\.')}\\s*$`, 'm'));
+  });
+
+  test('optimizer off (Foundry\'s default): every case above at the same place, with the same calls that led there', async () => {
+    // All but the constructor's.
+    expect(Object.keys(plainTx).sort()).toEqual(PLACES.map(([, key]) => key).filter((k) => k !== 'picky' && k !== 'setCode').sort());
+    for (const [what, key, expected] of PLACES.filter(([, key]) => plainTx[key] !== undefined)) expect(placeLines((await run([plainTx[key]!], unoptimized)).stdout), what).toEqual(expected);
   });
 
   test('--json: sourceLocation on every failed frame placed, failure.sourceLocation the origin\'s; the schema holds', async () => {
@@ -167,6 +193,51 @@ describe('a Foundry project (optimized, multi-file)', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Error: too small');
     expect(placeLines(r.stdout)).toEqual([]);
+    expect(r.stderr).toContain('txray: warning: src/Vault.sol changed since the build; run forge build\n');
+  });
+
+  test('optimizer off (Foundry\'s default): the same chain of internal calls as optimized, in text and JSON', async () => {
+    const chain = ['  at src/Ledger.sol:25:35', '     25 │         if (have < amount) revert Overdrawn(who, have, amount);', '  called from src/Ledger.sol:19:9', '  called from src/Ledger.sol:15:9  debit(address,uint256)', '  called from src/Teller.sol:15:9  withdraw(uint256)'];
+    expect(placeLines((await run([tx.teller!])).stdout)).toEqual(chain);
+    expect(placeLines((await run([tx.tellerPlain!], unoptimized)).stdout)).toEqual(chain);
+    const optimized = jsonOf(await run([tx.teller!, '--json']));
+    const plain = jsonOf(await run([tx.tellerPlain!, '--json'], unoptimized));
+    expect(schemaErrors(plain)).toBe('');
+    const lines = (doc: typeof plain) => doc.calls.children[0].calledFrom.map((l: { file: string; line: number }) => `${l.file}:${l.line}`);
+    expect(lines(plain)).toEqual(['src/Ledger.sol:19', 'src/Ledger.sol:15']);
+    expect(lines(optimized)).toEqual(lines(plain));
+  });
+
+  test('the origin named by contract and function, with its caller; the trace path in JSON only', async () => {
+    const r = await run([tx.teller!]);
+    expect(r.stdout).toMatch(/^ {2}raised in {2}Ledger\.debit, called by Teller\.withdraw$/m);
+    expect(r.stdout.split('Why it failed\n')[1]!.split('\n\n')[0]).not.toMatch(/at trace \[|depth \d|\[0\]/);
+    expect(jsonOf(await run([tx.teller!, '--json'])).failure.origin).toEqual([0]);
+  });
+
+  test('a file edited since the build: the places in files that still match stay, and the edited file is named (text and JSON)', async () => {
+    const path = join(edited, 'src', 'Ledger.sol');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('contract Ledger {', '// edited\ncontract Ledger {'));
+    const warning = 'src/Ledger.sol changed since the build; run forge build';
+    const r = await run([tx.teller!], edited);
+    expect(r.code).toBe(1);
+    expect(placeLines(r.stdout)).toEqual(['  called from src/Teller.sol:15:9  withdraw(uint256)']);
+    expect(r.stdout).toMatch(/call Teller::withdraw\(.*at src\/Teller\.sol:15$/m);
+    expect(r.stderr).toContain(`txray: warning: ${warning}\n`);
+    const doc = jsonOf(await run([tx.teller!, '--json'], edited));
+    expect(doc.warnings).toContain(warning);
+    expect(doc.calls.sourceLocation).toMatchObject({ file: 'src/Teller.sol', line: 15 });
+    expect(doc.failure.sourceLocation).toBeUndefined();
+    // An unedited file's failure says nothing of it.
+    expect(jsonOf(await run([tx.small!, '--json'], edited)).warnings).not.toContain(warning);
+    // The other way round: the caller's file edited, the origin's as built.
+    writeFileSync(path, readFileSync(join(FIXTURE, 'src', 'Ledger.sol')));
+    const teller = join(edited, 'src', 'Teller.sol');
+    writeFileSync(teller, readFileSync(teller, 'utf8').replace('contract Teller {', '// edited\ncontract Teller {'));
+    const other = await run([tx.teller!], edited);
+    expect(placeLines(other.stdout)).toEqual(['  at src/Ledger.sol:25:35', '     25 │         if (have < amount) revert Overdrawn(who, have, amount);', '  called from src/Ledger.sol:19:9', '  called from src/Ledger.sol:15:9  debit(address,uint256)']);
+    expect(other.stderr).toContain('txray: warning: src/Teller.sol changed since the build; run forge build\n');
+    expect(other.stderr).not.toContain(warning);
   });
 
   test('via IR: the failing function\'s file and a line inside it, approximate where the map is coarse', async () => {

@@ -35,11 +35,11 @@ interface Build {
 
 const OUTPUTS = ['abi', 'metadata', 'evm.bytecode.object', 'evm.bytecode.sourceMap', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.sourceMap', 'evm.deployedBytecode.linkReferences', 'evm.deployedBytecode.immutableReferences'];
 
-function compile(root: string, viaIR: boolean): Build {
+function compile(root: string, viaIR: boolean, optimizer = true): Build {
   const input = {
     language: 'Solidity',
     sources: sourcesOf(root),
-    settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': OUTPUTS, '': ['ast'] } } },
+    settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: optimizer, runs: 200 }, outputSelection: { '*': { '*': OUTPUTS, '': ['ast'] } } },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e: any) => e.severity === 'error');
@@ -60,11 +60,12 @@ function contractsOf(b: Build): Record<string, Compiled> {
  * and cache/solidity-files-cache.json naming each artifact's build. `fixture`: another folder whose src/ to
  * compile (test/fixtures/srcloc by default).
  */
-export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; fixture?: string } = {}): Record<string, Compiled> {
+export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimizer?: boolean; fixture?: string } = {}): Record<string, Compiled> {
   cpSync(join(opts.fixture ?? FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\n${opts.viaIR ? 'via_ir = true\n' : ''}`);
-  const build = compile(dir, opts.viaIR === true);
-  const buildId = opts.viaIR ? 'b1d0000000000000000000000000000a' : 'b1d0000000000000000000000000000b';
+  const optimizer = opts.optimizer ?? true;
+  writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\n${optimizer ? 'optimizer = true\n' : ''}${opts.viaIR ? 'via_ir = true\n' : ''}`);
+  const build = compile(dir, opts.viaIR === true, optimizer);
+  const buildId = opts.viaIR ? 'b1d0000000000000000000000000000a' : optimizer ? 'b1d0000000000000000000000000000b' : 'b1d0000000000000000000000000000c';
   const files: Record<string, unknown> = {};
   const ids: Record<string, string> = {};
   for (const [path, s] of Object.entries(build.output.sources) as any[]) ids[String(s.id)] = path;

@@ -3,6 +3,7 @@ import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { frameKey } from '../../src/model/frameKey.js';
 import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
 import { runCall } from '../../src/sources/runCall.js';
+import { LAST_JUMPS } from '../../src/evm/recorder.js';
 
 // Hand-assembled contracts, run by txray's EVM on a real anvil's state (their code set by overrides).
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -64,10 +65,16 @@ test('facts are only recorded when asked, and never change the call tree', async
   expect(JSON.stringify(plain.callTrace)).not.toMatch(/static|exitPc|lastJumps/);
 });
 
-test('at most the last 16 jumps are kept, each with where it was made', async () => {
+test('the last LAST_JUMPS jumps at least are kept (twice that at most), each with where it was made', async () => {
   const LOOP = '0x00000000000000000000000000000000000c0de6';
-  const start = { [LOOP]: { code: '0x60145b600190038060025700' } };
-  // A countdown from 20, jumping back 19 times: 0 PUSH1 20, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
+  const start = { [LOOP]: { code: '0x60c85b600190038060025700' } };
+  // A countdown from 200, jumping back 199 times: 0 PUSH1 200, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
   const local = await runCall(client, { from: SENDER, to: LOOP, data: '0x' }, 'latest', start, AbortSignal.timeout(20_000), { exits: true, jumps: true });
-  expect(local.facts?.get('')).toEqual({ exitPc: 11, lastJumps: Array(16).fill(2), lastJumpsFrom: Array(16).fill(10), codeAddress: LOOP });
+  const facts = local.facts?.get('');
+  expect(facts).toMatchObject({ exitPc: 11, codeAddress: LOOP });
+  const kept = facts!.lastJumps.length;
+  expect(kept).toBeGreaterThanOrEqual(LAST_JUMPS);
+  expect(kept).toBeLessThan(2 * LAST_JUMPS);
+  expect(facts!.lastJumps).toEqual(Array(kept).fill(2));
+  expect(facts!.lastJumpsFrom).toEqual(Array(kept).fill(10));
 });

@@ -4,6 +4,7 @@ import { decompressMap, lineAt, locateExit, type SourceTable } from '../../src/l
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 const table = (files: Record<number, { path: string; text: string }>, count = Object.keys(files).length): SourceTable => ({
   count,
+  edited: new Set(),
   file: (id) => (files[id] === undefined ? null : { path: files[id]!.path, bytes: bytes(files[id]!.text) }),
 });
 const at = (text: string, needle: string): number => Buffer.from(text.slice(0, text.indexOf(needle)), 'utf8').length;

@@ -1,0 +1,26 @@
+/**
+ * Why it failed, in one line: the one spelling the lookup's "Why it failed", the action's sentence, a
+ * block's failed rows, the summary table of several hashes and --json's `failure.reason` all use.
+ * Escaped for the terminal.
+ */
+import { isOutOfGas } from '../model/buildModel.js';
+import { describeRevert } from '../model/decodeRevert.js';
+import type { InspectModel } from '../model/types.js';
+import { escapeText } from '../raw/escape.js';
+import { frameName } from './describe.js';
+import { type AddressStyle, formatDecoded } from './formatDecoded.js';
+
+/**
+ * The origin's cause first: a call that ran out of gas leaves its caller an empty revert, so the
+ * root's "reverted without data" would hide it. Then the custom error an ABI names, the decoded revert,
+ * the client's error word; where the node gave no trace, that the reason is not known.
+ */
+export function failureLine(m: InspectModel, s: AddressStyle): string {
+  const f = m.failure;
+  if (f === null || f.error === null) return m.tree === null ? 'reason not known (no trace)' : 'the trace does not say (its root entry has no error)';
+  const origin = f.origin;
+  if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${frameName(origin, s)}`;
+  if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
+  if (f.revert !== null) return escapeText(describeRevert(f.revert));
+  return escapeText(f.error);
+}
