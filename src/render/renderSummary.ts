@@ -10,6 +10,7 @@ import { cutToWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
+import { txOutcome } from '../operations/txOutcome.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
 
@@ -50,7 +51,7 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   const fee = m.fee === null ? '' : formatUnits(m.fee.total, 18);
   return [
     m.hash === null ? 'simulation' : shortHash(m.hash),
-    statusBadge(m.status, c),
+    txOutcome(m) === 'partial' ? c.yellow.bold('◐ partial') : statusBadge(m.status, c),
     block != null ? groupDigits(block) : '',
     tx ? showAddress(tx.from, s) : '',
     target,
@@ -73,6 +74,7 @@ export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance): G
   for (const row of rows) table.push(cells(row, c));
   yield `${table.toString()}\n`;
   const count = (pred: (r: SummaryRow) => boolean): number => rows.filter(pred).length;
-  const by = (status: string) => count((r) => 'model' in r && r.model.status === status);
-  yield `${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}: ${by('success')} succeeded, ${by('reverted')} reverted, ${by('pending')} pending, ${by('not_found')} not found, ${count((r) => 'error' in r)} failed to inspect\n`;
+  const by = (status: string) => count((r) => 'model' in r && r.model.status === status && txOutcome(r.model) !== 'partial');
+  const partial = count((r) => 'model' in r && txOutcome(r.model) === 'partial');
+  yield `${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}: ${by('success')} succeeded, ${partial > 0 ? `${partial} partial, ` : ''}${by('reverted')} reverted, ${by('pending')} pending, ${by('not_found')} not found, ${count((r) => 'error' in r)} failed to inspect\n`;
 }
