@@ -11,6 +11,7 @@ import { unpackMultiSend } from '../decode/unpackMultiSend.js';
 import type { BatchCall, BatchOperation, CallNode, InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { envelopeFrames, type Frame } from './envelopeFrames.js';
+import { forwarded } from './forwarded.js';
 import { BATCHES } from './signatures.js';
 
 interface Planned {
@@ -49,7 +50,8 @@ function planned(input: Hex, name: string, signature: string): Planned[] | null 
 }
 
 /** Each planned call's frame among the envelope's children, in order by target. */
-function childFrames(node: CallNode, calls: readonly Planned[]): Array<CallNode | null> {
+function childFrames(envelope: CallNode, calls: readonly Planned[]): Array<CallNode | null> {
+  const node = forwarded(envelope);
   let next = 0;
   return calls.map((c) => {
     for (let j = next; j < node.children.length; j++) {

@@ -30,9 +30,11 @@ export function envelopeFrames(model: InspectModel, selectors: ReadonlySet<strin
     out.push({ from: tx.from.toLowerCase() as Hex, to: tx.to.toLowerCase() as Hex, input: tx.input, value: tx.value ?? 0n, failed: model.status === 'reverted', node: null });
     return out;
   }
-  walkCalls(tree.root, (n) => {
+  walkCalls(tree.root, (n, parent) => {
     const kind = n.callType ?? 'call';
-    const callable = n.type === 'call' && (kind === 'call' || (delegate && kind === 'delegatecall'));
+    // A proxy forwarding the same input to its implementation is the same envelope, not another.
+    const forwarding = kind === 'delegatecall' && parent !== null && parent.input === n.input;
+    const callable = n.type === 'call' && !forwarding && (kind === 'call' || (delegate && kind === 'delegatecall'));
     if (callable && n.from !== null && n.to !== null && n.input !== null && selectors.has(selectorOf(n.input))) {
       out.push({ from: n.from.toLowerCase() as Hex, to: n.to.toLowerCase() as Hex, input: n.input, value: n.value ?? 0n, failed: n.error !== null, node: n });
     }

@@ -9,6 +9,7 @@ import type { CallNode, InspectModel, SafeTransaction } from '../model/types.js'
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { envelopeFrames, type Frame } from './envelopeFrames.js';
+import { forwarded } from './forwarded.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
 import { EXEC_TRANSACTION, EXECUTION_FAILURE, EXECUTION_SUCCESS } from './signatures.js';
@@ -26,7 +27,7 @@ function safeTxHashOf(l: RpcLog): Hex | null {
 function innerOf(frame: Frame): CallNode | null {
   if (frame.node === null || byteLength(frame.input) < 36) return null;
   const to = wordToAddress(frame.input.slice(10, 74)).toLowerCase();
-  return frame.node.children.find((c) => c.type === 'call' && c.to !== null && lower(c.to) === to && c.from !== null && lower(c.from) === frame.to) ?? null;
+  return forwarded(frame.node).children.find((c) => c.type === 'call' && c.to !== null && lower(c.to) === to && c.from !== null && lower(c.from) === frame.to) ?? null;
 }
 
 export function safeTransactions(model: InspectModel, index: AbiIndex): SafeTransaction[] {
