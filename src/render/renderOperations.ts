@@ -8,7 +8,7 @@ import { checksumAddress } from '../decode/keccak.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import type { BatchOperation, DecodedRevert, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
-import { formatEth, formatValueShort } from './format.js';
+import { formatEth, formatValueShort, groupDigits } from './format.js';
 import { type AddressStyle, formatDecoded, showAddress } from './formatDecoded.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -48,7 +48,7 @@ function* userOperationRows(ops: readonly UserOperation[], c: ChalkInstance, s: 
   for (const [i, o] of ops.entries()) {
     const paymaster = o.paymaster === null ? 'none' : who(o.paymaster, s);
     yield `  ${c.dim(`#${i + 1}`)} ${who(o.account, s)} ${c.dim('· nonce')} ${o.nonce} ${c.dim('·')} ${verdict(o, c, s)}\n`;
-    yield `      ${c.dim('gas cost')} ${formatEth(o.actualGasCost)} ${c.dim(`(${o.actualGasUsed} gas) · paymaster`)} ${paymaster} ${c.dim('· hash')} ${o.userOpHash}\n`;
+    yield `      ${c.dim('gas cost')} ${formatEth(o.actualGasCost)} ${c.dim(`(${groupDigits(o.actualGasUsed)} gas) · paymaster`)} ${paymaster} ${c.dim('· hash')} ${o.userOpHash}\n`;
     yield* detail(o, c);
   }
 }

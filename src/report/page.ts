@@ -14,6 +14,7 @@ import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
+import type { JsonOperation } from '../render/operationsJson.js';
 
 /** The page reads the --json document: its types are renderJson's, the one place that spells it. */
 type CallNode = JsonCall;
@@ -112,14 +113,11 @@ const kindOf = (n: CallNode): string => (n.type === 'call' ? (n.callType ?? 'cal
 const errorWord = (error: string | null): string | null => (error !== null && /revert/i.test(error) ? 'Reverted' : error);
 
 function revertText(n: CallNode): string | null {
-  const r = n.revert;
-  if (!r) return errorWord(n.error);
-  if (r.kind === 'Error') return `Error: ${r.message ?? ''}`;
-  if (r.kind === 'Panic') return `Panic: ${r.meaning ?? ''}`;
-  if (r.kind === 'custom' && r.name) return `${r.name}(${argsText(r.args)})`;
-  if (r.kind === 'text') return r.text ?? '';
-  return errorWord(n.error);
+  return namedRevert(n.revert) ?? errorWord(n.error);
 }
+
+/** A revert that says more than the tracer's word (not an unnamed custom error, not empty data). */
+const namedRevert = (r: NonNullable<JsonDocument['failure']>['revert'] | undefined): string | null => (r != null && r.kind !== 'empty' && (r.kind !== 'custom' || r.name) ? revertWords(r) : null);
 
 // The model of the page: nodes by path, parents, expansion.
 
@@ -410,12 +408,21 @@ function sourceView(l: SourceLocation): HTMLElement {
   return h('div', {}, h('code', {}, `${visible(l.file)}:${l.line}:${l.column}${l.approximate ? ' (approximate: the function it lies in)' : ''}`), h('pre', { class: 'source' }, ...lines));
 }
 
+/** A revert as the text view says it: Error's message, the Panic's meaning, a custom error by name; null where none is decoded. */
+function revertWords(rv: NonNullable<JsonDocument['failure']>['revert'] | undefined): string | null {
+  if (rv?.kind === 'Error') return `Error: ${rv.message}`;
+  if (rv?.kind === 'Panic') return `Panic: ${rv.meaning}`;
+  if (rv?.kind === 'custom') return rv.name ? `${rv.name}(${argsText(rv.args)})` : `custom error ${rv.selector}`;
+  if (rv?.kind === 'text') return rv.text;
+  return rv?.kind === 'empty' ? 'reverted without data' : null;
+}
+
 function header(): HTMLElement {
   const tx = doc.transaction;
   const r = doc.receipt;
   const sim = doc.simulation ?? null;
   const t = h('table', { class: 'kv' });
-  kv(t, 'status', String(doc.status));
+  kv(t, 'status', doc.outcome === 'partial' ? `${String(doc.status)}, partial: ${failedCount()}` : String(doc.status));
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
   if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
   if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
@@ -439,8 +446,7 @@ function header(): HTMLElement {
   if (doc.function) kv(t, 'input', callText(doc.function));
   const f = doc.failure;
   if (f) {
-    const rv = f.revert;
-    const why = rv?.kind === 'Error' ? `Error: ${rv.message}` : rv?.kind === 'Panic' ? `Panic: ${rv.meaning}` : rv?.kind === 'custom' && rv.name ? `${rv.name}(${argsText(rv.args)})` : rv?.kind === 'text' ? rv.text : (f.error ?? 'unknown');
+    const why = namedRevert(f.revert) ?? f.error ?? 'unknown';
     kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
     if (f.sourceLocation) kv(t, 'where', sourceView(f.sourceLocation));
   }
@@ -449,6 +455,37 @@ function header(): HTMLElement {
 
 /** A verbatim log's topics, the strings among them. */
 const topicsOf = (l: JsonRaw): string[] => (Array.isArray(l.topics) ? l.topics.filter((t): t is string => typeof t === 'string') : []);
+
+/** "1 of 2 user operations failed" (and of Safe transactions), as the text view's Status line. */
+function failedCount(): string {
+  const ops = doc.operations ?? [];
+  return [['userOperation', 'user operation'], ['safeTransaction', 'Safe transaction']].flatMap(([kind, word]) => {
+    const all = ops.filter((o) => o.kind === kind);
+    const failed = all.filter((o) => o.success === false).length;
+    return failed > 0 ? [`${failed} of ${all.length} ${word}${all.length === 1 ? '' : 's'} failed`] : [];
+  }).join(', ');
+}
+
+/** The operations the transaction carried: the text view's sections, as tables. */
+function operationSections(): HTMLElement[] {
+  const ops = doc.operations ?? [];
+  const out: HTMLElement[] = [];
+  const outcome = (o: JsonOperation): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert as never) ?? 'no revert reason emitted'}`);
+  const action = (o: JsonOperation): string => str((o.action as { summary?: unknown } | null)?.summary) ?? '';
+  const users = ops.filter((o) => o.kind === 'userOperation');
+  if (users.length > 0) {
+    const rows = users.map((o, i) => [String(i + 1), addressText(o.account), String(o.nonce), outcome(o), eth(big(str(o.actualGasCost))), o.paymaster ? addressText(str(o.paymaster)) : 'none', action(o)]);
+    out.push(section(`User operations (${users.length})`, tableOf(['#', 'account', 'nonce', 'outcome', 'gas cost', 'paymaster', 'action'], rows, 'operations')));
+  }
+  const safes = ops.filter((o) => o.kind === 'safeTransaction');
+  if (safes.length > 0) out.push(section(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`, tableOf(['Safe', 'outcome', 'safeTxHash', 'action'], safes.map((o) => [addressText(o.account), outcome(o), String(o.safeTxHash), action(o)]), 'operations')));
+  for (const b of ops.filter((o) => o.kind === 'batchCall')) {
+    const calls = Array.isArray(b.calls) ? (b.calls as Array<Record<string, unknown>>) : [];
+    const rows = calls.map((c, i) => [String(i + 1), addressText(str(c.to)), str(c.function) ?? '?', eth(big(str(c.value))), c.success === null ? 'not known' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
+    out.push(section(`Batch (${calls.length} ${calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${String(b.via)} by ${addressText(b.account)}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
+  }
+  return out;
+}
 
 function logsSection(): HTMLElement | null {
   const logs = doc.logs ?? [];
@@ -505,6 +542,7 @@ if (root !== null) {
 
 const main = h('main');
 main.append(header());
+for (const s of operationSections()) main.append(s);
 if (root !== null) {
   redraw();
   main.append(section(`Call tree (${groupDigits(all.length)} ${all.length === 1 ? 'call' : 'calls'})`, controls, h('div', { class: 'split' }, h('div', { class: 'tree-box' }, treeRoot), details)));

@@ -11,7 +11,8 @@ import { type Abi, decodeErrorResult, decodeEventLog, getAddress, type Hex, pars
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { makeOperations, MULTICALL3, type OperationsNode } from '../support/operationsNode.js';
@@ -210,5 +211,33 @@ describe('Multicall3', () => {
     const text = await txray(s.hashes.aggregate3);
     expect(text.stdout).toMatch(/Status +✔ success\n/);
     expect(text.stdout).toContain('✘ failed (allowed)');
+  });
+});
+
+describe('the HTML report', () => {
+  test('shows the user operations as the text does: the partial status, each op with its outcome and action', async () => {
+    const file = join(project, 'bundle.html');
+    const made = await txray(s.hashes.partialBundle, '--html', file, '--quiet');
+    expect(made.code).toBe(6);
+    const doc = jsonOf(await txray(s.hashes.partialBundle, '--json'));
+    const browser = await launchBrowser(inject('chromiumPath'));
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(`file://${file}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      expect(problems).toEqual([]);
+      const section = page.locator('section', { has: page.locator('h2', { hasText: 'User operations (2)' }) });
+      const rows = await section.locator('tbody tr').allTextContents();
+      expect(rows).toHaveLength(2);
+      doc.operations.filter((o: any) => o.kind === 'userOperation').forEach((o: any, i: number) => {
+        expect(rows[i]).toContain(o.action.summary);
+        expect(rows[i]).toContain(o.success ? 'succeeded' : 'failed: InsufficientBalance(');
+      });
+      expect(await page.locator('header').textContent()).toContain('partial: 1 of 2 user operations failed');
+    } finally {
+      await browser.close();
+    }
   });
 });
