@@ -132,6 +132,10 @@ describe('ERC-4337 user operations', () => {
     const transfers = (f.receipt.logs as Log[]).filter((l) => l.topics.length === 3 && lower(`0x${l.topics[1]!.slice(26)}`) === lower(s.accounts[1]));
     const sent = transfers.reduce((sum, l) => sum + BigInt(l.data), 0n);
     expect(ops[1].action.sent).toEqual([{ asset: lower(s.token), standard: 'ERC-20', amount: sent.toString(), symbol: 'TT', decimals: 18 }]);
+    // Paid to two addresses: said so, not the whole amount to the largest one.
+    const recipients = new Set(transfers.map((l) => l.topics[2]));
+    expect(recipients.size).toBe(2);
+    expect(ops[1].action.summary).toBe(`Sent ${sent / 10n ** 18n} TT to 2 addresses`);
   });
 
   test('without a trace: the events alone give success, traceAddress is null, still exit 6', async () => {
