@@ -218,6 +218,29 @@ describe('Multicall3', () => {
   });
 });
 
+describe('txray call and txray block', () => {
+  test('the bundle simulated at the block before it: the same two ops, the second failing, exit 6', async () => {
+    const tx = await s.anvil.rpc('eth_getTransactionByHash', [s.hashes.partialBundle]);
+    const before = String(BigInt(tx.blockNumber) - 1n);
+    const r = await runTxray(['call', tx.to, '--data', tx.input, '--from', tx.from, '--block', before, '--gas-limit', '5000000', '-r', s.anvil.url, '--json'], {}, undefined, project);
+    expect(r.code).toBe(6);
+    const doc = jsonOf(r);
+    expect(doc.outcome).toBe('partial');
+    const f = await facts(s.hashes.partialBundle);
+    expect(doc.operations.map((o: any) => [o.kind, o.account, o.success])).toEqual(f.ops.map((e) => ['userOperation', lower(e.args.sender), e.args.success]));
+  });
+
+  test('a block row says partial, in JSON and in text', async () => {
+    const tx = await s.anvil.rpc('eth_getTransactionByHash', [s.hashes.partialBundle]);
+    const json = await runTxray(['block', String(BigInt(tx.blockNumber)), '-r', s.anvil.url, '--json'], {}, undefined, project);
+    expect(json.code).toBe(0);
+    const doc = jsonOf(json);
+    expect(doc.transactions.find((t: any) => t.hash === s.hashes.partialBundle)).toMatchObject({ status: 'success', outcome: 'partial' });
+    const text = await runTxray(['block', String(BigInt(tx.blockNumber)), '-r', s.anvil.url], {}, undefined, project);
+    expect(text.stdout).toMatch(/◐/);
+  });
+});
+
 describe('the HTML report', () => {
   test('shows the user operations as the text does: the partial status, each op with its outcome and action', async () => {
     const file = join(project, 'bundle.html');
