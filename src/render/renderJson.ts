@@ -53,7 +53,7 @@ export interface JsonDocument {
   /** What it did, in one line, with the actor's net movements (null where nothing ran). */
   readonly action: JsonAction | null;
   /** The user operations, Safe transactions and batches it carried. */
-  readonly operations: readonly JsonOperation[];
+  readonly operations: readonly JsonOperation<JsonAction>[];
   readonly transaction: JsonRaw | null;
   readonly receipt: JsonRaw | null;
   readonly trace: unknown;

@@ -14,7 +14,7 @@ import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
-import type { JsonOperation } from '../render/operationsJson.js';
+import type { RevertJson } from '../model/decodeRevert.js';
 
 /** The page reads the --json document: its types are renderJson's, the one place that spells it. */
 type CallNode = JsonCall;
@@ -117,7 +117,7 @@ function revertText(n: CallNode): string | null {
 }
 
 /** A revert that says more than the tracer's word (not an unnamed custom error, not empty data). */
-const namedRevert = (r: NonNullable<JsonDocument['failure']>['revert'] | undefined): string | null => (r != null && r.kind !== 'empty' && (r.kind !== 'custom' || r.name) ? revertWords(r) : null);
+const namedRevert = (r: RevertJson | null | undefined): string | null => (r != null && r.kind !== 'empty' && (r.kind !== 'custom' || r.name) ? revertWords(r) : null);
 
 // The model of the page: nodes by path, parents, expansion.
 
@@ -409,7 +409,7 @@ function sourceView(l: SourceLocation): HTMLElement {
 }
 
 /** A revert as the text view says it: Error's message, the Panic's meaning, a custom error by name; null where none is decoded. */
-function revertWords(rv: NonNullable<JsonDocument['failure']>['revert'] | undefined): string | null {
+function revertWords(rv: RevertJson | null | undefined): string | null {
   if (rv?.kind === 'Error') return `Error: ${rv.message}`;
   if (rv?.kind === 'Panic') return `Panic: ${rv.meaning}`;
   if (rv?.kind === 'custom') return rv.name ? `${rv.name}(${argsText(rv.args)})` : `custom error ${rv.selector}`;
@@ -470,19 +470,17 @@ function failedCount(): string {
 function operationSections(): HTMLElement[] {
   const ops = doc.operations ?? [];
   const out: HTMLElement[] = [];
-  const outcome = (o: JsonOperation): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert as never) ?? 'no revert reason emitted'}`);
-  const action = (o: JsonOperation): string => str((o.action as { summary?: unknown } | null)?.summary) ?? '';
-  const users = ops.filter((o) => o.kind === 'userOperation');
+  const outcome = (o: { success: boolean; revert: RevertJson | null }): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert) ?? 'no revert reason emitted'}`);
+  const users = ops.flatMap((o) => (o.kind === 'userOperation' ? [o] : []));
   if (users.length > 0) {
-    const rows = users.map((o, i) => [String(i + 1), addressText(o.account), String(o.nonce), outcome(o), eth(big(str(o.actualGasCost))), o.paymaster ? addressText(str(o.paymaster)) : 'none', action(o)]);
+    const rows = users.map((o, i) => [String(i + 1), addressText(o.account), o.nonce, outcome(o), eth(big(o.actualGasCost)), o.paymaster ? addressText(o.paymaster) : 'none', o.action?.summary ?? '']);
     out.push(section(`User operations (${users.length})`, tableOf(['#', 'account', 'nonce', 'outcome', 'gas cost', 'paymaster', 'action'], rows, 'operations')));
   }
-  const safes = ops.filter((o) => o.kind === 'safeTransaction');
-  if (safes.length > 0) out.push(section(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`, tableOf(['Safe', 'outcome', 'safeTxHash', 'action'], safes.map((o) => [addressText(o.account), outcome(o), String(o.safeTxHash), action(o)]), 'operations')));
-  for (const b of ops.filter((o) => o.kind === 'batchCall')) {
-    const calls = Array.isArray(b.calls) ? (b.calls as Array<Record<string, unknown>>) : [];
-    const rows = calls.map((c, i) => [String(i + 1), addressText(str(c.to)), str(c.function) ?? '?', eth(big(str(c.value))), c.success === null ? 'not known' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
-    out.push(section(`Batch (${calls.length} ${calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${String(b.via)} by ${addressText(b.account)}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
+  const safes = ops.flatMap((o) => (o.kind === 'safeTransaction' ? [o] : []));
+  if (safes.length > 0) out.push(section(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`, tableOf(['Safe', 'outcome', 'safeTxHash', 'action'], safes.map((o) => [addressText(o.account), outcome(o), o.safeTxHash, o.action?.summary ?? '']), 'operations')));
+  for (const b of ops.flatMap((o) => (o.kind === 'batchCall' ? [o] : []))) {
+    const rows = b.calls.map((c, i) => [String(i + 1), addressText(c.to), c.function ?? '?', eth(big(c.value)), c.success === null ? 'not known' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
+    out.push(section(`Batch (${b.calls.length} ${b.calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${b.via} by ${addressText(b.account)}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
   }
   return out;
 }
