@@ -5,7 +5,6 @@
  */
 import { checksumAddress } from '../decode/keccak.js';
 import type { Action, InspectModel, Operation } from '../model/types.js';
-import { shortAddress } from '../render/format.js';
 
 /** An operation's sentence as one clause: lower-case first, its failure said as "failed, why". */
 function clause(o: Operation): string {
@@ -23,7 +22,9 @@ export function bundleAction(model: InspectModel, operations: readonly Operation
   if (carried.length === 0) return null;
   const labels = model.decoded?.labels;
   const checksums = model.decoded?.checksums;
-  const who = (a: string): string => labels?.get(a) ?? shortAddress(checksums?.get(a) ?? checksumAddress(a));
+  // Short as the views write it ("0xA1b2…c3D4"); the operations sit below the views, so it is spelled here.
+  const short = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
+  const who = (a: string): string => labels?.get(a) ?? short(checksums?.get(a) ?? checksumAddress(a));
   const noun = carried[0]!.kind === 'userOperation' ? 'user operation' : 'Safe transaction';
   const head = `${carried.length} ${noun}${carried.length === 1 ? '' : 's'}`;
   return { ...action, kind: carried.length === 1 ? action.kind : 'batch', summary: `${head}: ${carried.map((o) => `${who(o.account)}: ${clause(o)}`).join('; ')}` };
