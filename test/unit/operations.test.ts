@@ -1,9 +1,13 @@
-import { encodePacked, type Hex, toEventSelector, toFunctionSelector } from 'viem';
+import { encodeAbiParameters, encodePacked, type Hex, toEventSelector, toFunctionSelector } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { unpackMultiSend } from '../../src/decode/unpackMultiSend.js';
 import { BATCHES, ENTRY_POINTS, EXEC_TRANSACTION, EXECUTION_FAILURE, EXECUTION_SUCCESS, HANDLE_OPS, POST_OP_REVERT_REASON, USER_OPERATION_EVENT, USER_OPERATION_REVERT_REASON, VALIDATE_USER_OP } from '../../src/operations/signatures.js';
 import { txOutcome } from '../../src/operations/txOutcome.js';
-import type { Operation } from '../../src/model/types.js';
+import type { CallNode, InspectModel, Operation } from '../../src/model/types.js';
+import type { RpcLog } from '../../src/raw/types.js';
+import { AbiIndex } from '../../src/decode/abiIndex.js';
+import { findOperations } from '../../src/operations/findOperations.js';
+import { decodedModel } from '../support/decodedModel.js';
 
 const OP = '(address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes)';
 const PACKED = '(address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)';
@@ -69,5 +73,45 @@ describe('the outcome', () => {
     expect(txOutcome({ status: 'success', operations: [op('batchCall', false)] })).toBe('success');
     expect(txOutcome({ status: 'reverted', operations: [op('userOperation', false)] })).toBe('reverted');
     expect(txOutcome({ status: 'pending' })).toBeNull();
+  });
+});
+
+describe('user operations: the event and its frame must agree', () => {
+  const EP = '0x00000000000000000000000000000000000000e4' as Hex;
+  const ACCOUNT = '0x0000000000000000000000000000000000000acc' as Hex;
+  const word = (a: string): Hex => `0x${a.slice(2).padStart(64, '0')}`;
+  const event = (success: boolean): RpcLog => ({
+    address: EP,
+    topics: [USER_OPERATION_EVENT as Hex, `0x${'33'.repeat(32)}`, word(ACCOUNT), word('0x00')],
+    data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }], [0n, success, 5n, 6n]),
+  });
+  const node = (o: Partial<CallNode> & Pick<CallNode, 'from' | 'to' | 'input' | 'traceAddress'>): CallNode => ({ type: 'call', callType: 'call', value: 0n, gas: null, gasUsed: null, output: null, error: null, children: [], ...o });
+  /** handleOps at the root, its execution call to the account at [0] (failed or not). */
+  const traced = (success: boolean, callFailed: boolean): InspectModel => {
+    const exec = node({ from: EP, to: ACCOUNT, input: '0xb61d27f6', traceAddress: [0], error: callFailed ? 'Reverted' : null });
+    const root = node({ from: '0x0000000000000000000000000000000000000b0b', to: EP, input: '0x765e827f', traceAddress: [], children: [exec] });
+    return { ...decodedModel({ from: '0x0000000000000000000000000000000000000b0b', to: EP, input: '0x765e827f', logs: [event(success)] }), tree: { root, count: 2, maxDepth: 1 } };
+  };
+  const index = new AbiIndex(null);
+
+  test('they agree: listed with its frame and the event\'s own figures', () => {
+    const warnings: string[] = [];
+    const ops = findOperations(traced(true, false), index, warnings);
+    expect(ops).toMatchObject([{ kind: 'userOperation', account: ACCOUNT, success: true, traceAddress: [0], actualGasCost: 5n, actualGasUsed: 6n }]);
+    expect(warnings).toEqual([]);
+  });
+
+  test('the event says success, its call failed: not listed, and a warning says why', () => {
+    const warnings: string[] = [];
+    expect(findOperations(traced(true, true), index, warnings)).toEqual([]);
+    expect(warnings.join('\n')).toMatch(/says it succeeded, but its call at \[0\] failed/);
+  });
+
+  test('no handleOps frame and not a known EntryPoint: its events are not read', () => {
+    const model = traced(true, false);
+    const other: InspectModel = { ...model, tree: { root: { ...model.tree!.root, input: '0x12345678' }, count: 2, maxDepth: 1 } };
+    const warnings: string[] = [];
+    expect(findOperations(other, index, warnings)).toEqual([]);
+    expect(warnings.join('\n')).toContain('neither a known EntryPoint nor called through handleOps');
   });
 });
