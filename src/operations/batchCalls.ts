@@ -2,7 +2,7 @@
  * Batches: Multicall3's aggregate, aggregate3 and aggregate3Value, an account's executeBatch, a Safe's
  * multiSend. The calls come from the envelope's own arguments; each call's outcome from the frame's
  * children, taken in order by their target (without a tree: a batch that reverts on any failure
- * succeeded in full when its frame did; an allowed failure stays unknown).
+ * succeeded in full when its frame did; an allowed failure, and a call that never ran, stay unknown).
  */
 import { decodeFunctionData, parseAbiItem, type AbiFunction } from 'viem';
 import type { AbiIndex } from '../decode/abiIndex.js';
@@ -74,7 +74,7 @@ function batchOf(frame: Frame, index: AbiIndex): BatchOperation | null {
     const child = children[i]!;
     const success = child !== null ? child.error === null : frame.node === null && !frame.failed && c.allowFailure !== true ? true : null;
     const fn = child?.decoded?.function?.name ?? decodeCallData(index, c.data)?.decoded.name ?? null;
-    return { to: c.to, value: c.value, function: fn, success: frame.failed ? false : success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}) };
+    return { to: c.to, value: c.value, function: fn, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}) };
   });
   // Who made the calls: Multicall3 and an account itself; a multiSend runs in its Safe's context (a delegatecall).
   const account = known.name === 'multiSend' ? frame.from : frame.to;

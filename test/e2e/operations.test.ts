@@ -215,6 +215,10 @@ describe('Multicall3', () => {
     const text = await txray(s.hashes.aggregate3);
     expect(text.stdout).toMatch(/Status +✔ success\n/);
     expect(text.stdout).toContain('✘ failed (allowed)');
+    // Without a trace an allowed failure is not known either way; a call that must succeed did, as the batch did.
+    const untraced = jsonOf(await txray(s.hashes.aggregate3, '--json', '--tracer', 'none'));
+    expect(untraced.operations[0].traceAddress).toBeNull();
+    expect(untraced.operations[0].calls.map((c: any) => c.success)).toEqual([null, true]);
   });
 });
 
