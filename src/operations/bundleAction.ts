@@ -5,6 +5,7 @@
  */
 import { checksumAddress } from '../decode/keccak.js';
 import type { Action, InspectModel, Operation } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
 
 /** An operation's sentence as one clause: lower-case first, its failure said as "failed, why". */
 function clause(o: Operation): string {
@@ -13,9 +14,17 @@ function clause(o: Operation): string {
   return `${summary.charAt(0).toLowerCase()}${summary.slice(1)}`;
 }
 
-/** Null where the transaction's own action stands (no user operation, no failed Safe transaction, or --as). */
-export function bundleAction(model: InspectModel, operations: readonly Operation[], action: Action | null, asked: boolean): Action | null {
-  if (action === null || asked) return null;
+/**
+ * Null where the transaction's own action stands (no user operation, no failed Safe transaction).
+ * `asked`: --as's account; where it is one operation's account, that operation's own action is its view
+ * (what its operation moved; the gas it paid is the operation's actualGasCost, not a transfer).
+ */
+export function bundleAction(model: InspectModel, operations: readonly Operation[], action: Action | null, asked: Hex | undefined): Action | null {
+  if (action === null) return null;
+  if (asked !== undefined) {
+    const own = operations.filter((o) => o.kind !== 'batchCall' && o.account === asked.toLowerCase());
+    return own.length === 1 ? own[0]!.action : null;
+  }
   const ops = operations.filter((o) => o.kind === 'userOperation');
   const safes = operations.filter((o) => o.kind === 'safeTransaction');
   const carried = ops.length > 0 ? ops : safes.some((o) => !o.success) ? safes : [];

@@ -118,7 +118,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   const seen: string[] = [];
   const operations = findOperations(model, decoder.index, seen);
   const did = describeAction(model, s.actor ?? operationsActor(model, operations));
-  const action = did === null ? null : (bundleAction(model, operations, did.action, s.actor !== undefined) ?? did.action);
+  const action = did === null ? null : (bundleAction(model, operations, did.action, s.actor) ?? did.action);
   model = { ...model, operations, ...(seen.length > 0 ? { warnings: [...model.warnings, ...seen] } : {}) };
   if (did !== null) model = { ...model, action, netChanges: did.netChanges };
   s.debug?.(`action and operations: ${(performance.now() - began).toFixed(1)} ms`);

@@ -104,10 +104,14 @@ describe('ERC-4337 user operations', () => {
     expect(r.stdout).toMatch(/Action +2 user operations: /);
   });
 
-  test('--as an account: that account\'s own view, not the bundle sentence', async () => {
+  test('--as an operation\'s account: its own operation\'s action, not the bundle sentence', async () => {
     const doc = jsonOf(await txray(s.hashes.partialBundle, '--json', '--as', s.accounts[0]));
+    const op = doc.operations.find((o: any) => o.account === lower(s.accounts[0]));
+    expect(doc.action).toEqual(op.action);
     expect(doc.action.actor).toBe(lower(s.accounts[0]));
-    expect(doc.action.summary).not.toMatch(/user operations/);
+    expect(doc.action.summary).toMatch(/^Sent 5 TT to /);
+    const failed = jsonOf(await txray(s.hashes.partialBundle, '--json', '--as', s.accounts[1]));
+    expect(failed.action.summary).toMatch(/^Failed: InsufficientBalance\(/);
   });
 
   test('a bundle where every op succeeds: exit 0; the executeBatch op listed with its batch of calls', async () => {
