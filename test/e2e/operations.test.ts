@@ -180,6 +180,10 @@ describe('Safe transactions', () => {
     const text = await txray(s.hashes.safeFailure);
     expect(text.stdout).toMatch(/Status +✔ success · its Safe transaction failed/);
     expect(text.stdout).toContain('Safe transaction\n');
+    // Without a trace: the event alone says it failed; no frame, no inner revert.
+    const untraced = await txray(s.hashes.safeFailure, '--json', '--tracer', 'none');
+    expect(untraced.code).toBe(6);
+    expect(jsonOf(untraced).operations).toMatchObject([{ kind: 'safeTransaction', success: false, traceAddress: null, revert: null, safeTxHash: event.args.txHash }]);
   });
 
   test('execTransaction through MultiSend: exit 0, the batch unpacked with each call as the trace ran it', async () => {
@@ -246,6 +250,17 @@ describe('txray call and txray block', () => {
     expect(doc.transactions.find((t: any) => t.hash === s.hashes.partialBundle)).toMatchObject({ status: 'success', outcome: 'partial' });
     const text = await runTxray(['block', String(BigInt(tx.blockNumber)), '-r', s.anvil.url], {}, undefined, project);
     expect(text.stdout).toMatch(/◐/);
+  });
+});
+
+describe('many hashes', () => {
+  test('the summary marks the partial one and counts it apart; the exit code is 6', async () => {
+    const r = await runTxray([s.hashes.partialBundle, s.hashes.aggregate3, '-r', s.anvil.url], {}, undefined, project);
+    expect(r.code).toBe(6);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => l.includes(s.hashes.partialBundle.slice(0, 10)))).toContain('◐ partial');
+    expect(lines.find((l) => l.includes(s.hashes.aggregate3.slice(0, 10)))).toContain('✔ success');
+    expect(lines.at(-1)).toBe('2 transactions: 1 succeeded, 1 partial, 0 reverted, 0 pending, 0 not found, 0 failed to inspect');
   });
 });
 
