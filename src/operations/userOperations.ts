@@ -103,6 +103,9 @@ export function userOperations(model: InspectModel, index: AbiIndex, warnings: s
       paymaster: /^0x0{40}$/.test(paymaster) ? null : paymaster, actualGasCost: word(l.data, 2), actualGasUsed: word(l.data, 3), revert,
     });
   });
-  for (const e of untrusted) warnings.push(`${e} emitted UserOperationEvent but is neither a known EntryPoint nor called through handleOps: its events are not read as user operations.`);
+  // One line for any number of lookalikes (a hostile transaction may emit from thousands).
+  const named = [...untrusted].slice(0, 3).join(', ');
+  const more = untrusted.size > 3 ? ` and ${untrusted.size - 3} more` : '';
+  if (untrusted.size > 0) warnings.push(`${named}${more} emitted UserOperationEvent but ${untrusted.size === 1 ? 'is' : 'are'} neither a known EntryPoint nor called through handleOps: ${untrusted.size === 1 ? 'its' : 'their'} events are not read as user operations.`);
   return out;
 }
