@@ -16,12 +16,22 @@ export type SummaryRow = { readonly input: string; readonly model: InspectModel 
 
 function firstError(m: InspectModel): string {
   const f = m.failure;
-  if (f === null) return '';
+  if (f === null) return failedOperation(m);
   // A custom error the ABIs name, as the single view names it (formatDecoded escapes).
   const custom = m.decoded?.error;
   if (custom) return cutToWidth(formatDecoded(custom, { decoded: m.decoded, short: true }), 48);
   if (f.revert !== null) return escapeShort(describeRevert(f.revert), 48);
   return escapeShort(f.error ?? 'reverted (no trace)', 48);
+}
+
+/** A partial transaction's first failed user operation or Safe transaction: its reason, as the single view says it. */
+function failedOperation(m: InspectModel): string {
+  const failed = (m.operations ?? []).find((o) => o.kind !== 'batchCall' && !o.success);
+  if (failed === undefined || failed.kind === 'batchCall') return '';
+  const r = failed.revert;
+  if (r === null) return 'an operation failed (no revert reason emitted)';
+  if (r.decoded.custom !== null) return cutToWidth(formatDecoded(r.decoded.custom, { decoded: m.decoded, short: true }), 48);
+  return escapeShort(describeRevert(r.decoded.revert), 48);
 }
 
 function method(m: InspectModel): string {

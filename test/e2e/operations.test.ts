@@ -258,7 +258,10 @@ describe('many hashes', () => {
     const r = await runTxray([s.hashes.partialBundle, s.hashes.aggregate3, '-r', s.anvil.url], {}, undefined, project);
     expect(r.code).toBe(6);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.find((l) => l.includes(s.hashes.partialBundle.slice(0, 10)))).toContain('◐ partial');
+    const row = lines.find((l) => l.includes(s.hashes.partialBundle.slice(0, 10)))!;
+    expect(row).toContain('◐ partial');
+    // The failed operation's reason in the first-error column.
+    expect(row).toMatch(/InsufficientBalance\(/);
     expect(lines.find((l) => l.includes(s.hashes.aggregate3.slice(0, 10)))).toContain('✔ success');
     expect(lines.at(-1)).toBe('2 transactions: 1 succeeded, 1 partial, 0 reverted, 0 pending, 0 not found, 0 failed to inspect');
   });
