@@ -6,6 +6,7 @@ export const ExitCode = {
   notFound: 3,
   pending: 4,
   rpcFailure: 5,
+  partial: 6,
   internal: 70,
   interrupted: 130,
 } as const;
@@ -18,6 +19,8 @@ export const exitCodeHelp = `Exit codes:
   3    not found: the node does not know the transaction
   4    pending: known to the node, no receipt yet (or succeeded with fewer --confirmations than asked)
   5    node or RPC failure (unreachable, timeout, HTTP error, JSON-RPC error, malformed answer)
+  6    partial: the transaction succeeded, but a user operation or Safe transaction it carried failed
+       (a failure the caller allowed, as Multicall3's allowFailure, is not partial)
   70   internal error in txray (please report it)
   130  interrupted (Ctrl-C)`;
 
@@ -26,6 +29,7 @@ export const callExitCodeHelp = `Exit codes:
   1    the call would revert (the reason decoded as for a mined transaction)
   2    usage error (bad address, signature, argument, amount or raw transaction), before any request
   5    the node could not run it (insufficient funds, nonce, unsupported method, unreachable, …)
+  6    the call would succeed, but a user operation or Safe transaction it carries would fail
   70   internal error in txray (please report it)
   130  interrupted (Ctrl-C)`;
 

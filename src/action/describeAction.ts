@@ -270,8 +270,9 @@ function oneTransfer(f: Facts): Verdict | null {
   const a = sending ? f.sent[0]! : f.received[0]!;
   const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
   if (moves.some((m) => (sending ? m.to : m.from) === f.actor)) return null;
-  const other = largest(moves);
-  const party = other === undefined ? '' : ` ${sending ? 'to' : 'from'} ${who(sending ? other.to : other.from, f)}`;
+  // The whole amount to (or from) one address only where it all went there: a batch that paid two is said as two.
+  const parties = unique(moves.map((m) => (sending ? m.to : m.from)));
+  const party = parties.length === 0 ? '' : ` ${sending ? 'to' : 'from'} ${parties.length === 1 ? who(parties[0]!, f) : `${parties.length} addresses`}`;
   return { summary: `${sending ? 'Sent' : 'Received'} ${amountText(a, f.nameOf)}${party}`, kind: 'transfer' };
 }
 
@@ -326,10 +327,6 @@ function toItself(f: Facts): Verdict | null {
   if (tx?.to == null || tx.to.toLowerCase() !== f.actor || tx.from.toLowerCase() !== f.actor) return null;
   if (tx.input !== undefined && tx.input !== '0x') return null;
   return { summary: tx.value !== undefined && tx.value > 0n ? `Sent ${amountText({ asset: 'ETH', standard: 'ETH', amount: tx.value })} to itself` : 'Sent nothing to itself (a cancel or a nonce bump)', kind: 'transfer' };
-}
-
-function largest<T extends { readonly amount: bigint }>(xs: readonly T[]): T | undefined {
-  return xs.reduce<T | undefined>((best, x) => (best === undefined || x.amount > best.amount ? x : best), undefined);
 }
 
 /** Nothing else fits: the function called, by its contract's name where known. */

@@ -28,6 +28,7 @@ import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOption
 import { createWriters, type Outcome, type Writers } from './writeOutcomes.js';
 import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
 import { RunLog } from './runLog.js';
+import { txOutcome } from '../operations/txOutcome.js';
 
 export { exitCodeForError } from './errorWords.js';
 
@@ -46,12 +47,13 @@ export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
 
 /**
  * By status, except that a transaction that succeeded with fewer confirmations than --confirmations
- * asked is not final yet (4). A revert stays 1: what it did is the more important fact, and it fails a
+ * asked is not final yet (4), and one whose user operation or Safe transaction failed is partial (6). A revert stays 1: what it did is the more important fact, and it fails a
  * script either way.
  */
 export function exitCodeForModel(model: InspectModel): ExitCode {
   const c = model.confirmations;
   if (c != null && c.reached < c.wanted && model.status === 'success') return ExitCode.pending;
+  if (txOutcome(model) === 'partial') return ExitCode.partial;
   return exitCodeForStatus(model.status);
 }
 

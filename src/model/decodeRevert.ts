@@ -5,7 +5,7 @@
 import { abiString, byteLength } from '../raw/hex.js';
 import { isPrintableText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import type { Decoded, Revert } from './types.js';
+import type { Decoded, DecodedRevert, Revert } from './types.js';
 
 const ERROR_STRING = '0x08c379a0';
 const PANIC = '0x4e487b71';
@@ -71,6 +71,12 @@ export function revertToJson(r: Revert): RevertJson {
     case 'empty':
       return { kind: 'empty' };
   }
+}
+
+/** A decoded revert as --json spells it: a custom error an ABI names carries its name and arguments beside its data. */
+export function decodedRevertJson(r: DecodedRevert): RevertJson {
+  const json = revertToJson(r.revert);
+  return r.custom !== null && json.kind === 'custom' ? { kind: 'custom', ...r.custom, selector: json.selector, data: json.data } : json;
 }
 
 /** A one-line description of a revert, for text output (the caller escapes it). */

@@ -239,6 +239,8 @@ export interface InspectModel {
   readonly action?: Action | null;
   /** Every holder's net movement per asset (the action stage): the actor first, then by address. */
   readonly netChanges?: readonly NetChange[];
+  /** The operations the transaction carried (the operations stage, after the action); absent before it runs. */
+  readonly operations?: readonly Operation[];
   /**
    * The node's results verbatim, for --json; null when the run prints text, so that a big answer's
    * parsed objects can be freed once the model is built.
@@ -526,3 +528,55 @@ export interface GasProfile {
   /** Folded stacks, one line per call path with its self gas ("a;b;c 123"), for flame-graph viewers. */
   readonly folded: readonly { readonly stack: readonly CallNode[]; readonly selfGas: bigint }[];
 }
+
+/** How it ended, the operations it carried included: partial when it succeeded but a user operation or Safe transaction in it failed. */
+export type Outcome = 'success' | 'reverted' | 'partial';
+
+/** What every operation says: whose it was, whether it succeeded, the frame it ran in (null where the tree does not show it), its own action. */
+interface OperationBase {
+  readonly account: Hex;
+  readonly success: boolean;
+  readonly traceAddress: readonly number[] | null;
+  readonly action: Action | null;
+}
+
+/** An ERC-4337 user operation, as its EntryPoint's UserOperationEvent says it (the figures verbatim). */
+export interface UserOperation extends OperationBase {
+  readonly kind: 'userOperation';
+  readonly entryPoint: Hex;
+  readonly userOpHash: Hex;
+  readonly nonce: bigint;
+  readonly paymaster: Hex | null;
+  readonly actualGasCost: bigint;
+  readonly actualGasUsed: bigint;
+  /** Its execution's revert (UserOperationRevertReason), decoded as any revert; null where none was emitted. */
+  readonly revert: { readonly data: Hex; readonly decoded: DecodedRevert } | null;
+}
+
+/** A Safe's execTransaction, as its ExecutionSuccess or ExecutionFailure says it. */
+export interface SafeTransaction extends OperationBase {
+  readonly kind: 'safeTransaction';
+  readonly safeTxHash: Hex;
+  /** The inner call's revert, where the tree has it. */
+  readonly revert: { readonly data: Hex; readonly decoded: DecodedRevert } | null;
+}
+
+/** One call of a batch. `success` null where neither the tree nor the batch's own result tells. */
+export interface BatchCall {
+  readonly to: Hex;
+  readonly value: bigint;
+  readonly function: string | null;
+  readonly success: boolean | null;
+  /** Multicall3's allowFailure for this call (absent for batches that have no such flag). */
+  readonly allowFailure?: boolean;
+}
+
+/** Several calls in one envelope: Multicall3's aggregate calls, an account's executeBatch, a Safe's multiSend. */
+export interface BatchOperation extends OperationBase {
+  readonly kind: 'batchCall';
+  /** The envelope's function: "aggregate3", "executeBatch", "multiSend"… */
+  readonly via: string;
+  readonly calls: readonly BatchCall[];
+}
+
+export type Operation = UserOperation | SafeTransaction | BatchOperation;

@@ -11,6 +11,9 @@ import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { describeAction } from '../action/describeAction.js';
+import { operationsActor } from '../operations/operationsActor.js';
+import { bundleAction } from '../operations/bundleAction.js';
+import { findOperations } from '../operations/findOperations.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -144,9 +147,14 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).
   const began = performance.now();
-  const did = describeAction(model, s.actor);
-  if (did !== null) model = { ...model, action: did.action, netChanges: did.netChanges };
-  s.debug?.(`action: ${(performance.now() - began).toFixed(1)} ms`);
+  // The operations it carried (user operations, Safe transactions, batches), each with its own action.
+  const seen: string[] = [];
+  const operations = findOperations(model, decoder.index, seen);
+  const did = describeAction(model, s.actor ?? operationsActor(model, operations));
+  const action = did === null ? null : (bundleAction(model, operations, did.action, s.actor) ?? did.action);
+  model = { ...model, operations, ...(seen.length > 0 ? { warnings: [...model.warnings, ...seen] } : {}) };
+  if (did !== null) model = { ...model, action, netChanges: did.netChanges };
+  s.debug?.(`action and operations: ${(performance.now() - began).toFixed(1)} ms`);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

@@ -3,6 +3,7 @@
  * ones with their reasons, and what looks like MEV. Pure: (view, chalk, width) → chunks.
  */
 import type { ChalkInstance } from 'chalk';
+import { txOutcome } from '../operations/txOutcome.js';
 import type { BlockFees, BlockView, Flow, MevFinding } from '../block/types.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
@@ -66,7 +67,8 @@ function cells(m: InspectModel, index: number, c: ChalkInstance): string[] {
   const s = { decoded: m.decoded, short: true };
   const tx = m.tx;
   const to = tx === null ? '' : tx.to !== null ? showAddress(tx.to, s) : m.receipt?.contractAddress ? `create ${showAddress(m.receipt.contractAddress, s)}` : 'create';
-  const [mark, colour] = BADGE[m.status];
+  // A success whose user operation or Safe transaction failed is partial, as the lookup's exit code 6 says.
+  const [mark, colour] = txOutcome(m) === 'partial' ? (['◐', 'yellow'] as const) : BADGE[m.status];
   return [
     String(tx?.transactionIndex ?? index),
     m.hash === null ? '' : shortHash(m.hash),

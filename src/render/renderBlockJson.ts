@@ -3,8 +3,9 @@
  * the timestamp in seconds; each row's `failure` spelled as a lookup's document spells it.
  */
 import type { BlockView, Flow, MevFinding } from '../block/types.js';
-import type { InspectModel } from '../model/types.js';
+import type { InspectModel, Outcome } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
+import { txOutcome } from '../operations/txOutcome.js';
 import { actionJson, failureJson, type JsonAction, type JsonDocument, type JsonError, SCHEMA_VERSION } from './renderJson.js';
 import { writeJson } from './writeJson.js';
 
@@ -16,6 +17,8 @@ export interface JsonBlockRow {
   readonly to: Hex | null;
   readonly contractAddress?: Hex | null;
   readonly status: string;
+  /** As the lookup's document says it: partial where a user operation or Safe transaction in it failed. */
+  readonly outcome: Outcome | null;
   readonly gasUsed: string | null;
   readonly fee: string | null;
   readonly action: JsonAction | null;
@@ -66,6 +69,7 @@ function rowJson(m: InspectModel, index: number): JsonBlockRow {
     to: m.tx?.to ?? null,
     ...(created ? { contractAddress: m.receipt?.contractAddress ?? null } : {}),
     status: m.status,
+    outcome: txOutcome(m),
     gasUsed: dec(m.receipt?.gasUsed),
     fee: dec(m.fee?.total),
     action: actionJson(m.action),

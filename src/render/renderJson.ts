@@ -2,9 +2,11 @@
  * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
-import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
+import { decodedRevertJson, type RevertJson, revertToJson } from '../model/decodeRevert.js';
+import { txOutcome } from '../operations/txOutcome.js';
+import { type JsonOperation, operationsJson } from './operationsJson.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { Action, ActionKind, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
+import type { Action, ActionKind, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
@@ -48,8 +50,12 @@ export interface JsonDocument {
   readonly schemaVersion: number;
   readonly hash: Hex | string | null;
   readonly status: string;
+  /** How it ended, the operations it carried included (null where nothing ran yet). */
+  readonly outcome: Outcome | null;
   /** What it did, in one line, with the actor's net movements (null where nothing ran). */
   readonly action: JsonAction | null;
+  /** The user operations, Safe transactions and batches it carried. */
+  readonly operations: readonly JsonOperation<JsonAction>[];
   readonly transaction: JsonRaw | null;
   readonly receipt: JsonRaw | null;
   readonly trace: unknown;
@@ -238,12 +244,6 @@ export interface JsonAccountChange {
 
 const hexOrNull = (n: bigint | null): Hex | null => (n === null ? null : toQuantity(n));
 
-/** A decoded revert as --json spells it: a custom error an ABI names carries its name and arguments beside its data. */
-function revertJson(r: DecodedRevert): RevertJson {
-  const json = revertToJson(r.revert);
-  return r.custom !== null && json.kind === 'custom' ? { kind: 'custom', ...r.custom, selector: json.selector, data: json.data } : json;
-}
-
 /**
  * Calls spelled one at a time, as they are read: the writer reads an array element by element, so
  * only the calls on its path (and the one being written) exist in the JSON spelling at once, and a
@@ -283,7 +283,7 @@ function callJson(n: CallNode): JsonCall {
     ...(n.logs !== undefined ? { logs: n.logs } : {}),
     ...(d?.function !== undefined ? { function: d.function } : {}),
     ...(d?.outputs !== undefined ? { outputs: d.outputs } : {}),
-    ...(d?.revert !== undefined ? { revert: revertJson(d.revert) } : {}),
+    ...(d?.revert !== undefined ? { revert: decodedRevertJson(d.revert) } : {}),
     ...(d?.sourceLocation !== undefined ? { sourceLocation: d.sourceLocation } : {}),
     ...(d?.calledFrom !== undefined ? { calledFrom: d.calledFrom } : {}),
   };
@@ -327,7 +327,9 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     schemaVersion: SCHEMA_VERSION,
     hash: m.hash,
     status: m.status,
+    outcome: txOutcome(m),
     action: actionJson(m.action),
+    operations: operationsJson(m, actionJson),
     transaction: (m.raw.transaction ?? null) as JsonRaw | null,
     receipt: (m.raw.receipt ?? null) as JsonRaw | null,
     trace: m.raw.trace ?? null,
@@ -478,7 +480,9 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     schemaVersion: SCHEMA_VERSION,
     hash,
     status: 'error',
+    outcome: null,
     action: null,
+    operations: [],
     transaction: null,
     receipt: null,
     trace: null,

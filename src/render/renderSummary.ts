@@ -8,13 +8,25 @@ import { byteLength } from '../raw/hex.js';
 import { cutToWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
 import { failureLine } from './failureLine.js';
-import { showAddress } from './formatDecoded.js';
+import { formatDecoded, showAddress } from './formatDecoded.js';
+import { describeRevert } from '../model/decodeRevert.js';
 import { statusBadge } from './renderText.js';
+import { txOutcome } from '../operations/txOutcome.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
 
-/** Why it failed, as the single view says it (failureLine escapes). */
-const firstError = (m: InspectModel): string => (m.failure === null ? '' : cutToWidth(failureLine(m, { decoded: m.decoded, short: true }), 48));
+/** Why it failed, as the single view says it (failureLine escapes); a partial transaction's failed operation. */
+const firstError = (m: InspectModel): string => (m.failure === null ? failedOperation(m) : cutToWidth(failureLine(m, { decoded: m.decoded, short: true }), 48));
+
+/** A partial transaction's first failed user operation or Safe transaction: its reason, as the single view says it. */
+function failedOperation(m: InspectModel): string {
+  const failed = (m.operations ?? []).find((o) => o.kind !== 'batchCall' && !o.success);
+  if (failed === undefined || failed.kind === 'batchCall') return '';
+  const r = failed.revert;
+  if (r === null) return 'an operation failed (no revert reason emitted)';
+  if (r.decoded.custom !== null) return cutToWidth(formatDecoded(r.decoded.custom, { decoded: m.decoded, short: true }), 48);
+  return escapeShort(describeRevert(r.decoded.revert), 48);
+}
 
 function method(m: InspectModel): string {
   const input = m.tx?.input;
@@ -43,7 +55,7 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   const fee = m.fee === null ? '' : formatUnits(m.fee.total, 18);
   return [
     m.hash === null ? 'simulation' : shortHash(m.hash),
-    statusBadge(m.status, c),
+    txOutcome(m) === 'partial' ? c.yellow.bold('◐ partial') : statusBadge(m.status, c),
     block != null ? groupDigits(block) : '',
     tx ? showAddress(tx.from, s) : '',
     target,
@@ -66,6 +78,7 @@ export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance): G
   for (const row of rows) table.push(cells(row, c));
   yield `${table.toString()}\n`;
   const count = (pred: (r: SummaryRow) => boolean): number => rows.filter(pred).length;
-  const by = (status: string) => count((r) => 'model' in r && r.model.status === status);
-  yield `${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}: ${by('success')} succeeded, ${by('reverted')} reverted, ${by('pending')} pending, ${by('not_found')} not found, ${count((r) => 'error' in r)} failed to inspect\n`;
+  const by = (status: string) => count((r) => 'model' in r && r.model.status === status && txOutcome(r.model) !== 'partial');
+  const partial = count((r) => 'model' in r && txOutcome(r.model) === 'partial');
+  yield `${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}: ${by('success')} succeeded, ${partial > 0 ? `${partial} partial, ` : ''}${by('reverted')} reverted, ${by('pending')} pending, ${by('not_found')} not found, ${count((r) => 'error' in r)} failed to inspect\n`;
 }

@@ -16,6 +16,7 @@ import { pathTo, sourceRows } from './renderSource.js';
 import { failureLine } from './failureLine.js';
 import { describeNetChanges } from './describeNetChanges.js';
 import { frameName } from './describe.js';
+import { operationRows, operationsNote } from './renderOperations.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
 
@@ -327,7 +328,7 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
   yield* actionRow(m, c);
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
-  yield row(c, 'Status', verdict);
+  yield row(c, 'Status', `${verdict}${operationsNote(m, c)}`);
   const by = s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : s.method === 'eth_simulateV1' ? c.dim(' (the outcome and its events: no call tree)') : ''}`;
   yield row(c, 'Simulated by', by);
   if (s.signed && m.hash !== null) yield row(c, 'Hash if sent', m.hash);
@@ -348,12 +349,13 @@ function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
     yield* simulationHead(m, m.simulation, o);
     yield* transactionRows(m, o);
     if (m.status === 'reverted') yield* failureRows(m, o);
+    yield* operationRows(m, c);
     if (m.receipt) yield* logRows(m.receipt.logs, o, m);
     return;
   }
   yield `${c.bold('Transaction')} ${m.hash}\n`;
   yield* actionRow(m, c);
-  yield row(c, 'Status', statusBadge(m.status, c));
+  yield row(c, 'Status', `${statusBadge(m.status, c)}${operationsNote(m, c)}`);
   if (m.status === 'not_found' && m.tree === null) {
     yield `  ${c.dim(`${o.where} does not know this transaction: wrong chain, not broadcast yet, or dropped.`)}\n`;
     return;
@@ -361,6 +363,7 @@ function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
   if (m.status === 'pending') yield `  ${c.dim('known to the node, not mined yet: no receipt, logs or trace.')}\n`;
   yield* transactionRows(m, o);
   if (m.status === 'reverted') yield* failureRows(m, o);
+  yield* operationRows(m, c);
   if (m.receipt) yield* logRows(m.receipt.logs, o, m);
 }
 

@@ -17,6 +17,7 @@ import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
+import type { RevertJson } from '../model/decodeRevert.js';
 
 /** The page reads the --json document: its types are renderJson's, the one place that spells it. */
 type CallNode = JsonCall;
@@ -152,15 +153,11 @@ const kindOf = (n: CallNode): string => (n.type === 'call' ? (n.callType ?? 'cal
 const errorWord = (error: string | null): string | null => (error !== null && /revert/i.test(error) ? 'Reverted' : error);
 
 function revertText(n: CallNode): string | null {
-  const r = n.revert;
-  if (!r) return errorWord(n.error);
-  if (r.kind === 'Error') return `Error: ${r.message ?? ''}`;
-  // Spelled as the text view's tree spells it (describeRevert): the code in two digits at least.
-  if (r.kind === 'Panic') return `Panic(0x${(r.code ?? '0x').slice(2).padStart(2, '0')}): ${r.meaning ?? ''}`;
-  if (r.kind === 'custom' && r.name) return `${r.name}(${argsText(r.args)})`;
-  if (r.kind === 'text') return r.text ?? '';
-  return errorWord(n.error);
+  return namedRevert(n.revert) ?? errorWord(n.error);
 }
+
+/** A revert that says more than the tracer's word (not an unnamed custom error, not empty data). */
+const namedRevert = (r: RevertJson | null | undefined): string | null => (r != null && r.kind !== 'empty' && (r.kind !== 'custom' || r.name) ? revertWords(r) : null);
 
 // The model of the page: nodes by path, parents, expansion.
 
@@ -495,6 +492,16 @@ function sourceView(l: SourceLocation): HTMLElement {
   return h('div', {}, h('code', {}, `${visible(l.file)}:${l.line}:${l.column}${l.approximate ? ' (approximate: the function it lies in)' : ''}`), h('pre', { class: 'source' }, ...lines));
 }
 
+/** A revert as the text view says it: Error's message, the Panic's meaning, a custom error by name; null where none is decoded. */
+function revertWords(rv: RevertJson | null | undefined): string | null {
+  if (rv?.kind === 'Error') return `Error: ${rv.message}`;
+  // Spelled as the text view spells it (describeRevert): the code in two digits at least.
+  if (rv?.kind === 'Panic') return `Panic(0x${(rv.code ?? '0x').slice(2).padStart(2, '0')}): ${rv.meaning ?? ''}`;
+  if (rv?.kind === 'custom') return rv.name ? `${rv.name}(${argsText(rv.args)})` : `custom error ${rv.selector}`;
+  if (rv?.kind === 'text') return rv.text;
+  return rv?.kind === 'empty' ? 'reverted without data' : null;
+}
+
 function header(): HTMLElement {
   const tx = doc.transaction;
   const r = doc.receipt;
@@ -502,7 +509,7 @@ function header(): HTMLElement {
   const t = h('table', { class: 'kv' });
   // What it did, first, as the text view's Action line says it.
   if (doc.action) kv(t, 'action', h('strong', {}, doc.action.summary));
-  kv(t, 'status', String(doc.status));
+  kv(t, 'status', doc.outcome === 'partial' ? `${String(doc.status)}, partial: ${failedCount()}` : String(doc.status));
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
   if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
   if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
@@ -564,6 +571,35 @@ function authorizationsSection(): HTMLElement | null {
 
 /** A verbatim log's topics, the strings among them. */
 const topicsOf = (l: JsonRaw): string[] => (Array.isArray(l.topics) ? l.topics.filter((t): t is string => typeof t === 'string') : []);
+
+/** "1 of 2 user operations failed" (and of Safe transactions), as the text view's Status line. */
+function failedCount(): string {
+  const ops = doc.operations ?? [];
+  return [['userOperation', 'user operation'], ['safeTransaction', 'Safe transaction']].flatMap(([kind, word]) => {
+    const all = ops.filter((o) => o.kind === kind);
+    const failed = all.filter((o) => o.success === false).length;
+    return failed > 0 ? [`${failed} of ${all.length} ${word}${all.length === 1 ? '' : 's'} failed`] : [];
+  }).join(', ');
+}
+
+/** The operations the transaction carried: the text view's sections, as tables. */
+function operationSections(): HTMLElement[] {
+  const ops = doc.operations ?? [];
+  const out: HTMLElement[] = [];
+  const outcome = (o: { success: boolean; revert: RevertJson | null }): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert) ?? 'no revert reason emitted'}`);
+  const users = ops.flatMap((o) => (o.kind === 'userOperation' ? [o] : []));
+  if (users.length > 0) {
+    const rows = users.map((o, i) => [String(i + 1), addressText(o.account), o.nonce, outcome(o), eth(big(o.actualGasCost)), o.paymaster ? addressText(o.paymaster) : 'none', o.action?.summary ?? '']);
+    out.push(section(`User operations (${users.length})`, tableOf(['#', 'account', 'nonce', 'outcome', 'gas cost', 'paymaster', 'action'], rows, 'operations')));
+  }
+  const safes = ops.flatMap((o) => (o.kind === 'safeTransaction' ? [o] : []));
+  if (safes.length > 0) out.push(section(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`, tableOf(['Safe', 'outcome', 'safeTxHash', 'action'], safes.map((o) => [addressText(o.account), outcome(o), o.safeTxHash, o.action?.summary ?? '']), 'operations')));
+  for (const b of ops.flatMap((o) => (o.kind === 'batchCall' ? [o] : []))) {
+    const rows = b.calls.map((c, i) => [String(i + 1), addressText(c.to), c.function ?? '?', eth(big(c.value)), c.success === null ? 'not known' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
+    out.push(section(`Batch (${b.calls.length} ${b.calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${b.via} by ${addressText(b.account)}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
+  }
+  return out;
+}
 
 function logsSection(): HTMLElement | null {
   const logs = doc.logs ?? [];
@@ -634,6 +670,7 @@ if (root !== null) {
 
 const main = h('main');
 main.append(header());
+for (const s of operationSections()) main.append(s);
 if (root !== null) {
   redraw();
   main.append(section(`Call tree (${groupDigits(all.length)} ${all.length === 1 ? 'call' : 'calls'})`, controls, h('div', { class: 'split' }, h('div', { class: 'tree-box' }, treeRoot), details)));

@@ -1,0 +1,84 @@
+/**
+ * The operations a transaction carried, for the text view: the Status line's count of failures, and a
+ * section per kind — User operations (n), Safe transaction, Batch (n calls) — one entry each. Pure;
+ * names and reasons are escaped (formatDecoded, escapeText), addresses checksummed.
+ */
+import type { ChalkInstance } from 'chalk';
+import { checksumAddress } from '../decode/keccak.js';
+import { describeRevert } from '../model/decodeRevert.js';
+import type { BatchOperation, DecodedRevert, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
+import { escapeText } from '../raw/escape.js';
+import { formatEth, formatValueShort, groupDigits } from './format.js';
+import { type AddressStyle, formatDecoded, showAddress } from './formatDecoded.js';
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** " · 1 of 2 user operations failed" (and of Safe transactions), for the Status line; empty where none failed. */
+export function operationsNote(m: InspectModel, c: ChalkInstance): string {
+  const ops = m.operations ?? [];
+  const parts: string[] = [];
+  for (const [kind, word] of [['userOperation', 'user operation'], ['safeTransaction', 'Safe transaction']] as const) {
+    const all = ops.filter((o) => o.kind === kind);
+    const failed = all.filter((o) => !o.success).length;
+    if (failed > 0) parts.push(all.length === 1 ? `its ${word} failed` : `${failed} of ${plural(all.length, word)} failed`);
+  }
+  return parts.length === 0 ? '' : c.yellow(` · ${parts.join(', ')}`);
+}
+
+const who = (a: string, s: AddressStyle): string => showAddress(checksumAddress(a), s);
+
+/** Why it failed in a few words: the custom error an ABI names, else the revert ladder's words. */
+function reasonText(r: { readonly decoded: DecodedRevert } | null, s: AddressStyle): string {
+  if (r === null) return 'no revert reason emitted';
+  return r.decoded.custom !== null ? formatDecoded(r.decoded.custom, s) : escapeText(describeRevert(r.decoded.revert));
+}
+
+function verdict(o: UserOperation | SafeTransaction, c: ChalkInstance, s: AddressStyle): string {
+  return o.success ? c.green('✔ succeeded') : c.red(`✘ failed: ${reasonText(o.revert, s)}`);
+}
+
+/** Its action and the frame it ran in, on the lines under an entry. */
+function* detail(o: Operation, c: ChalkInstance): Generator<string> {
+  if (o.action) yield `      ${c.dim('action')}  ${escapeText(o.action.summary)}\n`;
+  if (o.traceAddress !== null) yield `      ${c.dim('ran at')}  trace [${o.traceAddress.join(',')}]\n`;
+}
+
+function* userOperationRows(ops: readonly UserOperation[], c: ChalkInstance, s: AddressStyle): Generator<string> {
+  yield `\n${c.bold(`User operations (${ops.length})`)}\n`;
+  for (const [i, o] of ops.entries()) {
+    const paymaster = o.paymaster === null ? 'none' : who(o.paymaster, s);
+    yield `  ${c.dim(`#${i + 1}`)} ${who(o.account, s)} ${c.dim('· nonce')} ${o.nonce} ${c.dim('·')} ${verdict(o, c, s)}\n`;
+    yield `      ${c.dim('gas cost')} ${formatEth(o.actualGasCost)} ${c.dim(`(${groupDigits(o.actualGasUsed)} gas) · paymaster`)} ${paymaster} ${c.dim('· hash')} ${o.userOpHash}\n`;
+    yield* detail(o, c);
+  }
+}
+
+function* safeRows(safes: readonly SafeTransaction[], c: ChalkInstance, s: AddressStyle): Generator<string> {
+  yield `\n${c.bold(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`)}\n`;
+  for (const o of safes) {
+    yield `  ${who(o.account, s)} ${c.dim('·')} ${verdict(o, c, s)}\n`;
+    yield `      ${c.dim('safeTxHash')} ${o.safeTxHash}\n`;
+    yield* detail(o, c);
+  }
+}
+
+function* batchRows(b: BatchOperation, c: ChalkInstance, s: AddressStyle): Generator<string> {
+  yield `\n${c.bold(`Batch (${plural(b.calls.length, 'call')})`)} ${c.dim(`${escapeText(b.via)} by`)} ${who(b.account, s)}${b.traceAddress !== null ? c.dim(` at trace [${b.traceAddress.join(',')}]`) : ''}\n`;
+  for (const [i, call] of b.calls.entries()) {
+    const fn = call.function !== null ? `.${escapeText(call.function)}()` : '';
+    const value = call.value > 0n ? ` ${formatValueShort(call.value)}` : '';
+    const outcome = call.success === null ? c.dim('? not known') : call.success ? c.green('✔') : c.red(call.allowFailure === true ? '✘ failed (allowed)' : '✘ failed');
+    yield `  ${c.dim(`${i + 1}.`)} ${who(call.to, s)}${fn}${value}  ${outcome}\n`;
+  }
+}
+
+export function* operationRows(m: InspectModel, c: ChalkInstance): Generator<string> {
+  const ops = m.operations ?? [];
+  if (ops.length === 0) return;
+  const s: AddressStyle = { decoded: m.decoded, short: true };
+  const users = ops.filter((o): o is UserOperation => o.kind === 'userOperation');
+  const safes = ops.filter((o): o is SafeTransaction => o.kind === 'safeTransaction');
+  if (users.length > 0) yield* userOperationRows(users, c, s);
+  if (safes.length > 0) yield* safeRows(safes, c, s);
+  for (const b of ops) if (b.kind === 'batchCall') yield* batchRows(b, c, s);
+}
