@@ -12,6 +12,15 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * Several hashes give one code: the most severe of theirs. By number, except partial (6): a success whose
+ * operation failed is less severe than a reverted transaction or a node that could not answer.
+ */
+export function worstExitCode(codes: readonly number[]): number {
+  const rank = (code: number): number => (code === ExitCode.partial ? 0.5 : code);
+  return codes.reduce((worst, code) => (rank(code) > rank(worst) ? code : worst), 0);
+}
+
 export const exitCodeHelp = `Exit codes:
   0    success: the transaction was mined and succeeded
   1    the transaction reverted (receipt status 0x0)

@@ -29,7 +29,7 @@ Environment:
   NO_COLOR      turn colour off (FORCE_COLOR=0..3 forces a level; --color/--no-color win over both)
 
 ${exitCodeHelp}
-  With several hashes the exit code is the largest of the per-hash codes.
+  With several hashes the exit code is the most severe of the per-hash codes (6 ranks just above 0).
 `;
 
 export interface ProgramIo {

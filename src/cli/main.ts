@@ -1,11 +1,11 @@
 /**
  * The run, and its exit code: options → the pipeline (a source, then the shared stages) for each input
- * → the writers (cli/writeOutcomes.ts). The code is the largest of the inputs' (by the model's status,
+ * → the writers (cli/writeOutcomes.ts). The code is the most severe of the inputs' (by the model's status,
  * or by the error: cli/errorWords.ts).
  */
 import { CommanderError } from 'commander';
 import { AmbiguousFunction, Interrupted, UsageError } from '../errors.js';
-import { ExitCode } from '../exitCodes.js';
+import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
@@ -251,7 +251,7 @@ interface Run {
 /**
  * Every input through the pipeline, `--concurrency` at a time. Results are written in input order as
  * soon as every earlier one is done (NDJSON, --full); the summary table waits for all of them.
- * Returns the largest exit code.
+ * Returns the most severe exit code (worstExitCode).
  */
 async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r: Run): Promise<number> {
   const { opts, io, log, writers } = r;
@@ -278,7 +278,7 @@ async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r
   if (interrupted) return ExitCode.interrupted;
   await writers.finish(all);
   if (opts.debug) log.debug(`done in ${log.elapsed()}`);
-  return all.reduce((max, o) => Math.max(max, o.code), 0);
+  return worstExitCode(all.map((o) => o.code));
 }
 
 /**

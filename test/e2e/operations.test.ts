@@ -265,6 +265,13 @@ describe('many hashes', () => {
     expect(lines.find((l) => l.includes(s.hashes.aggregate3.slice(0, 10)))).toContain('✔ success');
     expect(lines.at(-1)).toBe('2 transactions: 1 succeeded, 1 partial, 0 reverted, 0 pending, 0 not found, 0 failed to inspect');
   });
+
+  test('a partial hash beside one the node does not know: the more severe code, 3 (partial ranks just above 0)', async () => {
+    const unknown = `0x${'00'.repeat(31)}01`;
+    const r = await runTxray([s.hashes.partialBundle, unknown, '-r', s.anvil.url], {}, undefined, project);
+    expect(r.code).toBe(3);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/1 partial, .*1 not found/);
+  });
 });
 
 describe('the HTML report', () => {
