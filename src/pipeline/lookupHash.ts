@@ -25,6 +25,17 @@ export interface InspectSettings {
   readonly state?: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
+  /** --wait: told after each poll what the wait is for (null once it is over), for a progress line. */
+  readonly onWait?: (waiting: Waiting | null) => void;
+}
+
+/** What --wait is waiting for at its last poll: the receipt, or (mined) more blocks on top. */
+export interface Waiting {
+  readonly hash: Hex;
+  /** Blocks on top of the transaction's block, its own counted (null: no receipt yet). */
+  readonly confirmations: number | null;
+  readonly wanted: number;
+  readonly waitMs: number;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
@@ -66,14 +77,28 @@ const MAX_POLL_MS = 5_000;
  */
 export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
   if (s.waitMs === null) return inspectOnce(client, hash, s);
-  const until = Date.now() + s.waitMs;
+  let reached: number | null;
+  try {
+    reached = await waitUntilMined(client, hash, s, s.waitMs);
+  } finally {
+    s.onWait?.(null);
+  }
+  return afterWait(client, hash, s, s.waitMs, reached);
+}
+
+/**
+ * The polls, until the transaction is mined with `s.confirmations` blocks on top or the wait runs out.
+ * Returns the blocks on top of its block at the last poll (null: not mined yet, or not asked).
+ */
+async function waitUntilMined(client: RpcClient, hash: Hex, s: InspectSettings, waitMs: number): Promise<number | null> {
+  const until = Date.now() + waitMs;
   let delay = FIRST_POLL_MS;
-  /** Blocks on top of the transaction's block at the last poll (null: not mined yet, or not asked). */
   let reached: number | null = null;
   for (;;) {
     const deadline = deadlineSignal(s.timeoutMs);
     const receipt = (await client.call('eth_getTransactionReceipt', [hash], deadline)) as { blockNumber?: unknown } | null;
-    if (receipt !== null && typeof receipt === 'object') {
+    const mined = receipt !== null && typeof receipt === 'object';
+    if (mined) {
       if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;
       const head = await client.call('eth_blockNumber', [], deadline);
       if (isQuantity(head)) reached = confirmationsAt(head, BigInt(receipt.blockNumber));
@@ -81,12 +106,19 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
     }
     const left = until - Date.now();
     if (left <= 0) break;
+    s.onWait?.({ hash, confirmations: mined ? (reached ?? 0) : null, wanted: s.confirmations, waitMs });
     await pause(Math.min(delay, left), s.interrupt);
     delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
   }
+  return reached;
+}
+
+/** The full lookup after the wait, with what the wait came to: still pending or unknown, or how many confirmations. */
+async function afterWait(client: RpcClient, hash: Hex, s: InspectSettings, waitMs: number, polled: number | null): Promise<InspectModel> {
+  let reached = polled;
   const model = await inspectOnce(client, hash, s);
   // (--confirmations implies --wait, so the user may not have typed --wait: said as a wait.)
-  const waited = `waited ${Math.round(s.waitMs / 100) / 10} s`;
+  const waited = `waited ${Math.round(waitMs / 100) / 10} s`;
   if (model.status === 'pending' || model.status === 'not_found') {
     // Said on stderr too: the exit code alone (4, 3) does not say the wait ran out.
     return { ...model, warnings: [...model.warnings, `${waited}: the transaction is ${model.status === 'pending' ? 'still pending' : 'still unknown to the node'}.`] };
