@@ -53,7 +53,26 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     }
   };
   const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
-  return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
+  const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
+  if (model.status !== 'not_found') return model;
+  const block = await blockWithHash(client, hash, s.timeoutMs);
+  return block === null ? model : { ...model, warnings: [...model.warnings, `that is the hash of block ${block}, not of a transaction: txray block ${hash}`] };
+}
+
+/**
+ * A hash the node knows no transaction by may be a block's (copied from the wrong column): the block's
+ * number, or null. Asked only after the lookup found nothing, so a found transaction costs no request.
+ */
+async function blockWithHash(client: RpcClient, hash: Hex, timeoutMs: number): Promise<bigint | null> {
+  try {
+    const block = (await client.call('eth_getBlockByHash', [hash, false], deadlineSignal(timeoutMs))) as { hash?: unknown; number?: unknown } | null;
+    // Only a block that is the one asked for: a node that answered with another block says nothing of this hash.
+    if (block === null || typeof block !== 'object' || typeof block.hash !== 'string' || block.hash.toLowerCase() !== hash || !isQuantity(block.number)) return null;
+    return BigInt(block.number);
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    return null;
+  }
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */
