@@ -15,7 +15,7 @@ import { renderCallTree } from './renderCallTree.js';
 import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';
 import { isOutOfGas } from '../model/buildModel.js';
-import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from './formatDecoded.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;
@@ -334,7 +334,18 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
     });
     yield row(c, 'Overrides', what.join('; '));
   }
-  if (s.output !== null) yield row(c, 'Returned', byteLength(s.output) === 0 ? c.dim('nothing') : shortHex(s.output, 32));
+  // The tracer's answer holds the output in its root call; eth_call's (no tree) in the simulation.
+  const output = s.output ?? m.tree?.root.output ?? null;
+  if (output !== null && m.status === 'success') yield row(c, 'Returns', returnedText(m, output, c));
+}
+
+/** What the simulated call returned: decoded by its function's ABI (as the tree's root line ends), else its bytes. */
+function returnedText(m: InspectModel, output: Hex, c: ChalkInstance): string {
+  if (byteLength(output) === 0) return c.dim('nothing');
+  const root = m.tree?.root;
+  const outputs = root !== undefined && root.output === output ? root.decoded?.outputs : undefined;
+  if (outputs !== undefined && outputs.length > 0) return formatOutputs(outputs, { decoded: m.decoded, short: true });
+  return `${shortHex(output, 32)}${c.dim(' (not decoded: no ABI for the function)')}`;
 }
 
 /** The head: what it did, the transaction (or the simulation), why it failed, the logs. */

@@ -208,6 +208,22 @@ describe('txray call on anvil', () => {
     expect(doc.calls.outputs).toEqual([expect.objectContaining({ type: 'uint256', value: expect.stringMatching(/^\d+$/) })]);
   });
 
+  test("a view: a Returns row in the head, decoded as cast call prints it, the same value as the JSON root call and the node's eth_call", async () => {
+    const data = call('Token', 'balanceOf', [DEV.sender]);
+    const expected = BigInt(await rpc('eth_call', [{ to: token, data }, 'latest']));
+    const r = await txray([token, 'balanceOf', DEV.sender]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const head = r.stdout.slice(0, r.stdout.indexOf('Call tree'));
+    expect(head, r.stdout).toMatch(new RegExp(`\\n  Returns +${expected}( \\[[\\d.e]+\\])?\\n`));
+    const doc = jsonOf(await txray([token, 'balanceOf', DEV.sender, '--json']));
+    expect(doc.calls.outputs).toEqual([expect.objectContaining({ type: 'uint256', value: expected.toString() })]);
+    expect(BigInt(doc.simulation.output)).toBe(expected);
+    // No ABI for the function: the bytes, said to be not decoded.
+    const bare = mkdtempSync(join(tmpdir(), 'txray-no-project-'));
+    const raw = await runTxray(['call', showcase, '--data', call('Showcase', 'lastChild'), '--rpc-url', anvil.url], {}, undefined, bare);
+    expect(raw.stdout, raw.stdout).toMatch(/\n  Returns +0x[0-9a-f]+…?[0-9a-f]* \(not decoded: no ABI for the function\)\n/);
+  });
+
   test('a call with data to an address without code: it ran nothing, and one warning says so (cast call refuses it)', async () => {
     const nobody = '0x00000000000000000000000000000000000c0de5';
     const r = await txray([nobody, 'foo()(uint256)', '--from', DEV.sender, '--json']);
