@@ -13,6 +13,7 @@ import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '.
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../render/format.js';
+import { notPayableWords } from '../render/describe.js';
 import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
 
@@ -116,6 +117,7 @@ function failed(f: Facts): Verdict | null {
 function reasonOf(model: InspectModel): string {
   const custom = model.decoded?.error;
   if (custom?.name) return `${custom.name}(${custom.args.map((a) => (typeof a.value === 'string' ? a.value : JSON.stringify(a.value))).join(', ')})`;
+  if (model.decoded?.notPayable !== undefined) return notPayableWords(model.decoded.notPayable);
   const revert = model.failure?.revert;
   if (revert?.kind === 'error') return revert.message;
   if (revert?.kind === 'panic') return `Panic: ${revert.meaning}`;

@@ -431,6 +431,16 @@ export interface DecodedModel {
   readonly tokens?: ReadonlyMap<string, { readonly symbol: string | null; readonly decimals: number | null }>;
   /** The gas profile, made once where a view shows it (--json, --html, --gas, --gas-out). */
   readonly gasProfile?: GasProfile;
+  /** The failed call sent ether to a function its matched artifact says takes none (decode/notPayable.ts). */
+  readonly notPayable?: NotPayable;
+}
+
+/** Ether sent to a function that is not payable: what the matched artifact says of it, and the value sent (wei). */
+export interface NotPayable {
+  readonly contract: string;
+  readonly signature: string;
+  readonly stateMutability: 'nonpayable' | 'view' | 'pure';
+  readonly value: bigint;
 }
 
 export interface TokenBalance {

@@ -3,6 +3,7 @@
  * artifacts carry runtime code), the decode stage, --state's token and storage names, and the gas
  * profile once for every view that shows it. A mined transaction and a simulated call both end here.
  */
+import { notPayable } from '../decode/notPayable.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeLogs.js';
 import { bookToken } from '../decode/labels.js';
@@ -106,7 +107,9 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
     labels = new Map([...online.labels, ...(byCode ?? [])]);
   }
   // The logs decoded early knew no online names: decoded again where those added any.
-  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
+  const decodedAll = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs);
+  const sentToNonPayable = notPayable(plain, byCode, decoder.index.artifacts);
+  const decoded = sentToNonPayable === null ? decodedAll : { ...decodedAll, notPayable: sentToNonPayable };
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).

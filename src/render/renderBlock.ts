@@ -10,7 +10,7 @@ import type { DecodedModel, InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
 import { cutToWidth, displayWidth, escapeShort, escapeText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { describeCall } from './describe.js';
+import { describeCall, notPayableText } from './describe.js';
 import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHash } from './format.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
 
@@ -112,6 +112,7 @@ export function failureReason(m: InspectModel): string {
   const s = { decoded: m.decoded, short: true };
   if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${describeCall(origin, s)} at [${origin.traceAddress.join(',')}]`;
   if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
+  if (m.decoded?.notPayable !== undefined) return notPayableText(m.decoded.notPayable);
   if (f.revert !== null) return escapeText(describeRevert(f.revert));
   return escapeText(f.error);
 }

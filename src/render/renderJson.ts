@@ -2,6 +2,7 @@
  * The --json document (schema version 1, schema/txray.schema.json). The node's answers are carried
  * verbatim; what txray derives (status, calls, failure, warnings) sits beside them.
  */
+import { notPayableText } from './describe.js';
 import { type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { Action, ActionKind, AssetAmount, CallNode, Decoded, DecodedArg, DecodedRevert, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
@@ -65,7 +66,14 @@ export interface JsonDocument {
   readonly netChanges: readonly JsonNetChange[];
   readonly gasProfile: readonly JsonGasRow[] | null;
   readonly gasOutsideCalls: string | null;
-  readonly failure: { readonly error: string | null; readonly revert: RevertJson | null; readonly origin: readonly number[] | null; readonly sourceLocation?: SourceLocation } | null;
+  readonly failure: {
+    readonly error: string | null;
+    readonly revert: RevertJson | null;
+    readonly origin: readonly number[] | null;
+    readonly sourceLocation?: SourceLocation;
+    /** Ether sent to a function its matched artifact says is not payable (decode/notPayable.ts). */
+    readonly notPayable?: { readonly contract: string; readonly function: string; readonly stateMutability: string; readonly value: string; readonly message: string };
+  } | null;
   readonly stateSource: StateSource | null;
   readonly stateDiff: unknown;
   readonly balanceChanges: readonly JsonBalanceChange[] | null;
@@ -278,7 +286,9 @@ export function failureJson(m: InspectModel): JsonDocument['failure'] {
   const custom = m.decoded?.error;
   const revert: RevertJson | null = f.revert === null ? null : custom ? ({ ...revertToJson(f.revert), ...custom, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
   const at = f.origin?.decoded?.sourceLocation;
-  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, ...(at !== undefined ? { sourceLocation: at } : {}) };
+  const np = m.decoded?.notPayable;
+  const notPayable = np === undefined ? {} : { notPayable: { contract: np.contract, function: np.signature, stateMutability: np.stateMutability, value: np.value.toString(), message: notPayableText(np) } };
+  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, ...(at !== undefined ? { sourceLocation: at } : {}), ...notPayable };
 }
 
 export function jsonDocument(m: InspectModel): JsonDocument {

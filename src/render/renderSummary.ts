@@ -10,6 +10,7 @@ import { cutToWidth, displayWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
+import { notPayableText } from './describe.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
 
@@ -19,6 +20,7 @@ function firstError(m: InspectModel): string {
   // A custom error the ABIs name, as the single view names it (formatDecoded escapes).
   const custom = m.decoded?.error;
   if (custom) return cutToWidth(formatDecoded(custom, { decoded: m.decoded, short: true }), 48);
+  if (m.decoded?.notPayable !== undefined) return cutToWidth(notPayableText(m.decoded.notPayable), 48);
   if (f.revert !== null) return escapeShort(describeRevert(f.revert), 48);
   return escapeShort(f.error ?? 'reverted (no trace)', 48);
 }

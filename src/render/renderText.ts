@@ -13,7 +13,7 @@ import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { sourceRows } from './renderSource.js';
-import { describeCall, describeNodeKind } from './describe.js';
+import { describeCall, describeNodeKind, notPayableText } from './describe.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from './formatDecoded.js';
 
@@ -225,6 +225,9 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
     yield `  ${c.red(`out of gas in ${describeCall(origin, { decoded: m.decoded, short: true })} at [${origin.traceAddress.join(',')}]`)}${gasOfLimit(m, c)}\n`;
   } else if (custom) {
     yield `  ${c.red(formatDecoded(custom, { decoded: m.decoded, short: true }))} ${c.dim(`(custom error ${f.revert?.kind === 'custom' ? f.revert.selector : ''}, from ${custom.source}${custom.contract ? ` ${escapeText(custom.contract)}` : ''})`)}\n`;
+  } else if (m.decoded?.notPayable !== undefined) {
+    const np = m.decoded.notPayable;
+    yield `  ${c.red(notPayableText(np))} ${c.dim(`(reverted without data; ${escapeText(np.contract)}'s ABI says ${np.stateMutability})`)}\n`;
   } else if (f.revert !== null) {
     yield `  ${c.red(escapeText(describeRevert(f.revert)))}\n`;
     if (f.revert.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
