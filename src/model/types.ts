@@ -1,3 +1,4 @@
+import type { RevertJson } from './decodeRevert.js';
 import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
@@ -383,6 +384,8 @@ export interface DecodedArg {
   readonly type: string;
   readonly indexed?: boolean;
   readonly value: JsonValue;
+  /** A `bytes` value that is a known error's revert data (caught and passed on), decoded (decode/revertArgs.ts). */
+  readonly revert?: RevertJson;
 }
 
 export interface Decoded {

@@ -55,12 +55,12 @@ function contractsOf(b: Build): Record<string, Compiled> {
 }
 
 /**
- * A Foundry project in `dir`: the sources copied, foundry.toml, out/<File>.sol/<C>.json (maps, the
+ * A Foundry project in `dir` (the sources of `opts.fixture`, else test/fixtures/srcloc): the sources copied, foundry.toml, out/<File>.sol/<C>.json (maps, the
  * file's id, metadata), out/build-info/<id>.json ({id, source_id_to_path, language}, forge's default)
  * and cache/solidity-files-cache.json naming each artifact's build.
  */
-export function writeFoundryProject(dir: string, opts: { viaIR?: boolean } = {}): Record<string, Compiled> {
-  cpSync(join(FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
+export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; fixture?: string } = {}): Record<string, Compiled> {
+  cpSync(join(opts.fixture ?? FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\n${opts.viaIR ? 'via_ir = true\n' : ''}`);
   const build = compile(dir, opts.viaIR === true);
   const buildId = opts.viaIR ? 'b1d0000000000000000000000000000a' : 'b1d0000000000000000000000000000b';
