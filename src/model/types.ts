@@ -414,6 +414,12 @@ export interface Transfer {
   /** ERC-20: what the token says of itself (symbol(), decimals() at the block) or the address book, where known. */
   readonly symbol?: string;
   readonly decimals?: number;
+  /**
+   * A row the wrapped-native token's Deposit or Withdrawal stands for (WETH9 emits no Transfer for them):
+   * the token minted to its holder or burned from it, or the ether leg where no call of the tree shows it.
+   * Added by the action stage (action/wrapTransfers.ts), which counts wraps; absent on every other row.
+   */
+  readonly event?: 'Deposit' | 'Withdrawal';
 }
 
 export interface DecodedModel {

@@ -12,6 +12,7 @@ import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { describeAction } from '../action/describeAction.js';
+import { transfersWithWraps } from '../action/wrapTransfers.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -116,6 +117,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, plain: 
   const began = performance.now();
   const did = describeAction(model, s.actor);
   if (did !== null) model = { ...model, action: did.action, netChanges: did.netChanges };
+  // The Transfers view gains the wraps the action counted (WETH9's Deposit/Withdrawal, which emit no Transfer).
+  if (did !== null && model.decoded !== undefined) model = { ...model, decoded: { ...model.decoded, transfers: transfersWithWraps(model) } };
   s.debug?.(`action: ${(performance.now() - began).toFixed(1)} ms`);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.

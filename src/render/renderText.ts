@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import { ZERO_ADDRESS } from '../decode/transfers.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction, Transfer } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -281,8 +281,14 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
             ? `${formatUnits(BigInt(t.amount), t.decimals)} ${escapeText(t.symbol)}`
             : `${groupDigits(BigInt(t.amount))}${sciHint(t.amount)}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
     const token = t.token !== undefined ? ` ${c.dim(t.kind)} ${showAddress(t.token, s)}` : ` ${c.dim('ETH')}`;
-    yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}\n`;
+    yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}${t.event === undefined ? '' : c.dim(wrapMark(t))}\n`;
   }
+}
+
+/** A row a wrap stands for: which event says it (the wrapped-native token emits no Transfer for it). */
+function wrapMark(t: Transfer): string {
+  if (t.kind === 'ETH') return ` · as its ${t.event} event says`;
+  return t.event === 'Deposit' ? ' · minted (Deposit event)' : ' · burned (Withdrawal event)';
 }
 
 /** What it did, in one line (the action stage's sentence; a symbol in it is the token's own text, escaped). */
