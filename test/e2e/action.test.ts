@@ -101,7 +101,7 @@ describe('the action of each single transaction, against the node', () => {
         return { kind: 'ERC-20', token: weth, event: deposit ? 'Deposit' : 'Withdrawal', from: deposit ? zero : holder, to: deposit ? holder : zero, amount: BigInt(l.data).toString() };
       });
       const rows = doc.transfers.filter((t: { kind: string; event?: string }) => t.kind === 'ERC-20' && t.event !== undefined);
-      expect(rows.map((t: Record<string, string>) => ({ kind: t.kind, token: t.token!.toLowerCase(), event: t.event, from: t.from.toLowerCase(), to: t.to.toLowerCase(), amount: t.amount })), name).toEqual(want);
+      expect(rows.map((t: { kind: string; token: string; event: string; from: string; to: string; amount: string }) => ({ kind: t.kind, token: t.token.toLowerCase(), event: t.event, from: t.from.toLowerCase(), to: t.to.toLowerCase(), amount: t.amount })), name).toEqual(want);
       wraps += want.length;
       // The transfers, netted per holder and asset, are the net changes: the two views count the same movements.
       const net = new Map<string, bigint>();
