@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import { ZERO_ADDRESS } from '../decode/transfers.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction, Transfer } from '../model/types.js';
+import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -14,6 +14,7 @@ import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, grou
 import { renderCallTree } from './renderCallTree.js';
 import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind, notPayableText } from './describe.js';
+import { wrapMark } from './wrapMark.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from './formatDecoded.js';
 
@@ -283,12 +284,6 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
     const token = t.token !== undefined ? ` ${c.dim(t.kind)} ${showAddress(t.token, s)}` : ` ${c.dim('ETH')}`;
     yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}${t.event === undefined ? '' : c.dim(wrapMark(t))}\n`;
   }
-}
-
-/** A row a wrap stands for: which event says it (the wrapped-native token emits no Transfer for it). */
-function wrapMark(t: Transfer): string {
-  if (t.kind === 'ETH') return ` · as its ${t.event} event says`;
-  return t.event === 'Deposit' ? ' · minted (Deposit event)' : ' · burned (Withdrawal event)';
 }
 
 /** What it did, in one line (the action stage's sentence; a symbol in it is the token's own text, escaped). */
