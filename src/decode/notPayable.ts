@@ -4,8 +4,7 @@
  * where the callee's code matched an artifact (so its ABI is the code's own) and that ABI calls the
  * function nonpayable, view or pure.
  */
-import type { Artifact } from './abiIndex.js';
-import { signatureOf } from './abiIndex.js';
+import { type Artifact, signatureOf } from './abiIndex.js';
 import { keccakHex } from './keccak.js';
 import { byteLength } from '../raw/hex.js';
 import type { InspectModel, NotPayable } from '../model/types.js';

@@ -343,13 +343,14 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   if (output !== null && m.status === 'success') yield row(c, 'Returns', returnedText(m, output, c));
 }
 
-/** What the simulated call returned: decoded by its function's ABI (as the tree's root line ends), else its bytes. */
+/** What the simulated call returned: decoded by its function's ABI where the tree's root call has it (as its line ends), else its bytes. */
 function returnedText(m: InspectModel, output: Hex, c: ChalkInstance): string {
   if (byteLength(output) === 0) return c.dim('nothing');
   const root = m.tree?.root;
   const outputs = root !== undefined && root.output === output ? root.decoded?.outputs : undefined;
   if (outputs !== undefined && outputs.length > 0) return formatOutputs(outputs, { decoded: m.decoded, short: true });
-  return `${shortHex(output, 32)}${c.dim(' (not decoded: no ABI for the function)')}`;
+  // No tree (eth_call alone) or no ABI for the function: the bytes, as the node returned them.
+  return `${shortHex(output, 32)}${c.dim(' (not decoded)')}`;
 }
 
 /** The head: what it did, the transaction (or the simulation), why it failed, the logs. */
