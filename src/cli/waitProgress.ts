@@ -1,6 +1,6 @@
 /**
  * --wait on a terminal: one line on stderr, rewritten in place each second, saying what the wait is
- * for and how long it has run (`waiting for 0x5c504ed4…a1c060 (not mined yet) 3 s of 30 s`); cleared
+ * for and how long it has run (`waiting for 0x5c504ed4…a1c060 (pending) 3 s of 30 s`); cleared
  * when the wait ends. main gives it only when stderr is a terminal.
  */
 import type { Waiting } from '../pipeline/lookupHash.js';
@@ -12,7 +12,7 @@ import type { RunLog } from './runLog.js';
 const CLEAR_LINE = '\r\u001b[2K';
 
 function lineOf(w: Waiting, elapsedS: number): string {
-  const what = w.confirmations === null ? 'not mined yet' : `mined, ${w.confirmations} of ${w.wanted} confirmation${w.wanted === 1 ? '' : 's'}`;
+  const what = w.confirmations === null ? (w.known ? 'pending' : 'not known to the node yet') : `mined, ${w.confirmations} of ${w.wanted} confirmation${w.wanted === 1 ? '' : 's'}`;
   return `waiting for ${shortHash(w.hash)} (${what}) ${elapsedS} s of ${Math.round(w.waitMs / 1000)} s`;
 }
 

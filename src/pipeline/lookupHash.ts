@@ -34,6 +34,8 @@ export interface Waiting {
   readonly hash: Hex;
   /** Blocks on top of the transaction's block, its own counted (null: no receipt yet). */
   readonly confirmations: number | null;
+  /** No receipt yet: whether the node knows the transaction (pending) or not (not seen yet). */
+  readonly known: boolean;
   readonly wanted: number;
   readonly waitMs: number;
 }
@@ -125,11 +127,17 @@ async function waitUntilMined(client: RpcClient, hash: Hex, s: InspectSettings, 
     }
     const left = until - Date.now();
     if (left <= 0) break;
-    s.onWait?.({ hash, confirmations: mined ? (reached ?? 0) : null, wanted: s.confirmations, waitMs });
+    if (s.onWait !== undefined) s.onWait({ hash, confirmations: mined ? (reached ?? 0) : null, known: mined || (await knownToNode(client, hash, deadline)), wanted: s.confirmations, waitMs });
     await pause(Math.min(delay, left), s.interrupt);
     delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
   }
   return reached;
+}
+
+/** Whether the node has the transaction (in its pool, or mined): asked only for --wait's progress line. */
+async function knownToNode(client: RpcClient, hash: Hex, deadline: AbortSignal): Promise<boolean> {
+  const tx = await client.call('eth_getTransactionByHash', [hash], deadline);
+  return tx !== null && typeof tx === 'object';
 }
 
 /** The full lookup after the wait, with what the wait came to: still pending or unknown, or how many confirmations. */

@@ -222,7 +222,7 @@ describe('--wait', () => {
     const block = BigInt((await anvil.rpc('eth_getTransactionReceipt', [mined])).blockNumber);
     const have = Number(head - block) + 1;
     const unknown = await inTerminal([UNKNOWN, '-r', anvil.url, '--wait', '1']);
-    expect(unknown).toMatch(new RegExp(`\\r\\u001b\\[2Ktxray: waiting for ${short(UNKNOWN)} \\(not mined yet\\) \\d+ s of 1 s`));
+    expect(unknown).toMatch(new RegExp(`\\r\\u001b\\[2Ktxray: waiting for ${short(UNKNOWN)} \\(not known to the node yet\\) \\d+ s of 1 s`));
     // Cleared before the wait's outcome is said.
     expect(unknown).toMatch(/\r\u001b\[2K(\r\n)?txray: warning: waited 1 s: the transaction is still unknown to the node\./);
     const deep = await inTerminal([mined, '-r', anvil.url, '--wait', '1', '--confirmations', String(have + 1000)]);
@@ -232,5 +232,14 @@ describe('--wait', () => {
     expect(piped.stderr).toBe('txray: warning: waited 1 s: the transaction is still unknown to the node.\n');
     // --quiet on a terminal: no progress either.
     expect(await inTerminal([UNKNOWN, '-r', anvil.url, '--wait', '1', '--quiet'])).not.toContain('waiting for');
+    // Sent, not mined (automine off): the node knows it.
+    await anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const sent = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
+      expect(await inTerminal([sent, '-r', anvil.url, '--wait', '1'])).toContain(`txray: waiting for ${short(sent)} (pending) `);
+      await anvil.rpc('evm_mine');
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+    }
   });
 });
