@@ -66,17 +66,19 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
 }
 
 const HEAD = ['hash', 'status', 'block', 'from', 'to', 'method', 'action', 'gas used', 'fee (ETH)', 'first error'];
-const [METHOD, ACTION, FEE, ERROR] = [5, 6, 8, 9];
+const [HASH, METHOD, ACTION, FEE, ERROR] = [0, 5, 6, 8, 9];
 
 /**
  * When the table is wider than the terminal, columns give way in this order: the action is cut (to
- * `min` columns), then left out; then the fee is left out; then the first error and the method are cut.
- * The hash, status, block, addresses and gas always stay whole.
+ * `min` columns), then left out; then the fee is left out; then the hash keeps its first 8 digits
+ * (`0x454dcd21…`), and the first error and the method are cut. The status, block, addresses and gas
+ * always stay whole.
  */
 const GIVE_WAY: ReadonlyArray<{ readonly col: number; readonly min: number }> = [
   { col: ACTION, min: 24 },
   { col: ACTION, min: 0 },
   { col: FEE, min: 0 },
+  { col: HASH, min: 11 },
   { col: ERROR, min: 16 },
   { col: METHOD, min: 10 },
 ];

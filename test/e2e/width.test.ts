@@ -77,7 +77,7 @@ describe('display width', () => {
     expect(new Set(lines.map(displayWidth)).size).toBe(1);
   });
 
-  test('the summary table fits COLUMNS: the action is cut, then left out, then the fee; hash, status and gas stay whole', async () => {
+  test('the summary table fits COLUMNS: the action is cut, then left out, then the fee, then the hash and the first error are cut; status and gas stay whole', async () => {
     const list = [mined, plain, hashes.tokenTransfer!, hashes.legacyTransfer!, hashes.stateShow!];
     const receipts = await Promise.all(list.map((h) => anvil.rpc('eth_getTransactionReceipt', [h])));
     const wide = await runTxray([...list, '--rpc-url', anvil.url], { NO_COLOR: '1' });
@@ -89,10 +89,10 @@ describe('display width', () => {
       const table = r.stdout.split('\n').filter((l) => /^[│┌└]/.test(l));
       expect(table).toHaveLength(list.length + 3);
       for (const w of widths(table.join('\n'))) expect(w).toBeLessThanOrEqual(columns);
-      // Every row still names its transaction, its status and its gas used, whole.
+      // Every row still names its transaction (at 120 columns by its first 8 digits), its status and its gas used, whole.
       receipts.forEach((rc: { transactionHash: string; gasUsed: string; status: string }, i: number) => {
         const row = table[i + 2]!;
-        expect(row).toContain(`${rc.transactionHash.slice(0, 10)}…${rc.transactionHash.slice(-6)}`);
+        expect(row).toContain(columns === 120 ? `${rc.transactionHash.slice(0, 10)}…` : `${rc.transactionHash.slice(0, 10)}…${rc.transactionHash.slice(-6)}`);
         expect(row).toContain(rc.status === '0x1' ? '✔ success' : '✘ reverted');
         expect(row).toContain(BigInt(rc.gasUsed).toLocaleString('en-US'));
       });
