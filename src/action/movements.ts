@@ -87,7 +87,8 @@ export interface Movements {
  * from it), so that every holder's changes per asset add up to zero with the zero address as the issuer.
  */
 export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<string>): Movements {
-  const transfers = model.status === 'reverted' ? [] : (model.decoded?.transfers ?? []);
+  // The rows a wrap added to the Transfers view (action/wrapTransfers.ts) are counted from the logs below.
+  const transfers = model.status === 'reverted' ? [] : (model.decoded?.transfers ?? []).filter((t) => t.event === undefined);
   const transferred = transfers.map(fromTransfer).filter((m): m is Movement => m !== null);
   const movements = [...transferred];
   const wrapped: Movement[] = [];

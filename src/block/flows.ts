@@ -29,7 +29,8 @@ export function netFlows(models: readonly InspectModel[], holders: ReadonlySet<s
   for (const m of models) {
     if (m.status !== 'success') continue;
     for (const t of m.decoded?.transfers ?? []) {
-      if (t.kind !== 'ETH' && t.kind !== 'ERC-20') continue;
+      // A wrap's rows (the action stage's, for the Transfers view) stay out of the block's flows, as before.
+      if ((t.kind !== 'ETH' && t.kind !== 'ERC-20') || t.event !== undefined) continue;
       const asset = t.kind === 'ETH' ? 'ETH' : (t.token!.toLowerCase() as Hex);
       const from = holders.has(t.from.toLowerCase());
       const to = holders.has(t.to.toLowerCase());

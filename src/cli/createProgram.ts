@@ -154,12 +154,12 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
 
 const BLOCK_EXAMPLES = `
 Examples:
-  txray block latest --rpc-url http://127.0.0.1:8545
+  txray block --rpc-url http://127.0.0.1:8545         # the latest block, as cast block shows it
   txray block 19000000 --json | jq '.mev'
   txray block 0x88e96d4537bea4d9c05d12549907b32561d3bf31f45aae734cdc119f13406cb6 --html block.html
 
   A block is a decimal number, 0x and 1 to 16 hex digits (a number), 0x and 64 hex digits (a hash),
-  or latest, pending, safe, finalized, earliest. With --html, each transaction's own page is written
+  or latest, pending, safe, finalized, earliest; without one, latest. With --html, each transaction's own page is written
   into a folder beside the file (block.html → block-transactions/), and the table links to them.
   The block, its receipts and its traces come in a few requests: trace_block, else
   debug_traceBlockByHash (callTracer), else each transaction's trace in batches.
@@ -171,7 +171,7 @@ ${blockExitCodeHelp}
 export function createBlockProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
   return withCommonOptions(new Command('txray block'), 'block', io, false)
     .description('Show every transaction of a block: status, gas, fee, what it did; the failed ones with their reasons; what looks like MEV (sandwiches, arbitrages, liquidations, payments to the fee recipient).')
-    .argument('<block>', 'a block number, 0x-hex number, block hash, or latest | pending | safe | finalized | earliest')
+    .argument('[block]', 'a block number, 0x-hex number, block hash, or latest | pending | safe | finalized | earliest', 'latest')
     .addOption(tracerOption("auto: trace_block, else debug_traceBlockByHash (callTracer), else each transaction's trace; parity; geth; local (re-execute each transaction here); none (statuses from the receipts only)"))
     .option('--html <file>', "also write an HTML page of the block (each transaction's page in a folder beside it); - writes it to stdout instead of the text view")
     .addHelpText('after', BLOCK_EXAMPLES)

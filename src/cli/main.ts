@@ -29,6 +29,7 @@ import { createWriters, type Outcome, type Writers } from './writeOutcomes.js';
 import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
 import { RunLog } from './runLog.js';
 import { txOutcome } from '../operations/txOutcome.js';
+import { waitProgress } from './waitProgress.js';
 
 export { exitCodeForError } from './errorWords.js';
 
@@ -153,7 +154,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
     const node = await connect();
     if (opts.debug) for (const line of proxyLines(opts)) log.debug(line);
-    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, lookup: lookupSettings(opts, io) });
+    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
   } catch (e) {
     const code = exitCodeForError(e);
     if (code === ExitCode.interrupted) return code;
@@ -317,8 +318,10 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
   }
 }
 
-function lookupSettings(opts: InspectOptions, io: Io): InspectSettings {
+/** The lookup's settings; `progressTo`: where --wait's progress line goes (a terminal's stderr), or null for none. */
+function lookupSettings(opts: InspectOptions, io: Io, progressTo: RunLog | null): InspectSettings {
   return {
+    onWait: progressTo !== null && opts.waitMs !== null ? waitProgress(progressTo) : undefined,
     timeoutMs: opts.timeoutMs,
     waitMs: opts.waitMs,
     confirmations: opts.confirmations,

@@ -112,6 +112,8 @@ export function parseHash(input: string): Hex {
   if (!/^[0-9a-fA-F]*$/.test(body)) {
     throw new UsageError(`'${shown}' is not a transaction hash: it holds characters other than hex digits (expected 0x and 64 hex digits).`);
   }
+  // An address pasted where the hash goes (a contract from a deploy's output): say what it is and what reads it.
+  if (body.length === 40) throw new UsageError(`'${shown}' is not a transaction hash: that is an address (40 hex digits); to simulate a call to it: txray call 0x${body} <signature> [arguments...].`);
   if (body.length !== 64) {
     throw new UsageError(`'${shown}' is not a transaction hash: it has ${body.length} hex digits, a hash has 64.`);
   }

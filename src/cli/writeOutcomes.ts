@@ -177,7 +177,7 @@ class OutcomeWriters implements Writers {
     if (!single && !opts.json && !opts.full && !opts.quiet) {
       // cli-table3 is loaded only here: a single lookup never needs it.
       const { renderSummary } = await import('../render/renderSummary.js');
-      await out.writeAll(renderSummary(rows, await this.views.chalk()));
+      await out.writeAll(renderSummary(rows, await this.views.chalk(), this.width));
     }
     if (opts.gasOut !== undefined) await writeFolded(opts.gasOut, all, (await this.views.gas!).foldedStacks);
     if (opts.html !== undefined && !single) {

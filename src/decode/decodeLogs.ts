@@ -1,4 +1,5 @@
 /** The receipt's logs by name (events an ABI names), and the token transfers they record. */
+import { withReverts } from './revertArgs.js';
 import type { AbiEvent } from 'abitype';
 import type { Decoded, Transfer } from '../model/types.js';
 import type { RpcLog } from '../raw/types.js';
@@ -33,7 +34,7 @@ export function decodeLog(index: AbiIndex, log: RpcLog, own?: Artifact): Decoded
   if (topic0 === undefined) return null; // anonymous events stay raw
   for (const c of ownFirst(index.eventCandidates(topic0, log.topics.length - 1), own)) {
     try {
-      return named(c.item, c, args(c.item.inputs, decodeEvent(c.item, log), true));
+      return named(c.item, c, withReverts(args(c.item.inputs, decodeEvent(c.item, log), true), index));
     } catch {
       /* next */
     }

@@ -17,6 +17,7 @@ import { withNestedCalls } from './nestedCalls.js';
 import { checksumsOf, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
+import { withReverts } from './revertArgs.js';
 
 /** Value sent with empty calldata to code: receive() if the contract has one, else fallback(). */
 const RECEIVE: Decoded = { name: 'receive', signature: 'receive()', args: [], source: 'builtin', contract: 'receive or fallback' };
@@ -105,11 +106,14 @@ function callOf(index: AbiIndex, input: Hex, memo: DecodeMemo, own: Artifact | u
   return found;
 }
 
-function returnOf(item: AbiFunction, output: Hex, memo: DecodeMemo): DecodedArg[] | null {
+function returnOf(item: AbiFunction, output: Hex, index: AbiIndex, memo: DecodeMemo): DecodedArg[] | null {
   let byOutput = memo.outputs.get(item);
   if (byOutput === undefined) memo.outputs.set(item, (byOutput = new Map()));
   let found = byOutput.get(output);
-  if (found === undefined) byOutput.set(output, (found = decodeReturn(item, output)));
+  if (found === undefined) {
+    const values = decodeReturn(item, output);
+    byOutput.set(output, (found = values === null ? null : withReverts(values, index)));
+  }
   return found;
 }
 
@@ -148,7 +152,7 @@ function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: 
   }
   const call = callOf(index, n.input, memo, own);
   if (call === null) return null;
-  const outputs = call.item !== null && n.error === null && n.output !== null ? returnOf(call.item, n.output, memo) : null;
+  const outputs = call.item !== null && n.error === null && n.output !== null ? returnOf(call.item, n.output, index, memo) : null;
   return outputs === null ? { function: call.decoded } : { function: call.decoded, outputs };
 }
 

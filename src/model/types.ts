@@ -1,3 +1,4 @@
+import type { RevertJson } from './decodeRevert.js';
 import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
@@ -413,6 +414,8 @@ export interface DecodedArg {
   readonly calls?: readonly NestedCall[];
   /** Safe's `multiSend(bytes)`: the packed transactions of its argument, each with its call data decoded where it is known. */
   readonly transactions?: readonly PackedTransaction[];
+  /** A `bytes` value that is a known error's revert data (caught and passed on), decoded (decode/revertArgs.ts). */
+  readonly revert?: RevertJson;
 }
 
 export interface NestedCall {
@@ -458,6 +461,12 @@ export interface Transfer {
   /** ERC-20: what the token says of itself (symbol(), decimals() at the block) or the address book, where known. */
   readonly symbol?: string;
   readonly decimals?: number;
+  /**
+   * A row the wrapped-native token's Deposit or Withdrawal stands for (WETH9 emits no Transfer for them):
+   * the token minted to its holder or burned from it, or the ether leg where no call of the tree shows it.
+   * Added by the action stage (action/wrapTransfers.ts), which counts wraps; absent on every other row.
+   */
+  readonly event?: 'Deposit' | 'Withdrawal';
 }
 
 export interface DecodedModel {
@@ -485,6 +494,16 @@ export interface DecodedModel {
   readonly gasProfile?: GasProfile;
   /** EIP-7702: accounts whose code (as read for names) is a delegation, by lower-case address → the delegate (lower case). */
   readonly delegates?: ReadonlyMap<string, Hex>;
+  /** The failed call sent ether to a function its matched artifact says takes none (decode/notPayable.ts). */
+  readonly notPayable?: NotPayable;
+}
+
+/** Ether sent to a function that is not payable: what the matched artifact says of it, and the value sent (wei). */
+export interface NotPayable {
+  readonly contract: string;
+  readonly signature: string;
+  readonly stateMutability: 'nonpayable' | 'view' | 'pure';
+  readonly value: bigint;
 }
 
 export interface TokenBalance {

@@ -3,6 +3,7 @@
  * artifacts carry runtime code), the decode stage, --state's token and storage names, and the gas
  * profile once for every view that shows it. A mined transaction and a simulated call both end here.
  */
+import { notPayable } from '../decode/notPayable.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeLogs.js';
 import { bookToken } from '../decode/labels.js';
@@ -14,6 +15,7 @@ import { describeAction } from '../action/describeAction.js';
 import { operationsActor } from '../operations/operationsActor.js';
 import { bundleAction } from '../operations/bundleAction.js';
 import { findOperations } from '../operations/findOperations.js';
+import { transfersWithWraps } from '../action/wrapTransfers.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -142,7 +144,9 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
     labels = new Map([...online.labels, ...(byCode ?? [])]);
   }
   // The logs decoded early knew no online names: decoded again where those added any.
-  const decoded = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs, { owners, delegates });
+  const decodedAll = decoder.decode(plain, labels, online?.added ? undefined : earlyLogs, { owners, delegates });
+  const sentToNonPayable = notPayable(plain, byCode, decoder.index.artifacts);
+  const decoded = sentToNonPayable === null ? decodedAll : { ...decodedAll, notPayable: sentToNonPayable };
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
   let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
   // What it did: the action stage reads the decoded model (and the token amounts just read).
@@ -155,6 +159,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   model = { ...model, operations, ...(seen.length > 0 ? { warnings: [...model.warnings, ...seen] } : {}) };
   if (did !== null) model = { ...model, action, netChanges: did.netChanges };
   s.debug?.(`action and operations: ${(performance.now() - began).toFixed(1)} ms`);
+  // The Transfers view gains the wraps the action counted (WETH9's Deposit/Withdrawal, which emit no Transfer).
+  if (did !== null && model.decoded !== undefined) model = { ...model, decoded: { ...model.decoded, transfers: transfersWithWraps(model) } };
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

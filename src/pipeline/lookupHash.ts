@@ -27,6 +27,19 @@ export interface InspectSettings {
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
   /** Given the transaction and its receipt as the node sent them (the source-location stage runs those again). */
   readonly onAnswers?: (answers: { readonly transaction: unknown; readonly receipt: unknown }) => void;
+  /** --wait: told after each poll what the wait is for (null once it is over), for a progress line. */
+  readonly onWait?: (waiting: Waiting | null) => void;
+}
+
+/** What --wait is waiting for at its last poll: the receipt, or (mined) more blocks on top. */
+export interface Waiting {
+  readonly hash: Hex;
+  /** Blocks on top of the transaction's block, its own counted (null: no receipt yet). */
+  readonly confirmations: number | null;
+  /** No receipt yet: whether the node knows the transaction (pending) or not (not seen yet). */
+  readonly known: boolean;
+  readonly wanted: number;
+  readonly waitMs: number;
 }
 
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
@@ -45,7 +58,26 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
   };
   const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
   s.onAnswers?.(answers);
-  return modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
+  const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
+  if (model.status !== 'not_found') return model;
+  const block = await blockWithHash(client, hash, s.timeoutMs);
+  return block === null ? model : { ...model, warnings: [...model.warnings, `that is the hash of block ${block}, not of a transaction: txray block ${hash}`] };
+}
+
+/**
+ * A hash the node knows no transaction by may be a block's (copied from the wrong column): the block's
+ * number, or null. Asked only after the lookup found nothing, so a found transaction costs no request.
+ */
+async function blockWithHash(client: RpcClient, hash: Hex, timeoutMs: number): Promise<bigint | null> {
+  try {
+    const block = (await client.call('eth_getBlockByHash', [hash, false], deadlineSignal(timeoutMs))) as { hash?: unknown; number?: unknown } | null;
+    // Only a block that is the one asked for: a node that answered with another block says nothing of this hash.
+    if (block === null || typeof block !== 'object' || typeof block.hash !== 'string' || block.hash.toLowerCase() !== hash || !isQuantity(block.number)) return null;
+    return BigInt(block.number);
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    return null;
+  }
 }
 
 /** A wait that Ctrl-C ends (as Interrupted). */
@@ -69,14 +101,28 @@ const MAX_POLL_MS = 5_000;
  */
 export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
   if (s.waitMs === null) return inspectOnce(client, hash, s);
-  const until = Date.now() + s.waitMs;
+  let reached: number | null;
+  try {
+    reached = await waitUntilMined(client, hash, s, s.waitMs);
+  } finally {
+    s.onWait?.(null);
+  }
+  return afterWait(client, hash, s, s.waitMs, reached);
+}
+
+/**
+ * The polls, until the transaction is mined with `s.confirmations` blocks on top or the wait runs out.
+ * Returns the blocks on top of its block at the last poll (null: not mined yet, or not asked).
+ */
+async function waitUntilMined(client: RpcClient, hash: Hex, s: InspectSettings, waitMs: number): Promise<number | null> {
+  const until = Date.now() + waitMs;
   let delay = FIRST_POLL_MS;
-  /** Blocks on top of the transaction's block at the last poll (null: not mined yet, or not asked). */
   let reached: number | null = null;
   for (;;) {
     const deadline = deadlineSignal(s.timeoutMs);
     const receipt = (await client.call('eth_getTransactionReceipt', [hash], deadline)) as { blockNumber?: unknown } | null;
-    if (receipt !== null && typeof receipt === 'object') {
+    const mined = receipt !== null && typeof receipt === 'object';
+    if (mined) {
       if (s.confirmations === 0 || !isQuantity(receipt.blockNumber)) break;
       const head = await client.call('eth_blockNumber', [], deadline);
       if (isQuantity(head)) reached = confirmationsAt(head, BigInt(receipt.blockNumber));
@@ -84,12 +130,25 @@ export async function inspect(client: RpcClient, hash: Hex, s: InspectSettings):
     }
     const left = until - Date.now();
     if (left <= 0) break;
+    if (s.onWait !== undefined) s.onWait({ hash, confirmations: mined ? (reached ?? 0) : null, known: mined || (await knownToNode(client, hash, deadline)), wanted: s.confirmations, waitMs });
     await pause(Math.min(delay, left), s.interrupt);
     delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.6));
   }
+  return reached;
+}
+
+/** Whether the node has the transaction (in its pool, or mined): asked only for --wait's progress line. */
+async function knownToNode(client: RpcClient, hash: Hex, deadline: AbortSignal): Promise<boolean> {
+  const tx = await client.call('eth_getTransactionByHash', [hash], deadline);
+  return tx !== null && typeof tx === 'object';
+}
+
+/** The full lookup after the wait, with what the wait came to: still pending or unknown, or how many confirmations. */
+async function afterWait(client: RpcClient, hash: Hex, s: InspectSettings, waitMs: number, polled: number | null): Promise<InspectModel> {
+  let reached = polled;
   const model = await inspectOnce(client, hash, s);
   // (--confirmations implies --wait, so the user may not have typed --wait: said as a wait.)
-  const waited = `waited ${Math.round(s.waitMs / 100) / 10} s`;
+  const waited = `waited ${Math.round(waitMs / 100) / 10} s`;
   if (model.status === 'pending' || model.status === 'not_found') {
     // Said on stderr too: the exit code alone (4, 3) does not say the wait ran out.
     return { ...model, warnings: [...model.warnings, `${waited}: the transaction is ${model.status === 'pending' ? 'still pending' : 'still unknown to the node'}.`] };

@@ -1,10 +1,22 @@
 /** Short descriptions of call nodes shared by the text views. Escaped for the terminal. */
 import { decodeRevert, describeRevert } from '../model/decodeRevert.js';
 import { isRevertError } from '../model/buildModel.js';
-import type { CallNode } from '../model/types.js';
+import type { CallNode, NotPayable } from '../model/types.js';
+import { formatEth } from './format.js';
 
 import { escapeText } from '../raw/escape.js';
 import { type AddressStyle, formatDecoded, showTarget } from './formatDecoded.js';
+
+/**
+ * Ether sent to a function that takes none, in words (`setFee(uint16) is not payable, but the call sends
+ * 1 ETH`): the text's reason, the summary's and the block's first error, and --json's failure.message.
+ */
+export function notPayableText(np: NotPayable): string {
+  return escapeText(notPayableWords(np));
+}
+
+/** The same words unescaped, for the action's summary (escaped where it is shown). */
+export const notPayableWords = (np: NotPayable): string => `${np.signature} is not payable, but the call sends ${formatEth(np.value)}`;
 
 export function describeNodeKind(n: CallNode): string {
   if (n.missing) return 'missing';

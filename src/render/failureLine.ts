@@ -7,12 +7,13 @@ import { isOutOfGas } from '../model/buildModel.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
-import { frameName } from './describe.js';
+import { frameName, notPayableText } from './describe.js';
 import { type AddressStyle, formatDecoded } from './formatDecoded.js';
 
 /**
  * The origin's cause first: a call that ran out of gas leaves its caller an empty revert, so the
- * root's "reverted without data" would hide it. Then the custom error an ABI names, the decoded revert,
+ * root's "reverted without data" would hide it. Then the custom error an ABI names, ether sent to a
+ * function that is not payable, the decoded revert,
  * the client's error word; where the node gave no trace, that the reason is not known.
  */
 export function failureLine(m: InspectModel, s: AddressStyle): string {
@@ -21,6 +22,8 @@ export function failureLine(m: InspectModel, s: AddressStyle): string {
   const origin = f.origin;
   if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${frameName(origin, s)}`;
   if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
+  // Ether sent to a function its matched artifact says takes none: what the empty revert means.
+  if (m.decoded?.notPayable !== undefined) return notPayableText(m.decoded.notPayable);
   if (f.revert !== null) return escapeText(describeRevert(f.revert));
   return escapeText(f.error);
 }

@@ -10,6 +10,7 @@ import { checksumAddress } from '../decode/keccak.js';
 import { shortAddress, shortHex } from './format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
 import { shownName } from '../decode/shownName.js';
+import type { RevertJson } from '../model/decodeRevert.js';
 
 /** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */
 export function sciHint(decimal: string): string {
@@ -66,9 +67,27 @@ function value(v: JsonValue, type: string, s: AddressStyle): string {
   return escapeText(v);
 }
 
+/** Revert data passed on as a `bytes` value, decoded: `Error("…")`, `Panic(0x11: …)` or the custom error by name; marked as revert data. */
+function revertValue(r: RevertJson, s: AddressStyle): string | null {
+  switch (r.kind) {
+    case 'Error':
+      return `Error("${escapeText(r.message)}") (revert data)`;
+    case 'Panic':
+      return `Panic(${r.code}: ${escapeText(r.meaning)}) (revert data)`;
+    case 'custom':
+      return r.name && r.args ? `${escapeText(r.name)}(${formatArgs(r.args, s)}) (revert data)` : null;
+    default:
+      return null;
+  }
+}
+
+function argValue(a: DecodedArg, s: AddressStyle): string {
+  return (a.revert !== undefined ? revertValue(a.revert, s) : null) ?? value(a.value, a.type, s);
+}
+
 export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
   // Guessed types have no names: the type stands in for one ("address: 0x…").
-  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${value(a.value, a.type, s)}` : a.name === undefined ? `${a.type}: ${value(a.value, a.type, s)}` : value(a.value, a.type, s))).join(', ');
+  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${argValue(a, s)}` : a.name === undefined ? `${a.type}: ${argValue(a, s)}` : argValue(a, s))).join(', ');
 }
 
 /**
@@ -82,6 +101,6 @@ export function formatDecoded(d: Decoded, s: AddressStyle): string {
 
 /** Return values: one unnamed value alone, else a parenthesised list. */
 export function formatOutputs(outputs: readonly DecodedArg[], s: AddressStyle): string {
-  if (outputs.length === 1 && !outputs[0]!.name) return value(outputs[0]!.value, outputs[0]!.type, s);
+  if (outputs.length === 1 && !outputs[0]!.name) return argValue(outputs[0]!, s);
   return `(${formatArgs(outputs, s)})`;
 }

@@ -5,6 +5,7 @@
 import { decodedRevertJson, type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { txOutcome } from '../operations/txOutcome.js';
 import { type JsonOperation, operationsJson } from './operationsJson.js';
+import { notPayableText } from './describe.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { Action, ActionKind, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
@@ -84,6 +85,8 @@ export interface JsonDocument {
     /** Why it failed in one line, as the text view says it (the origin's cause first). */
     readonly reason: string;
     readonly sourceLocation?: SourceLocation;
+    /** Ether sent to a function its matched artifact says is not payable (decode/notPayable.ts). */
+    readonly notPayable?: { readonly contract: string; readonly function: string; readonly stateMutability: string; readonly value: string; readonly message: string };
   } | null;
   readonly stateSource: StateSource | null;
   readonly stateDiff: unknown;
@@ -313,7 +316,9 @@ export function failureJson(m: InspectModel): JsonDocument['failure'] {
   const custom = m.decoded?.error;
   const revert: RevertJson | null = f.revert === null ? null : custom ? ({ ...revertToJson(f.revert), ...custom, kind: 'custom' } as RevertJson) : revertToJson(f.revert);
   const at = f.origin?.decoded?.sourceLocation;
-  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, reason: failureLine(m, { decoded: m.decoded, short: true }), ...(at !== undefined ? { sourceLocation: at } : {}) };
+  const np = m.decoded?.notPayable;
+  const notPayable = np === undefined ? {} : { notPayable: { contract: np.contract, function: np.signature, stateMutability: np.stateMutability, value: np.value.toString(), message: notPayableText(np) } };
+  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, reason: failureLine(m, { decoded: m.decoded, short: true }), ...(at !== undefined ? { sourceLocation: at } : {}), ...notPayable };
 }
 
 export function jsonDocument(m: InspectModel): JsonDocument {

@@ -5,7 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
-import { cutToWidth, escapeShort } from '../raw/escape.js';
+import { cutToWidth, displayWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from './format.js';
 import { failureLine } from './failureLine.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
@@ -68,17 +68,74 @@ function cells(row: SummaryRow, c: ChalkInstance): string[] {
   ];
 }
 
-export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance): Generator<string> {
+const HEAD = ['hash', 'status', 'block', 'from', 'to', 'method', 'action', 'gas used', 'fee (ETH)', 'first error'];
+const [HASH, METHOD, ACTION, FEE, ERROR] = [0, 5, 6, 8, 9];
+
+/**
+ * When the table is wider than the terminal, columns give way in this order: the action is cut (to
+ * `min` columns), then left out; then the fee is left out; then the hash keeps its first 8 digits
+ * (`0x454dcd21…`), and the first error and the method are cut. The status, block, addresses and gas
+ * always stay whole.
+ */
+const GIVE_WAY: ReadonlyArray<{ readonly col: number; readonly min: number }> = [
+  { col: ACTION, min: 24 },
+  { col: ACTION, min: 0 },
+  { col: FEE, min: 0 },
+  { col: HASH, min: 11 },
+  { col: ERROR, min: 16 },
+  { col: METHOD, min: 10 },
+];
+
+/** A cell's text without its colour codes (the cells' own text is escaped: it has no ESC of its own). */
+const plainOf = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+/** The columns a cell takes on screen (its colour codes take none). */
+const cellWidth = (text: string): number => displayWidth(plainOf(text));
+
+/** cli-table3's width: each column and its two spaces of padding, and a border between and around them. */
+function tableWidth(widths: readonly number[]): number {
+  return widths.reduce((sum, w) => sum + w + 3, 1);
+}
+
+/**
+ * The columns kept and each one's width, so the table fits `width` terminal columns where it can:
+ * `GIVE_WAY`'s steps are taken until it does.
+ */
+function fitColumns(rows: readonly string[][], width: number): { readonly keep: number[]; readonly cut: Map<number, number> } {
+  const natural = HEAD.map((h, col) => Math.max(displayWidth(h), ...rows.map((r) => cellWidth(r[col]!))));
+  const keep = HEAD.map((_, col) => col);
+  const cut = new Map<number, number>();
+  const used = (): number => tableWidth(keep.map((col) => cut.get(col) ?? natural[col]!));
+  for (const { col, min } of GIVE_WAY) {
+    const over = used() - width;
+    if (over <= 0) break;
+    if (!keep.includes(col)) continue;
+    if (min === 0) keep.splice(keep.indexOf(col), 1);
+    else if ((cut.get(col) ?? natural[col]!) > min) cut.set(col, Math.max(min, displayWidth(HEAD[col]!), (cut.get(col) ?? natural[col]!) - over));
+  }
+  return { keep, cut };
+}
+
+export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance, width = Number.POSITIVE_INFINITY): Generator<string> {
+  const all = rows.map((row) => cells(row, c));
+  const { keep, cut } = fitColumns(all, width);
   // cli-table3 colours headers and borders itself unless told not to; colour is ours to decide.
   const table = new Table({
-    head: ['hash', 'status', 'block', 'from', 'to', 'method', 'action', 'gas used', 'fee (ETH)', 'first error'].map((h) => c.bold(h)),
+    head: keep.map((col) => c.bold(HEAD[col]!)),
     style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const row of rows) table.push(cells(row, c));
+  for (const cellsOfRow of all) table.push(keep.map((col) => (cut.has(col) ? cutCell(cellsOfRow[col]!, cut.get(col)!, col === ERROR ? c.red : undefined) : cellsOfRow[col]!)));
   yield `${table.toString()}\n`;
   const count = (pred: (r: SummaryRow) => boolean): number => rows.filter(pred).length;
   const by = (status: string) => count((r) => 'model' in r && r.model.status === status && txOutcome(r.model) !== 'partial');
   const partial = count((r) => 'model' in r && txOutcome(r.model) === 'partial');
   yield `${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}: ${by('success')} succeeded, ${partial > 0 ? `${partial} partial, ` : ''}${by('reverted')} reverted, ${by('pending')} pending, ${by('not_found')} not found, ${count((r) => 'error' in r)} failed to inspect\n`;
+}
+
+/** A cell cut to `width` columns; its colour (the first error's red) put back on the cut text. */
+function cutCell(text: string, width: number, paint?: (s: string) => string): string {
+  const plain = plainOf(text);
+  if (displayWidth(plain) <= width) return text;
+  const shown = cutToWidth(plain, width);
+  return paint === undefined || plain === text ? shown : paint(shown);
 }

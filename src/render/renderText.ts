@@ -17,8 +17,9 @@ import { failureLine } from './failureLine.js';
 import { describeNetChanges } from './describeNetChanges.js';
 import { frameName } from './describe.js';
 import { operationRows, operationsNote } from './renderOperations.js';
+import { wrapMark } from './wrapMark.js';
 import { isOutOfGas } from '../model/buildModel.js';
-import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from './formatDecoded.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;
@@ -245,9 +246,11 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
   }
   const custom = m.decoded?.error;
   const origin = f.origin;
-  // What only this view adds beside the line: the gas a call ran out of, the custom error's selector and source, its data.
+  // What only this view adds beside the line: the gas a call ran out of, the custom error's selector and source, its data, what the ABI says.
+  const np = m.decoded?.notPayable;
   if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) yield `  ${c.red(line)}${gasOfLimit(m, c)}\n`;
   else if (custom) yield `  ${c.red(line)} ${c.dim(`(custom error ${f.revert?.kind === 'custom' ? f.revert.selector : ''}, from ${custom.source}${custom.contract ? ` ${escapeText(custom.contract)}` : ''})`)}\n`;
+  else if (np !== undefined) yield `  ${c.red(line)} ${c.dim(`(reverted without data; ${escapeText(np.contract)}'s ABI says ${np.stateMutability})`)}\n`;
   else {
     yield `  ${c.red(line)}\n`;
     if (f.revert?.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
@@ -299,7 +302,7 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
             ? `${formatUnits(BigInt(t.amount), t.decimals)} ${escapeText(t.symbol)}`
             : `${groupDigits(BigInt(t.amount))}${sciHint(t.amount)}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
     const token = t.token !== undefined ? ` ${c.dim(t.kind)} ${showAddress(t.token, s)}` : ` ${c.dim('ETH')}`;
-    yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}\n`;
+    yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}${t.event === undefined ? '' : c.dim(wrapMark(t))}\n`;
   }
 }
 
@@ -339,7 +342,19 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
     });
     yield row(c, 'Overrides', what.join('; '));
   }
-  if (s.output !== null) yield row(c, 'Returned', byteLength(s.output) === 0 ? c.dim('nothing') : shortHex(s.output, 32));
+  // The tracer's answer holds the output in its root call; eth_call's (no tree) in the simulation.
+  const output = s.output ?? m.tree?.root.output ?? null;
+  if (output !== null && m.status === 'success') yield row(c, 'Returns', returnedText(m, output, c));
+}
+
+/** What the simulated call returned: decoded by its function's ABI where the tree's root call has it (as its line ends), else its bytes. */
+function returnedText(m: InspectModel, output: Hex, c: ChalkInstance): string {
+  if (byteLength(output) === 0) return c.dim('nothing');
+  const root = m.tree?.root;
+  const outputs = root !== undefined && root.output === output ? root.decoded?.outputs : undefined;
+  if (outputs !== undefined && outputs.length > 0) return formatOutputs(outputs, { decoded: m.decoded, short: true });
+  // No tree (eth_call alone) or no ABI for the function: the bytes, as the node returned them.
+  return `${shortHex(output, 32)}${c.dim(' (not decoded)')}`;
 }
 
 /** The head: what it did, the transaction (or the simulation), why it failed, the logs. */

@@ -18,6 +18,7 @@ import { walkCalls } from '../model/walk.js';
 import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 import type { RevertJson } from '../model/decodeRevert.js';
+import { wrapMark } from '../render/wrapMark.js';
 
 /** The page reads the --json document: its types are renderJson's, the one place that spells it. */
 type CallNode = JsonCall;
@@ -611,7 +612,7 @@ function logsSection(): HTMLElement | null {
 function transfersSection(): HTMLElement | null {
   const ts = doc.transfers ?? [];
   if (ts.length === 0) return null;
-  return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`])));
+  return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, `${t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`}${wrapMark(t)}`])));
 }
 
 /** Who ended up with what, in the text view's words: the holder (marked mint/burn, actor), then its changes. */

@@ -5,7 +5,7 @@
  * txray: the action's sent/received must equal them exactly, its kind must be what the transaction was
  * built to do, and its sentence must name only assets the actor moved.
  */
-import { getAddress } from 'viem';
+import { getAddress, keccak256, toHex } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { type UniswapScenarios, withUniswapNode } from '../support/scenarioNode.js';
@@ -81,6 +81,47 @@ describe('the action of each single transaction, against the node', () => {
       for (const [asset, sum] of sums) expect(sum, `${name} ${asset}`).toBe(0n);
       if (doc.netChanges.length > 0 && doc.action.sent.length + doc.action.received.length > 0) expect(doc.netChanges[0].holder).toBe(doc.action.actor);
     }
+  });
+
+  test("WETH's Deposit and Withdrawal are Transfers rows (mint, burn), so the transfers net to exactly the net changes", async () => {
+    const DEPOSIT = keccak256(toHex('Deposit(address,uint256)'));
+    const WITHDRAWAL = keccak256(toHex('Withdrawal(address,uint256)'));
+    const weth = s.uni.tokens.weth.address.toLowerCase();
+    let wraps = 0;
+    for (const name of ACTIONS) {
+      const hash = s.actions[name].hash;
+      const doc = await lookup(hash);
+      // Every wrap the node's receipt logs, as a row marked with its event.
+      const logs: Array<{ address: string; topics: string[]; data: string }> = (await s.anvil.rpc('eth_getTransactionReceipt', [hash])).logs;
+      const events = doc.status === 'success' ? logs.filter((l) => l.address.toLowerCase() === weth && (l.topics[0] === DEPOSIT || l.topics[0] === WITHDRAWAL)) : [];
+      const zero = '0x0000000000000000000000000000000000000000';
+      const want = events.map((l) => {
+        const holder = `0x${l.topics[1]!.slice(26)}`;
+        const deposit = l.topics[0] === DEPOSIT;
+        return { kind: 'ERC-20', token: weth, event: deposit ? 'Deposit' : 'Withdrawal', from: deposit ? zero : holder, to: deposit ? holder : zero, amount: BigInt(l.data).toString() };
+      });
+      const rows = doc.transfers.filter((t: { kind: string; event?: string }) => t.kind === 'ERC-20' && t.event !== undefined);
+      expect(rows.map((t: { kind: string; token: string; event: string; from: string; to: string; amount: string }) => ({ kind: t.kind, token: t.token.toLowerCase(), event: t.event, from: t.from.toLowerCase(), to: t.to.toLowerCase(), amount: t.amount })), name).toEqual(want);
+      wraps += want.length;
+      // The transfers, netted per holder and asset, are the net changes: the two views count the same movements.
+      const net = new Map<string, bigint>();
+      const add = (holder: string, asset: string, delta: bigint): void => {
+        const key = `${holder.toLowerCase()} ${asset.toLowerCase()}`;
+        net.set(key, (net.get(key) ?? 0n) + delta);
+      };
+      if (doc.status === 'success') {
+        for (const t of doc.transfers) {
+          add(t.from, t.token ?? 'ETH', -BigInt(t.amount));
+          add(t.to, t.token ?? 'ETH', BigInt(t.amount));
+        }
+      }
+      const nonzero = [...net].filter(([, v]) => v !== 0n).sort();
+      expect(nonzero, name).toEqual(doc.netChanges.map((c: { holder: string; asset: string; change: string }) => [`${c.holder.toLowerCase()} ${c.asset.toLowerCase()}`, BigInt(c.change)]).sort());
+    }
+    expect(wraps).toBeGreaterThanOrEqual(4);
+    const text = (await runTxray([s.actions.wrap.hash, '-r', s.anvil.url], { NO_COLOR: '1' })).stdout;
+    const section = text.slice(text.indexOf('Transfers ('), text.indexOf('Net changes'));
+    expect(section).toMatch(/0x0000…0000 → \S+ +2 WETH ERC-20 \S+ · minted \(Deposit event\)\n/);
   });
 
   test('--as takes another actor view: the recipient of the ether received it', async () => {

@@ -112,6 +112,42 @@ describe('text output on anvil', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('? not found');
     expect(r.stdout).toContain(`${anvil.url} does not know this transaction`);
+    expect(r.stderr).toBe('');
+  });
+
+  test('an address given as the hash: exit 2 before any request, saying it is an address and how to call it', async () => {
+    const node = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    try {
+      const r = await runTxray([showcase, '-r', node.url]);
+      expect([r.code, r.stderr]).toEqual([2, `txray: '${showcase}' is not a transaction hash: that is an address (40 hex digits); to simulate a call to it: txray call ${showcase} <signature> [arguments...].\n`]);
+      expect(node.requests).toEqual([]);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test("a block's hash given as a transaction's: exit 3, saying which block it is and what shows it; a found transaction asks nothing more", async () => {
+    const mined = await anvil.rpc('eth_getTransactionReceipt', [hashes.reason!]);
+    const blockHash: string = mined.blockHash;
+    const number = BigInt(mined.blockNumber);
+    const node = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    try {
+      const line = `that is the hash of block ${number}, not of a transaction: txray block ${blockHash}`;
+      const r = await runTxray([blockHash, '-r', node.url]);
+      expect([r.code, r.stderr]).toEqual([3, `txray: warning: ${line}\n`]);
+      expect(r.stdout).toContain('? not found');
+      const doc = jsonOf(await runTxray([blockHash, '-r', node.url, '--json']));
+      expect(schemaErrors(doc)).toBe('');
+      expect(doc).toMatchObject({ status: 'not_found', warnings: [line] });
+      // What the hint says runs: the block it names is the block with that hash.
+      const shown = jsonOf(await runTxray(['block', blockHash, '-r', anvil.url, '--json']));
+      expect(shown.block).toMatchObject({ number: number.toString(), hash: blockHash });
+      const asked = node.requests.length;
+      expect((await runTxray([hashes.reason!, '-r', node.url])).code).toBe(1);
+      expect(node.requests.slice(asked).map((q) => q.method)).not.toContain('eth_getBlockByHash');
+    } finally {
+      await node.close();
+    }
   });
 
   test('ETH_RPC_URL is used when --rpc-url is absent', async () => {

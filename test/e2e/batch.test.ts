@@ -2,7 +2,7 @@
  * Many hashes and CI checks on a real anvil: arguments and stdin, NDJSON, the summary table, exit
  * codes, --quiet, --wait with automine off, --confirmations, tracer detection once per run.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { call, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
@@ -121,6 +121,7 @@ function background(args: string[]): Promise<{ code: number | null; stdout: stri
 
 /** Run in a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs; returns what the terminal got. */
 function inTerminal(args: string[]): Promise<string> {
+  if (spawnSync('script', ['--version']).error !== undefined) throw new Error('these tests need util-linux `script` (a pseudo-terminal), which is missing on this machine');
   const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
   return new Promise((resolve) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
@@ -209,6 +210,33 @@ describe('--wait', () => {
       expect(unknown.code).toBe(3);
       expect(unknown.stderr).toBe('txray: warning: waited 1 s: the transaction is still unknown to the node.\n');
       expect(unknown.ms).toBeGreaterThanOrEqual(900);
+      await anvil.rpc('evm_mine');
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+    }
+  });
+
+  test('on a terminal, a progress line on stderr while waiting, rewritten in place and cleared; none without a terminal', async () => {
+    const mined = hashes.showcase!;
+    const head = BigInt(await anvil.rpc('eth_blockNumber'));
+    const block = BigInt((await anvil.rpc('eth_getTransactionReceipt', [mined])).blockNumber);
+    const have = Number(head - block) + 1;
+    const unknown = await inTerminal([UNKNOWN, '-r', anvil.url, '--wait', '1']);
+    expect(unknown).toMatch(new RegExp(`\\r\\u001b\\[2Ktxray: waiting for ${short(UNKNOWN)} \\(not known to the node yet\\) \\d+ s of 1 s`));
+    // Cleared before the wait's outcome is said.
+    expect(unknown).toMatch(/\r\u001b\[2K(\r\n)?txray: warning: waited 1 s: the transaction is still unknown to the node\./);
+    const deep = await inTerminal([mined, '-r', anvil.url, '--wait', '1', '--confirmations', String(have + 1000)]);
+    expect(deep).toContain(`txray: waiting for ${short(mined)} (mined, ${have} of ${have + 1000} confirmations)`);
+    // Not a terminal: nothing but the outcome.
+    const piped = await background([UNKNOWN, '-r', anvil.url, '--wait', '1']);
+    expect(piped.stderr).toBe('txray: warning: waited 1 s: the transaction is still unknown to the node.\n');
+    // --quiet on a terminal: no progress either.
+    expect(await inTerminal([UNKNOWN, '-r', anvil.url, '--wait', '1', '--quiet'])).not.toContain('waiting for');
+    // Sent, not mined (automine off): the node knows it.
+    await anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const sent = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
+      expect(await inTerminal([sent, '-r', anvil.url, '--wait', '1'])).toContain(`txray: waiting for ${short(sent)} (pending) `);
       await anvil.rpc('evm_mine');
     } finally {
       await anvil.rpc('evm_setAutomine', [true]);

@@ -197,6 +197,19 @@ describe('block ids', () => {
     expect(byHash.transactions).toEqual(latest.transactions);
   });
 
+  test('no block id is latest, as cast block takes it; --help says so', async () => {
+    const r = await runTxray(['block', '-r', s.anvil.url, '--abi', hopperAbi, '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    const latest = await s.anvil.rpc('eth_getBlockByNumber', ['latest', false]);
+    expect([doc.block.number, doc.block.hash]).toEqual([BigInt(latest.number).toString(), latest.hash]);
+    expect(doc.transactions.map((t: Row) => t.hash)).toEqual(latest.transactions);
+    const help = await runTxray(['block', '--help']);
+    expect(help.stdout).toContain('Usage: txray block [options] [block]');
+    expect(help.stdout).toMatch(/without one, latest/);
+  });
+
   test('a number in hex is the same block as in decimal', async () => {
     const doc = await blockJson(`0x${s.blocks.arbitrage.number.toString(16)}`);
     expect(doc.block.number).toBe(String(s.blocks.arbitrage.number));

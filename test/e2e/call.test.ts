@@ -208,6 +208,50 @@ describe('txray call on anvil', () => {
     expect(doc.calls.outputs).toEqual([expect.objectContaining({ type: 'uint256', value: expect.stringMatching(/^\d+$/) })]);
   });
 
+  test('ether sent to a function its matched artifact says is nonpayable: said so in text, JSON and the action, for a simulation and a mined transaction; not where only a generic ABI names it', async () => {
+    const args = [token, 'transfer(address,uint256)', DEV.other, '1', '--value', '1ether', '--from', DEV.sender];
+    const words = 'transfer(address,uint256) is not payable, but the call sends 1 ETH';
+    const r = await txray(args);
+    expect(r.code).toBe(1);
+    const why = r.stdout.slice(r.stdout.indexOf('Why it would revert'));
+    expect(why).toContain(`  ${words} (reverted without data; Token's ABI says nonpayable)\n`);
+    expect(r.stdout).toContain(`Action         Failed: ${words}`);
+    const doc = jsonOf(await txray([...args, '--json']));
+    expect(schemaErrors(doc)).toBe('');
+    // The node's own answer: the call reverts with no data.
+    expect(doc.failure.revert).toEqual({ kind: 'empty' });
+    expect(doc.failure.notPayable).toEqual({ contract: 'Token', function: 'transfer(address,uint256)', stateMutability: 'nonpayable', value: parseEther('1').toString(), message: words });
+    // Mined: the same words.
+    const hash = await rpc('eth_sendTransaction', [{ from: DEV.sender, to: token, value: `0x${parseEther('1').toString(16)}`, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 1n]) }]);
+    let mined = null;
+    for (let i = 0; i < 100 && mined === null; i++) mined = await rpc('eth_getTransactionReceipt', [hash]);
+    expect(mined.status).toBe('0x0');
+    const lookup = await runTxray([hash, '--rpc-url', anvil.url], {}, undefined, project);
+    expect(lookup.code).toBe(1);
+    expect(lookup.stdout.slice(lookup.stdout.indexOf('Why it failed'))).toContain(`  ${words} (reverted without data; Token's ABI says nonpayable)\n`);
+    // No project: the built-in ERC-20 ABI names transfer, but nothing says this code is that ABI's.
+    const bare = mkdtempSync(join(tmpdir(), 'txray-no-project-'));
+    const plain = await runTxray([hash, '--rpc-url', anvil.url, '--json'], {}, undefined, bare);
+    expect(jsonOf(plain).failure.notPayable).toBeUndefined();
+    expect((await runTxray([hash, '--rpc-url', anvil.url], {}, undefined, bare)).stdout).toContain('reverted without data');
+  });
+
+  test("a view: a Returns row in the head, decoded as cast call prints it, the same value as the JSON root call and the node's eth_call", async () => {
+    const data = call('Token', 'balanceOf', [DEV.sender]);
+    const expected = BigInt(await rpc('eth_call', [{ to: token, data }, 'latest']));
+    const r = await txray([token, 'balanceOf', DEV.sender]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const head = r.stdout.slice(0, r.stdout.indexOf('Call tree'));
+    expect(head, r.stdout).toMatch(new RegExp(`\\n  Returns +${expected}( \\[[\\d.e]+\\])?\\n`));
+    const doc = jsonOf(await txray([token, 'balanceOf', DEV.sender, '--json']));
+    expect(doc.calls.outputs).toEqual([expect.objectContaining({ type: 'uint256', value: expected.toString() })]);
+    expect(BigInt(doc.simulation.output)).toBe(expected);
+    // No ABI for the function: the bytes, said to be not decoded.
+    const bare = mkdtempSync(join(tmpdir(), 'txray-no-project-'));
+    const raw = await runTxray(['call', showcase, '--data', call('Showcase', 'lastChild'), '--rpc-url', anvil.url], {}, undefined, bare);
+    expect(raw.stdout, raw.stdout).toMatch(/\n  Returns +0x[0-9a-f]+…?[0-9a-f]* \(not decoded\)\n/);
+  });
+
   test('a call with data to an address without code: it ran nothing, and one warning says so (cast call refuses it)', async () => {
     const nobody = '0x00000000000000000000000000000000000c0de5';
     const r = await txray([nobody, 'foo()(uint256)', '--from', DEV.sender, '--json']);

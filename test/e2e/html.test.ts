@@ -522,6 +522,11 @@ describe('on real Uniswap v2', () => {
       const symbols = new Map(Object.values(uni.uni.tokens).map((t) => [t.address.toLowerCase(), t.symbol]));
       for (const e of edges) if (symbols.has(e.asset)) expect(e.text).toContain(` ${symbols.get(e.asset)}`);
       expect(await flow.locator(`[data-address="${uni.actions[name].from.toLowerCase()}"]`).getAttribute('class')).toBe('node actor');
+      // The Transfers table counts the same movements as the graph: WETH's Deposit and Withdrawal are rows, marked.
+      const transfers = page.locator('main section', { has: page.locator('h2', { hasText: /^Transfers \(/ }) });
+      expect(await transfers.locator('h2').textContent()).toBe(`Transfers (${expected.length})`);
+      const wraps = expected.filter((m) => m.asset === weth && (m.from === ZERO_ADDRESS || m.to === ZERO_ADDRESS)).length;
+      expect(await transfers.locator('tr', { hasText: /(minted \(Deposit|burned \(Withdrawal) event\)/ }).count()).toBe(wraps);
       expect(problems).toEqual([]);
     } finally {
       await page.close();

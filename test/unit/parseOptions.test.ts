@@ -19,6 +19,7 @@ describe('parseHash', () => {
   test.each([
     ['empty', '', /empty/],
     ['short', '0x123', /has 3 hex digits, a hash has 64/],
+    ['an address', '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', /that is an address \(40 hex digits\); to simulate a call to it: txray call 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 <signature>/],
     ['long', `0x${H}00`, /has 66 hex digits/],
     ['non-hex', `0x${'zz'.repeat(32)}`, /characters other than hex digits/],
     ['escape in input is shown escaped', '\u001b[2J', /\\x1b\[2J/],

@@ -1,0 +1,33 @@
+/**
+ * Revert data passed on as a value: a contract that catches a call's failure often emits or returns
+ * its `bytes reason` (`SweepFailed(token, reason)`). Where such bytes are a known error (Error(string),
+ * Panic(uint256), or a custom error an ABI names and whose encoding they are exactly), the argument
+ * gains `revert`, decoded by the same ladder as a failure's revert data.
+ */
+import type { DecodedArg } from '../model/types.js';
+import { decodeRevert, type RevertJson, revertToJson } from '../model/decodeRevert.js';
+import { byteLength, isData } from '../raw/hex.js';
+import type { AbiIndex } from './abiIndex.js';
+import { decodeErrorData } from './callData.js';
+
+function knownRevert(data: string, index: AbiIndex): RevertJson | null {
+  if (!isData(data) || byteLength(data) < 4) return null;
+  const revert = decodeRevert(data);
+  if (revert.kind === 'error' || revert.kind === 'panic') return revertToJson(revert);
+  if (revert.kind !== 'custom') return null;
+  const custom = decodeErrorData(index, data);
+  return custom === null || custom.name === null ? null : { ...custom, kind: 'custom', selector: revert.selector, data: revert.data };
+}
+
+/** The arguments, each top-level `bytes` that is a known error with its `revert`; the same array where none is. */
+export function withReverts(args: DecodedArg[], index: AbiIndex): DecodedArg[] {
+  let out: DecodedArg[] | null = null;
+  args.forEach((a, i) => {
+    if (a.type !== 'bytes' || typeof a.value !== 'string') return;
+    const revert = knownRevert(a.value, index);
+    if (revert === null) return;
+    out ??= [...args];
+    out[i] = { ...a, revert };
+  });
+  return out ?? args;
+}
