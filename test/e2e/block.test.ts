@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { UNISWAP_ARTIFACTS } from '../../scripts/lib/uniswap.mjs';
+import { UNISWAP_ARTIFACTS, unwrappingSandwichBlock } from '../../scripts/lib/uniswap.mjs';
 import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { type UniswapScenarios, withUniswapNode } from '../support/scenarioNode.js';
@@ -174,6 +174,28 @@ describe('what looks like MEV', () => {
     const doc = await blockJson(s.blocks.plain.number);
     expect(doc.transactions.map((t: Row) => t.status)).toEqual(['success', 'success', 'success', 'success']);
     expect(doc.mev).toEqual([]);
+  });
+});
+
+describe('a searcher that wraps and unwraps through the router', () => {
+  // WETH9 mints and burns without a Transfer: the finding's profit reads the same net changes as the rows' actions.
+  test("the sandwich's profit is the searcher's net movements, and the sum of its own rows' sent and received", async () => {
+    const b = await unwrappingSandwichBlock(s.anvil.rpc, s.uni);
+    const { front, victims, back, attacker, profit } = b.sandwich;
+    const doc = await blockJson(b.number);
+    const sandwich = doc.mev.filter((f: { kind: string }) => f.kind === 'sandwich');
+    expect(sandwich).toHaveLength(1);
+    expect(sandwich[0]).toMatchObject({ transactions: [front, ...victims, back], actor: attacker });
+    const flows = sandwich[0].profit.map((f: { asset: string; amount: string }) => ({ asset: f.asset, amount: f.amount }));
+    expect(flows).toEqual([...profit.sent.map((m) => ({ asset: m.asset, amount: `-${m.amount}` })), ...profit.received.map((m) => ({ asset: m.asset, amount: m.amount }))]);
+    const rows = new Map<string, bigint>();
+    for (const hash of [front, back]) {
+      const action = doc.transactions.find((t: Row) => t.hash === hash).action as { actor: string; sent: Array<{ asset: string; amount: string }>; received: Array<{ asset: string; amount: string }> };
+      expect(action.actor).toBe(attacker);
+      for (const m of action.sent) rows.set(m.asset, (rows.get(m.asset) ?? 0n) - BigInt(m.amount));
+      for (const m of action.received) rows.set(m.asset, (rows.get(m.asset) ?? 0n) + BigInt(m.amount));
+    }
+    expect(flows).toEqual([...rows].filter(([, v]) => v !== 0n).map(([asset, v]) => ({ asset, amount: v.toString() })));
   });
 });
 
