@@ -36,7 +36,7 @@ const lower = (a: string): Hex => a.toLowerCase() as Hex;
 const ran = (m: InspectModel): m is InspectModel & { hash: Hex } => m.status === 'success' && m.hash !== null && m.tx !== null;
 
 /** Whose flows count as the actor's: the sender, and the contract it called (a searcher's contract keeps the proceeds). */
-const actorOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lower)));
+const holdersOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lower)));
 
 /** Each pool's trades in block order; a transaction that trades one pool both ways is left out of that pool (it is no front- or back-run). */
 function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<InspectModel, readonly Swap[]>): Map<Hex, Trade[]> {
@@ -77,7 +77,7 @@ function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     .map(({ front, back, victims, pools }) => {
       const ordered = [front.index, ...[...victims].sort((a, b) => a - b), back.index];
       const runs = [models[front.index]!, models[back.index]!];
-      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, ...profitOf(runs, actorOf(runs)) };
+      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, ...profitOf(runs, holdersOf(runs)) };
     });
 }
 
@@ -96,7 +96,7 @@ function arbitrages(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     const own = swaps.get(m) ?? [];
     if (!ran(m) || !isCycle(own)) continue;
     const start = own[0]!.tokenIn!;
-    const flows = profitOf([m], actorOf([m]));
+    const flows = profitOf([m], holdersOf([m]));
     if ((flows.profit.find((f) => f.asset === start)?.amount ?? 0n) <= 0n) continue;
     out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lower(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
   }

@@ -352,7 +352,7 @@ export interface StateModel {
  * Where a name came from; sourcify, etherscan (verified ABIs) and signatures (a signature service) only
  * with --online; signature: the function signature typed to `txray call`.
  */
-export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures' | 'signature';
+export type NameSource = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures' | 'signature';
 
 /** One variable (or part of one) that lives in a changed slot, its values before and after. */
 export interface NamedSlotPart {
@@ -391,7 +391,7 @@ export interface Decoded {
   /** Canonical signature, e.g. transfer(address,uint256); null for guessed types. */
   readonly signature: string | null;
   readonly args: readonly DecodedArg[];
-  readonly source: Source | 'guessed';
+  readonly source: NameSource | 'guessed';
   readonly contract?: string;
   /** Guessed types only: the selector no source names. */
   readonly selector?: Hex;

@@ -20,7 +20,7 @@ import type { TracerState } from '../rpc/types.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { modelAnswers } from './modelAnswers.js';
 
-export interface BlockSettings {
+export interface InspectBlockSettings {
   readonly tracer: TracerState;
   readonly timeoutMs: number;
   /** Keep each transaction's answers verbatim (--html writes each one's page from them). */
@@ -37,7 +37,7 @@ function hashOf(answers: SourceAnswers, index: number): Hex {
   return hash.toLowerCase() as Hex;
 }
 
-export async function inspectBlock(client: RpcClient, id: BlockId, s: BlockSettings): Promise<BlockView> {
+export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlockSettings): Promise<BlockView> {
   const answers = await fetchBlock(client, id, { tracer: s.tracer, timeoutMs: s.timeoutMs });
   s.onStage?.(`${answers.transactions.length} transaction(s) fetched`);
   const warnings = answers.warnings;
