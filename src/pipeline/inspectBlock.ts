@@ -8,7 +8,6 @@ import { summarizeBlock } from '../block/summarizeBlock.js';
 import type { BlockView } from '../block/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { RpcFailure } from '../errors.js';
-import { MINED_WITHOUT_RECEIPT } from '../model/buildModel.js';
 import type { InspectModel } from '../model/types.js';
 import { isHash } from '../raw/hex.js';
 import { parseBlock } from '../raw/parseBlock.js';
@@ -49,10 +48,8 @@ export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlo
   const models: InspectModel[] = await Promise.all(
     answers.transactions.map(async (a, i) => {
       const hash = hashOf(a, i);
-      const plain = await modelAnswers(hash, a, { keepAnswers: s.keepAnswers });
+      const model = await modelAnswers(hash, a, { keepAnswers: s.keepAnswers, inPendingBlock: answers.pending });
       left[i] = undefined;
-      // The pending block's transactions carry its blockHash and, not having run, no receipt: said once for the block.
-      const model = answers.pending ? { ...plain, warnings: plain.warnings.filter((w) => w !== MINED_WITHOUT_RECEIPT) } : plain;
       return completeModel(batched, decoder.forInput(), model, s.complete);
     }),
   );
