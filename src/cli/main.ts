@@ -9,7 +9,7 @@ import { ExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
-import { shortHash } from '../render/format.js';
+import { shortHash } from '../format/format.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';

@@ -9,7 +9,7 @@ import type { BlockView } from '../block/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { ExitCode } from '../exitCodes.js';
 import { inspectBlock } from '../pipeline/inspectBlock.js';
-import { shortHash } from '../render/format.js';
+import { shortHash } from '../format/format.js';
 import { makeChalk, resolveColor } from '../render/style.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import type { BlockId } from '../rpc/fetchBlock.js';

@@ -15,7 +15,7 @@ import { UsageError } from '../errors.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { shortHash } from '../render/format.js';
+import { shortHash } from '../format/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
 import type { SummaryRow } from '../render/renderSummary.js';
 import { renderText } from '../render/renderText.js';

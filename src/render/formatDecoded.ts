@@ -6,7 +6,7 @@
 
 import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { shortAddress, shortHex } from './format.js';
+import { shortAddress, shortHex } from '../format/format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
 
 /** " [4e19]" for 40000000000000000000, " [1.234e8]" for 123456789; nothing below a million. */

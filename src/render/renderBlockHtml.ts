@@ -6,7 +6,7 @@
 import type { BlockView } from '../block/types.js';
 import type { InspectModel } from '../model/types.js';
 import { failureReason, feeRecipientWords } from './renderBlock.js';
-import { formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
+import { formatEth, formatGwei, formatUnits, groupDigits } from '../format/format.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
 
 function actionOf(m: InspectModel): string {

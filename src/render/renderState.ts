@@ -10,7 +10,7 @@ import { BASE_FEE_VAULT, L1_FEE_VAULT } from '../model/chain.js';
 import type { AccountChange, AccountRole, FeeSplit, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
 import type { Hex, RpcSlotChange } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
+import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from '../format/format.js';
 import { type AddressStyle, sciHint, showAddress } from './formatDecoded.js';
 
 /** Lines each section shows at most; a transaction that touches 10,000 slots says how many it left out. */

@@ -7,7 +7,7 @@ import { describeRevert } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
 import { cutToWidth, escapeShort } from '../raw/escape.js';
-import { formatUnits, groupDigits, shortHash } from './format.js';
+import { formatUnits, groupDigits, shortHash } from '../format/format.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
 import { statusBadge } from './renderText.js';
 

@@ -10,7 +10,7 @@ import type { FeeSplit, InspectModel, NetChange, Receipt, Simulation, Status, Tr
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
+import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from '../format/format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';

@@ -10,7 +10,7 @@
  */
 
 import { checksumAddress } from '../decode/keccak.js';
-import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
+import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
