@@ -120,7 +120,7 @@ export function feeRecipientPayments(models: readonly InspectModel[], miner: Hex
   const out: MevFinding[] = [];
   for (const m of models) {
     if (!ran(m)) continue;
-    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && lower(t.to) === miner).reduce((sum, t) => sum + BigInt(t.amount), 0n);
+    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && lower(t.to) === miner).reduce((sum, t) => sum + t.amount, 0n);
     if (paid > 0n) out.push({ kind: 'fee-recipient-payment', transactions: [m.hash], actor: lower(m.tx!.from), pools: [], profit: null, payment: paid });
   }
   return out;

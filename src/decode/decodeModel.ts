@@ -145,7 +145,7 @@ function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: 
 function transfersOf(model: InspectModel, tokens: readonly Transfer[]): Transfer[] {
   const tx = model.tx;
   const to = tx?.to ?? model.receipt?.contractAddress;
-  const native = model.tree !== null ? nativeTransfers(model.tree.root) : tx?.value !== undefined && tx.value > 0n && to ? [{ kind: 'ETH' as const, from: tx.from, to, amount: tx.value.toString() }] : [];
+  const native = model.tree !== null ? nativeTransfers(model.tree.root) : tx?.value !== undefined && tx.value > 0n && to ? [{ kind: 'ETH' as const, from: tx.from, to, amount: tx.value }] : [];
   return [...(model.status === 'success' ? native : []), ...tokens];
 }
 

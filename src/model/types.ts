@@ -404,8 +404,8 @@ export interface Transfer {
   readonly kind: 'ETH' | 'ERC-20' | 'ERC-721' | 'ERC-1155';
   readonly from: Hex;
   readonly to: Hex;
-  /** Wei or token units, decimal. */
-  readonly amount: string;
+  /** Wei or token units (an ERC-721's: 1). */
+  readonly amount: bigint;
   readonly token?: Hex;
   readonly tokenId?: string;
   /** ERC-20: what the token says of itself (symbol(), decimals() at the block) or the address book, where known. */
@@ -439,8 +439,8 @@ export interface TokenBalance {
   readonly kind: 'ERC-20' | 'ERC-721' | 'ERC-1155';
   /** ERC-1155: the id; ERC-721 changes count tokens. */
   readonly tokenId?: string;
-  /** Signed, in the token's smallest unit (decimal). */
-  readonly change: string;
+  /** Signed, in the token's smallest unit. */
+  readonly change: bigint;
   readonly symbol: string | null;
   readonly decimals: number | null;
 }

@@ -60,7 +60,7 @@ export interface JsonDocument {
   /** The receipt's logs verbatim, each with the `event` decoding named. */
   readonly logs: ReadonlyArray<JsonRaw & { readonly event?: Decoded }>;
   readonly function: Decoded | null;
-  readonly transfers: readonly Transfer[];
+  readonly transfers: readonly JsonTransfer[];
   /** Every holder's net movement per asset, the actor first. */
   readonly netChanges: readonly JsonNetChange[];
   readonly gasProfile: readonly JsonGasRow[] | null;
@@ -77,6 +77,9 @@ export interface JsonDocument {
   readonly warnings: readonly string[];
   readonly error?: JsonError;
 }
+
+/** A transfer with its amount as a decimal string. */
+export type JsonTransfer = Omit<Transfer, 'amount'> & { readonly amount: string };
 
 export interface JsonAmount {
   readonly asset: 'ETH' | Hex;
@@ -304,7 +307,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     calls: m.tree === null ? null : callJson(m.tree.root),
     logs: (events === null ? logs : logs.map((l, i) => (events[i] ? { ...(l as object), event: events[i] } : l))) as JsonRaw[],
     function: d?.function ?? null,
-    transfers: d?.transfers ?? [],
+    transfers: (d?.transfers ?? []).map((t) => ({ ...t, amount: t.amount.toString() })),
     netChanges: netChangesJson(m),
     ...gasJson(m),
     failure: failureJson(m),
@@ -406,7 +409,7 @@ function stateJson(m: InspectModel): StateJson {
         ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
         ...(t.symbol !== null ? { symbol: t.symbol } : {}),
         ...(t.decimals !== null ? { decimals: t.decimals } : {}),
-        delta: t.change,
+        delta: t.change.toString(),
       })),
     ],
     storageChanges: state.accounts.flatMap((a) => {

@@ -25,12 +25,12 @@ function who(a: AccountChange | { address: Hex; roles: readonly AccountRole[] },
 }
 
 function tokenAmount(t: TokenBalance, s: AddressStyle): string {
-  const n = BigInt(t.change);
+  const n = t.change;
   const unit = t.symbol !== null ? escapeText(t.symbol) : `${t.kind} ${showAddress(t.token, { ...s, short: true })}`;
   if (t.kind === 'ERC-721') return `${signed(n, n.toString())} ${unit} ${n === 1n || n === -1n ? 'token' : 'tokens'}`;
   const id = t.tokenId !== undefined ? ` (id ${t.tokenId})` : '';
   if (t.decimals !== null && t.kind === 'ERC-20') return `${signed(n, formatUnits(n, t.decimals))} ${unit}${id}`;
-  return `${signed(n, groupDigits(n))}${sciHint(t.change)} ${unit}${id}${t.kind === 'ERC-20' ? ' (raw units: decimals unknown)' : ''}`;
+  return `${signed(n, groupDigits(n))}${sciHint(n.toString())} ${unit}${id}${t.kind === 'ERC-20' ? ' (raw units: decimals unknown)' : ''}`;
 }
 
 function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {

@@ -26,7 +26,7 @@ const A_USDC = addr(0xa05dc);
 
 const model = (o: { logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; to?: Hex; value?: bigint }): InspectModel => decodedModel({ ...o, from: SENDER, to: o.to ?? POOL });
 
-const erc20 = (token: Hex, from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from, to, amount: amount.toString(), symbol: token === USDC ? 'USDC' : 'aUSDC', decimals: 6 });
+const erc20 = (token: Hex, from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from, to, amount, symbol: token === USDC ? 'USDC' : 'aUSDC', decimals: 6 });
 const supplyLog = (emitter: Hex): RpcLog => ({
   address: emitter,
   topics: [topic('Supply(address,address,address,uint256,uint16)'), word(USDC), word(SENDER), word('0x0000000000000000000000000000000000000000')],
@@ -53,7 +53,7 @@ describe('protocol events', () => {
 
   test('Uniswap v2 Mint has two topics; an event of the same hash with one topic is not liquidity', () => {
     const mint = (topics: Hex[]): RpcLog => ({ address: POOL, topics, data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [1n, 2n]) });
-    const lp = [erc20(USDC, SENDER, POOL, 5n), { kind: 'ERC-20' as const, token: POOL, from: addr(0), to: SENDER, amount: '7' }];
+    const lp = [erc20(USDC, SENDER, POOL, 5n), { kind: 'ERC-20' as const, token: POOL, from: addr(0), to: SENDER, amount: 7n }];
     const v2 = describeAction(model({ logs: [mint([topic('Mint(address,uint256,uint256)'), word(SENDER)])], transfers: lp }))!;
     expect(v2.action.kind).toBe('add-liquidity');
     const other = describeAction(model({ logs: [mint([topic('Mint(address,uint256,uint256)')])], transfers: lp }))!;
@@ -63,7 +63,7 @@ describe('protocol events', () => {
 
 describe('movements', () => {
   const deposit = (emitter: Hex, holder: Hex, amount: bigint): RpcLog => ({ address: emitter, topics: [topic('Deposit(address,uint256)'), word(holder)], data: encodeAbiParameters([{ type: 'uint256' }], [amount]) });
-  const ether = (from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ETH', from, to, amount: amount.toString() });
+  const ether = (from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ETH', from, to, amount });
 
   test('a Deposit is a wrap where the holder sent the token that much ether, and not otherwise', () => {
     const weth = addr(0x3e7);
@@ -110,7 +110,7 @@ describe('bridges', () => {
   const BRIDGE = addr(0xb1d6e);
   test('an ETH deposit: the ether the actor sent, to the chain the bridge name says', () => {
     const log: RpcLog = { address: BRIDGE, topics: [topic('ETHDepositInitiated(address,address,uint256,bytes)'), word(SENDER), word(SENDER)], data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], [2n * 10n ** 18n, '0x']) };
-    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [{ kind: 'ETH', from: SENDER, to: BRIDGE, amount: (2n * 10n ** 18n).toString() }], labels: { [BRIDGE]: 'Base L1StandardBridge' } }))!;
+    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [{ kind: 'ETH', from: SENDER, to: BRIDGE, amount: 2n * 10n ** 18n }], labels: { [BRIDGE]: 'Base L1StandardBridge' } }))!;
     expect(did.action).toMatchObject({ kind: 'bridge', summary: 'Bridged 2 ETH to Base', protocols: ['Base bridge'] });
   });
 
