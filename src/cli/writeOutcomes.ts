@@ -9,7 +9,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { movementsInOrder } from '../action/flowOrder.js';
-import type { Movement } from '../action/movements.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { UsageError } from '../errors.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
@@ -72,6 +71,24 @@ export interface Writers {
   finish(all: readonly Outcome[]): Promise<void>;
 }
 
+/** The terminal's width for text views (COLUMNS off a terminal; unbounded where neither says). */
+export function outputWidth(io: Io): number {
+  const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
+  return columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+}
+
+/** chalk at the colour level the options and the terminal give. */
+export const chalkFor = (opts: Pick<InspectOptions, 'color'>, io: Io): Promise<ChalkInstance> => makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
+
+/** A JSON document indented for a person at a terminal (one document only), else on one line. */
+export const jsonIndent = (io: Io, single = true): number => (single && io.stdout.isTTY ? 2 : 0);
+
+/** The --html renderer and its inlined script and styles. */
+export type HtmlViews = typeof import('../render/renderHtml.js') & typeof import('../report/assets.js');
+
+/** A transaction's --html page, as every front door writes it: its document, and what moved in the order it ran. */
+export const transactionPage = (html: HtmlViews, model: InspectModel, doc = jsonDocument(model)): Iterable<string> => html.renderHtml(doc, html.reportAssets(), movementsInOrder(model));
+
 /** The views the options ask for, each loaded after the requests are written (while the node works), and only those. */
 interface Views {
   /** chalk, for text output; --json and --quiet never load it. */
@@ -79,15 +96,14 @@ interface Views {
   /** --state's text sections. */
   readonly state?: Promise<typeof import('../render/renderState.js')>;
   /** --html's page renderer and its inlined script and styles. */
-  readonly html?: Promise<typeof import('../render/renderHtml.js') & typeof import('../report/assets.js')>;
+  readonly html?: Promise<HtmlViews>;
   /** --gas's table (cli-table3) and --gas-out's folded stacks. */
   readonly gas?: Promise<typeof import('../render/renderGasProfile.js')>;
 }
 
 function loadViews(opts: InspectOptions, io: Io, afterRequests: Promise<void>): Views {
-  const colorLevel = resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
   let chalkReady: Promise<ChalkInstance> | undefined;
-  const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => makeChalk(colorLevel)));
+  const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => chalkFor(opts, io)));
   const text = !opts.json && !opts.quiet;
   if (text) chalk().catch(() => undefined);
   const views: Views = {
@@ -118,9 +134,7 @@ class OutcomeWriters implements Writers {
     private readonly c: WriterContext,
     private readonly views: Views,
   ) {
-    const { io } = c;
-    const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
-    this.width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+    this.width = outputWidth(c.io);
     this.where = redactUrl(c.opts.url);
   }
 
@@ -132,11 +146,11 @@ class OutcomeWriters implements Writers {
     if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
     // The --json document, made once when both --json and --html show it.
     const doc = 'model' in o && (opts.json || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
-    if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.hash, doc, movementsInOrder(o.model))) === 'stdout') return;
+    if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.model, doc)) === 'stdout') return;
     if (opts.quiet) return;
     if (opts.json) {
       const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
-      await out.writeAll(renderJson(printed, single && this.c.io.stdout.isTTY ? 2 : 0));
+      await out.writeAll(renderJson(printed, jsonIndent(this.c.io, single)));
     } else if (single || opts.full) {
       if ('model' in o) await this.writeText(o.model);
       if (!single) await out.write('\n');
@@ -144,10 +158,10 @@ class OutcomeWriters implements Writers {
   }
 
   /** --html's page for one model: on stdout (--html -), or its file. */
-  private async writePage(hash: Hex | null, doc: ReturnType<typeof jsonDocument>, movements: readonly Movement[]): Promise<'stdout' | 'file'> {
+  private async writePage(model: InspectModel, doc: ReturnType<typeof jsonDocument>): Promise<'stdout' | 'file'> {
     const { opts, single, out } = this.c;
-    const { renderHtml, reportAssets } = await this.views.html!;
-    const page = renderHtml(doc, reportAssets(), movements);
+    const hash = model.hash;
+    const page = transactionPage(await this.views.html!, model, doc);
     if (opts.html === '-') {
       await out.writeAll(page);
       return 'stdout';

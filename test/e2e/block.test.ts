@@ -249,6 +249,19 @@ describe('--html', () => {
     }
     expect(page).toContain('looks like sandwich');
   });
+
+  test("each transaction's page is the one a lookup writes: the same fund flow, drawn from the same movements", async () => {
+    const file = join(dir, 'same.html');
+    expect((await block(s.blocks.sandwich.number, s.anvil.url, '--html', file, '--quiet')).code).toBe(0);
+    for (const hash of [s.blocks.sandwich.sandwich.front, s.blocks.sandwich.sandwich.back]) {
+      const own = join(dir, `lookup-${hash}.html`);
+      expect((await runTxray([hash, '-r', s.anvil.url, '--abi', hopperAbi, '--html', own, '--quiet'])).code).toBe(0);
+      // The markup before the embedded document: the title and the fund flow laid out from the movements.
+      const drawn = (path: string) => readFileSync(path, 'utf8').split('<script type="application/json"')[0]!;
+      expect(drawn(own)).toContain('<svg');
+      expect(drawn(join(dir, 'same-transactions', `${hash}.html`))).toBe(drawn(own));
+    }
+  });
 });
 
 describe('without traces', () => {
