@@ -474,3 +474,22 @@ export interface GasProfile {
   /** Folded stacks, one line per call path with its self gas ("a;b;c 123"), for flame-graph viewers. */
   readonly folded: readonly { readonly stack: readonly CallNode[]; readonly selfGas: bigint }[];
 }
+
+/** A block's header (`txray block`), converted: quantities as bigint. */
+export interface BlockHeader {
+  readonly number: bigint;
+  /** Null for a pending block the node does not name yet. */
+  readonly hash: Hex | null;
+  readonly parentHash: Hex | null;
+  /** Seconds since 1970. */
+  readonly timestamp: bigint;
+  readonly miner: Hex | null;
+  readonly gasUsed: bigint;
+  readonly gasLimit: bigint;
+  /** Null before London. */
+  readonly baseFeePerGas: bigint | null;
+  /** Null before Cancun. */
+  readonly blobGasUsed: bigint | null;
+  readonly excessBlobGas: bigint | null;
+  readonly transactionCount: number;
+}

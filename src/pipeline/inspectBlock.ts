@@ -10,7 +10,8 @@ import type { Decoder } from '../decode/createDecoder.js';
 import { RpcFailure } from '../errors.js';
 import type { InspectModel } from '../model/types.js';
 import { isHash } from '../raw/hex.js';
-import { parseBlock } from '../raw/parseBlock.js';
+import { toBlockHeader } from '../model/convert.js';
+import { parseBlockAnswer } from '../raw/parseBlock.js';
 import type { Hex, SourceAnswers } from '../raw/types.js';
 import { coalesceBatches } from '../rpc/coalesceBatches.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
@@ -40,7 +41,7 @@ export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlo
   const answers = await fetchBlock(client, id, { tracer: s.tracer, timeoutMs: s.timeoutMs });
   s.onStage?.(`${answers.transactions.length} transaction(s) fetched`);
   const warnings = answers.warnings;
-  const block = parseBlock(answers.header, (m) => void warnings.push(m));
+  const header = toBlockHeader(parseBlockAnswer(answers.header, (m) => void warnings.push(m)), answers.transactions.length);
   const decoder = await s.decoderReady;
   const batched = coalesceBatches(client);
   // Each transaction's answers are let go once its model is made: the block is never held twice.
@@ -54,5 +55,5 @@ export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlo
     }),
   );
   s.onStage?.('models complete');
-  return summarizeBlock(block, models, answers.pending, warnings);
+  return summarizeBlock(header, models, answers.pending, warnings);
 }
