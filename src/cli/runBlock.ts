@@ -68,8 +68,8 @@ export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Pro
   for (const w of view.warnings) await log.say(`txray: warning: ${w}`);
   for (const m of view.models) for (const w of m.warnings) await log.say(`txray: warning: ${m.hash === null ? '' : `${shortHash(m.hash)}: `}${w}`);
   if (opts.html !== undefined) await writeHtml(view, r);
-  if (opts.quiet || opts.html === '-') return ExitCode.success;
-  if (opts.json) {
+  if (opts.quiet || opts.view === 'html') return ExitCode.success;
+  if (opts.view === 'json') {
     const { blockDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
     await out.writeAll(renderBlockJson(blockDocument(view), jsonIndent(io)));
   } else {

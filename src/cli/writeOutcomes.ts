@@ -104,7 +104,7 @@ interface Views {
 function loadViews(opts: InspectOptions, io: Io, afterRequests: Promise<void>): Views {
   let chalkReady: Promise<ChalkInstance> | undefined;
   const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => chalkFor(opts, io)));
-  const text = !opts.json && !opts.quiet;
+  const text = opts.view === 'text' && !opts.quiet;
   if (text) chalk().catch(() => undefined);
   const views: Views = {
     chalk,
@@ -145,10 +145,10 @@ class OutcomeWriters implements Writers {
     else await log.say(`txray: ${tag}${errorMessage(o.error)}`);
     if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
     // The --json document, made once when both --json and --html show it.
-    const doc = 'model' in o && (opts.json || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
+    const doc = 'model' in o && (opts.view === 'json' || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
     if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.model, doc)) === 'stdout') return;
     if (opts.quiet) return;
-    if (opts.json) {
+    if (opts.view === 'json') {
       const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
       await out.writeAll(renderJson(printed, jsonIndent(this.c.io, single)));
     } else if (single || opts.full) {
@@ -188,7 +188,7 @@ class OutcomeWriters implements Writers {
   async finish(all: readonly Outcome[]): Promise<void> {
     const { opts, single, out } = this.c;
     const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
-    if (!single && !opts.json && !opts.full && !opts.quiet) {
+    if (!single && opts.view === 'text' && !opts.full && !opts.quiet) {
       // cli-table3 is loaded only here: a single lookup never needs it.
       const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, await this.views.chalk()));
