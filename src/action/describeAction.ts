@@ -159,7 +159,7 @@ function approvalsOnly(f: Facts): Verdict | null {
 
 /** Lending and staking: the protocol's own event from a contract the address book names as that protocol's. */
 function protocolOwn(f: Facts): Verdict | null {
-  const hit = protocolEvent(f.logs, f.nameOf);
+  const hit = protocolEvent(f.logs, (a) => f.model.decoded?.bookKeys?.get(a));
   if (hit === null) return null;
   const about = (side: readonly AssetAmount[]): readonly AssetAmount[] => {
     const match = hit.asset === null ? [] : side.filter((a) => a.asset === hit.asset);

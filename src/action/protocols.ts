@@ -169,15 +169,17 @@ export function venueEvents(logs: readonly RpcLog[]): VenueHit[] {
 }
 
 /**
- * A protocol's own event, trusted only from an emitter the address book names as that protocol's
- * (another contract may emit an event of the same signature). `asset` says which topic holds the asset
- * the sentence is about (the reserve), where the event has one.
+ * A protocol's own event, trusted only from an emitter the address book keys as that protocol's contract
+ * (another contract may emit an event of the same signature, and a name given by --labels or an artifact
+ * may read like anything). `asset` says which topic holds the asset the sentence is about (the reserve),
+ * where the event has one.
  */
 interface ProtocolEvent {
   readonly topic0: string;
   readonly topics: number;
-  readonly emitter: RegExp;
-  /** The protocol's name; for a bridge, empty: the destination comes from the emitter's name ("Base L1StandardBridge" → "Base"). */
+  /** The address book's key for the emitter ("aave-v3-pool"); "bridge": any bridge's ("bridge:Base"). */
+  readonly key: string;
+  /** The protocol's name; for a bridge, empty: the destination comes from the key ("bridge:Base" → "Base"). */
   readonly protocol: string;
   readonly kind: ActionKind;
   readonly assetTopic?: number;
@@ -185,34 +187,30 @@ interface ProtocolEvent {
   readonly amountWord?: number;
 }
 
-const AAVE_V3_POOL = /^Aave v3\b.*\bPool$/;
-const AAVE_V2_POOL = /^Aave v2\b.*\b(Lending)?Pool$/;
-
-const event = (signature: string, topics: number, emitter: RegExp, protocol: string, kind: ActionKind, assetTopic?: number, amountWord?: number): ProtocolEvent => ({
+const event = (signature: string, topics: number, key: string, protocol: string, kind: ActionKind, assetTopic?: number, amountWord?: number): ProtocolEvent => ({
   topic0: topic(signature),
   topics,
-  emitter,
+  key,
   protocol,
   kind,
   ...(assetTopic !== undefined ? { assetTopic } : {}),
   ...(amountWord !== undefined ? { amountWord } : {}),
 });
 
-/** The bridges' own contracts, as the address book names them (from viem's chain definitions and @arbitrum/sdk). */
-const BRIDGE = / (L1StandardBridge|Inbox|L1GatewayRouter)$/;
+const BRIDGE = 'bridge:';
 
 const PROTOCOL_EVENTS: readonly ProtocolEvent[] = [
-  event('Supply(address,address,address,uint256,uint16)', 4, AAVE_V3_POOL, 'Aave v3', 'supply', 1),
-  event('Withdraw(address,address,address,uint256)', 4, AAVE_V3_POOL, 'Aave v3', 'withdraw', 1),
-  event('Borrow(address,address,address,uint256,uint8,uint256,uint16)', 4, AAVE_V3_POOL, 'Aave v3', 'borrow', 1),
-  event('Repay(address,address,address,uint256,bool)', 4, AAVE_V3_POOL, 'Aave v3', 'repay', 1),
-  event('LiquidationCall(address,address,address,uint256,uint256,address,bool)', 4, AAVE_V3_POOL, 'Aave v3', 'liquidate', 2),
-  event('Deposit(address,address,address,uint256,uint16)', 4, AAVE_V2_POOL, 'Aave v2', 'supply', 1),
-  event('Withdraw(address,address,address,uint256)', 4, AAVE_V2_POOL, 'Aave v2', 'withdraw', 1),
-  event('Borrow(address,address,address,uint256,uint256,uint256,uint16)', 4, AAVE_V2_POOL, 'Aave v2', 'borrow', 1),
-  event('Repay(address,address,address,uint256)', 4, AAVE_V2_POOL, 'Aave v2', 'repay', 1),
-  event('LiquidationCall(address,address,address,uint256,uint256,address,bool)', 4, AAVE_V2_POOL, 'Aave v2', 'liquidate', 2),
-  event('Submitted(address,uint256,address)', 2, /^(Lido\b|stETH$)/, 'Lido', 'stake', undefined, 0),
+  event('Supply(address,address,address,uint256,uint16)', 4, 'aave-v3-pool', 'Aave v3', 'supply', 1),
+  event('Withdraw(address,address,address,uint256)', 4, 'aave-v3-pool', 'Aave v3', 'withdraw', 1),
+  event('Borrow(address,address,address,uint256,uint8,uint256,uint16)', 4, 'aave-v3-pool', 'Aave v3', 'borrow', 1),
+  event('Repay(address,address,address,uint256,bool)', 4, 'aave-v3-pool', 'Aave v3', 'repay', 1),
+  event('LiquidationCall(address,address,address,uint256,uint256,address,bool)', 4, 'aave-v3-pool', 'Aave v3', 'liquidate', 2),
+  event('Deposit(address,address,address,uint256,uint16)', 4, 'aave-v2-pool', 'Aave v2', 'supply', 1),
+  event('Withdraw(address,address,address,uint256)', 4, 'aave-v2-pool', 'Aave v2', 'withdraw', 1),
+  event('Borrow(address,address,address,uint256,uint256,uint256,uint16)', 4, 'aave-v2-pool', 'Aave v2', 'borrow', 1),
+  event('Repay(address,address,address,uint256)', 4, 'aave-v2-pool', 'Aave v2', 'repay', 1),
+  event('LiquidationCall(address,address,address,uint256,uint256,address,bool)', 4, 'aave-v2-pool', 'Aave v2', 'liquidate', 2),
+  event('Submitted(address,uint256,address)', 2, 'lido', 'Lido', 'stake', undefined, 0),
   event('ETHDepositInitiated(address,address,uint256,bytes)', 3, BRIDGE, '', 'bridge', undefined, 0),
   event('ERC20DepositInitiated(address,address,address,address,uint256,bytes)', 4, BRIDGE, '', 'bridge', 1, 1),
   event('InboxMessageDelivered(uint256,bytes)', 2, BRIDGE, '', 'bridge'),
@@ -228,19 +226,19 @@ export interface ProtocolHit {
   readonly log: RpcLog;
 }
 
-/** The first protocol event among the logs whose emitter `nameOf` names as that protocol's. */
-export function protocolEvent(logs: readonly RpcLog[], nameOf: (address: string) => string | undefined): ProtocolHit | null {
+/** The first protocol event among the logs whose emitter the address book keys (`keyOf`) as that protocol's. */
+export function protocolEvent(logs: readonly RpcLog[], keyOf: (address: string) => string | undefined): ProtocolHit | null {
   for (const log of logs) {
     const t0 = log.topics[0]?.toLowerCase();
     if (t0 === undefined) continue;
     for (const e of PROTOCOL_EVENTS) {
       if (e.topic0 !== t0 || e.topics !== log.topics.length) continue;
-      const name = nameOf(log.address.toLowerCase());
-      if (name === undefined || !e.emitter.test(name)) continue;
+      const key = keyOf(log.address.toLowerCase());
+      if (key === undefined || (e.key === BRIDGE ? !key.startsWith(BRIDGE) || key.length === BRIDGE.length : key !== e.key)) continue;
       const word = e.assetTopic === undefined ? undefined : log.topics[e.assetTopic];
       const at = e.amountWord === undefined ? -1 : 2 + 64 * e.amountWord;
       const amount = at < 0 || log.data.length < at + 64 ? null : BigInt(`0x${log.data.slice(at, at + 64)}`);
-      const protocol = e.protocol !== '' ? e.protocol : name.replace(BRIDGE, '');
+      const protocol = e.protocol !== '' ? e.protocol : key.slice(BRIDGE.length);
       return { protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex), amount, log };
     }
   }

@@ -249,8 +249,8 @@ export class AbiIndex {
     const entries = new Map<string, BookEntry>();
     if (this.dbDir !== null && Number.isSafeInteger(chainId) && chainId >= 0) {
       try {
-        const rows = JSON.parse(readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8')) as Array<[string, string, string | null, number | null]>;
-        for (const [address, name, symbol, decimals] of rows) entries.set(address, { name, symbol, decimals });
+        const rows = JSON.parse(readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8')) as Array<[string, string, string | null, number | null, string | null]>;
+        for (const [address, name, symbol, decimals, key] of rows) entries.set(address, { name, symbol, decimals, key: key ?? null });
       } catch {
         /* no file for this chain, or not built: no names from it */
       }
@@ -342,6 +342,8 @@ export interface BookEntry {
   readonly name: string;
   readonly symbol: string | null;
   readonly decimals: number | null;
+  /** Which protocol's contract it is ("aave-v3-pool", "lido", "bridge:Base"), where the book's source says. */
+  readonly key: string | null;
 }
 
 /** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */

@@ -13,7 +13,7 @@ import type { AbiIndex } from './abiIndex.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { decodeLogs, type LogDecoding } from './decodeLogs.js';
-import { checksumsOf, withSystemLabels } from './labels.js';
+import { bookKeys, checksumsOf, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
 
@@ -180,6 +180,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
     error: rootError,
     transfers,
     labels,
+    bookKeys: bookKeys(model, index),
     checksums: checksumsOf(model, transfers),
   };
 }

@@ -423,6 +423,8 @@ export interface DecodedModel {
   readonly transfers: readonly Transfer[];
   /** Lower-case address → name, for display. */
   readonly labels: ReadonlyMap<string, string>;
+  /** Lower-case emitter → the address book's protocol key ("aave-v3-pool", "lido", "bridge:Base"); absent where none is known. */
+  readonly bookKeys?: ReadonlyMap<string, string>;
   /** Lower-case address → its EIP-55 checksummed form, for every address the views show. */
   readonly checksums: ReadonlyMap<string, string>;
   /** --state: token balance changes and storage names (decodeState). */
