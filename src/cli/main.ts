@@ -25,6 +25,7 @@ import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
 import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions } from './parseOptions.js';
+import { completeSettingsOf } from './completeSettingsOf.js';
 import { createWriters, jsonIndent, type Outcome, type Writers } from './writeOutcomes.js';
 import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
 import { RunLog } from './runLog.js';
@@ -295,19 +296,7 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
   try {
     const model = await runPipeline(client, input, {
       lookup: r.lookup,
-      complete: {
-        timeoutMs: opts.timeoutMs,
-        // The gas profile is made once where a view shows it.
-        needsGasProfile: opts.view === 'json' || opts.html !== undefined || opts.gas || opts.gasOut !== undefined,
-        warnPartialGas: opts.gas || opts.gasOut !== undefined,
-        // Every view shows amounts (the transfers, the action, the many-hashes summary, the report's
-        // fund flow); --quiet prints none, but its --html page still does.
-        tokenAmounts: !opts.quiet || opts.html !== undefined,
-        actor: opts.actor,
-        online: opts.online,
-        interrupt: io.interrupt,
-        debug: opts.debug ? (line) => log.debug(`${tag}${line}`) : undefined,
-      },
+      complete: completeSettingsOf(opts, io, log, opts.view === 'json' || opts.html !== undefined || opts.gas || opts.gasOut !== undefined, tag),
       decoderReady,
       onStage: opts.debug ? (stage) => log.debug(`${tag}${stage} at ${log.elapsed()}`) : undefined,
     });

@@ -15,6 +15,7 @@ import type { BlockId } from '../rpc/fetchBlock.js';
 import type { Io, SafeWriter } from './io.js';
 import { blockPagesFolder, type InspectOptions } from './parseOptions.js';
 import type { RunLog } from './runLog.js';
+import { completeSettingsOf } from './completeSettingsOf.js';
 import { chalkFor, jsonIndent, outputWidth, transactionPage, writeOutput } from './writeOutcomes.js';
 
 export interface BlockRun {
@@ -50,18 +51,8 @@ export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Pro
     timeoutMs: opts.timeoutMs,
     // Each transaction's page is made from its answers verbatim, as a lookup's is.
     keepAnswers: opts.html !== undefined && opts.html !== '-',
-    complete: {
-      timeoutMs: opts.timeoutMs,
-      online: opts.online,
-      interrupt: io.interrupt,
-      debug: opts.debug ? (line) => log.debug(line) : undefined,
-      needsGasProfile: false,
-      warnPartialGas: false,
-      // As a lookup's: every view but --quiet shows amounts, and an --html page even with --quiet.
-      tokenAmounts: !opts.quiet || opts.html !== undefined,
-      // --as: each row's action from that address's view, as a lookup's is.
-      actor: opts.actor,
-    },
+    // As a lookup's; the gas profile for the transactions' --html pages, which show it as a lookup's does.
+    complete: completeSettingsOf(opts, io, log, opts.html !== undefined && opts.html !== '-'),
     decoderReady: r.decoderReady,
     onStage: opts.debug ? (stage) => log.debug(`${stage} at ${log.elapsed()}`) : undefined,
   });

@@ -260,6 +260,9 @@ describe('--html', () => {
       const drawn = (path: string) => readFileSync(path, 'utf8').split('<script type="application/json"')[0]!;
       expect(drawn(own)).toContain('<svg');
       expect(drawn(join(dir, 'same-transactions', `${hash}.html`))).toBe(drawn(own));
+      // The embedded document too, gas profile included: the same stages made it.
+      const embedded = (path: string) => JSON.parse(readFileSync(path, 'utf8').split('id="txray-data">')[1]!.split('</script>')[0]!);
+      expect(embedded(join(dir, 'same-transactions', `${hash}.html`))).toEqual(embedded(own));
     }
   });
 });
