@@ -16,7 +16,7 @@ import type { Io, SafeWriter } from './io.js';
 import { blockPagesFolder, type InspectOptions } from './parseOptions.js';
 import type { RunLog } from './runLog.js';
 import { completeSettingsOf } from './completeSettingsOf.js';
-import { chalkFor, jsonIndent, outputWidth, transactionPage, writeOutput } from './writeOutcomes.js';
+import { chalkFor, jsonIndent, outputWidth, sayWarnings, transactionPage, writeOutput } from './writeOutcomes.js';
 
 export interface BlockRun {
   readonly opts: InspectOptions;
@@ -56,8 +56,8 @@ export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Pro
     decoderReady: r.decoderReady,
     onStage: opts.debug ? (stage) => log.debug(`${stage} at ${log.elapsed()}`) : undefined,
   });
-  for (const w of view.warnings) await log.say(`txray: warning: ${w}`);
-  for (const m of view.models) for (const w of m.warnings) await log.say(`txray: warning: ${m.hash === null ? '' : `${shortHash(m.hash)}: `}${w}`);
+  await sayWarnings(log, view.warnings);
+  for (const m of view.models) await sayWarnings(log, m.warnings, m.hash === null ? '' : `${shortHash(m.hash)}: `);
   if (opts.html !== undefined) await writeHtml(view, r);
   if (opts.quiet || opts.view === 'html') return ExitCode.success;
   if (opts.view === 'json') {

@@ -71,6 +71,11 @@ export interface Writers {
   finish(all: readonly Outcome[]): Promise<void>;
 }
 
+/** Warnings on stderr, one line each, tagged with their transaction (`tag`) where several are shown. */
+export async function sayWarnings(log: RunLog, warnings: readonly string[], tag = ''): Promise<void> {
+  for (const w of warnings) await log.say(`txray: warning: ${tag}${w}`);
+}
+
 /** The terminal's width for text views (COLUMNS off a terminal; unbounded where neither says). */
 export function outputWidth(io: Io): number {
   const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
@@ -141,7 +146,7 @@ class OutcomeWriters implements Writers {
   async emit(o: Outcome): Promise<void> {
     const { opts, single, out, log } = this.c;
     const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
-    if ('model' in o) for (const w of o.model.warnings) await log.say(`txray: warning: ${tag}${w}`);
+    if ('model' in o) await sayWarnings(log, o.model.warnings, tag);
     else await log.say(`txray: ${tag}${errorMessage(o.error)}`);
     if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
     // The --json document, made once when both --json and --html show it.
