@@ -4,7 +4,9 @@
 // Aave's address book (MIT; every v2 and v3 market's contracts and tokens, by chain) and Safe's
 // deployments (MIT; every Safe singleton, factory and library, on the chains the list covers), and the L2s'
 // bridges from viem's chain definitions (MIT) and @arbitrum/sdk (Apache-2.0). Run by the
-// build into dist/sigdb/addresses.json, rows of [chain id, address, name, symbol | null, decimals | null]:
+// build into dist/sigdb/addresses.json, rows of [chain id, address, name, symbol | null, decimals | null,
+// key | null]; the key says which protocol's contract it is, from the source's own structure (Aave's POOL,
+// viem's l1StandardBridge, the Lido token), for the action stage to trust that protocol's events by:
 // txray labels these addresses on their chain (mainnet's also where a transaction names none, and on
 // local chains, which may fork it) and takes a token's symbol and decimals from here before asking.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,19 +31,19 @@ const TOKEN_KEY = /^(a|c|s|i|m)[A-Z0-9]{2,}$/;
 
 export function extractAddressBook() {
   const rows = new Map();
-  const put = (chainId, address, name, symbol, decimals) => {
+  const put = (chainId, address, name, symbol, decimals, key = null) => {
     const a = address.toLowerCase();
-    const key = `${chainId}:${a}`;
-    if (!Number.isSafeInteger(chainId) || !/^0x[0-9a-f]{40}$/.test(a) || rows.has(key) || a === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee') return; // the "ETH" placeholder is no contract
+    if (!Number.isSafeInteger(chainId) || !/^0x[0-9a-f]{40}$/.test(a) || rows.has(`${chainId}:${a}`) || a === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee') return; // the "ETH" placeholder is no contract
     if (typeof name !== 'string' || name.trim() === '' || name.length > 100) return;
-    rows.set(key, [chainId, a, name.trim(), symbol ?? null, Number.isSafeInteger(decimals) && decimals >= 0 && decimals <= 255 ? decimals : null]);
+    rows.set(`${chainId}:${a}`, [chainId, a, name.trim(), symbol ?? null, Number.isSafeInteger(decimals) && decimals >= 0 && decimals <= 255 ? decimals : null, key]);
   };
   const sources = [];
 
   // Tokens first: where an address is both (Synthetix's SNX), the token's symbol is its name.
   const list = require('@uniswap/default-token-list');
   const listMeta = require('@uniswap/default-token-list/package.json');
-  for (const t of list.tokens) if (typeof t.symbol === 'string' && /^[\x21-\x7e]{1,20}$/.test(t.symbol)) put(t.chainId, t.address, t.symbol, t.symbol, t.decimals);
+  // Lido's stETH on mainnet is its staking contract: it emits Submitted.
+  for (const t of list.tokens) if (typeof t.symbol === 'string' && /^[\x21-\x7e]{1,20}$/.test(t.symbol)) put(t.chainId, t.address, t.symbol, t.symbol, t.decimals, t.chainId === 1 && t.symbol === 'stETH' ? 'lido' : null);
   sources.push(`${listMeta.name}@${listMeta.version} (${listMeta.license})`);
 
   const { legos } = require('@studydefi/money-legos');
@@ -76,7 +78,7 @@ export function extractAddressBook() {
     const variant = m[2].replace(/^(Ethereum|Arbitrum|Avalanche|Base|BNB|Fuji|Polygon|Optimism|Gnosis|Metis|Scroll|ZkSync|Linea|Sonic|Celo|Mantle|Soneium|Ink|Plasma|Sepolia|ArbitrumSepolia|BaseSepolia|OptimismSepolia|ScrollSepolia|Harmony|Fantom|FantomTestnet|Mumbai|Goerli)/, '');
     const prefix = `Aave ${m[1].toLowerCase()}${variant && !/Sepolia|Testnet|Fuji|Mumbai|Goerli/.test(m[2]) ? ` ${variant}` : ''}`;
     for (const [constant, value] of Object.entries(book)) {
-      if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) && !/^0x0{40}$/.test(value)) put(book.CHAIN_ID, value, `${prefix} ${pascal(constant)}`, null, null);
+      if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) && !/^0x0{40}$/.test(value)) put(book.CHAIN_ID, value, `${prefix} ${pascal(constant)}`, null, null, constant === 'POOL' ? `aave-${m[1].toLowerCase()}-pool` : null);
     }
     for (const [symbol, asset] of Object.entries(book.ASSETS ?? {})) {
       if (typeof asset !== 'object' || asset === null) continue;
@@ -117,15 +119,15 @@ export function extractAddressBook() {
     const contracts = chain?.contracts;
     if (contracts === undefined || typeof chain.name !== 'string' || chain.testnet === true) continue;
     for (const [key, label] of [['l1StandardBridge', 'L1StandardBridge'], ['portal', 'OptimismPortal']]) {
-      for (const [from, entry] of Object.entries(contracts[key] ?? {})) if (typeof entry?.address === 'string') put(Number(from), entry.address, `${chain.name} ${label}`, null, null);
+      for (const [from, entry] of Object.entries(contracts[key] ?? {})) if (typeof entry?.address === 'string') put(Number(from), entry.address, `${chain.name} ${label}`, null, null, key === 'l1StandardBridge' ? `bridge:${chain.name}` : null);
     }
   }
   sources.push(`${viemMeta.name}@${viemMeta.version} (${viemMeta.license})`);
   const arbitrumMeta = require('@arbitrum/sdk/package.json');
   for (const n of require('@arbitrum/sdk/dist/lib/dataEntities/networks.js').getArbitrumNetworks()) {
     if (n.isTestnet === true) continue;
-    put(n.parentChainId, n.ethBridge.inbox, `${n.name} Inbox`, null, null);
-    if (n.tokenBridge?.parentGatewayRouter) put(n.parentChainId, n.tokenBridge.parentGatewayRouter, `${n.name} L1GatewayRouter`, null, null);
+    put(n.parentChainId, n.ethBridge.inbox, `${n.name} Inbox`, null, null, `bridge:${n.name}`);
+    if (n.tokenBridge?.parentGatewayRouter) put(n.parentChainId, n.tokenBridge.parentGatewayRouter, `${n.name} L1GatewayRouter`, null, null, `bridge:${n.name}`);
   }
   sources.push(`${arbitrumMeta.name}@${arbitrumMeta.version} (${arbitrumMeta.license})`);
 

@@ -103,59 +103,67 @@ export async function sendSetCode(rpc, logic) {
  */
 export async function makeScenarios(rpc, options = {}) {
   const skip = new Set(options.skip ?? []);
+  // Each one mined before the next is sent: anvil can answer eth_sendTransaction before it mines, and two
+  // sent in that moment share a block. Every scenario is then the first of its block, as the tests that
+  // re-execute one on its parent block's state (and word what they replayed) take it to be.
+  const mined = async (sent) => {
+    const hash = await sent;
+    await receipt(rpc, hash);
+    return hash;
+  };
+  const alone = (tx) => mined(send(rpc, tx));
   const { logic, showcase, creation } = await deploy(rpc);
   const gas = hex(1_000_000);
   const h = { creation };
-  h.showcase = await send(rpc, { to: showcase, value: hex(10), gas: hex(3_000_000), data: call('Showcase', 'run', [3n]) });
-  h.legacyTransfer = await send(rpc, { type: '0x0', gasPrice: hex(parseGwei('2')), to: DEV.other, value: hex(1_500_000_000_000_000_000n) });
-  h.accessList = await send(rpc, {
+  h.showcase = await alone({ to: showcase, value: hex(10), gas: hex(3_000_000), data: call('Showcase', 'run', [3n]) });
+  h.legacyTransfer = await alone({ type: '0x0', gasPrice: hex(parseGwei('2')), to: DEV.other, value: hex(1_500_000_000_000_000_000n) });
+  h.accessList = await alone({
     type: '0x1',
     gasPrice: hex(parseGwei('2')),
     to: showcase,
     data: call('Showcase', 'recurse', [2n]),
     accessList: [{ address: showcase, storageKeys: [`0x${'0'.repeat(64)}`] }],
   });
-  h.reason = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failReason') });
-  h.panicIndex = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failIndex', [5n]) });
-  h.overflow = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failOverflow', [255]) });
-  h.custom = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failCustom') });
-  h.deep = await send(rpc, { to: showcase, gas, data: call('Showcase', 'failDeep') });
-  h.outOfGas = await send(rpc, { to: showcase, gas: hex(100_000), data: call('Showcase', 'burn') });
-  h.invalid = await send(rpc, { to: showcase, gas, data: call('Showcase', 'invalidOp') });
-  h.evil = await send(rpc, { to: showcase, gas, data: call('Showcase', 'evil') });
-  h.recursion = await send(rpc, { to: showcase, gas: hex(8_000_000), data: call('Showcase', 'recurse', [60n]) });
-  h.setCode = await sendSetCode(rpc, logic);
+  h.reason = await alone({ to: showcase, gas, data: call('Showcase', 'failReason') });
+  h.panicIndex = await alone({ to: showcase, gas, data: call('Showcase', 'failIndex', [5n]) });
+  h.overflow = await alone({ to: showcase, gas, data: call('Showcase', 'failOverflow', [255]) });
+  h.custom = await alone({ to: showcase, gas, data: call('Showcase', 'failCustom') });
+  h.deep = await alone({ to: showcase, gas, data: call('Showcase', 'failDeep') });
+  h.outOfGas = await alone({ to: showcase, gas: hex(100_000), data: call('Showcase', 'burn') });
+  h.invalid = await alone({ to: showcase, gas, data: call('Showcase', 'invalidOp') });
+  h.evil = await alone({ to: showcase, gas, data: call('Showcase', 'evil') });
+  h.recursion = await alone({ to: showcase, gas: hex(8_000_000), data: call('Showcase', 'recurse', [60n]) });
+  h.setCode = await mined(sendSetCode(rpc, logic));
   // ERC-20: a transfer (decoded by the built-in ABIs alone), an approve + transferFrom by another
   // account, and a transfer over the balance (custom error InsufficientBalance).
-  h.tokenDeploy = await send(rpc, { data: deployData('Token', [10n ** 24n]) });
+  h.tokenDeploy = await alone({ data: deployData('Token', [10n ** 24n]) });
   const token = (await receipt(rpc, h.tokenDeploy)).contractAddress;
-  h.tokenTransfer = await send(rpc, { to: token, data: call('Token', 'transfer', [DEV.other, 40n * 10n ** 18n]) });
-  await send(rpc, { to: token, data: call('Token', 'approve', [showcase, 10n ** 18n]) });
-  h.tokenFail = await send(rpc, { to: token, gas, data: call('Token', 'transfer', [DEV.other, 10n ** 25n]) });
+  h.tokenTransfer = await alone({ to: token, data: call('Token', 'transfer', [DEV.other, 40n * 10n ** 18n]) });
+  await alone({ to: token, data: call('Token', 'approve', [showcase, 10n ** 18n]) });
+  h.tokenFail = await alone({ to: token, gas, data: call('Token', 'transfer', [DEV.other, 10n ** 25n]) });
   // Plain value to a contract: its receive() runs.
-  h.receive = await send(rpc, { to: showcase, value: '0x5' });
+  h.receive = await alone({ to: showcase, value: '0x5' });
   // State changes: Vault behind an EIP-1967 proxy (the proxy's creation writes the standard slots),
   // then one call through it that writes every storage shape, mints two MetaTokens (one with a
   // hostile string symbol and 6 decimals, one with a bytes32 symbol) and passes value on to an account
   // that did not exist before.
-  const vaultHash = await send(rpc, { data: deployData('Vault') });
+  const vaultHash = await alone({ data: deployData('Vault') });
   const vault = (await receipt(rpc, vaultHash)).contractAddress;
-  h.proxyCreation = await send(rpc, { data: deployData('Proxy1967', [vault]) });
+  h.proxyCreation = await alone({ data: deployData('Proxy1967', [vault]) });
   const proxy = (await receipt(rpc, h.proxyCreation)).contractAddress;
-  const evilToken = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', [EVIL_SYMBOL, `0x${'0'.repeat(64)}`, 6]) }))).contractAddress;
-  const wordToken = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', ['', stringToHex('MKR', { size: 32 }), 18]) }))).contractAddress;
-  h.stateShow = await send(rpc, { to: proxy, value: hex(1000), gas: hex(1_000_000), data: call('Vault', 'fill', [FRESH, 1000n, 42n, evilToken, wordToken]) });
+  const evilToken = (await receipt(rpc, await alone({ data: deployData('MetaToken', [EVIL_SYMBOL, `0x${'0'.repeat(64)}`, 6]) }))).contractAddress;
+  const wordToken = (await receipt(rpc, await alone({ data: deployData('MetaToken', ['', stringToHex('MKR', { size: 32 }), 18]) }))).contractAddress;
+  h.stateShow = await alone({ to: proxy, value: hex(1000), gas: hex(1_000_000), data: call('Vault', 'fill', [FRESH, 1000n, 42n, evilToken, wordToken]) });
   // A selfdestruct of a contract made in an earlier transaction (the showcase's Child): after Cancun
   // (EIP-6780) it only sends the balance away; the account and its code stay.
   const child = `0x${(await rpc('eth_call', [{ to: showcase, data: call('Showcase', 'lastChild') }, 'latest'])).slice(26)}`;
-  if (!skip.has('destroyOld')) h.destroyOld = await send(rpc, { to: child, gas, data: call('Child', 'destroy', [FRESH]) });
+  if (!skip.has('destroyOld')) h.destroyOld = await alone({ to: child, gas, data: call('Child', 'destroy', [FRESH]) });
   // A token whose symbol() reverts, minting to the sender.
-  const mute = (await receipt(rpc, await send(rpc, { data: deployData('MetaToken', ['', `0x${'0'.repeat(64)}`, 0]) }))).contractAddress;
-  h.muteMint = await send(rpc, { to: mute, data: call('MetaToken', 'mint', [DEV.sender, 7n]) });
+  const mute = (await receipt(rpc, await alone({ data: deployData('MetaToken', ['', `0x${'0'.repeat(64)}`, 0]) }))).contractAddress;
+  h.muteMint = await alone({ to: mute, data: call('MetaToken', 'mint', [DEV.sender, 7n]) });
   // Hostile text for the HTML report (an event and a caught revert that try to become markup).
-  const hostile = (await receipt(rpc, await send(rpc, { data: deployData('Hostile') }))).contractAddress;
-  h.evilHtml = await send(rpc, { to: hostile, gas, data: call('Hostile', 'evilHtml') });
-  for (const hash of Object.values(h)) await receipt(rpc, hash);
+  const hostile = (await receipt(rpc, await alone({ data: deployData('Hostile') }))).contractAddress;
+  h.evilHtml = await alone({ to: hostile, gas, data: call('Hostile', 'evilHtml') });
   return { hashes: h, logic, showcase, token, vault, proxy, evilToken, wordToken, mute, child, hostile };
 }
 

@@ -471,6 +471,16 @@ export async function busyBlock(rpc, uni) {
   return (await mineTogether(rpc, uni, txs)).block;
 }
 
+/** The senders' net movements over several transactions together (see Net). */
+function netOver(facts) {
+  const deltas = new Map();
+  for (const fact of facts) {
+    for (const m of fact.net.sent) deltas.set(m.asset, (deltas.get(m.asset) ?? 0n) - BigInt(m.amount));
+    for (const m of fact.net.received) deltas.set(m.asset, (deltas.get(m.asset) ?? 0n) + BigInt(m.amount));
+  }
+  return netOf(deltas);
+}
+
 /**
  * @typedef {object} Sandwich
  * @property {Hex} front  the attacker's buy of TKA with WETH through the Hopper, straight on the pair
@@ -512,12 +522,36 @@ export async function sandwichBlock(rpc, uni) {
   const order = block.transactions.map((t) => t.hash).join();
   if (order !== [front, middle, back].join()) throw new Error(`the sandwich was mined out of order: ${order}`);
   const [frontFact, , backFact] = block.transactions;
-  const deltas = new Map();
-  for (const fact of [frontFact, backFact]) {
-    for (const m of fact.net.sent) deltas.set(m.asset, (deltas.get(m.asset) ?? 0n) - BigInt(m.amount));
-    for (const m of fact.net.received) deltas.set(m.asset, (deltas.get(m.asset) ?? 0n) + BigInt(m.amount));
-  }
-  return { ...block, sandwich: { front, victims: [middle], back, attacker, victim, pool: pairs.tkaWeth, profit: netOf(deltas), payment } };
+  return { ...block, sandwich: { front, victims: [middle], back, attacker, victim, pool: pairs.tkaWeth, profit: netOver([frontFact, backFact]), payment } };
+}
+
+/**
+ * A sandwich on the TKA/WETH pair by a searcher that trades through the router with ether: the front-run
+ * buys TKA with 5 ETH (the router wraps it: WETH9 mints without a Transfer), the victim buys TKA with 2
+ * ETH, the back-run sells exactly the TKA bought for ETH (the router unwraps: WETH9 burns without a
+ * Transfer). Mined only where a test asks for it (`makeUniswapScenarios` leaves it out): the searcher is
+ * the `recipient` account, the victim the third `crowd` sender.
+ * @param {(method: string, params?: unknown[]) => Promise<any>} rpc
+ * @param {Uniswap} uni
+ * @returns {Promise<BlockFacts & { sandwich: Omit<Sandwich, 'payment'> }>}
+ */
+export async function unwrappingSandwichBlock(rpc, uni) {
+  const { router, pairs } = uni;
+  const { weth, tka } = uni.tokens;
+  const attacker = uni.accounts.recipient;
+  const victim = uni.accounts.crowd[2];
+  await mined(rpc, { from: attacker, to: tka.address, data: uniCall('token', 'approve', [router, maxUint256]) });
+  const frontIn = parseEther('5');
+  const bought = await quote(rpc, uni, frontIn, [weth.address, tka.address]);
+  const pools = [pairs.tkaWeth];
+  const { block, hashes } = await mineTogether(rpc, uni, [
+    { tx: { from: attacker, to: router, gas: toHex(300_000), ...tipped(3), value: toHex(frontIn), data: uniCall('router', 'swapExactETHForTokens', [0n, [weth.address, tka.address], attacker, NO_DEADLINE]) }, meta: { kind: 'swap', pools } },
+    { tx: { from: victim, to: router, gas: toHex(300_000), ...tipped(2), value: toHex(parseEther('2')), data: uniCall('router', 'swapExactETHForTokens', [0n, [weth.address, tka.address], victim, NO_DEADLINE]) }, meta: { kind: 'swap', pools } },
+    { tx: { from: attacker, to: router, gas: toHex(300_000), ...tipped(1), data: uniCall('router', 'swapExactTokensForETH', [bought, 0n, [tka.address, weth.address], attacker, NO_DEADLINE]) }, meta: { kind: 'swap', pools } },
+  ]);
+  const [front, middle, back] = hashes;
+  if (block.transactions.map((t) => t.hash).join() !== hashes.join()) throw new Error(`the sandwich was mined out of order`);
+  return { ...block, sandwich: { front, victims: [middle], back, attacker, victim, pool: pairs.tkaWeth, profit: netOver([block.transactions[0], block.transactions[2]]) } };
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '.
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { failureLine } from '../render/failureLine.js';
-import { amountText, groupDigits, shortAddress, shortNumber } from '../render/format.js';
+import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
 import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
 
@@ -148,8 +148,7 @@ function approvalsOnly(f: Facts): Verdict | null {
 
 /** Lending and staking: the protocol's own event from a contract the address book names as that protocol's. */
 function protocolOwn(f: Facts): Verdict | null {
-  // A protocol's contract is known by its label alone (an instance's tag is for reading, not matching).
-  const hit = protocolEvent(f.logs, (a) => f.model.decoded?.labels.get(a));
+  const hit = protocolEvent(f.logs, (a) => f.model.decoded?.bookKeys?.get(a));
   if (hit === null) return null;
   const about = (side: readonly AssetAmount[]): readonly AssetAmount[] => {
     const match = hit.asset === null ? [] : side.filter((a) => a.asset === hit.asset);

@@ -92,7 +92,7 @@ export function movementsInOrder(model: InspectModel): Movement[] {
   const places = new Map<Movement, Place>();
   placeEach(ether, calls.flatMap(({ node, key }) => (node.from !== null && node.to !== null && node.value !== null ? [{ from: node.from, to: node.to, asset: 'ETH', amount: node.value, place: { key, call: true, log: 0 } }] : [])), places);
   const atLog = (i: number): Place => ({ key: logKey(i), call: false, log: i });
-  placeEach(tokens, logs.flatMap((log, i) => tokenTransfers([log]).map((t) => ({ from: t.from, to: t.to, asset: t.token!, amount: BigInt(t.amount), tokenId: t.tokenId, place: atLog(i) }))), places);
+  placeEach(tokens, logs.flatMap((log, i) => tokenTransfers([log]).map((t) => ({ from: t.from, to: t.to, asset: t.token!, amount: t.amount, tokenId: t.tokenId, place: atLog(i) }))), places);
   placeEach(wrapMoves, logs.flatMap((log, i) => wrappings([log], ether, wrapped).map((w) => ({ ...wrapEnds(w), asset: w.token, amount: w.amount, place: atLog(i) }))), places);
   // Without a call tree, the transaction's value moved before anything else.
   const unplaced: Place = { key: Number.POSITIVE_INFINITY, call: false, log: Number.POSITIVE_INFINITY };

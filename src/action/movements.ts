@@ -32,7 +32,7 @@ export interface Wrapping {
 const lower = (a: string): Hex => a.toLowerCase() as Hex;
 
 function fromTransfer(t: Transfer): Movement | null {
-  const amount = BigInt(t.amount);
+  const amount = t.amount;
   // Zero-amount transfers are address-poisoning spam (an ERC-721 moves one token: its amount is 1).
   if (amount === 0n) return null;
   return {

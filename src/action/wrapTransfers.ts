@@ -11,7 +11,7 @@ import { type Movement, movementsOf, wrappings } from './movements.js';
 
 function rowOf(m: Movement, event: 'Deposit' | 'Withdrawal'): Transfer {
   const token = m.asset === 'ETH' ? {} : { token: m.asset, ...(m.symbol !== undefined ? { symbol: m.symbol } : {}), ...(m.decimals !== undefined ? { decimals: m.decimals } : {}) };
-  return { kind: m.asset === 'ETH' ? 'ETH' : 'ERC-20', from: m.from, to: m.to, amount: m.amount.toString(), ...token, event };
+  return { kind: m.asset === 'ETH' ? 'ETH' : 'ERC-20', from: m.from, to: m.to, amount: m.amount, ...token, event };
 }
 
 export function transfersWithWraps(model: InspectModel): readonly Transfer[] {

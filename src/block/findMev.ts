@@ -11,44 +11,40 @@
  *   LiquidateBorrow and AbsorbDebt);
  * - payments to the fee recipient inside transactions (a searcher's bribe), besides the tips.
  */
+import { liquidatorOf } from '../action/protocols.js';
 import type { InspectModel } from '../model/types.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
-import type { Hex, RpcLog } from '../raw/types.js';
+import type { Hex } from '../raw/types.js';
 import { profitOf } from './flows.js';
 import { swapsOf, type Swap } from './swapsOf.js';
 import type { MevFinding } from './types.js';
-
-/** Aave v2/v3 LiquidationCall(address,address,address,uint256,uint256,address,bool): the liquidator is its third data word. */
-export const AAVE_LIQUIDATION = '0xe413a321e8681d831f4dbccbca790d2952b56f977908e45be37335533e005286';
-/** Compound v2 LiquidateBorrow(address,address,uint256,address,uint256): the liquidator is its first data word. */
-export const COMPOUND_LIQUIDATION = '0x298637f684da70674f26509b10f07ec2fbc77a335ab1e7d6215a4b2484d8bb52';
-/** Compound v3 AbsorbDebt(address indexed absorber, address indexed borrower, uint256, uint256). */
-export const COMET_ABSORB = '0x1547a878dc89ad3c367b6338b4be6a65a5dd74fb77ae044da1e8747ef1f4f62f';
 
 interface Trade {
   readonly index: number;
   readonly hash: Hex;
   readonly sender: Hex;
-  readonly sideIn: 0 | 1;
+  /** The pool's coins that went in and came out. */
+  readonly sideIn: string;
+  readonly sideOut: string;
 }
 
 const lower = (a: string): Hex => a.toLowerCase() as Hex;
 const ran = (m: InspectModel): m is InspectModel & { hash: Hex } => m.status === 'success' && m.hash !== null && m.tx !== null;
 
 /** Whose flows count as the actor's: the sender, and the contract it called (a searcher's contract keeps the proceeds). */
-const actorOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lower)));
+const holdersOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lower)));
 
 /** Each pool's trades in block order; a transaction that trades one pool both ways is left out of that pool (it is no front- or back-run). */
 function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<InspectModel, readonly Swap[]>): Map<Hex, Trade[]> {
   const pools = new Map<Hex, Trade[]>();
   models.forEach((m, index) => {
     if (!ran(m)) return;
-    const sides = new Map<Hex, Set<0 | 1>>();
-    for (const s of swaps.get(m) ?? []) (sides.get(s.pool) ?? sides.set(s.pool, new Set()).get(s.pool)!).add(s.sideIn);
-    for (const [pool, set] of sides) {
-      if (set.size !== 1) continue;
+    const ways = new Map<Hex, Map<string, Swap>>();
+    for (const s of swaps.get(m) ?? []) (ways.get(s.pool) ?? ways.set(s.pool, new Map()).get(s.pool)!).set(`${s.sideIn}>${s.sideOut}`, s);
+    for (const [pool, one] of ways) {
+      if (one.size !== 1) continue;
+      const { sideIn, sideOut } = [...one.values()][0]!;
       const list = pools.get(pool) ?? pools.set(pool, []).get(pool)!;
-      list.push({ index, hash: m.hash, sender: lower(m.tx!.from), sideIn: [...set][0]! });
+      list.push({ index, hash: m.hash, sender: lower(m.tx!.from), sideIn, sideOut });
     }
   });
   return pools;
@@ -61,9 +57,9 @@ function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     const used = new Set<number>();
     for (const front of trades) {
       if (used.has(front.index)) continue;
-      const back = trades.find((t) => t.index > front.index && t.sender === front.sender && t.sideIn !== front.sideIn);
+      const back = trades.find((t) => t.index > front.index && t.sender === front.sender && t.sideIn === front.sideOut && t.sideOut === front.sideIn);
       if (back === undefined) continue;
-      const victims = trades.filter((t) => t.index > front.index && t.index < back.index && t.sender !== front.sender && t.sideIn === front.sideIn);
+      const victims = trades.filter((t) => t.index > front.index && t.index < back.index && t.sender !== front.sender && t.sideIn === front.sideIn && t.sideOut === front.sideOut);
       if (victims.length === 0) continue;
       used.add(front.index).add(back.index);
       const key = `${front.index}:${back.index}`;
@@ -77,7 +73,7 @@ function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     .map(({ front, back, victims, pools }) => {
       const ordered = [front.index, ...[...victims].sort((a, b) => a - b), back.index];
       const runs = [models[front.index]!, models[back.index]!];
-      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, ...profitOf(runs, actorOf(runs)) };
+      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, ...profitOf(runs, holdersOf(runs)) };
     });
 }
 
@@ -96,21 +92,11 @@ function arbitrages(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     const own = swaps.get(m) ?? [];
     if (!ran(m) || !isCycle(own)) continue;
     const start = own[0]!.tokenIn!;
-    const flows = profitOf([m], actorOf([m]));
+    const flows = profitOf([m], holdersOf([m]));
     if ((flows.profit.find((f) => f.asset === start)?.amount ?? 0n) <= 0n) continue;
     out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lower(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
   }
   return out;
-}
-
-/** The liquidator a lending protocol's event names, or null where the log is not one. */
-function liquidator(log: RpcLog): Hex | null {
-  const topic = log.topics[0]?.toLowerCase();
-  const at = (i: number): Hex => lower(wordToAddress(log.data.slice(2 + 64 * i, 66 + 64 * i)));
-  if (topic === AAVE_LIQUIDATION && log.topics.length === 4 && byteLength(log.data) === 128) return at(2);
-  if (topic === COMPOUND_LIQUIDATION && log.topics.length === 1 && byteLength(log.data) === 160) return at(0);
-  if (topic === COMET_ABSORB && log.topics.length === 3) return lower(wordToAddress(log.topics[1]!));
-  return null;
 }
 
 function liquidations(models: readonly InspectModel[]): MevFinding[] {
@@ -118,7 +104,7 @@ function liquidations(models: readonly InspectModel[]): MevFinding[] {
   for (const m of models) {
     if (!ran(m)) continue;
     const events = (m.receipt?.logs ?? []).flatMap((l) => {
-      const who = liquidator(l);
+      const who = liquidatorOf(l);
       return who === null ? [] : [{ who, pool: lower(l.address) }];
     });
     if (events.length === 0) continue;
@@ -134,7 +120,7 @@ export function feeRecipientPayments(models: readonly InspectModel[], miner: Hex
   const out: MevFinding[] = [];
   for (const m of models) {
     if (!ran(m)) continue;
-    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && t.event === undefined && lower(t.to) === miner).reduce((sum, t) => sum + BigInt(t.amount), 0n);
+    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && t.event === undefined && lower(t.to) === miner).reduce((sum, t) => sum + t.amount, 0n);
     if (paid > 0n) out.push({ kind: 'fee-recipient-payment', transactions: [m.hash], actor: lower(m.tx!.from), pools: [], profit: null, payment: paid });
   }
   return out;

@@ -1,6 +1,5 @@
-/** Net movements of a group of accounts over some transactions, from the transfers the decode stage read. */
+/** Net movements of a group of accounts over some transactions, from what the action stage netted for each. */
 import type { InspectModel } from '../model/types.js';
-import type { Hex } from '../raw/types.js';
 import type { Flow } from './types.js';
 
 /**
@@ -22,22 +21,18 @@ export function profitOf(models: readonly InspectModel[], holders: ReadonlySet<s
 /**
  * What `holders` gained (positive) or gave (negative) together, per asset: ether first, then tokens by
  * address; movements between them cancel out. Fungible amounts only (ERC-20 and ether); fees aside.
+ * Read from each model's net changes (the action stage's: transfers, and the wrapped-native token's
+ * mints and burns, which emit no Transfer), so a finding and its transactions' rows tell one figure.
  */
 export function netFlows(models: readonly InspectModel[], holders: ReadonlySet<string>): Flow[] {
   const sums = new Map<string, bigint>();
   const meta = new Map<string, { symbol?: string; decimals?: number }>();
   for (const m of models) {
     if (m.status !== 'success') continue;
-    for (const t of m.decoded?.transfers ?? []) {
-      // A wrap's rows (the action stage's, for the Transfers view) stay out of the block's flows, as before.
-      if ((t.kind !== 'ETH' && t.kind !== 'ERC-20') || t.event !== undefined) continue;
-      const asset = t.kind === 'ETH' ? 'ETH' : (t.token!.toLowerCase() as Hex);
-      const from = holders.has(t.from.toLowerCase());
-      const to = holders.has(t.to.toLowerCase());
-      if (from === to) continue;
-      const amount = BigInt(t.amount);
-      sums.set(asset, (sums.get(asset) ?? 0n) + (to ? amount : -amount));
-      if (t.symbol !== undefined || t.decimals !== undefined) meta.set(asset, { ...(t.symbol !== undefined ? { symbol: t.symbol } : {}), ...(t.decimals !== undefined ? { decimals: t.decimals } : {}) });
+    for (const c of m.netChanges ?? []) {
+      if ((c.standard !== 'ETH' && c.standard !== 'ERC-20') || !holders.has(c.holder)) continue;
+      sums.set(c.asset, (sums.get(c.asset) ?? 0n) + c.change);
+      if (c.symbol !== undefined || c.decimals !== undefined) meta.set(c.asset, { ...(c.symbol !== undefined ? { symbol: c.symbol } : {}), ...(c.decimals !== undefined ? { decimals: c.decimals } : {}) });
     }
   }
   return [...sums]

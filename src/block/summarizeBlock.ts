@@ -1,30 +1,11 @@
 /**
  * The block stage: on top of the finished models (each transaction ran the stages a lookup runs), the
- * block's header, its fees and what looks like MEV. Pure: (header, models) → BlockView.
+ * block's fees and what looks like MEV, beside its header. Pure: (header, models) → BlockView.
  */
-import type { InspectModel } from '../model/types.js';
-import type { RpcBlock } from '../raw/parseBlock.js';
+import type { BlockHeader, InspectModel } from '../model/types.js';
 import { findMev } from './findMev.js';
 import { etherUnseen } from './flows.js';
-import type { BlockFees, BlockHeader, BlockView, MevFinding } from './types.js';
-
-const big = (q: string | undefined): bigint | null => (q === undefined ? null : BigInt(q));
-
-export function blockHeader(b: RpcBlock, transactionCount: number): BlockHeader {
-  return {
-    number: BigInt(b.number),
-    hash: b.hash,
-    parentHash: b.parentHash,
-    timestamp: BigInt(b.timestamp),
-    miner: b.miner,
-    gasUsed: BigInt(b.gasUsed),
-    gasLimit: BigInt(b.gasLimit),
-    baseFeePerGas: big(b.baseFeePerGas),
-    blobGasUsed: big(b.blobGasUsed),
-    excessBlobGas: big(b.excessBlobGas),
-    transactionCount,
-  };
-}
+import type { BlockFees, BlockView, MevFinding } from './types.js';
 
 /**
  * burnt = base fee × the block's gas used; tips = Σ (effective price − base fee) × gas used over the
@@ -45,8 +26,7 @@ export function blockFees(h: BlockHeader, models: readonly InspectModel[], payme
   return { burnt: pending || h.baseFeePerGas === null ? null : h.baseFeePerGas * h.gasUsed, tips: pending ? null : tips, toFeeRecipient, untraced };
 }
 
-export function summarizeBlock(b: RpcBlock, models: readonly InspectModel[], pending: boolean, warnings: readonly string[]): BlockView {
-  const header = blockHeader(b, models.length);
+export function summarizeBlock(header: BlockHeader, models: readonly InspectModel[], pending: boolean, warnings: readonly string[]): BlockView {
   const mev = pending ? [] : findMev(models, header.miner);
   const fees = blockFees(header, models, mev.filter((f) => f.kind === 'fee-recipient-payment'), pending);
   return { header, fees, models, mev, pending, warnings };

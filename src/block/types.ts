@@ -1,24 +1,7 @@
-/** What the block stage makes of a block's finished models: its header, fees and the patterns that look like MEV. */
-import type { InspectModel } from '../model/types.js';
+/** What the block stage makes of a block's finished models: its header (converted in model/), fees and the patterns that look like MEV. */
+import type { BlockHeader, InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 
-export interface BlockHeader {
-  readonly number: bigint;
-  /** Null for a pending block the node does not name yet. */
-  readonly hash: Hex | null;
-  readonly parentHash: Hex | null;
-  /** Seconds since 1970. */
-  readonly timestamp: bigint;
-  readonly miner: Hex | null;
-  readonly gasUsed: bigint;
-  readonly gasLimit: bigint;
-  /** Null before London. */
-  readonly baseFeePerGas: bigint | null;
-  /** Null before Cancun. */
-  readonly blobGasUsed: bigint | null;
-  readonly excessBlobGas: bigint | null;
-  readonly transactionCount: number;
-}
 
 export interface BlockFees {
   /** Base fee × gas used (null before London, where nothing is burnt, and for a pending block). */

@@ -47,9 +47,8 @@ function specOf(o: Option): Spec {
 
 function specsOf(cmd: Command): Spec[] {
   const specs = (cmd.options as readonly Option[]).map(specOf);
-  // The help and version options commander adds itself.
-  const help = (cmd as unknown as { _getHelpOption?: () => Option | null })._getHelpOption?.();
-  if (help && !specs.some((s) => s.long === help.long)) specs.push(specOf(help));
+  // The help option commander adds itself is not among cmd.options: its help lists it with the visible ones.
+  for (const o of cmd.createHelp().visibleOptions(cmd)) if (!specs.some((s) => s.long === o.long)) specs.push(specOf(o));
   return specs;
 }
 

@@ -9,7 +9,7 @@ import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
-import { shortHash } from '../render/format.js';
+import { shortHash } from '../format/format.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
@@ -25,7 +25,8 @@ import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
 import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions } from './parseOptions.js';
-import { createWriters, type Outcome, type Writers } from './writeOutcomes.js';
+import { completeSettingsOf } from './completeSettingsOf.js';
+import { createWriters, jsonIndent, type Outcome, type Writers } from './writeOutcomes.js';
 import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
 import { RunLog } from './runLog.js';
 import { txOutcome } from '../operations/txOutcome.js';
@@ -145,10 +146,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const opts = await optionsOf(args, io);
     log.debugOn = opts.debug;
     log.secrets = secretsOfRun(opts);
-    if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.call !== null ? 'a call to simulate' : `${opts.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
+    if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
     const { afterRequests, decoderReady } = await loadDecoder(opts, io);
     const connect = (): Promise<RpcClient> => (client ??= connectTo(opts, io, log));
-    if (opts.block !== null) return await (await import('./runBlock.js')).runBlock(await connect(), opts.block, { opts, io, out, log, decoderReady });
+    if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await connect(), opts.command.block, { opts, io, out, log, decoderReady });
     const inputs = await pipelineInputs(opts, decoderReady, connect);
     const single = inputs.length === 1;
     const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
@@ -165,8 +166,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const error = { code: errorCodeName(e), message: log.scrubbed(message) };
       if (argv[0] === 'block') {
         const { blockErrorDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
-        await out.writeAll(renderBlockJson(blockErrorDocument(error), io.stdout.isTTY ? 2 : 0));
-      } else await out.writeAll(renderJson(errorDocument(pickHash(argv), error, []), io.stdout.isTTY ? 2 : 0));
+        await out.writeAll(renderBlockJson(blockErrorDocument(error), jsonIndent(io)));
+      } else await out.writeAll(renderJson(errorDocument(pickHash(argv), error, []), jsonIndent(io)));
     }
     return code;
   } finally {
@@ -196,7 +197,7 @@ function secretsOfRun(opts: InspectOptions): string[] {
  * A call's signature may be a bare name that the ABIs know, and its arguments are checked against them.
  */
 async function loadDecoder(opts: InspectOptions, io: Io): Promise<{ readonly afterRequests: Promise<void>; readonly decoderReady: Promise<Decoder> }> {
-  const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.call !== null;
+  const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.command.kind === 'call';
   const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
   const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
     .then(() => import('../decode/createDecoder.js'))
@@ -224,17 +225,20 @@ function connectTo(opts: InspectOptions, io: Io, log: RunLog): Promise<RpcClient
  * same stages. The call is encoded (or the signed transaction read back) before any request: bad input is exit 2.
  */
 async function pipelineInputs(opts: InspectOptions, decoderReady: Promise<Decoder>, connect: () => Promise<RpcClient>): Promise<readonly PipelineInput[]> {
-  if (opts.call === null) return opts.inputs;
+  const command = opts.command;
+  if (command.kind === 'lookup') return command.inputs;
+  if (command.kind !== 'call') return [];
+  const { call } = command;
   const decoder = await decoderReady;
   let plan: CallPlan;
   try {
-    plan = await planCall(opts.call, decoder.index);
+    plan = await planCall(call, decoder.index);
   } catch (err) {
     // A bare name several loaded functions fit: the target's own code may tell which (one request).
-    if (!(err instanceof AmbiguousFunction) || opts.call.to === null) throw err;
-    const override = (opts.call.overrides?.[opts.call.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
-    const prefer = await targetArtifact(await connect(), decoder, opts.call.to, opts.call.block, opts.timeoutMs, isData(override) ? override : undefined);
-    plan = await planCall(opts.call, decoder.index, prefer);
+    if (!(err instanceof AmbiguousFunction) || call.to === null) throw err;
+    const override = (call.overrides?.[call.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
+    const prefer = await targetArtifact(await connect(), decoder, call.to, call.block, opts.timeoutMs, isData(override) ? override : undefined);
+    plan = await planCall(call, decoder.index, prefer);
   }
   return [{ kind: 'call', text: 'call', hash: plan.hash, plan }];
 }
@@ -256,7 +260,7 @@ interface Run {
  */
 async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r: Run): Promise<number> {
   const { opts, io, log, writers } = r;
-  const progress = inputs.length >= 10 && !opts.json && !opts.quiet && io.stderr.isTTY === true;
+  const progress = inputs.length >= 10 && opts.view !== 'json' && !opts.quiet && io.stderr.isTTY === true;
   let done = 0;
   let writing = Promise.resolve();
   const inspectOne = async (i: number): Promise<Outcome> => {
@@ -295,19 +299,7 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
   try {
     const model = await runPipeline(client, input, {
       lookup: r.lookup,
-      complete: {
-        timeoutMs: opts.timeoutMs,
-        // The gas profile is made once where a view shows it.
-        needsGasProfile: opts.json || opts.html !== undefined || opts.gas || opts.gasOut !== undefined,
-        warnPartialGas: opts.gas || opts.gasOut !== undefined,
-        // Every view shows amounts (the transfers, the action, the many-hashes summary, the report's
-        // fund flow); --quiet prints none, but its --html page still does.
-        tokenAmounts: !opts.quiet || opts.html !== undefined,
-        actor: opts.actor,
-        online: opts.online,
-        interrupt: io.interrupt,
-        debug: opts.debug ? (line) => log.debug(`${tag}${line}`) : undefined,
-      },
+      complete: completeSettingsOf(opts, io, log, opts.view === 'json' || opts.html !== undefined || opts.gas || opts.gasOut !== undefined, tag),
       decoderReady,
       onStage: opts.debug ? (stage) => log.debug(`${tag}${stage} at ${log.elapsed()}`) : undefined,
     });
@@ -328,6 +320,6 @@ function lookupSettings(opts: InspectOptions, io: Io, progressTo: RunLog | null)
     tracer: { mode: opts.tracer, traceMissing: false, replayMissing: false },
     state: opts.state,
     interrupt: io.interrupt,
-    keepAnswers: opts.json || opts.html !== undefined,
+    keepAnswers: opts.view === 'json' || opts.html !== undefined,
   };
 }

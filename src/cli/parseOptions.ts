@@ -51,10 +51,19 @@ export interface RawCliOptions {
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
 export type Input = { readonly kind: 'hash'; readonly text: string; readonly hash: Hex } | { readonly text: string; readonly error: UsageError };
 
+/** What stdout shows, chosen once: the text view, the --json document, or the page (--html -). --quiet silences the first two. */
+export type View = 'text' | 'json' | 'html';
+
+/** What a run shows, with what only it takes: hashes to look up, a call to simulate, or a block. */
+export type Command =
+  | { readonly kind: 'lookup'; readonly inputs: readonly Input[] }
+  | { readonly kind: 'call'; readonly call: CallInput }
+  | { readonly kind: 'block'; readonly block: BlockId };
+
 export interface InspectOptions {
-  readonly inputs: readonly Input[];
+  readonly command: Command;
   readonly url: URL;
-  readonly json: boolean;
+  readonly view: View;
   readonly color: boolean | undefined;
   readonly timeoutMs: number;
   readonly headers: ReadonlyArray<readonly [string, string]>;
@@ -87,10 +96,6 @@ export interface InspectOptions {
    * one page per hash and index.html); checked before any request.
    */
   readonly html: string | undefined;
-  /** `txray call`: the call to simulate (the inputs are then empty); null for a lookup by hash. */
-  readonly call: CallInput | null;
-  /** `txray block`: the block to show (the inputs are then empty); null otherwise. */
-  readonly block: BlockId | null;
   /** --online (or TXRAY_ONLINE=1): the services to ask and the cache; null: nothing but the node is asked. */
   readonly online: OnlineSettings | null;
   /** No --rpc-url and no ETH_RPC_URL: the url is DEFAULT_RPC_URL (and an unreachable node says so). */
@@ -397,11 +402,12 @@ export function parseOptions(
   const callInput = call === undefined ? null : parseCall(call.words, call.options);
   const confirmations = raw.confirmations === undefined ? 0 : wholeNumber(raw.confirmations, '--confirmations', 0, 10_000);
   const proxy = proxySettingsOf(env);
+  const html = block !== null ? parseBlockHtml(raw) : parseHtml(raw, call === undefined ? inputs.length : 1);
   return {
-    inputs,
+    command: block !== null ? { kind: 'block', block } : callInput !== null ? { kind: 'call', call: callInput } : { kind: 'lookup', inputs },
     url: endpoint.url,
     defaultEndpoint: endpoint.isDefault,
-    json: raw.json === true,
+    view: html === '-' ? 'html' : raw.json === true ? 'json' : 'text',
     color: raw.color,
     timeoutMs: parseTimeout(raw.timeout),
     headers: parseHeaders(raw.header),
@@ -418,9 +424,7 @@ export function parseOptions(
     state: raw.state === true,
     gas: raw.gas === true,
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
-    html: block !== null ? parseBlockHtml(raw) : parseHtml(raw, call === undefined ? inputs.length : 1),
-    call: callInput,
-    block,
+    html,
     labels: raw.labels ?? [],
     labelsFile: raw.labelsFile,
     actor: parseActor(raw.as),

@@ -9,14 +9,14 @@ import type { BlockView } from '../block/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { ExitCode } from '../exitCodes.js';
 import { inspectBlock } from '../pipeline/inspectBlock.js';
-import { shortHash } from '../render/format.js';
-import { makeChalk, resolveColor } from '../render/style.js';
+import { shortHash } from '../format/format.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import type { BlockId } from '../sources/fetchBlock.js';
 import type { Io, SafeWriter } from './io.js';
 import { blockPagesFolder, type InspectOptions } from './parseOptions.js';
 import type { RunLog } from './runLog.js';
-import { writeOutput } from './writeOutcomes.js';
+import { completeSettingsOf } from './completeSettingsOf.js';
+import { chalkFor, jsonIndent, outputWidth, sayWarnings, transactionPage, writeOutput } from './writeOutcomes.js';
 
 export interface BlockRun {
   readonly opts: InspectOptions;
@@ -29,7 +29,7 @@ export interface BlockRun {
 /** --html: the block's page, and (to a file) each transaction's page in the folder beside it, linked from its row. */
 async function writeHtml(v: BlockView, r: BlockRun): Promise<void> {
   const file = r.opts.html!;
-  const [{ renderBlockHtml }, { renderHtml }, { reportAssets }, { jsonDocument }] = await Promise.all([import('../render/renderBlockHtml.js'), import('../render/renderHtml.js'), import('../report/assets.js'), import('../render/renderJson.js')]);
+  const [{ renderBlockHtml }, html, { reportAssets }] = await Promise.all([import('../render/renderBlockHtml.js'), import('../render/renderHtml.js'), import('../report/assets.js')]);
   const assets = reportAssets();
   const pages = new Map<string, string>();
   if (file !== '-') {
@@ -37,7 +37,7 @@ async function writeHtml(v: BlockView, r: BlockRun): Promise<void> {
     await mkdir(folder, { recursive: true }).catch(() => undefined);
     for (const m of v.models) {
       if (m.hash === null || m.raw === null) continue;
-      await writeOutput(join(folder, `${m.hash}.html`), renderHtml(jsonDocument(m), assets), '--html');
+      await writeOutput(join(folder, `${m.hash}.html`), transactionPage({ ...html, reportAssets }, m), '--html');
       pages.set(m.hash, `${basename(folder)}/${m.hash}.html`);
     }
     await writeOutput(file, renderBlockHtml(v, pages, assets), '--html');
@@ -51,34 +51,21 @@ export async function runBlock(client: RpcClient, id: BlockId, r: BlockRun): Pro
     timeoutMs: opts.timeoutMs,
     // Each transaction's page is made from its answers verbatim, as a lookup's is.
     keepAnswers: opts.html !== undefined && opts.html !== '-',
-    complete: {
-      timeoutMs: opts.timeoutMs,
-      online: opts.online,
-      interrupt: io.interrupt,
-      debug: opts.debug ? (line) => log.debug(line) : undefined,
-      needsGasProfile: false,
-      warnPartialGas: false,
-      // As a lookup's: every view but --quiet shows amounts, and an --html page even with --quiet.
-      tokenAmounts: !opts.quiet || opts.html !== undefined,
-      // --as: each row's action from that address's view, as a lookup's is.
-      actor: opts.actor,
-    },
+    // As a lookup's; the gas profile for the transactions' --html pages, which show it as a lookup's does.
+    complete: completeSettingsOf(opts, io, log, opts.html !== undefined && opts.html !== '-'),
     decoderReady: r.decoderReady,
     onStage: opts.debug ? (stage) => log.debug(`${stage} at ${log.elapsed()}`) : undefined,
   });
-  for (const w of view.warnings) await log.say(`txray: warning: ${w}`);
-  for (const m of view.models) for (const w of m.warnings) await log.say(`txray: warning: ${m.hash === null ? '' : `${shortHash(m.hash)}: `}${w}`);
+  await sayWarnings(log, view.warnings);
+  for (const m of view.models) await sayWarnings(log, m.warnings, m.hash === null ? '' : `${shortHash(m.hash)}: `);
   if (opts.html !== undefined) await writeHtml(view, r);
-  if (opts.quiet || opts.html === '-') return ExitCode.success;
-  if (opts.json) {
+  if (opts.quiet || opts.view === 'html') return ExitCode.success;
+  if (opts.view === 'json') {
     const { blockDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
-    await out.writeAll(renderBlockJson(blockDocument(view), io.stdout.isTTY ? 2 : 0));
+    await out.writeAll(renderBlockJson(blockDocument(view), jsonIndent(io)));
   } else {
     const { renderBlock } = await import('../render/renderBlock.js');
-    const chalk = await makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
-    const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
-    const width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
-    await out.writeAll(renderBlock(view, { chalk, width }));
+    await out.writeAll(renderBlock(view, { chalk: await chalkFor(opts, io), width: outputWidth(io) }));
   }
   if (opts.debug) log.debug(`done in ${log.elapsed()}`);
   return ExitCode.success;

@@ -5,7 +5,7 @@
  */
 import type { Waiting } from '../pipeline/lookupHash.js';
 import { nowMs } from '../rpc/createRpcClient.js';
-import { shortHash } from '../render/format.js';
+import { shortHash } from '../format/format.js';
 import type { RunLog } from './runLog.js';
 
 /** Erase the terminal's current line and return to its start. */

@@ -9,13 +9,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { movementsInOrder } from '../action/flowOrder.js';
-import type { Movement } from '../action/movements.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { UsageError } from '../errors.js';
 import type { GasProfile, InspectModel } from '../model/types.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { shortHash } from '../render/format.js';
+import { shortHash } from '../format/format.js';
 import { errorDocument, jsonDocument, renderJson } from '../render/renderJson.js';
 import type { SummaryRow } from '../render/renderSummary.js';
 import { renderText } from '../render/renderText.js';
@@ -72,6 +71,29 @@ export interface Writers {
   finish(all: readonly Outcome[]): Promise<void>;
 }
 
+/** Warnings on stderr, one line each, tagged with their transaction (`tag`) where several are shown. */
+export async function sayWarnings(log: RunLog, warnings: readonly string[], tag = ''): Promise<void> {
+  for (const w of warnings) await log.say(`txray: warning: ${tag}${w}`);
+}
+
+/** The terminal's width for text views (COLUMNS off a terminal; unbounded where neither says). */
+export function outputWidth(io: Io): number {
+  const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
+  return columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+}
+
+/** chalk at the colour level the options and the terminal give. */
+export const chalkFor = (opts: Pick<InspectOptions, 'color'>, io: Io): Promise<ChalkInstance> => makeChalk(resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true }));
+
+/** A JSON document indented for a person at a terminal (one document only), else on one line. */
+export const jsonIndent = (io: Io, single = true): number => (single && io.stdout.isTTY ? 2 : 0);
+
+/** The --html renderer and its inlined script and styles. */
+export type HtmlViews = typeof import('../render/renderHtml.js') & typeof import('../report/assets.js');
+
+/** A transaction's --html page, as every front door writes it: its document, and what moved in the order it ran. */
+export const transactionPage = (html: HtmlViews, model: InspectModel, doc = jsonDocument(model)): Iterable<string> => html.renderHtml(doc, html.reportAssets(), movementsInOrder(model));
+
 /** The views the options ask for, each loaded after the requests are written (while the node works), and only those. */
 interface Views {
   /** chalk, for text output; --json and --quiet never load it. */
@@ -79,16 +101,15 @@ interface Views {
   /** --state's text sections. */
   readonly state?: Promise<typeof import('../render/renderState.js')>;
   /** --html's page renderer and its inlined script and styles. */
-  readonly html?: Promise<typeof import('../render/renderHtml.js') & typeof import('../report/assets.js')>;
+  readonly html?: Promise<HtmlViews>;
   /** --gas's table (cli-table3) and --gas-out's folded stacks. */
   readonly gas?: Promise<typeof import('../render/renderGasProfile.js')>;
 }
 
 function loadViews(opts: InspectOptions, io: Io, afterRequests: Promise<void>): Views {
-  const colorLevel = resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
   let chalkReady: Promise<ChalkInstance> | undefined;
-  const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => makeChalk(colorLevel)));
-  const text = !opts.json && !opts.quiet;
+  const chalk = (): Promise<ChalkInstance> => (chalkReady ??= afterRequests.then(() => chalkFor(opts, io)));
+  const text = opts.view === 'text' && !opts.quiet;
   if (text) chalk().catch(() => undefined);
   const views: Views = {
     chalk,
@@ -118,25 +139,23 @@ class OutcomeWriters implements Writers {
     private readonly c: WriterContext,
     private readonly views: Views,
   ) {
-    const { io } = c;
-    const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env.COLUMNS);
-    this.width = columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+    this.width = outputWidth(c.io);
     this.where = redactUrl(c.opts.url);
   }
 
   async emit(o: Outcome): Promise<void> {
     const { opts, single, out, log } = this.c;
     const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
-    if ('model' in o) for (const w of o.model.warnings) await log.say(`txray: warning: ${tag}${w}`);
+    if ('model' in o) await sayWarnings(log, o.model.warnings, tag);
     else await log.say(`txray: ${tag}${errorMessage(o.error)}`);
     if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
     // The --json document, made once when both --json and --html show it.
-    const doc = 'model' in o && (opts.json || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
-    if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.hash, doc, movementsInOrder(o.model))) === 'stdout') return;
+    const doc = 'model' in o && (opts.view === 'json' || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
+    if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.model, doc)) === 'stdout') return;
     if (opts.quiet) return;
-    if (opts.json) {
+    if (opts.view === 'json') {
       const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
-      await out.writeAll(renderJson(printed, single && this.c.io.stdout.isTTY ? 2 : 0));
+      await out.writeAll(renderJson(printed, jsonIndent(this.c.io, single)));
     } else if (single || opts.full) {
       if ('model' in o) await this.writeText(o.model);
       if (!single) await out.write('\n');
@@ -144,10 +163,10 @@ class OutcomeWriters implements Writers {
   }
 
   /** --html's page for one model: on stdout (--html -), or its file. */
-  private async writePage(hash: Hex | null, doc: ReturnType<typeof jsonDocument>, movements: readonly Movement[]): Promise<'stdout' | 'file'> {
+  private async writePage(model: InspectModel, doc: ReturnType<typeof jsonDocument>): Promise<'stdout' | 'file'> {
     const { opts, single, out } = this.c;
-    const { renderHtml, reportAssets } = await this.views.html!;
-    const page = renderHtml(doc, reportAssets(), movements);
+    const hash = model.hash;
+    const page = transactionPage(await this.views.html!, model, doc);
     if (opts.html === '-') {
       await out.writeAll(page);
       return 'stdout';
@@ -174,7 +193,7 @@ class OutcomeWriters implements Writers {
   async finish(all: readonly Outcome[]): Promise<void> {
     const { opts, single, out } = this.c;
     const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
-    if (!single && !opts.json && !opts.full && !opts.quiet) {
+    if (!single && opts.view === 'text' && !opts.full && !opts.quiet) {
       // cli-table3 is loaded only here: a single lookup never needs it.
       const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, await this.views.chalk(), this.width));

@@ -15,11 +15,11 @@ import type { Hex } from '../raw/types.js';
 import type { StorageLayout } from './nameStorage.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import { WELL_KNOWN } from './wellKnown.js';
-import type { Source } from '../model/types.js';
+import type { NameSource } from '../model/types.js';
 
 export interface Candidate<T> {
   readonly item: T;
-  readonly source: Source;
+  readonly source: NameSource;
   /** Contract or standard the item came from ("Token", "ERC-20", "IUniswapV2Router02"); absent for the database. */
   readonly contract?: string;
 }
@@ -28,7 +28,7 @@ export interface Candidate<T> {
 export interface Artifact {
   readonly name: string;
   readonly abi: Abi;
-  readonly source: Source;
+  readonly source: NameSource;
   readonly bytecode?: Hex;
   readonly deployedBytecode?: Hex;
   /**
@@ -129,11 +129,11 @@ export class AbiIndex {
     return new AbiIndex(this.dbDir, this);
   }
 
-  add(abi: Abi, source: Source, contract?: string): void {
+  add(abi: Abi, source: NameSource, contract?: string): void {
     for (const [kind, key, item] of keyed(abi)) this.addKeyed(kind, key, item, source, contract);
   }
 
-  private addKeyed(kind: 'function' | 'error' | 'event', key: string, item: AbiFunction | AbiError | AbiEvent, source: Source, contract?: string): void {
+  private addKeyed(kind: 'function' | 'error' | 'event', key: string, item: AbiFunction | AbiError | AbiEvent, source: NameSource, contract?: string): void {
     this.changing();
     if (kind === 'function') push(this.own.items.functions, key, { item: item as AbiFunction, source, contract });
     else if (kind === 'error') push(this.own.items.errors, key, { item: item as AbiError, source, contract });
@@ -253,8 +253,8 @@ export class AbiIndex {
     const entries = new Map<string, BookEntry>();
     if (this.dbDir !== null && Number.isSafeInteger(chainId) && chainId >= 0) {
       try {
-        const rows = JSON.parse(readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8')) as Array<[string, string, string | null, number | null]>;
-        for (const [address, name, symbol, decimals] of rows) entries.set(address, { name, symbol, decimals });
+        const rows = JSON.parse(readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8')) as Array<[string, string, string | null, number | null, string | null]>;
+        for (const [address, name, symbol, decimals, key] of rows) entries.set(address, { name, symbol, decimals, key: key ?? null });
       } catch {
         /* no file for this chain, or not built: no names from it */
       }
@@ -283,7 +283,7 @@ export class AbiIndex {
   private functionsFor(sel: string): Array<Candidate<AbiFunction>> {
     const known = withoutRepeats(this.known('functions', sel), this.protocolItems<AbiFunction>('functions', sel.slice(2)));
     const fromDb = this.lookup('functions', sel.slice(2));
-    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : this.onlineSignatures('functions', sel).map((s) => [s, 'signatures']);
+    const sigs: Array<[string, NameSource]> = fromDb !== undefined ? [[fromDb, 'database']] : this.onlineSignatures('functions', sel).map((s) => [s, 'signatures']);
     const out = [...known];
     for (const [sig, source] of sigs) {
       try {
@@ -327,7 +327,7 @@ export class AbiIndex {
     const known = withoutRepeats(this.known('events', eventKey(topic0, indexed)), this.protocolItems<AbiEvent>('events', `${topic0.slice(2)}:${indexed}`));
     if (known.length > 0) return known;
     const fromDb = this.lookup('events', topic0.slice(2));
-    const sigs: Array<[string, Source]> = fromDb !== undefined ? [[fromDb, 'database']] : this.onlineSignatures('events', topic0).map((s) => [s, 'signatures']);
+    const sigs: Array<[string, NameSource]> = fromDb !== undefined ? [[fromDb, 'database']] : this.onlineSignatures('events', topic0).map((s) => [s, 'signatures']);
     const out: Array<Candidate<AbiEvent>> = [];
     for (const [sig, source] of sigs) {
       try {
@@ -346,6 +346,8 @@ export interface BookEntry {
   readonly name: string;
   readonly symbol: string | null;
   readonly decimals: number | null;
+  /** Which protocol's contract it is ("aave-v3-pool", "lido", "bridge:Base"), where the book's source says. */
+  readonly key: string | null;
 }
 
 /** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */

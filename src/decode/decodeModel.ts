@@ -14,7 +14,7 @@ import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { byOwners, decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { withNestedCalls } from './nestedCalls.js';
-import { checksumsOf, withChecksums, withSystemLabels } from './labels.js';
+import { bookKeys, checksumsOf, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
 import { withReverts } from './revertArgs.js';
@@ -160,7 +160,7 @@ function callDecoding(n: CallNode, isRoot: boolean, model: InspectModel, index: 
 function transfersOf(model: InspectModel, tokens: readonly Transfer[]): Transfer[] {
   const tx = model.tx;
   const to = tx?.to ?? model.receipt?.contractAddress;
-  const native = model.tree !== null ? nativeTransfers(model.tree.root) : tx?.value !== undefined && tx.value > 0n && to ? [{ kind: 'ETH' as const, from: tx.from, to, amount: tx.value.toString() }] : [];
+  const native = model.tree !== null ? nativeTransfers(model.tree.root) : tx?.value !== undefined && tx.value > 0n && to ? [{ kind: 'ETH' as const, from: tx.from, to, amount: tx.value }] : [];
   return [...(model.status === 'success' ? native : []), ...tokens];
 }
 
@@ -221,6 +221,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
     error: rootError,
     transfers,
     labels,
+    bookKeys: bookKeys(model, index),
     // The contracts matched by code are shown too where only an argument names them (a spender, a path).
     checksums: withChecksums(withChecksums(checksumsOf(model, transfers), owners.keys()), delegates?.values() ?? []),
     ...(delegates !== undefined && delegates.size > 0 ? { delegates } : {}),

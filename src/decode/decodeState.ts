@@ -52,7 +52,7 @@ export function tokenBalances(transfers: readonly Transfer[], meta: ReadonlyMap<
     if (t.kind === 'ETH' || t.token === undefined) continue;
     const token = t.token.toLowerCase() as Hex;
     if (!tokenOrder.has(token)) tokenOrder.set(token, tokenOrder.size);
-    const amount = t.kind === 'ERC-721' ? 1n : BigInt(t.amount);
+    const amount = t.kind === 'ERC-721' ? 1n : t.amount;
     for (const [holder, sign] of [[t.from, -1n], [t.to, 1n]] as const) {
       const h = holder.toLowerCase() as Hex;
       if (h === ZERO) continue;
@@ -66,7 +66,7 @@ export function tokenBalances(transfers: readonly Transfer[], meta: ReadonlyMap<
   return [...net.values()]
     .filter((e) => e.change !== 0n)
     .sort((a, b) => Number(b.holder === sender) - Number(a.holder === sender) || a.order - b.order || (abs(b.change) > abs(a.change) ? 1 : abs(b.change) < abs(a.change) ? -1 : 0))
-    .map(({ order: _order, change, ...e }) => ({ ...e, change: change.toString(), symbol: meta.get(e.token)?.symbol ?? null, decimals: meta.get(e.token)?.decimals ?? null }));
+    .map(({ order: _order, change, ...e }) => ({ ...e, change, symbol: meta.get(e.token)?.symbol ?? null, decimals: meta.get(e.token)?.decimals ?? null }));
 }
 
 /** Every address and number the transaction shows: the keys a mapping of its storage may have used. */

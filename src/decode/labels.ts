@@ -5,6 +5,7 @@ import { walkCalls } from '../model/walk.js';
 import { isAddress } from '../raw/hex.js';
 import type { AbiIndex } from './abiIndex.js';
 import { checksumAddress } from './keccak.js';
+import { BUILTIN_KEYS } from './wellKnown.js';
 
 /** `known` plus the checksummed forms of `more` (lower-case addresses). */
 export function withChecksums(known: ReadonlyMap<string, string>, more: Iterable<string>): Map<string, string> {
@@ -51,6 +52,23 @@ export function withSystemLabels(model: InspectModel, given: ReadonlyMap<string,
   const chain = bookChain(model);
   if (chain !== null) for (const [address, entry] of index.addressBook(chain)) if (!labels.has(address)) labels.set(address, entry.name);
   return labels;
+}
+
+/**
+ * The address book's protocol keys for the contracts that emitted the logs (see BookEntry.key): the
+ * action stage trusts a protocol's events by them, never by a name (--labels, an artifact) that reads alike.
+ */
+export function bookKeys(model: InspectModel, index: AbiIndex): Map<string, string> {
+  const keys = new Map<string, string>();
+  const chain = bookChain(model);
+  const book = chain === null ? undefined : index.addressBook(chain);
+  for (const l of model.receipt?.logs ?? []) {
+    const address = l.address.toLowerCase();
+    // The built-in names' keys hold wherever those names do (every chain), as the book's on its chain.
+    const key = BUILTIN_KEYS[address] ?? book?.get(address)?.key;
+    if (key != null) keys.set(address, key);
+  }
+  return keys;
 }
 
 /**

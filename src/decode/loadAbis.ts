@@ -15,7 +15,7 @@ import { escapeShort } from '../raw/escape.js';
 import type { Artifact } from './abiIndex.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import { parseStorageLayout } from './nameStorage.js';
-import type { Source } from '../model/types.js';
+import type { NameSource } from '../model/types.js';
 import { parse as parseToml } from 'smol-toml';
 import { buildInfoDebug, foundryDebug, hardhatDebug, isBuildInfo } from './loadDebug.js';
 
@@ -86,7 +86,7 @@ function withDebug(file: string, o: Record<string, unknown>): { debug?: DebugSou
  * A full build-info (Hardhat's artifacts/build-info/*.json, Foundry's with build_info = true): one
  * artifact per contract of its output, with its maps and the texts it carries.
  */
-function buildInfoArtifacts(info: Record<string, unknown>, source: Source): Artifact[] {
+function buildInfoArtifacts(info: Record<string, unknown>, source: NameSource): Artifact[] {
   const out: Artifact[] = [];
   const contracts = (info.output as { contracts: Record<string, unknown> }).contracts;
   for (const [sourceName, byName] of Object.entries(contracts)) {
@@ -102,7 +102,7 @@ function buildInfoArtifacts(info: Record<string, unknown>, source: Source): Arti
 }
 
 /** One file's artifacts: a build-info's every contract, else parseAbiFile's one. */
-function parseArtifacts(text: string, file: string, source: Source): Artifact[] {
+function parseArtifacts(text: string, file: string, source: NameSource): Artifact[] {
   if (text.trimStart().startsWith('{')) {
     let doc: unknown = null;
     try {
@@ -116,7 +116,7 @@ function parseArtifacts(text: string, file: string, source: Source): Artifact[] 
 }
 
 /** Parse one file's text into an artifact; throws a plain Error saying what is wrong. */
-export function parseAbiFile(text: string, file: string, source: Source): Artifact {
+export function parseAbiFile(text: string, file: string, source: NameSource): Artifact {
   const name = basename(file).replace(/(\.abi)?\.(json|abi|txt)$/i, '');
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
@@ -162,7 +162,7 @@ export function parseAbiFile(text: string, file: string, source: Source): Artifa
 }
 
 /** Walk a directory without following links, within WALK_LIMITS; collect artifacts that parse. */
-function walk(root: string, source: Source, out: Artifact[]): void {
+function walk(root: string, source: NameSource, out: Artifact[]): void {
   let files = 0;
   let bytes = 0;
   const stack = [root];

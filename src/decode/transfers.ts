@@ -30,7 +30,8 @@ export function tokensOfLogs(logs: readonly RpcLog[], owner?: string): Hex[] {
   return out;
 }
 
-const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+/** ERC-20's and ERC-721's Transfer(from, to, amount or id). */
+export const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
 
@@ -41,15 +42,15 @@ export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
     if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
     const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
     if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
-      out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: toBig(log.data).toString() });
+      out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: toBig(log.data) });
     } else if (t0 === TRANSFER && log.topics.length === 4 && byteLength(log.data) === 0) {
-      out.push({ kind: 'ERC-721', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: '1', tokenId: BigInt(t3!).toString() });
+      out.push({ kind: 'ERC-721', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: 1n, tokenId: BigInt(t3!).toString() });
     } else if (t0 === TRANSFER_SINGLE && log.topics.length === 4 && byteLength(log.data) === 64) {
-      out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`).toString() });
+      out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`) });
     } else if (t0 === TRANSFER_BATCH && log.topics.length === 4) {
       try {
         const [ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], log.data);
-        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: (values[i] ?? 0n).toString() }));
+        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: values[i] ?? 0n }));
       } catch {
         /* malformed batch: not a transfer we can read */
       }
@@ -65,7 +66,7 @@ export function nativeTransfers(root: CallNode): Transfer[] {
     if (n.error !== null) return false; // reverted: nothing under it moved
     const value = n.value ?? 0n;
     const moves = n.type === 'suicide' || n.type === 'create' || (n.type === 'call' && (n.callType === undefined || n.callType === 'call'));
-    if (value > 0n && moves && n.from !== null && n.to !== null) out.push({ kind: 'ETH', from: n.from, to: n.to, amount: value.toString() });
+    if (value > 0n && moves && n.from !== null && n.to !== null) out.push({ kind: 'ETH', from: n.from, to: n.to, amount: value });
   });
   return out;
 }

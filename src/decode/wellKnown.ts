@@ -224,3 +224,8 @@ export const BUILTIN_LABELS: Readonly<Record<string, string>> = {
   '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2': 'WETH',
   '0xae7ab96520de3a18e5e111b5eaab095312d7fe84': 'Lido stETH',
 };
+
+/** The protocol keys of built-in names, as the address book's (see BookEntry.key): Lido's stETH is its staking contract. */
+export const BUILTIN_KEYS: Readonly<Record<string, string>> = {
+  '0xae7ab96520de3a18e5e111b5eaab095312d7fe84': 'lido',
+};

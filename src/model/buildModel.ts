@@ -14,13 +14,21 @@ import type { CallNode, CallTree, Failure, InspectModel, Receipt, Status, Transa
 /** Parity/Erigon say "Reverted"; geth's callTracer says "execution reverted". Both are reverts. */
 export const isRevertError = (error: string): boolean => /revert/i.test(error);
 
-/** A lookup's warning for a transaction with a blockHash but no receipt (the block source drops it for the pending block, which has none). */
-export const MINED_WITHOUT_RECEIPT = 'the node knows the transaction as mined (it has a blockHash) but returned no receipt; treating it as pending.';
+/** How a model is built beyond its answers. */
+export interface BuildSettings {
+  /** Keep the node's answers verbatim (--json needs them; text does not). */
+  readonly keepAnswers?: boolean;
+  /**
+   * One of the pending block's transactions: it carries that block's hash and, not having run, no
+   * receipt, which the block says once for all of them (a lookup warns of a mined one without a receipt).
+   */
+  readonly inPendingBlock?: boolean;
+}
 
-function statusOf(tx: Transaction | null, receipt: Receipt | null, tree: CallTree | null, warn: Warn): Status {
+function statusOf(tx: Transaction | null, receipt: Receipt | null, tree: CallTree | null, warn: Warn, s: BuildSettings): Status {
   if (receipt === null) {
     if (tx === null) return 'not_found';
-    if (tx.blockHash !== null) warn(MINED_WITHOUT_RECEIPT);
+    if (tx.blockHash !== null && s.inPendingBlock !== true) warn('the node knows the transaction as mined (it has a blockHash) but returned no receipt; treating it as pending.');
     return 'pending';
   }
   if (tx === null) warn('the node returned a receipt but no transaction object; the transaction details are missing.');
@@ -107,7 +115,7 @@ export interface ParsedAnswers {
   readonly frameLogs: readonly FrameLog[] | null;
 }
 
-export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: ParsedAnswers, warnings: string[], keepAnswers = true): InspectModel {
+export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: ParsedAnswers, warnings: string[], s: BuildSettings = { keepAnswers: true }): InspectModel {
   const warn: Warn = (m) => warnings.push(m);
   const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
   const events = tree !== null && parsed.frameLogs !== null && parsed.receipt !== null ? placeLogs(tree, parsed.frameLogs, parsed.receipt.logs, warn) : null;
@@ -116,7 +124,7 @@ export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: Pars
   }
   const tx = parsed.tx === null ? null : toTransaction(parsed.tx);
   const receipt = parsed.receipt === null ? null : toReceipt(parsed.receipt);
-  const status = statusOf(tx, receipt, tree, warn);
+  const status = statusOf(tx, receipt, tree, warn, s);
   return {
     hash,
     status,
@@ -130,7 +138,7 @@ export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: Pars
     failure: status === 'reverted' ? failureOf(tree, spentOf(tx?.gas, receipt?.gasUsed)) : null,
     fee: feeSplit(tx, receipt, null),
     warnings,
-    raw: keepAnswers
+    raw: s.keepAnswers === true
       ? {
           transaction: bundle.transaction,
           receipt: bundle.receipt,

@@ -3,8 +3,9 @@
  * (indices and chain ids to number), as viem's formatters do. The verbatim answers stay beside the
  * model for --json.
  */
+import type { RpcBlock } from '../raw/parseBlock.js';
 import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
-import type { Receipt, Transaction } from './types.js';
+import type { BlockHeader, Receipt, Transaction } from './types.js';
 
 const big = (v: Hex | undefined): bigint | undefined => (v === undefined ? undefined : BigInt(v));
 const num = (v: Hex | undefined): number | undefined => (v === undefined ? undefined : Number(BigInt(v)));
@@ -65,4 +66,22 @@ export function toReceipt(r: RpcReceipt): Receipt {
     gasUsedForL1: big(r.gasUsedForL1),
     l1BlockNumber: big(r.l1BlockNumber),
   });
+}
+
+/** A block's checked header, with how many transactions it holds. */
+export function toBlockHeader(b: RpcBlock, transactionCount: number): BlockHeader {
+  const orNull = (q: Hex | undefined): bigint | null => (q === undefined ? null : BigInt(q));
+  return {
+    number: BigInt(b.number),
+    hash: b.hash,
+    parentHash: b.parentHash,
+    timestamp: BigInt(b.timestamp),
+    miner: b.miner,
+    gasUsed: BigInt(b.gasUsed),
+    gasLimit: BigInt(b.gasLimit),
+    baseFeePerGas: orNull(b.baseFeePerGas),
+    blobGasUsed: orNull(b.blobGasUsed),
+    excessBlobGas: orNull(b.excessBlobGas),
+    transactionCount,
+  };
 }

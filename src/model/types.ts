@@ -377,7 +377,7 @@ export interface StateModel {
  * Where a name came from; sourcify, etherscan (verified ABIs) and signatures (a signature service) only
  * with --online; signature: the function signature typed to `txray call`.
  */
-export type Source = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures' | 'signature';
+export type NameSource = 'abi' | 'project' | 'builtin' | 'protocol' | 'database' | 'sourcify' | 'etherscan' | 'signatures' | 'signature';
 
 /** One variable (or part of one) that lives in a changed slot, its values before and after. */
 export interface NamedSlotPart {
@@ -441,7 +441,7 @@ export interface Decoded {
   /** Canonical signature, e.g. transfer(address,uint256); null for guessed types. */
   readonly signature: string | null;
   readonly args: readonly DecodedArg[];
-  readonly source: Source | 'guessed';
+  readonly source: NameSource | 'guessed';
   readonly contract?: string;
   /** Guessed types only: the selector no source names. */
   readonly selector?: Hex;
@@ -454,8 +454,8 @@ export interface Transfer {
   readonly kind: 'ETH' | 'ERC-20' | 'ERC-721' | 'ERC-1155';
   readonly from: Hex;
   readonly to: Hex;
-  /** Wei or token units, decimal. */
-  readonly amount: string;
+  /** Wei or token units (an ERC-721's: 1). */
+  readonly amount: bigint;
   readonly token?: Hex;
   readonly tokenId?: string;
   /** ERC-20: what the token says of itself (symbol(), decimals() at the block) or the address book, where known. */
@@ -479,6 +479,8 @@ export interface DecodedModel {
   readonly transfers: readonly Transfer[];
   /** Lower-case address → name, for display. */
   readonly labels: ReadonlyMap<string, string>;
+  /** Lower-case emitter → the address book's protocol key ("aave-v3-pool", "lido", "bridge:Base"); absent where none is known. */
+  readonly bookKeys?: ReadonlyMap<string, string>;
   /** Lower-case address → its EIP-55 checksummed form, for every address the views show. */
   readonly checksums: ReadonlyMap<string, string>;
   /** --state: token balance changes and storage names (decodeState). */
@@ -512,8 +514,8 @@ export interface TokenBalance {
   readonly kind: 'ERC-20' | 'ERC-721' | 'ERC-1155';
   /** ERC-1155: the id; ERC-721 changes count tokens. */
   readonly tokenId?: string;
-  /** Signed, in the token's smallest unit (decimal). */
-  readonly change: string;
+  /** Signed, in the token's smallest unit. */
+  readonly change: bigint;
   readonly symbol: string | null;
   readonly decimals: number | null;
 }
@@ -599,3 +601,22 @@ export interface BatchOperation extends OperationBase {
 }
 
 export type Operation = UserOperation | SafeTransaction | BatchOperation;
+
+/** A block's header (`txray block`), converted: quantities as bigint. */
+export interface BlockHeader {
+  readonly number: bigint;
+  /** Null for a pending block the node does not name yet. */
+  readonly hash: Hex | null;
+  readonly parentHash: Hex | null;
+  /** Seconds since 1970. */
+  readonly timestamp: bigint;
+  readonly miner: Hex | null;
+  readonly gasUsed: bigint;
+  readonly gasLimit: bigint;
+  /** Null before London. */
+  readonly baseFeePerGas: bigint | null;
+  /** Null before Cancun. */
+  readonly blobGasUsed: bigint | null;
+  readonly excessBlobGas: bigint | null;
+  readonly transactionCount: number;
+}

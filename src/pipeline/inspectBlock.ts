@@ -8,10 +8,10 @@ import { summarizeBlock } from '../block/summarizeBlock.js';
 import type { BlockView } from '../block/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { RpcFailure } from '../errors.js';
-import { MINED_WITHOUT_RECEIPT } from '../model/buildModel.js';
 import type { InspectModel } from '../model/types.js';
 import { isHash } from '../raw/hex.js';
-import { parseBlock } from '../raw/parseBlock.js';
+import { toBlockHeader } from '../model/convert.js';
+import { parseBlockAnswer } from '../raw/parseBlock.js';
 import type { Hex, SourceAnswers } from '../raw/types.js';
 import { coalesceBatches } from '../rpc/coalesceBatches.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
@@ -20,7 +20,7 @@ import { type BlockId, fetchBlock } from '../sources/fetchBlock.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { modelAnswers } from './modelAnswers.js';
 
-export interface BlockSettings {
+export interface InspectBlockSettings {
   readonly tracer: TracerState;
   readonly timeoutMs: number;
   /** Keep each transaction's answers verbatim (--html writes each one's page from them). */
@@ -37,11 +37,11 @@ function hashOf(answers: SourceAnswers, index: number): Hex {
   return hash.toLowerCase() as Hex;
 }
 
-export async function inspectBlock(client: RpcClient, id: BlockId, s: BlockSettings): Promise<BlockView> {
+export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlockSettings): Promise<BlockView> {
   const answers = await fetchBlock(client, id, { tracer: s.tracer, timeoutMs: s.timeoutMs });
   s.onStage?.(`${answers.transactions.length} transaction(s) fetched`);
   const warnings = answers.warnings;
-  const block = parseBlock(answers.header, (m) => void warnings.push(m));
+  const header = toBlockHeader(parseBlockAnswer(answers.header, (m) => void warnings.push(m)), answers.transactions.length);
   const decoder = await s.decoderReady;
   const batched = coalesceBatches(client);
   // Each transaction's answers are let go once its model is made: the block is never held twice.
@@ -49,13 +49,11 @@ export async function inspectBlock(client: RpcClient, id: BlockId, s: BlockSetti
   const models: InspectModel[] = await Promise.all(
     answers.transactions.map(async (a, i) => {
       const hash = hashOf(a, i);
-      const plain = await modelAnswers(hash, a, { keepAnswers: s.keepAnswers });
+      const model = await modelAnswers(hash, a, { keepAnswers: s.keepAnswers, inPendingBlock: answers.pending });
       left[i] = undefined;
-      // The pending block's transactions carry its blockHash and, not having run, no receipt: said once for the block.
-      const model = answers.pending ? { ...plain, warnings: plain.warnings.filter((w) => w !== MINED_WITHOUT_RECEIPT) } : plain;
       return completeModel(batched, decoder.forInput(), model, s.complete);
     }),
   );
   s.onStage?.('models complete');
-  return summarizeBlock(block, models, answers.pending, warnings);
+  return summarizeBlock(header, models, answers.pending, warnings);
 }

@@ -3,7 +3,7 @@
  * model. A mined transaction's answers, whichever source fetched them (a lookup by hash, one of a
  * block's transactions), become a model here and nowhere else.
  */
-import { buildModel } from '../model/buildModel.js';
+import { type BuildSettings, buildModel } from '../model/buildModel.js';
 import type { InspectModel } from '../model/types.js';
 import { type FrameLog, parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseReceipt, parseTrace, parseTransaction, type Warn } from '../raw/parseRaw.js';
@@ -36,9 +36,7 @@ export interface CheckedEarly<T> {
   readonly warnings: readonly string[];
 }
 
-export interface ModelSettings {
-  /** Keep the node's answers verbatim in the model (--json needs them; text does not). */
-  readonly keepAnswers: boolean;
+export interface ModelSettings extends BuildSettings {
   readonly early?: { readonly transaction?: CheckedEarly<RpcTransaction>; readonly receipt?: CheckedEarly<RpcReceipt> };
 }
 
@@ -49,7 +47,7 @@ export async function modelAnswers(hash: Hex, answers: SourceAnswers, s: ModelSe
   const tx = reuse(s.early?.transaction, answers.transaction, warnings) ?? { value: parseTransaction(answers.transaction, hash, warn) };
   const receipt = reuse(s.early?.receipt, answers.receipt, warnings) ?? { value: parseReceipt(answers.receipt, hash, warn) };
   const tree = treeOf(answers, hash, warn);
-  const model = buildModel(hash, answers, { tx: tx.value, receipt: receipt.value, trace: tree.entries, frameLogs: tree.frameLogs }, warnings, s.keepAnswers);
+  const model = buildModel(hash, answers, { tx: tx.value, receipt: receipt.value, trace: tree.entries, frameLogs: tree.frameLogs }, warnings, s);
   return answers.state === null ? model : { ...model, state: await stateOf(answers.state, answers.block, model.tx, model.receipt, warn) };
 }
 

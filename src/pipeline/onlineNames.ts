@@ -6,7 +6,6 @@
  * and topics nothing names are asked of the signature service in one request, and a signature is kept
  * only if it hashes to its selector or topic.
  */
-import type { Abi } from 'abitype';
 import type { Decoder } from '../decode/createDecoder.js';
 import { keccakHex } from '../decode/keccak.js';
 import { inlineDebug } from '../decode/loadDebug.js';
@@ -155,7 +154,7 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
     for (const c of contracts) {
       if (taken.has(c)) continue;
       taken.add(c);
-      index.add(c.abi as unknown as Abi, c.source, c.name ?? undefined);
+      index.add(c.abi, c.source, c.name ?? undefined);
       if (c.name !== null) labels.set(c.address, c.name);
       added ||= c.abi.length > 0;
     }

@@ -13,7 +13,7 @@ import { inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
 
 /** What a pipeline starts from, by kind: a transaction hash, or a call ready to simulate. */
-export type Source = { readonly kind: 'hash'; readonly hash: Hex } | { readonly kind: 'call'; readonly hash: Hex | null; readonly plan: CallPlan };
+export type Lookup = { readonly kind: 'hash'; readonly hash: Hex } | { readonly kind: 'call'; readonly hash: Hex | null; readonly plan: CallPlan };
 
 export interface PipelineSettings {
   readonly lookup: InspectSettings;
@@ -23,7 +23,7 @@ export interface PipelineSettings {
   readonly onStage?: (stage: string) => void;
 }
 
-export async function runPipeline(client: RpcClient, source: Source, s: PipelineSettings): Promise<InspectModel> {
+export async function runPipeline(client: RpcClient, source: Lookup, s: PipelineSettings): Promise<InspectModel> {
   // A lookup's receipt logs are decoded as soon as they arrive, while the trace is still coming.
   let earlyLogs: Promise<LogDecoding | undefined> | undefined;
   let plain: InspectModel;

@@ -147,7 +147,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     reverted: outcome !== null && 'revertData' in outcome,
     header,
   });
-  const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs }, warnings, s.keepAnswers);
+  const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs }, warnings, { keepAnswers: s.keepAnswers });
   const simulation: Simulation = {
     method: answers.method,
     block: { number: BigInt(header.number as Hex), hash: typeof header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(header.hash) ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },

@@ -1,6 +1,6 @@
 /** --state's shared step for every source: the node's diff checked and modelled with the fee split. */
 import type { Receipt, StateModel, Transaction } from '../model/types.js';
-import { parseBlockHeader } from '../raw/parseRaw.js';
+import { parseBlockHeader } from '../raw/parseBlock.js';
 import type { StateAnswer } from '../raw/types.js';
 
 /**

@@ -1,12 +1,13 @@
 /**
- * A block's header as `txray block` reads it (eth_getBlockByHash/ByNumber), checked once: what the
- * header view needs is essential (a broken one makes the block unusable, exit 5); the base fee and the
- * blob gas are optional (absent before London and Cancun; broken: a warning, and left out).
+ * A block's header, checked here for every reader: `txray block`'s (eth_getBlockByHash/ByNumber), where
+ * what the header view needs is essential (a broken one makes the block unusable, exit 5), and --state's
+ * receipt block (its coinbase and base fee split the fee; broken, the fee stays whole). The base fee and
+ * the blob gas are optional for both (absent before London and Cancun; broken: a warning, and left out).
  */
 import { RpcFailure } from '../errors.js';
-import { isAddress, isHash, isQuantity } from './hex.js';
-import type { Warn } from './parseRaw.js';
-import type { Hex } from './types.js';
+import { isAddress, isHash, isQuantity, isRecord } from './hex.js';
+import { optional, sameHash, type Warn } from './parseRaw.js';
+import type { Hex, RpcBlockHeader } from './types.js';
 
 export interface RpcBlock {
   readonly number: Hex;
@@ -25,25 +26,22 @@ export interface RpcBlock {
 
 /** Some nodes write the pending block's number and hash as null, or a number as a JSON number: both read here. */
 const quantity = (v: unknown): Hex | undefined => (isQuantity(v) ? v : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? `0x${v.toString(16)}` : undefined);
+const isQuantityLike = (v: unknown): v is Hex | number => quantity(v) !== undefined;
 
-export function parseBlock(raw: Readonly<Record<string, unknown>>, warn: Warn): RpcBlock {
+/** An optional quantity of the header: absent, or checked (a broken one is warned of and left out). */
+const optionalQuantity = (raw: Readonly<Record<string, unknown>>, key: string, warn: Warn): Hex | undefined => quantity(optional(raw, key, isQuantityLike, 'block', warn));
+
+export function parseBlockAnswer(raw: Readonly<Record<string, unknown>>, warn: Warn): RpcBlock {
   const need = (key: string): Hex => {
     const v = quantity(raw[key]);
     if (v === undefined) throw new RpcFailure('malformed', `eth_getBlockByHash: the node's answer is malformed (no valid "${key}"); the block cannot be shown.`, { method: 'eth_getBlockByHash' });
     return v;
   };
-  const optional = (key: string): Hex | undefined => {
-    const v = raw[key];
-    if (v === undefined || v === null) return undefined;
-    const q = quantity(v);
-    if (q === undefined) warn(`block.${key} is not valid; ignored.`);
-    return q;
-  };
   const miner = raw.miner;
   if (miner !== null && miner !== undefined && !isAddress(miner)) throw new RpcFailure('malformed', 'eth_getBlockByHash: the node\'s answer is malformed (no valid "miner"); the block cannot be shown.', { method: 'eth_getBlockByHash' });
-  const baseFeePerGas = optional('baseFeePerGas');
-  const blobGasUsed = optional('blobGasUsed');
-  const excessBlobGas = optional('excessBlobGas');
+  const baseFeePerGas = optionalQuantity(raw, 'baseFeePerGas', warn);
+  const blobGasUsed = optionalQuantity(raw, 'blobGasUsed', warn);
+  const excessBlobGas = optionalQuantity(raw, 'excessBlobGas', warn);
   return {
     number: need('number'),
     hash: isHash(raw.hash) ? (raw.hash.toLowerCase() as Hex) : null,
@@ -56,4 +54,22 @@ export function parseBlock(raw: Readonly<Record<string, unknown>>, warn: Warn): 
     ...(blobGasUsed !== undefined ? { blobGasUsed } : {}),
     ...(excessBlobGas !== undefined ? { excessBlobGas } : {}),
   };
+}
+
+/**
+ * The receipt's block header (eth_getBlockByHash): its coinbase and base fee. Null, with a warning,
+ * when it is missing or not the receipt's block: the fee is then shown whole, not split.
+ */
+export function parseBlockHeader(raw: unknown, blockHash: Hex | undefined, warn: Warn): RpcBlockHeader | null {
+  if (raw === null || raw === undefined) return null;
+  if (!isRecord(raw) || !isHash(raw.hash) || !isAddress(raw.miner)) {
+    warn('eth_getBlockByHash: the block header is malformed (no hash or miner); the fee is not split into burned and priority parts.');
+    return null;
+  }
+  if (blockHash !== undefined && !sameHash(raw.hash, blockHash)) {
+    warn(`eth_getBlockByHash: the node answered with another block (${raw.hash}); the fee is not split into burned and priority parts.`);
+    return null;
+  }
+  const baseFeePerGas = optionalQuantity(raw, 'baseFeePerGas', warn);
+  return { hash: raw.hash, miner: raw.miner, ...(baseFeePerGas !== undefined ? { baseFeePerGas } : {}) };
 }

@@ -6,7 +6,7 @@
 import { RpcFailure } from '../errors.js';
 import { escapeShort } from './escape.js';
 import { isAddress, isData, isHash, isQuantity, isRecord } from './hex.js';
-import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcBlockHeader, RpcL1Fee, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
+import type { Hex, RpcAccessListEntry, RpcAuthorization, RpcL1Fee, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from './types.js';
 
 export type Warn = (message: string) => void;
 
@@ -16,7 +16,7 @@ function malformed(method: string, what: string): RpcFailure {
 }
 
 /** Read an optional field with a validator: absent/null → undefined; present but invalid → warning, undefined. */
-function optional<T>(obj: Record<string, unknown>, key: string, check: (v: unknown) => v is T, where: string, warn: Warn): T | undefined {
+export function optional<T>(obj: Record<string, unknown>, key: string, check: (v: unknown) => v is T, where: string, warn: Warn): T | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
   if (check(v)) return v;
@@ -64,7 +64,7 @@ const authorization = (e: unknown): RpcAuthorization | undefined =>
       }
     : undefined;
 
-const sameHash = (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase();
+export const sameHash = (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase();
 
 export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransaction | null {
   const M = 'eth_getTransactionByHash';
@@ -250,19 +250,3 @@ export function parseTrace(raw: unknown, hash: Hex | null, warn: Warn): RpcTrace
   return out;
 }
 
-/**
- * The receipt's block header (eth_getBlockByHash): its coinbase and base fee. Null, with a warning,
- * when it is missing or not the receipt's block: the fee is then shown whole, not split.
- */
-export function parseBlockHeader(raw: unknown, blockHash: Hex | undefined, warn: Warn): RpcBlockHeader | null {
-  if (raw === null || raw === undefined) return null;
-  if (!isRecord(raw) || !isHash(raw.hash) || !isAddress(raw.miner)) {
-    warn('eth_getBlockByHash: the block header is malformed (no hash or miner); the fee is not split into burned and priority parts.');
-    return null;
-  }
-  if (blockHash !== undefined && !sameHash(raw.hash, blockHash)) {
-    warn(`eth_getBlockByHash: the node answered with another block (${raw.hash}); the fee is not split into burned and priority parts.`);
-    return null;
-  }
-  return { hash: raw.hash, miner: raw.miner, baseFeePerGas: optional(raw, 'baseFeePerGas', isQuantity, 'block', warn) };
-}

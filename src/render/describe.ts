@@ -2,7 +2,7 @@
 import { decodeRevert, describeRevert } from '../model/decodeRevert.js';
 import { isRevertError } from '../model/buildModel.js';
 import type { CallNode, NotPayable } from '../model/types.js';
-import { formatEth } from './format.js';
+import { formatEth } from '../format/format.js';
 
 import { escapeText } from '../raw/escape.js';
 import { type AddressStyle, formatDecoded, showTarget } from './formatDecoded.js';

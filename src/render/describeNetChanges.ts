@@ -3,7 +3,7 @@
  * from the --json document): who ended up with what, each holder's net change per asset, the actor
  * first. Pure; each view names addresses and symbols its own way (escaped for a terminal, or not).
  */
-import { formatUnits, formatValueShort, groupDigits } from './format.js';
+import { formatUnits, formatValueShort, groupDigits } from '../format/format.js';
 
 /** A net change, from the model (NetChange) or from --json (its decimal `change` read back). */
 export interface NetChangeFacts {

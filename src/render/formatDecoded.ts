@@ -7,7 +7,7 @@
 import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { checksumAddress } from '../decode/keccak.js';
-import { shortAddress, shortHex } from './format.js';
+import { shortAddress, shortHex } from '../format/format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
 import { shownName } from '../decode/shownName.js';
 import type { RevertJson } from '../model/decodeRevert.js';

@@ -18,7 +18,7 @@ import { checksumAddress } from '../decode/keccak.js';
 import type { AssetAmount } from '../model/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { amountText, formatUnits, groupDigits, shortAddress } from './format.js';
+import { amountText, formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import { escapeHtml } from './html.js';
 
 /** One movement of one asset between two holders, lower-case (the action stage's Movement). */

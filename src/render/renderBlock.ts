@@ -10,7 +10,7 @@ import { byteLength } from '../raw/hex.js';
 import { cutToWidth, displayWidth, escapeShort, escapeText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import { failureLine } from './failureLine.js';
-import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHash } from './format.js';
+import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHash } from '../format/format.js';
 import { showAddress } from './formatDecoded.js';
 
 export interface BlockTextOptions {

@@ -7,7 +7,7 @@ import type { BlockView } from '../block/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
 import { feeRecipientLabels, feeRecipientWords, flowText, MEV_KINDS } from './renderBlock.js';
-import { formatEth, formatGwei, formatUnits, groupDigits, shortHash } from './format.js';
+import { formatEth, formatGwei, formatUnits, groupDigits, shortHash } from '../format/format.js';
 import { showAddress } from './formatDecoded.js';
 import { failureLine } from './failureLine.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';

@@ -8,7 +8,7 @@ import { sourceLine } from './renderSource.js';
 import { byteLength, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
-import { formatBytes, formatValueShort, groupDigits } from './format.js';
+import { formatBytes, formatValueShort, groupDigits } from '../format/format.js';
 import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from './formatDecoded.js';
 import { describeNodeKind, failureParts } from './describe.js';
 

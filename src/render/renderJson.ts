@@ -73,7 +73,7 @@ export interface JsonDocument {
   readonly authorizations: readonly JsonAuthorization[];
   /** EIP-7702: accounts whose code is a delegation, lower-case address → the delegate (as read for names). */
   readonly delegations: Readonly<Record<string, string>>;
-  readonly transfers: readonly Transfer[];
+  readonly transfers: readonly JsonTransfer[];
   /** Every holder's net movement per asset, the actor first. */
   readonly netChanges: readonly JsonNetChange[];
   readonly gasProfile: readonly JsonGasRow[] | null;
@@ -121,6 +121,9 @@ const authorizationJson = (f: AuthorizationFact): JsonAuthorization => ({
   reason: f.reason,
   revocation: f.revocation,
 });
+
+/** A transfer with its amount as a decimal string. */
+export type JsonTransfer = Omit<Transfer, 'amount'> & { readonly amount: string };
 
 export interface JsonAmount {
   readonly asset: 'ETH' | Hex;
@@ -348,7 +351,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     function: d?.function ?? null,
     authorizations: (m.authorizations ?? []).map(authorizationJson),
     delegations: Object.fromEntries(d?.delegates ?? []),
-    transfers: d?.transfers ?? [],
+    transfers: (d?.transfers ?? []).map((t) => ({ ...t, amount: t.amount.toString() })),
     netChanges: netChangesJson(m),
     ...gasJson(m),
     failure: failureJson(m),
@@ -452,7 +455,7 @@ function stateJson(m: InspectModel): StateJson {
         ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
         ...(t.symbol !== null ? { symbol: t.symbol } : {}),
         ...(t.decimals !== null ? { decimals: t.decimals } : {}),
-        delta: t.change,
+        delta: t.change.toString(),
       })),
     ],
     storageChanges: state.accounts.flatMap((a) => {

@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Decoded, PackedTransaction } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { cutToWidth, displayWidth, escapeText } from '../raw/escape.js';
-import { formatBytes, formatValueShort, shortHex } from './format.js';
+import { formatBytes, formatValueShort, shortHex } from '../format/format.js';
 import { type AddressStyle, formatDecoded, showAddress } from './formatDecoded.js';
 
 /** A line never gets narrower than this, however narrow the terminal. */

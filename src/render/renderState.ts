@@ -10,7 +10,7 @@ import { BASE_FEE_VAULT, L1_FEE_VAULT } from '../model/chain.js';
 import type { AccountChange, AccountRole, FeeSplit, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
 import type { Hex, RpcSlotChange } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from './format.js';
+import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from '../format/format.js';
 import { type AddressStyle, sciHint, showAddress } from './formatDecoded.js';
 
 /** Lines each section shows at most; a transaction that touches 10,000 slots says how many it left out. */
@@ -25,12 +25,12 @@ function who(a: AccountChange | { address: Hex; roles: readonly AccountRole[] },
 }
 
 function tokenAmount(t: TokenBalance, s: AddressStyle): string {
-  const n = BigInt(t.change);
+  const n = t.change;
   const unit = t.symbol !== null ? escapeText(t.symbol) : `${t.kind} ${showAddress(t.token, { ...s, short: true })}`;
   if (t.kind === 'ERC-721') return `${signed(n, n.toString())} ${unit} ${n === 1n || n === -1n ? 'token' : 'tokens'}`;
   const id = t.tokenId !== undefined ? ` (id ${t.tokenId})` : '';
   if (t.decimals !== null && t.kind === 'ERC-20') return `${signed(n, formatUnits(n, t.decimals))} ${unit}${id}`;
-  return `${signed(n, groupDigits(n))}${sciHint(t.change)} ${unit}${id}${t.kind === 'ERC-20' ? ' (raw units: decimals unknown)' : ''}`;
+  return `${signed(n, groupDigits(n))}${sciHint(n.toString())} ${unit}${id}${t.kind === 'ERC-20' ? ' (raw units: decimals unknown)' : ''}`;
 }
 
 function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {

@@ -6,7 +6,7 @@ import Table from 'cli-table3';
 import type { InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
 import { cutToWidth, displayWidth, escapeShort } from '../raw/escape.js';
-import { formatUnits, groupDigits, shortHash } from './format.js';
+import { formatUnits, groupDigits, shortHash } from '../format/format.js';
 import { failureLine } from './failureLine.js';
 import { formatDecoded, showAddress } from './formatDecoded.js';
 import { describeRevert } from '../model/decodeRevert.js';

@@ -9,7 +9,7 @@ import type { AuthorizationFact, FeeSplit, InspectModel, Receipt, Simulation, St
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
-import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from './format.js';
+import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from '../format/format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { nestedRows } from './renderNested.js';
 import { pathTo, sourceRows } from './renderSource.js';
@@ -295,12 +295,12 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
   for (const t of transfers) {
     const amount =
       t.kind === 'ETH'
-        ? formatValueShort(BigInt(t.amount))
+        ? formatValueShort(t.amount)
         : t.kind === 'ERC-721'
           ? `token #${t.tokenId}`
           : t.decimals !== undefined && t.symbol !== undefined
-            ? `${formatUnits(BigInt(t.amount), t.decimals)} ${escapeText(t.symbol)}`
-            : `${groupDigits(BigInt(t.amount))}${sciHint(t.amount)}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
+            ? `${formatUnits(t.amount, t.decimals)} ${escapeText(t.symbol)}`
+            : `${groupDigits(t.amount)}${sciHint(t.amount.toString())}${t.kind === 'ERC-1155' ? ` of id ${t.tokenId}` : ''}`;
     const token = t.token !== undefined ? ` ${c.dim(t.kind)} ${showAddress(t.token, s)}` : ` ${c.dim('ETH')}`;
     yield `  ${showAddress(t.from, s)} → ${showAddress(t.to, s)}  ${c.yellow(amount)}${t.kind === 'ETH' ? '' : token}${t.event === undefined ? '' : c.dim(wrapMark(t))}\n`;
   }

@@ -12,7 +12,7 @@
 import { checksumAddress } from '../decode/keccak.js';
 import { calledFromChain, type PlacedFrame } from '../render/calledFromChain.js';
 import { describeNetChanges } from '../render/describeNetChanges.js';
-import { formatUnits, groupDigits, shortAddress } from '../render/format.js';
+import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { escapeText } from '../raw/escape.js';

@@ -6,6 +6,7 @@
  * slow, failing or rate-limited costs at most the deadline and one warning line; the lookup goes on
  * with offline names. Nothing here runs without --online.
  */
+import type { AbiError, AbiEvent, AbiEventParameter, AbiFunction, AbiStateMutability } from 'abitype';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
@@ -28,18 +29,8 @@ export interface OnlineSettings {
 }
 
 /** An ABI item as kept: names and types only, every one checked. */
-export interface OnlineAbiItem {
-  readonly type: 'function' | 'event' | 'error';
-  readonly name: string;
-  readonly inputs: readonly OnlineParam[];
-  readonly outputs?: readonly OnlineParam[];
-}
-interface OnlineParam {
-  readonly name: string;
-  readonly type: string;
-  readonly indexed?: boolean;
-  readonly components?: readonly OnlineParam[];
-}
+/** A checked ABI item, in abitype's shape so that the ABI index takes it as it is. */
+export type OnlineAbiItem = AbiFunction | AbiEvent | AbiError;
 
 export interface VerifiedContract {
   readonly address: Hex;
@@ -93,18 +84,34 @@ const PARALLEL = 4;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
 const TYPE = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?|tuple)(\[\d{0,10}\])*$/;
 
-function param(p: unknown, event: boolean, depth = 0): OnlineParam {
+function param(p: unknown, event: boolean, depth = 0): AbiEventParameter {
   if (typeof p !== 'object' || p === null || depth > 8) throw new Error('not a parameter');
   const r = p as Record<string, unknown>;
   if (typeof r.type !== 'string' || !TYPE.test(r.type)) throw new Error('not a type');
   const name = typeof r.name === 'string' && IDENT.test(r.name) ? r.name : '';
-  const out: { name: string; type: string; indexed?: boolean; components?: OnlineParam[] } = { name, type: r.type };
-  if (r.type.startsWith('tuple')) {
-    if (!Array.isArray(r.components) || r.components.length > 64) throw new Error('a tuple without components');
-    out.components = r.components.map((c) => param(c, false, depth + 1));
-  }
-  if (event) out.indexed = r.indexed === true;
-  return out;
+  const indexed = event ? { indexed: r.indexed === true } : {};
+  if (!r.type.startsWith('tuple')) return { name, type: r.type, ...indexed };
+  if (!Array.isArray(r.components) || r.components.length > 64) throw new Error('a tuple without components');
+  return { name, type: r.type, components: r.components.map((c) => param(c, false, depth + 1)), ...indexed };
+}
+
+const MUTABILITIES: readonly AbiStateMutability[] = ['pure', 'view', 'nonpayable', 'payable'];
+/** The function's mutability as said (older compilers say `constant` and `payable`); unsaid, nonpayable (txray shows none of it). */
+function mutabilityOf(r: Record<string, unknown>): AbiStateMutability {
+  const said = MUTABILITIES.find((m) => m === r.stateMutability);
+  if (said !== undefined) return said;
+  return r.constant === true ? 'view' : r.payable === true ? 'payable' : 'nonpayable';
+}
+
+/** One function, event or error item, checked; null where it is none of them (or anonymous: no topic0 names it). */
+function abiItem(r: Record<string, unknown>): OnlineAbiItem | null {
+  if (typeof r.name !== 'string' || !IDENT.test(r.name)) return null;
+  const name = r.name;
+  const inputs = (list: unknown, event: boolean) => (Array.isArray(list) ? list : []).map((p) => param(p, event));
+  if (r.type === 'function') return { type: 'function', name, inputs: inputs(r.inputs, false), outputs: inputs(r.outputs, false), stateMutability: mutabilityOf(r) };
+  if (r.type === 'event') return r.anonymous === true ? null : { type: 'event', name, inputs: inputs(r.inputs, true) };
+  if (r.type === 'error') return { type: 'error', name, inputs: inputs(r.inputs, false) };
+  return null;
 }
 
 /** The function, event and error items of an ABI an answer holds, each checked; the rest left out. */
@@ -113,13 +120,9 @@ export function checkedAbi(abi: unknown): OnlineAbiItem[] {
   const out: OnlineAbiItem[] = [];
   for (const x of abi.slice(0, MAX_ITEMS)) {
     if (typeof x !== 'object' || x === null) continue;
-    const r = x as Record<string, unknown>;
-    if ((r.type !== 'function' && r.type !== 'event' && r.type !== 'error') || typeof r.name !== 'string' || !IDENT.test(r.name)) continue;
-    if (r.type === 'event' && r.anonymous === true) continue;
     try {
-      const inputs = (Array.isArray(r.inputs) ? r.inputs : []).map((p) => param(p, r.type === 'event'));
-      const outputs = r.type === 'function' && Array.isArray(r.outputs) ? r.outputs.map((p) => param(p, false)) : undefined;
-      out.push({ type: r.type, name: r.name, inputs, ...(outputs !== undefined ? { outputs } : {}) });
+      const item = abiItem(x as Record<string, unknown>);
+      if (item !== null) out.push(item);
     } catch {
       /* one malformed item: the others still count */
     }
@@ -341,7 +344,8 @@ async function lookUpContract(a: Ask, address: Hex, trouble: Troubles): Promise<
   // v2: the answers since the source fields were asked (older ones lack them).
   const key = `contracts-v2/${a.chainId}/${address}.json`;
   const cached = cacheRead<Found>(a.s.cacheDir, key, (f) => (f.verified === null || f.verified.implementations.length > 0 ? DAY_MS : null));
-  if (cached !== undefined) return cached.verified;
+  // A cached ABI is checked again as a service's answer is: an older txray wrote some in another shape.
+  if (cached !== undefined) return cached.verified === null ? null : { ...cached.verified, abi: checkedAbi(cached.verified.abi) };
   const fromS = await fromSourcify(a, address, trouble.sourcify);
   const fromE = fromS == null && a.s.etherscanKey !== null ? await fromEtherscan(a, address, trouble.etherscan) : null;
   // Not verified only when every service asked said so; where one could not tell, nothing is cached.

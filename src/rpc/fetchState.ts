@@ -52,7 +52,7 @@ export async function fetchState(client: RpcClient, hash: Hex, tracer: TracerSta
 }
 
 /** The header of the receipt's block (base fee, coinbase), or null: the fee split then goes without it. */
-export async function fetchBlock(client: RpcClient, blockHash: unknown, deadline: AbortSignal, warnings: string[]): Promise<unknown> {
+export async function fetchBlockHeader(client: RpcClient, blockHash: unknown, deadline: AbortSignal, warnings: string[]): Promise<unknown> {
   if (typeof blockHash !== 'string') return null;
   try {
     return await client.call('eth_getBlockByHash', [blockHash, false], deadline);

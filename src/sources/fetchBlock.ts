@@ -29,7 +29,7 @@ export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 /** What `txray block` was given, checked: a number, a hash or a tag. */
 export type BlockId = { readonly kind: 'number'; readonly number: bigint } | { readonly kind: 'hash'; readonly hash: Hex } | { readonly kind: 'tag'; readonly tag: BlockTag };
 
-export interface BlockSettings {
+export interface BlockFetchSettings {
   readonly tracer: TracerState;
   /** --timeout, for each request (a block-level trace that runs out of it is followed per transaction). */
   readonly timeoutMs: number;
@@ -156,7 +156,7 @@ async function tracePerTransaction(client: RpcClient, family: Family, hashes: re
 const familyOf = (method: string): Family => (method === 'trace_block' || method === 'trace_transaction' ? 'parity' : 'geth');
 
 /** The rungs --tracer asks for: the block-level methods first, then each transaction's own. */
-function traceRungs(client: RpcClient, mode: TracerState['mode'], number: Hex, block: Hex, hashes: readonly string[], s: BlockSettings, warnings: string[]): Rung<Traces>[] {
+function traceRungs(client: RpcClient, mode: TracerState['mode'], number: Hex, block: Hex, hashes: readonly string[], s: BlockFetchSettings, warnings: string[]): Rung<Traces>[] {
   const missing = (lacks: string) => (err: unknown) => (isTracerRefused(err) ? { lacks } : null);
   const parityBlock: Rung<Traces> = { method: 'trace_block', ask: () => traceBlock(client, number, block, s.timeoutMs), down: missing('trace_block') };
   const gethBlock: Rung<Traces> = { method: 'debug_traceBlockByHash', ask: () => debugTraceBlock(client, block, hashes, s.timeoutMs), down: missing('debug_traceBlockByHash') };
@@ -174,7 +174,7 @@ function traceRungs(client: RpcClient, mode: TracerState['mode'], number: Hex, b
  * by each transaction's own trace of the same kind; transactions a block-level answer left out are
  * traced on their own too. No tracer at all: one warning, and the rows keep the receipts' statuses.
  */
-async function fetchTraces(client: RpcClient, number: Hex, block: Hex, hashes: readonly string[], s: BlockSettings, warnings: string[]): Promise<Traces> {
+async function fetchTraces(client: RpcClient, number: Hex, block: Hex, hashes: readonly string[], s: BlockFetchSettings, warnings: string[]): Promise<Traces> {
   const mode = s.tracer.mode;
   if (mode === 'none' || mode === 'local' || hashes.length === 0) return new Map();
   const rungs = traceRungs(client, mode, number, block, hashes, s, warnings);
@@ -206,7 +206,7 @@ async function fetchTraces(client: RpcClient, number: Hex, block: Hex, hashes: r
 }
 
 /** --tracer local: each transaction re-executed here, one after another (each replays the block's earlier ones). */
-async function traceLocally(client: RpcClient, transactions: readonly Record<string, unknown>[], receipts: ReadonlyMap<string, unknown>, s: BlockSettings, warnings: string[]): Promise<Traces> {
+async function traceBlockLocally(client: RpcClient, transactions: readonly Record<string, unknown>[], receipts: ReadonlyMap<string, unknown>, s: BlockFetchSettings, warnings: string[]): Promise<Traces> {
   const out: Traces = new Map();
   await runInOrder(transactions.length, 1, async (i) => {
     const tx = transactions[i]!;
@@ -216,7 +216,7 @@ async function traceLocally(client: RpcClient, transactions: readonly Record<str
   return out;
 }
 
-export async function fetchBlock(client: RpcClient, id: BlockId, s: BlockSettings): Promise<BlockAnswers> {
+export async function fetchBlock(client: RpcClient, id: BlockId, s: BlockFetchSettings): Promise<BlockAnswers> {
   const warnings: string[] = [];
   const { header, transactions } = await fetchHeader(client, id, s.timeoutMs);
   const hashes = transactions.map(hashOf);
@@ -233,7 +233,7 @@ export async function fetchBlock(client: RpcClient, id: BlockId, s: BlockSetting
     if (r.status === 'rejected') throw r.reason;
     if (t.status === 'rejected') throw t.reason;
     receipts = r.value;
-    traces = s.tracer.mode === 'local' ? await traceLocally(client, transactions, receipts, s, warnings) : t.value;
+    traces = s.tracer.mode === 'local' ? await traceBlockLocally(client, transactions, receipts, s, warnings) : t.value;
   }
   return {
     header,

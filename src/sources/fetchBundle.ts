@@ -104,7 +104,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const stateModule = opts.state ? import('../rpc/fetchState.js') : null;
   const stateAnswer = stateModule ? stateModule.then((m) => m.fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings)) : Promise.resolve(null);
   const blockAnswer = stateModule
-    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlock(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
+    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
     : Promise.resolve(null);
   const [tx, receipt, trace, state, block] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings), stateAnswer, blockAnswer]);
   for (const r of [tx, receipt, trace, state, block]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;

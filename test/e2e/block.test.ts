@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { UNISWAP_ARTIFACTS } from '../../scripts/lib/uniswap.mjs';
+import { UNISWAP_ARTIFACTS, unwrappingSandwichBlock } from '../../scripts/lib/uniswap.mjs';
 import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { type UniswapScenarios, withUniswapNode } from '../support/scenarioNode.js';
@@ -188,6 +188,28 @@ describe('what looks like MEV', () => {
   });
 });
 
+describe('a searcher that wraps and unwraps through the router', () => {
+  // WETH9 mints and burns without a Transfer: the finding's profit reads the same net changes as the rows' actions.
+  test("the sandwich's profit is the searcher's net movements, and the sum of its own rows' sent and received", async () => {
+    const b = await unwrappingSandwichBlock(s.anvil.rpc, s.uni);
+    const { front, victims, back, attacker, profit } = b.sandwich;
+    const doc = await blockJson(b.number);
+    const sandwich = doc.mev.filter((f: { kind: string }) => f.kind === 'sandwich');
+    expect(sandwich).toHaveLength(1);
+    expect(sandwich[0]).toMatchObject({ transactions: [front, ...victims, back], actor: attacker });
+    const flows = sandwich[0].profit.map((f: { asset: string; amount: string }) => ({ asset: f.asset, amount: f.amount }));
+    expect(flows).toEqual([...profit.sent.map((m) => ({ asset: m.asset, amount: `-${m.amount}` })), ...profit.received.map((m) => ({ asset: m.asset, amount: m.amount }))]);
+    const rows = new Map<string, bigint>();
+    for (const hash of [front, back]) {
+      const action = doc.transactions.find((t: Row) => t.hash === hash).action as { actor: string; sent: Array<{ asset: string; amount: string }>; received: Array<{ asset: string; amount: string }> };
+      expect(action.actor).toBe(attacker);
+      for (const m of action.sent) rows.set(m.asset, (rows.get(m.asset) ?? 0n) - BigInt(m.amount));
+      for (const m of action.received) rows.set(m.asset, (rows.get(m.asset) ?? 0n) + BigInt(m.amount));
+    }
+    expect(flows).toEqual([...rows].filter(([, v]) => v !== 0n).map(([asset, v]) => ({ asset, amount: v.toString() })));
+  });
+});
+
 describe('block ids', () => {
   test('latest is the last block mined, and its hash names the same block', async () => {
     const latest = await blockJson('latest');
@@ -254,6 +276,22 @@ describe('--html', () => {
     const net = /^ {4}net for the actor (.+) \(fees aside\)$/m.exec((await block(s.blocks.sandwich.number)).stdout)?.[1];
     expect(net).toBeDefined();
     expect(page).toContain(`; net for the actor: ${net}</li>`);
+  });
+
+  test("each transaction's page is the one a lookup writes: the same fund flow, drawn from the same movements", async () => {
+    const file = join(dir, 'same.html');
+    expect((await block(s.blocks.sandwich.number, s.anvil.url, '--html', file, '--quiet')).code).toBe(0);
+    for (const hash of [s.blocks.sandwich.sandwich.front, s.blocks.sandwich.sandwich.back]) {
+      const own = join(dir, `lookup-${hash}.html`);
+      expect((await runTxray([hash, '-r', s.anvil.url, '--abi', hopperAbi, '--html', own, '--quiet'])).code).toBe(0);
+      // The markup before the embedded document: the title and the fund flow laid out from the movements.
+      const drawn = (path: string) => readFileSync(path, 'utf8').split('<script type="application/json"')[0]!;
+      expect(drawn(own)).toContain('<svg');
+      expect(drawn(join(dir, 'same-transactions', `${hash}.html`))).toBe(drawn(own));
+      // The embedded document too, gas profile included: the same stages made it.
+      const embedded = (path: string) => JSON.parse(readFileSync(path, 'utf8').split('id="txray-data">')[1]!.split('</script>')[0]!);
+      expect(embedded(join(dir, 'same-transactions', `${hash}.html`))).toEqual(embedded(own));
+    }
   });
 });
 

@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, deploy, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
+import { deployUniswap, sandwichBlock } from '../../scripts/lib/uniswap.mjs';
 import { startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { runTxray } from '../support/runTxray.js';
 import { writeFoundryProject as writeSourceProject } from '../support/sourceProject.js';
@@ -199,5 +200,30 @@ describe('golden view of a located failure', () => {
 
   test('a custom error two internal calls deep in another contract: the line, its code, the calls that led there, the frame that called it', async () => {
     expectGolden('anvil-located-failure.txt', await view([failed], anvil.url, project));
+  });
+});
+
+describe('golden views of txray block', () => {
+  let anvil: Awaited<ReturnType<typeof startAnvil>>;
+  let number: number;
+  const empty = mkdtempSync(join(tmpdir(), 'txray-golden-block-'));
+
+  beforeAll(async () => {
+    // A fixed genesis time and 12 s between blocks: the block's time and hashes are the same on every run.
+    anvil = await startAnvil(['--timestamp', '1700000000']);
+    await anvil.rpc('anvil_setBlockTimestampInterval', [12]);
+    ({ number } = await sandwichBlock(anvil.rpc, await deployUniswap(anvil.rpc)));
+  });
+  afterAll(async () => {
+    await anvil?.stop();
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  test('a block with a sandwich: the header, fees, one row per transaction and what looks like MEV', async () => {
+    expectGolden('block-sandwich.txt', await view(['block', String(number)], anvil.url, empty));
+  });
+
+  test('--json: the block document', async () => {
+    expectGolden('block-sandwich.json.txt', await view(['block', String(number), '--json'], anvil.url, empty, true));
   });
 });

@@ -3,9 +3,10 @@ import type { Hex, RpcLog } from '../../src/raw/types.js';
 
 /**
  * A mined, successful transaction's model after decode, made of what a stage after decode reads: its
- * sender and recipient, its input, its logs and transfers, and labels. No tree, as without a trace.
+ * sender and recipient, its input, its logs and transfers, labels and the address book's protocol keys.
+ * No tree, as without a trace.
  */
-export function decodedModel(o: { from: Hex; to: Hex; input?: Hex; value?: bigint; logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string> }): InspectModel {
+export function decodedModel(o: { from: Hex; to: Hex; input?: Hex; value?: bigint; logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; bookKeys?: Record<string, string> }): InspectModel {
   return {
     hash: `0x${'11'.repeat(32)}`,
     status: 'success',
@@ -19,6 +20,6 @@ export function decodedModel(o: { from: Hex; to: Hex; input?: Hex; value?: bigin
     fee: null,
     warnings: [],
     raw: null,
-    decoded: { function: null, events: [], error: null, transfers: o.transfers ?? [], labels: new Map(Object.entries(o.labels ?? {})), checksums: new Map() },
+    decoded: { function: null, events: [], error: null, transfers: o.transfers ?? [], labels: new Map(Object.entries(o.labels ?? {})), bookKeys: new Map(Object.entries(o.bookKeys ?? {})), checksums: new Map() },
   };
 }

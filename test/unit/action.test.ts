@@ -24,9 +24,9 @@ const POOL = addr(0xaa7e);
 const USDC = addr(0x05dc);
 const A_USDC = addr(0xa05dc);
 
-const model = (o: { logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; to?: Hex; value?: bigint }): InspectModel => decodedModel({ ...o, from: SENDER, to: o.to ?? POOL });
+const model = (o: { logs?: RpcLog[]; transfers?: Transfer[]; labels?: Record<string, string>; bookKeys?: Record<string, string>; to?: Hex; value?: bigint }): InspectModel => decodedModel({ ...o, from: SENDER, to: o.to ?? POOL });
 
-const erc20 = (token: Hex, from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from, to, amount: amount.toString(), symbol: token === USDC ? 'USDC' : 'aUSDC', decimals: 6 });
+const erc20 = (token: Hex, from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from, to, amount, symbol: token === USDC ? 'USDC' : 'aUSDC', decimals: 6 });
 const supplyLog = (emitter: Hex): RpcLog => ({
   address: emitter,
   topics: [topic('Supply(address,address,address,uint256,uint16)'), word(USDC), word(SENDER), word('0x0000000000000000000000000000000000000000')],
@@ -40,9 +40,19 @@ test('every topic0 the action stage matches is keccak256 of its signature', () =
 });
 
 describe('protocol events', () => {
-  test('Aave v3 Supply from the pool the labels name: supplied, the reserve named, the protocol given', () => {
-    const did = describeAction(model({ logs: [supplyLog(POOL)], transfers: supplied, labels: { [POOL]: 'Aave v3 Pool' } }))!;
+  test('Aave v3 Supply from the pool the address book keys as one: supplied, the reserve named, the protocol given', () => {
+    const did = describeAction(model({ logs: [supplyLog(POOL)], transfers: supplied, bookKeys: { [POOL]: 'aave-v3-pool' } }))!;
     expect(did.action).toMatchObject({ kind: 'supply', summary: 'Supplied 10,000 USDC to Aave v3', protocols: ['Aave v3'] });
+  });
+
+  test('a name that reads like the pool (--labels, an artifact) is not trusted: only the address book\'s key is', () => {
+    for (const name of ['Aave v3 Pool', 'Aave v3 Fake Pool']) {
+      const did = describeAction(model({ logs: [supplyLog(POOL)], transfers: supplied, labels: { [POOL]: name } }))!;
+      expect(did.action.kind, name).not.toBe('supply');
+      expect(did.action.protocols, name).not.toContain('Aave v3');
+    }
+    // An Aave v2 pool's key does not make a v3 event trusted.
+    expect(describeAction(model({ logs: [supplyLog(POOL)], transfers: supplied, bookKeys: { [POOL]: 'aave-v2-pool' } }))!.action.kind).not.toBe('supply');
   });
 
   test('the same event from a contract nobody names as Aave is not trusted', () => {
@@ -53,7 +63,7 @@ describe('protocol events', () => {
 
   test('Uniswap v2 Mint has two topics; an event of the same hash with one topic is not liquidity', () => {
     const mint = (topics: Hex[]): RpcLog => ({ address: POOL, topics, data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [1n, 2n]) });
-    const lp = [erc20(USDC, SENDER, POOL, 5n), { kind: 'ERC-20' as const, token: POOL, from: addr(0), to: SENDER, amount: '7' }];
+    const lp = [erc20(USDC, SENDER, POOL, 5n), { kind: 'ERC-20' as const, token: POOL, from: addr(0), to: SENDER, amount: 7n }];
     const v2 = describeAction(model({ logs: [mint([topic('Mint(address,uint256,uint256)'), word(SENDER)])], transfers: lp }))!;
     expect(v2.action.kind).toBe('add-liquidity');
     const other = describeAction(model({ logs: [mint([topic('Mint(address,uint256,uint256)')])], transfers: lp }))!;
@@ -63,7 +73,7 @@ describe('protocol events', () => {
 
 describe('movements', () => {
   const deposit = (emitter: Hex, holder: Hex, amount: bigint): RpcLog => ({ address: emitter, topics: [topic('Deposit(address,uint256)'), word(holder)], data: encodeAbiParameters([{ type: 'uint256' }], [amount]) });
-  const ether = (from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ETH', from, to, amount: amount.toString() });
+  const ether = (from: Hex, to: Hex, amount: bigint): Transfer => ({ kind: 'ETH', from, to, amount });
 
   test('a Deposit is a wrap where the holder sent the token that much ether, and not otherwise', () => {
     const weth = addr(0x3e7);
@@ -108,9 +118,9 @@ describe('movements', () => {
 
 describe('bridges', () => {
   const BRIDGE = addr(0xb1d6e);
-  test('an ETH deposit: the ether the actor sent, to the chain the bridge name says', () => {
+  test('an ETH deposit: the ether the actor sent, to the chain the address book bridge key says', () => {
     const log: RpcLog = { address: BRIDGE, topics: [topic('ETHDepositInitiated(address,address,uint256,bytes)'), word(SENDER), word(SENDER)], data: encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], [2n * 10n ** 18n, '0x']) };
-    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [{ kind: 'ETH', from: SENDER, to: BRIDGE, amount: (2n * 10n ** 18n).toString() }], labels: { [BRIDGE]: 'Base L1StandardBridge' } }))!;
+    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [{ kind: 'ETH', from: SENDER, to: BRIDGE, amount: 2n * 10n ** 18n }], bookKeys: { [BRIDGE]: 'bridge:Base' } }))!;
     expect(did.action).toMatchObject({ kind: 'bridge', summary: 'Bridged 2 ETH to Base', protocols: ['Base bridge'] });
   });
 
@@ -120,7 +130,7 @@ describe('bridges', () => {
       topics: [topic('ERC20DepositInitiated(address,address,address,address,uint256,bytes)'), word(USDC), word(addr(0x12c)), word(SENDER)],
       data: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [SENDER, 5_000_000n, '0x']),
     };
-    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [erc20(USDC, SENDER, BRIDGE, 5_000_000n)], labels: { [BRIDGE]: 'Zora L1StandardBridge' } }))!;
+    const did = describeAction(model({ to: BRIDGE, logs: [log], transfers: [erc20(USDC, SENDER, BRIDGE, 5_000_000n)], bookKeys: { [BRIDGE]: 'bridge:Zora' } }))!;
     expect(did.action).toMatchObject({ kind: 'bridge', summary: 'Bridged 5 USDC to Zora' });
   });
 });

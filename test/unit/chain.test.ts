@@ -122,7 +122,7 @@ describe('the address book (mainnet names, from a published package)', () => {
     expect(book.get('0x1e0447b19bb6ecfdae1e4ae1694b0c3659614e4e')?.name).toBe('dYdX SoloMargin');
     expect(book.get('0x5ef30b9986345249bc32d8928b7ee64de9435e39')?.name).toBe('Maker DssCdpManager');
     // From the token list, with symbol and decimals; Safe's singletons by name and version.
-    expect(book.get('0xdac17f958d2ee523a2206206994597c13d831ec7')).toEqual({ name: 'USDT', symbol: 'USDT', decimals: 6 });
+    expect(book.get('0xdac17f958d2ee523a2206206994597c13d831ec7')).toEqual({ name: 'USDT', symbol: 'USDT', decimals: 6, key: null });
     expect(book.get('0xd9db270c1b5e3bd161e8c8503c55ceabee709552')?.name).toBe('Safe GnosisSafe 1.3.0');
     // Aave's markets by their address book, v2 and v3 (and v3's Lido market apart).
     expect(book.get('0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2')?.name).toBe('Aave v3 Pool');

@@ -206,11 +206,11 @@ describe('transfers from logs', () => {
       { address: addr(104), topics: [T, topic(addr(1))], data: `0x${word(5n)}` }, // wrong shape: not a transfer
     ]);
     expect(transfers).toEqual([
-      { kind: 'ERC-20', token: addr(100), from: addr(1), to: addr(2), amount: '5' },
-      { kind: 'ERC-721', token: addr(101), from: addr(1), to: addr(2), amount: '1', tokenId: '77' },
-      { kind: 'ERC-1155', token: addr(102), from: addr(1), to: addr(2), tokenId: '3', amount: '4' },
-      { kind: 'ERC-1155', token: addr(103), from: addr(1), to: addr(2), tokenId: '1', amount: '10' },
-      { kind: 'ERC-1155', token: addr(103), from: addr(1), to: addr(2), tokenId: '2', amount: '20' },
+      { kind: 'ERC-20', token: addr(100), from: addr(1), to: addr(2), amount: 5n },
+      { kind: 'ERC-721', token: addr(101), from: addr(1), to: addr(2), amount: 1n, tokenId: '77' },
+      { kind: 'ERC-1155', token: addr(102), from: addr(1), to: addr(2), tokenId: '3', amount: 4n },
+      { kind: 'ERC-1155', token: addr(103), from: addr(1), to: addr(2), tokenId: '1', amount: 10n },
+      { kind: 'ERC-1155', token: addr(103), from: addr(1), to: addr(2), tokenId: '2', amount: 20n },
     ]);
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { encodeErrorResult, parseAbi } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { decodeRevert, describeRevert } from '../../src/model/decodeRevert.js';
-import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHex } from '../../src/render/format.js';
+import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHex } from '../../src/format/format.js';
 
 const abi = parseAbi(['error Error(string)', 'error Panic(uint256)', 'error Nope(address who, uint256 have)']);
 const errorData = (s: string) => encodeErrorResult({ abi, errorName: 'Error', args: [s] });

@@ -128,11 +128,11 @@ describe('token metadata', () => {
   test('net changes per holder: mints leave the zero address out, the sender comes first', () => {
     const token = '0x00000000000000000000000000000000000070cc' as const;
     const zero = `0x${'0'.repeat(40)}` as const;
-    const t = (from: string, to: string, amount: string): Transfer => ({ kind: 'ERC-20', token, from: from as `0x${string}`, to: to as `0x${string}`, amount });
-    const rows = tokenBalances([t(zero, BOB, '100'), t(BOB, ALICE, '30'), t(ALICE, BOB, '5')], new Map([[token, { symbol: 'TK', decimals: 2 }]]), ALICE);
+    const t = (from: string, to: string, amount: bigint): Transfer => ({ kind: 'ERC-20', token, from: from as `0x${string}`, to: to as `0x${string}`, amount });
+    const rows = tokenBalances([t(zero, BOB, 100n), t(BOB, ALICE, 30n), t(ALICE, BOB, 5n)], new Map([[token, { symbol: 'TK', decimals: 2 }]]), ALICE);
     expect(rows).toEqual([
-      { holder: ALICE, token, kind: 'ERC-20', change: '25', symbol: 'TK', decimals: 2 },
-      { holder: BOB, token, kind: 'ERC-20', change: '75', symbol: 'TK', decimals: 2 },
+      { holder: ALICE, token, kind: 'ERC-20', change: 25n, symbol: 'TK', decimals: 2 },
+      { holder: BOB, token, kind: 'ERC-20', change: 75n, symbol: 'TK', decimals: 2 },
     ]);
   });
 });

@@ -222,3 +222,20 @@ describe('--online', () => {
     expect(() => o({ [key]: value })).toThrow(message);
   });
 });
+
+describe('the command and the view, each chosen once', () => {
+  const url = { rpcUrl: 'http://a:1' };
+  test('a lookup, a call and a block each carry only what they take', () => {
+    expect(parseOptions([H], url, {}).command).toEqual({ kind: 'lookup', inputs: [{ kind: 'hash', text: H, hash: `0x${H}` }] });
+    const call = parseOptions([], url, {}, undefined, { words: [`0x${'12'.repeat(20)}`, '0x12345678'], options: {} }).command;
+    expect(call.kind).toBe('call');
+    expect(parseOptions([], url, {}, undefined, undefined, null, '100').command).toEqual({ kind: 'block', block: { kind: 'number', number: 100n } });
+  });
+
+  test('text, --json, or the page on stdout with --html -', () => {
+    expect(parseOptions([H], url, {}).view).toBe('text');
+    expect(parseOptions([H], { ...url, json: true }, {}).view).toBe('json');
+    expect(parseOptions([H], { ...url, html: '-' }, {}).view).toBe('html');
+    expect(parseOptions([H], { ...url, json: true, quiet: true }, {})).toMatchObject({ view: 'json', quiet: true });
+  });
+});
