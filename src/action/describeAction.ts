@@ -13,7 +13,7 @@ import { familyOf } from '../model/chain.js';
 import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { failureLine } from '../render/failureLine.js';
+import { failureLine } from '../words/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
 import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';

@@ -5,7 +5,9 @@
 import { abiString, byteLength } from '../raw/hex.js';
 import { isPrintableText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import type { Decoded, DecodedRevert, Revert } from './types.js';
+import type { DecodedRevert, Revert, RevertJson } from './types.js';
+
+export type { RevertJson } from './types.js';
 
 const ERROR_STRING = '0x08c379a0';
 const PANIC = '0x4e487b71';
@@ -51,12 +53,6 @@ export function decodeRevert(data: Hex | null): Revert {
 }
 
 /** A revert as --json writes it (failure.revert, and call nodes' revert); a custom error an ABI names adds its decoding. */
-export type RevertJson =
-  | { readonly kind: 'Error'; readonly message: string }
-  | { readonly kind: 'Panic'; readonly code: Hex; readonly meaning: string }
-  | { readonly kind: 'text'; readonly text: string }
-  | ({ readonly kind: 'custom'; readonly selector: Hex; readonly data: Hex } & Partial<Decoded>)
-  | { readonly kind: 'empty' };
 
 export function revertToJson(r: Revert): RevertJson {
   switch (r.kind) {

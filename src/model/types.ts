@@ -1,4 +1,3 @@
-import type { RevertJson } from './decodeRevert.js';
 import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
@@ -620,3 +619,11 @@ export interface BlockHeader {
   readonly excessBlobGas: bigint | null;
   readonly transactionCount: number;
 }
+
+/** A revert as --json spells it (failure.revert, a call's revert, a bytes value that is revert data). */
+export type RevertJson =
+  | { readonly kind: 'Error'; readonly message: string }
+  | { readonly kind: 'Panic'; readonly code: Hex; readonly meaning: string }
+  | { readonly kind: 'text'; readonly text: string }
+  | ({ readonly kind: 'custom'; readonly selector: Hex; readonly data: Hex } & Partial<Decoded>)
+  | { readonly kind: 'empty' };

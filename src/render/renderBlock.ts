@@ -9,9 +9,9 @@ import type { DecodedModel, InspectModel } from '../model/types.js';
 import { byteLength } from '../raw/hex.js';
 import { cutToWidth, displayWidth, escapeShort, escapeText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { failureLine } from './failureLine.js';
+import { failureLine } from '../words/failureLine.js';
 import { formatEth, formatGwei, formatUnits, groupDigits, percent, shortHash } from '../format/format.js';
-import { showAddress } from './formatDecoded.js';
+import { showAddress } from '../words/formatDecoded.js';
 
 export interface BlockTextOptions {
   readonly chalk: ChalkInstance;

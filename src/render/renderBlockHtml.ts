@@ -8,8 +8,8 @@ import { checksumAddress } from '../decode/keccak.js';
 import type { DecodedModel, InspectModel } from '../model/types.js';
 import { feeRecipientLabels, feeRecipientWords, flowText, MEV_KINDS } from './renderBlock.js';
 import { formatEth, formatGwei, formatUnits, groupDigits, shortHash } from '../format/format.js';
-import { showAddress } from './formatDecoded.js';
-import { failureLine } from './failureLine.js';
+import { showAddress } from '../words/formatDecoded.js';
+import { failureLine } from '../words/failureLine.js';
 import { csp, escapeHtml, type ReportAssets } from './renderHtml.js';
 
 /** An address as the terminal's block view shows it (short, with its label), the whole one on hover. */

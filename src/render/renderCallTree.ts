@@ -9,8 +9,8 @@ import { byteLength, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
 import { formatBytes, formatValueShort, groupDigits } from '../format/format.js';
-import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from './formatDecoded.js';
-import { describeNodeKind, failureParts } from './describe.js';
+import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from '../words/formatDecoded.js';
+import { describeNodeKind, failureParts } from '../words/describe.js';
 
 interface TreeOptions {
   readonly chalk: ChalkInstance;

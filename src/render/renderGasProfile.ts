@@ -11,7 +11,7 @@ import { gasOutsideCalls } from '../decode/gasProfile.js';
 import type { CallNode, GasProfile, GasRow, InspectModel } from '../model/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { groupDigits, percent } from '../format/format.js';
-import { showAddress, showTarget } from './formatDecoded.js';
+import { showAddress, showTarget } from '../words/formatDecoded.js';
 
 /** Rows the table shows; the rest are summed on one line. */
 const TOP = 20;

@@ -5,14 +5,14 @@
 import { decodedRevertJson, type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { txOutcome } from '../operations/txOutcome.js';
 import { type JsonOperation, operationsJson } from './operationsJson.js';
-import { notPayableText } from './describe.js';
+import { notPayableText } from '../words/describe.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { Action, ActionKind, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
-import { failureLine } from './failureLine.js';
+import { failureLine } from '../words/failureLine.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;

@@ -8,7 +8,7 @@ import type { Decoded, PackedTransaction } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { cutToWidth, displayWidth, escapeText } from '../raw/escape.js';
 import { formatBytes, formatValueShort, shortHex } from '../format/format.js';
-import { type AddressStyle, formatDecoded, showAddress } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, showAddress } from '../words/formatDecoded.js';
 
 /** A line never gets narrower than this, however narrow the terminal. */
 const MIN_COLUMNS = 40;

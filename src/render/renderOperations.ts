@@ -9,7 +9,7 @@ import { describeRevert } from '../model/decodeRevert.js';
 import type { BatchOperation, DecodedRevert, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatEth, formatValueShort, groupDigits } from '../format/format.js';
-import { type AddressStyle, formatDecoded, showAddress } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, showAddress } from '../words/formatDecoded.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -11,7 +11,7 @@ import type { AccountChange, AccountRole, FeeSplit, InspectModel, NamedSlotPart,
 import type { Hex, RpcSlotChange } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from '../format/format.js';
-import { type AddressStyle, sciHint, showAddress } from './formatDecoded.js';
+import { type AddressStyle, sciHint, showAddress } from '../words/formatDecoded.js';
 
 /** Lines each section shows at most; a transaction that touches 10,000 slots says how many it left out. */
 const MAX_ROWS = 100;

@@ -13,13 +13,13 @@ import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, grou
 import { renderCallTree } from './renderCallTree.js';
 import { nestedRows } from './renderNested.js';
 import { pathTo, sourceRows } from './renderSource.js';
-import { failureLine } from './failureLine.js';
+import { failureLine } from '../words/failureLine.js';
 import { describeNetChanges } from './describeNetChanges.js';
-import { frameName } from './describe.js';
+import { frameName } from '../words/describe.js';
 import { operationRows, operationsNote } from './renderOperations.js';
 import { wrapMark } from './wrapMark.js';
 import { isOutOfGas } from '../model/buildModel.js';
-import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from '../words/formatDecoded.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;

@@ -9,7 +9,7 @@ import { parseAbiFile } from '../../src/decode/loadAbis.js';
 import { tokenTransfers } from '../../src/decode/transfers.js';
 import { withoutMetadata } from '../../src/locate/matchCode.js';
 import type { Hex } from '../../src/raw/types.js';
-import { formatDecoded, sciHint } from '../../src/render/formatDecoded.js';
+import { formatDecoded, sciHint } from '../../src/words/formatDecoded.js';
 
 const DB = new URL('../../dist/sigdb/', import.meta.url);
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
