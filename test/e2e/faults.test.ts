@@ -449,7 +449,10 @@ describe('output plumbing', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    await new Promise((r) => setTimeout(r, 400));
+    // Interrupted once it is waiting on the node: its SIGINT handler is set before any request, whereas a
+    // fixed sleep raced start-up on a busy machine (a signal before the handler ends the process by signal).
+    const asked = hits.hang ?? 0;
+    while ((hits.hang ?? 0) === asked && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', r));
     expect(code).toBe(130);

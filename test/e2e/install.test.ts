@@ -97,7 +97,8 @@ describe('installed offline into an empty prefix', () => {
     expect(existsSync(join(installed, 'node_modules'))).toBe(false);
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     expect(manifest.dependencies ?? {}).toEqual({});
-    expect(treeSize(installed)).toBeLessThan(12e6);
+    // A budget, raised from 12 MB with issues 43-45 (operations, nested call data, the EIP-7702 signer's curve): docs/install.md has the figures.
+    expect(treeSize(installed)).toBeLessThan(12.5e6);
   });
 
   const txray = (...args: string[]) => runTxray(args, {}, undefined, emptyDir(), join(prefix, 'bin', 'txray'));

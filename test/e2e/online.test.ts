@@ -271,7 +271,9 @@ describe('--online', () => {
     expect(jsonOf(again).warnings).toEqual([]);
     expect(jsonOf(again).calls).toEqual(first.calls);
     expect(jsonOf(again).labels).toEqual(first.labels);
-    expect(took).toBeLessThan(1_500);
+    // Waiting on any of the hanging services would cost the whole --timeout (10 s); a bound far below it
+    // said the same on a quiet machine and failed on a busy one, so the bound is the timeout itself.
+    expect(took).toBeLessThan(10_000);
   });
 
   test('a service that accepts the connection and never sends a header, and one that stops mid-body: each costs --timeout and one warning', async () => {
