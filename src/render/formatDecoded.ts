@@ -55,9 +55,30 @@ function value(v: JsonValue, type: string, s: AddressStyle): string {
   return escapeText(v);
 }
 
+/** An argument's value as shown, after its name. Guessed types have no names: the type stands in for one ("address: 0x…"). */
+function labelled(a: DecodedArg, shown: string): string {
+  return a.name ? `${escapeText(a.name)}: ${shown}` : a.name === undefined ? `${a.type}: ${shown}` : shown;
+}
+
 export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
-  // Guessed types have no names: the type stands in for one ("address: 0x…").
-  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${value(a.value, a.type, s)}` : a.name === undefined ? `${a.type}: ${value(a.value, a.type, s)}` : value(a.value, a.type, s))).join(', ');
+  return args.map((a) => labelled(a, value(a.value, a.type, s))).join(', ');
+}
+
+/**
+ * A run of calls or events to one function, folded into one line: the first one's arguments, each
+ * followed by "… last" where the last one's differs ("leaf(i: 0 … 19999)"). When the two do not
+ * decode alike (other arguments, or one guessed), the first one's alone, with "…" for the rest.
+ */
+export function formatDecodedRun(first: Decoded, last: Decoded, s: AddressStyle): string {
+  const name = first.name === null ? (first.selector ?? '?') : escapeText(first.name);
+  const alike = first.args.length === last.args.length && first.args.every((a, i) => a.name === last.args[i]!.name && a.type === last.args[i]!.type);
+  if (!alike) return `${name}(${first.args.length === 0 ? '' : `${formatArgs(first.args, s)}, `}…)`;
+  const args = first.args.map((a, i) => {
+    const from = value(a.value, a.type, s);
+    const to = value(last.args[i]!.value, a.type, s);
+    return labelled(a, from === to ? from : `${from} … ${to}`);
+  });
+  return `${name}(${args.join(', ')})`;
 }
 
 /**

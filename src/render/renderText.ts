@@ -5,7 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { DecodedModel, FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -15,7 +15,8 @@ import { sourceRows } from './renderSource.js';
 import { describeCall, describeNodeKind } from './describe.js';
 import { describeNetChanges } from './describeNetChanges.js';
 import { isOutOfGas } from '../model/buildModel.js';
-import { type AddressStyle, formatDecoded, sciHint, showAddress } from './formatDecoded.js';
+import { type AddressStyle, formatDecoded, formatDecodedRun, sciHint, showAddress } from './formatDecoded.js';
+import { FOLD_AT } from './foldRuns.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;
@@ -25,6 +26,8 @@ export interface TextOptions {
   readonly where: string;
   /** --state's sections (render/renderState.ts), handed in so that a lookup without --state never loads them. */
   readonly renderState?: (m: InspectModel, c: ChalkInstance) => Generator<string>;
+  /** --full: the call tree's every line, no run of alike calls or events folded. */
+  readonly full?: boolean;
 }
 
 const LABEL = 15;
@@ -247,10 +250,20 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Gen
     return;
   }
   const dataKeep = Math.max(8, Math.min(32, Math.floor((o.width - 40) / 4)));
+  let folded = false;
+  const at = (i: number): string => (logs[i]!.logIndex !== undefined ? toDecimal(logs[i]!.logIndex!) : String(i));
   for (let i = 0; i < logs.length; i++) {
     const log = logs[i]!;
-    const index = log.logIndex !== undefined ? toDecimal(log.logIndex) : String(i);
-    yield `  ${c.dim(`#${index}`)} ${showAddress(log.address, s)}\n`;
+    const run = o.full === true ? 1 : alikeLogs(logs, m.decoded?.events, i);
+    if (run >= FOLD_AT) {
+      const [first, last] = [m.decoded!.events[i]!, m.decoded!.events[i + run - 1]!];
+      yield `  ${c.dim(`#${at(i)} … #${at(i + run - 1)}`)} ${showAddress(log.address, s)} ${c.bold(`· ${groupDigits(run)} ×`)}\n`;
+      yield `      ${c.green(formatDecodedRun(first, last, { ...s, short: true }))} ${c.dim(`(${first.source})`)}\n`;
+      i += run - 1;
+      folded = true;
+      continue;
+    }
+    yield `  ${c.dim(`#${at(i)}`)} ${showAddress(log.address, s)}\n`;
     const event = m.decoded?.events[i];
     if (event) {
       yield `      ${c.green(formatDecoded(event, { ...s, short: true }))} ${c.dim(`(${event.source})`)}\n`;
@@ -260,6 +273,24 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Gen
     const size = byteLength(log.data);
     yield `      ${c.dim('data  ')} ${size === 0 ? c.dim('none') : shortHex(log.data, dataKeep)}\n`;
   }
+  if (folded) yield `  ${c.dim(`(runs of ${FOLD_AT} or more alike events are folded into one entry, "N ×"; --full shows every one)`)}\n`;
+}
+
+/**
+ * How many logs from `start` on are alike, for the Logs section to fold them (1: not alike): decoded
+ * events of one signature, from one contract and one source, one after another.
+ */
+function alikeLogs(logs: readonly RpcLog[], events: DecodedModel['events'] | undefined, start: number): number {
+  const first = events?.[start];
+  if (first === undefined || first === null || first.signature === null) return 1;
+  const address = logs[start]!.address.toLowerCase();
+  let end = start + 1;
+  while (end < logs.length) {
+    const e = events![end];
+    if (e === undefined || e === null || e.signature !== first.signature || e.source !== first.source || logs[end]!.address.toLowerCase() !== address) break;
+    end++;
+  }
+  return end - start;
 }
 
 /** The money flow: native value moved by calls, creates and selfdestructs, then token transfers from the logs. */
