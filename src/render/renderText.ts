@@ -5,7 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { DecodedModel, FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { Decoded, DecodedModel, FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -253,42 +253,49 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Gen
   let folded = false;
   const at = (i: number): string => (logs[i]!.logIndex !== undefined ? toDecimal(logs[i]!.logIndex!) : String(i));
   for (let i = 0; i < logs.length; i++) {
-    const log = logs[i]!;
     const run = o.full === true ? 1 : alikeLogs(logs, m.decoded?.events, i);
-    if (run >= FOLD_AT) {
-      const [first, last] = [m.decoded!.events[i]!, m.decoded!.events[i + run - 1]!];
-      yield `  ${c.dim(`#${at(i)} … #${at(i + run - 1)}`)} ${showAddress(log.address, s)} ${c.bold(`· ${groupDigits(run)} ×`)}\n`;
-      yield `      ${c.green(formatDecodedRun(first, last, { ...s, short: true }))} ${c.dim(`(${first.source})`)}\n`;
-      i += run - 1;
-      folded = true;
-      continue;
-    }
-    yield `  ${c.dim(`#${at(i)}`)} ${showAddress(log.address, s)}\n`;
-    const event = m.decoded?.events[i];
-    if (event) {
-      yield `      ${c.green(formatDecoded(event, { ...s, short: true }))} ${c.dim(`(${event.source})`)}\n`;
-      continue;
-    }
-    for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${log.topics[k]}\n`;
-    const size = byteLength(log.data);
-    yield `      ${c.dim('data  ')} ${size === 0 ? c.dim('none') : shortHex(log.data, dataKeep)}\n`;
+    const j = run >= FOLD_AT ? i + run - 1 : i;
+    if (j === i) yield `  ${c.dim(`#${at(i)}`)} ${showAddress(logs[i]!.address, s)}\n`;
+    else yield `  ${c.dim(`#${at(i)} … #${at(j)}`)} ${showAddress(logs[i]!.address, s)} ${c.bold(`· ${groupDigits(run)} ×`)}\n`;
+    yield* logBody(logs[i]!, logs[j]!, m.decoded?.events[i], m.decoded?.events[j], { ...s, short: true }, c, dataKeep);
+    folded ||= j > i;
+    i = j;
   }
   if (folded) yield `  ${c.dim(`(runs of ${FOLD_AT} or more alike events are folded into one entry, "N ×"; --full shows every one)`)}\n`;
 }
 
 /**
- * How many logs from `start` on are alike, for the Logs section to fold them (1: not alike): decoded
- * events of one signature, from one contract and one source, one after another.
+ * A log's lines under its address: the decoded event, else its topics and data. For a folded run, the
+ * first and the last log: each value is the first's, followed by "… last" where the last's differs.
+ */
+function* logBody(log: RpcLog, last: RpcLog, event: Decoded | null | undefined, lastEvent: Decoded | null | undefined, s: AddressStyle, c: ChalkInstance, dataKeep: number): Generator<string> {
+  if (event) {
+    const text = log === last || !lastEvent ? formatDecoded(event, s) : formatDecodedRun(event, lastEvent, s);
+    yield `      ${c.green(text)} ${c.dim(`(${event.source})`)}\n`;
+    return;
+  }
+  const range = (a: string, b: string): string => (a === b ? a : `${a} … ${b}`);
+  for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${range(log.topics[k]!, last.topics[k]!)}\n`;
+  const data = (l: RpcLog): string => (byteLength(l.data) === 0 ? c.dim('none') : shortHex(l.data, dataKeep));
+  yield `      ${c.dim('data  ')} ${range(data(log), data(last))}\n`;
+}
+
+/**
+ * How many logs from `start` on are alike, for the Logs section to fold them (1: not alike), one after
+ * another from one contract: decoded events of one signature and source, or undecoded logs with the
+ * same first topic and number of topics.
  */
 function alikeLogs(logs: readonly RpcLog[], events: DecodedModel['events'] | undefined, start: number): number {
-  const first = events?.[start];
-  if (first === undefined || first === null || first.signature === null) return 1;
-  const address = logs[start]!.address.toLowerCase();
+  const first = events?.[start] ?? null;
+  const log = logs[start]!;
+  if (first === null ? log.topics[0] === undefined : first.signature === null) return 1;
+  const address = log.address.toLowerCase();
   let end = start + 1;
-  while (end < logs.length) {
-    const e = events![end];
-    if (e === undefined || e === null || e.signature !== first.signature || e.source !== first.source || logs[end]!.address.toLowerCase() !== address) break;
-    end++;
+  for (; end < logs.length; end++) {
+    const e = events?.[end] ?? null;
+    const other = logs[end]!;
+    if (other.address.toLowerCase() !== address) break;
+    if (first === null ? e !== null || other.topics[0] !== log.topics[0] || other.topics.length !== log.topics.length : e === null || e.signature !== first.signature || e.source !== first.source) break;
   }
   return end - start;
 }

@@ -81,6 +81,21 @@ describe('folded runs of alike calls in the text view', () => {
     expect(r.stdout).toMatch(new RegExp(`\\n {2}#${N - 1} Fanout\\(0x[0-9a-fA-F]{40}\\)\\n {6}Leaf\\(i: ${N - 1}, value: ${2 * (N - 1)}\\) \\(project\\)\\n`));
   });
 
+  test('undecoded logs fold too, outside a project: the shared topic once, the others as first … last', async () => {
+    const logs = ((await receipt(anvil.rpc, wide)) as { logs: Array<{ topics: string[]; data: string }> }).logs;
+    const [first, last] = [logs[0]!, logs.at(-1)!];
+    const empty = mkdtempSync(join(tmpdir(), 'txray-fold-empty-'));
+    try {
+      const r = await runTxray([wide, '-r', anvil.url], { COLUMNS: '200' }, undefined, empty);
+      const section = r.stdout.slice(r.stdout.indexOf('\nLogs ('), r.stdout.indexOf('\nCall tree (')).trim().split('\n');
+      expect(section[1]).toMatch(new RegExp(`^ {2}#0 … #${N - 1} 0x[0-9a-fA-F]{40} · ${group(N)} ×$`));
+      expect(section[1]!.toLowerCase()).toContain(fanout.toLowerCase());
+      expect(section.slice(2, 5)).toEqual([`      topic0 ${first.topics[0]}`, `      topic1 ${first.topics[1]} … ${last.topics[1]}`, `      data   ${first.data} … ${last.data}`]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   test('txray call: the events inside the folded calls fold too; --json keeps every call and event', async () => {
     const n = 6;
     const args = ['call', fanout, 'many(uint256)', String(n)];
