@@ -71,6 +71,12 @@ const standIns = [
     "const no = () => { throw new Error('txray runs no subprocesses'); };",
     'module.exports = { spawn: no, spawnSync: no, execFile: no, execFileSync: no, exec: no, fork: no };',
   ]),
+  // undici's HTTP clients turn a FormData body into a stream with fetch's body code, which brings in
+  // fetch's utilities, WebIDL and the multipart parser (~65 KB that every run would compile). txray
+  // sends JSON text, never a FormData; the stand-in says so if anything ever asks.
+  standIn('no-fetch-body', /^\.\.\/web\/fetch\/body\.js$/, [
+    "module.exports = { extractBody: () => { throw new Error('txray sends no FormData bodies'); } };",
+  ]),
   // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
   // txray hashes and never draws random numbers. The stand-in loads node:crypto on the first call
   // (~25 modules, ~10 ms saved at start-up).

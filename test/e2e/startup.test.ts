@@ -154,7 +154,7 @@ test('a plain-HTTP lookup loads neither TLS, HTTPS, HTTP/2, node:http, crypto, c
   for (const name of ['tls', 'https', 'http2', 'http', 'crypto', 'child_process', 'assert', 'tty']) expect(loaded).not.toContain(`NativeModule ${name}`);
 });
 
-test("undici's HTTP parser is read from its own file on the first connection, not compiled with the bundle by every run", async () => {
+test("undici's HTTP parser is read from its own file on the first connection, not compiled with the bundle by every run (nor its FormData code)", async () => {
   const undici = join(ROOT, 'node_modules/undici/lib/llhttp/');
   const bundle = readFileSync(join(ROOT, 'dist/txray.cjs'), 'utf8');
   for (const [module, file] of [['llhttp_simd-wasm.js', 'llhttp_simd.wasm'], ['llhttp-wasm.js', 'llhttp.wasm']] as const) {
@@ -162,6 +162,8 @@ test("undici's HTTP parser is read from its own file on the first connection, no
     expect(readFileSync(join(ROOT, 'dist', file))).toEqual(Buffer.from(base64, 'base64'));
     expect(bundle).not.toContain(base64.slice(0, 200));
   }
+  // Nor fetch's FormData body code, which undici reaches only for a FormData body (txray sends JSON text).
+  expect(bundle).not.toContain('multipart/form-data');
   // Without the files, what makes no connection still runs; a lookup uses them.
   const bare = mkdtempSync(join(tmpdir(), 'txray-startup-bare-'));
   try {
