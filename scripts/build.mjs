@@ -72,7 +72,7 @@ const standIns = [
     'module.exports = { spawn: no, spawnSync: no, execFile: no, execFileSync: no, exec: no, fork: no };',
   ]),
   // undici's HTTP clients turn a FormData body into a stream with fetch's body code, which brings in
-  // fetch's utilities, WebIDL and the multipart parser (~65 KB that every run would compile). txray
+  // fetch's utilities, WebIDL and the multipart parser, which every run would compile. txray
   // sends JSON text, never a FormData; the stand-in says so if anything ever asks.
   standIn('no-fetch-body', /^\.\.\/web\/fetch\/body\.js$/, [
     "module.exports = { extractBody: () => { throw new Error('txray sends no FormData bodies'); } };",
@@ -88,7 +88,7 @@ const standIns = [
 
 /**
  * undici's HTTP/1 parser, llhttp, comes as WebAssembly in two builds (with SIMD, and without for a V8
- * that has none), each a module holding it as base64 (72 KB of source apiece). In the bundle, every run
+ * that has none), each a module holding it as base64. In the bundle, every run
  * (--help included) would compile that text, and V8 keeps a script's source whole: the build writes the
  * binaries beside the bundle (dist/llhttp_simd.wasm, dist/llhttp.wasm, see LLHTTP) and the modules that
  * stand in for them read one when undici first asks (its first connection).

@@ -5,7 +5,8 @@
 import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
-import type { Decoded, DecodedModel, FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
+import type { Decoded, DecodedModel } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
