@@ -6,7 +6,6 @@ import type { ChalkInstance } from 'chalk';
 import { describeRevert } from '../model/decodeRevert.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
 import type { FeeSplit, InspectModel, Receipt, Simulation, Status, Transaction } from '../model/types.js';
-import type { Decoded, DecodedModel } from '../model/types.js';
 import { byteLength, isAddress, toBig, toDecimal } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
@@ -18,6 +17,7 @@ import { describeNetChanges } from './describeNetChanges.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, formatDecodedRun, sciHint, showAddress } from './formatDecoded.js';
 import { FOLD_AT } from './foldRuns.js';
+import type { Decoded, DecodedModel } from '../model/types.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;
