@@ -15,6 +15,8 @@ import { startHardhat } from './lib/hardhat.mjs';
 import { call, crowdedBlock, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+// BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes).
+const ONLY = process.env.BENCH_ONLY;
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 // (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
 const FLOOR = fileURLToPath(new URL('./bench-floor.cjs', import.meta.url));
@@ -184,9 +186,39 @@ async function compareRuns(label, txrayArgs, castArgs, floor) {
   return row;
 }
 
+/**
+ * (q): index 100 of a block whose 100 earlier transactions are token transfers from the same sender to
+ * the same holder (busy senders mostly look like this: cast run fetches few slots), on the endpoint
+ * 40 ms away without trace_* and debug_*, against cast run on the same endpoint.
+ */
+async function sameHolderRow(anvil) {
+  const token = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Token', [10n ** 24n]) }))).contractAddress;
+  const { hash, index } = await crowdedBlock(anvil.rpc, token, 100, true);
+  if (index !== 100) throw new Error(`(q) landed at index ${index}, not 100`);
+  const noTraces = await delayProxy(anvil.url, 40, true);
+  try {
+    const label = `(q) no traces, +40 ms/request: index 100 of 101, the 100 before it to one holder, re-executed locally after replaying ${await replayedBefore(hash, noTraces.url)} earlier`;
+    return { ...(await compare(label, hash, noTraces.url)), goal: 0.6 };
+  } finally {
+    await noTraces.close();
+  }
+}
+
 const anvil = await startAnvil(['--gas-limit', '300000000']);
 const proxy = await delayProxy(anvil.url, 40);
 try {
+  if (ONLY === 'q') {
+    const r = await sameHolderRow(anvil);
+    const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (q) only`);
+    console.log('| case | txray ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${(r.txrayMs / r.castMs).toFixed(2)}× | ${(r.plainMs / r.castMs).toFixed(2)}× | ${f(r.txrayMB)} | ${f(r.castMB)} | ≤ ${r.goal}× |`);
+    // The rest of the bench is skipped: stop what it started here, as the finally below would.
+    await proxy.close();
+    await anvil.stop();
+    process.exit(0);
+  }
   const { showcase } = await deploy(anvil.rpc);
   // (a) the 14-call showcase.
   const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
@@ -234,6 +266,7 @@ try {
       { ...(await compare('(h) Hardhat: a 200-deep chain, re-executed locally', hDeep, hardhat.url)), goal: 2 },
       { ...(await compare('(p) no traces, +40 ms/request: 14 calls, re-executed locally', a, noTraces.url)), goal: 0.5 },
       { ...(await compare(`(p) no traces, +40 ms/request: index 100 of 101, re-executed locally after replaying ${await replayedBefore(cHash, noTraces.url)} earlier`, cHash, noTraces.url)), goal: 0.6 },
+      await sameHolderRow(anvil),
     ];
   } finally {
     await hardhat.stop();

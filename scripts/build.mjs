@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { licenceFileIn, packageRoot } from './lib/packageRoot.mjs';
 
@@ -70,6 +71,12 @@ const standIns = [
     "const no = () => { throw new Error('txray runs no subprocesses'); };",
     'module.exports = { spawn: no, spawnSync: no, execFile: no, execFileSync: no, exec: no, fork: no };',
   ]),
+  // undici's HTTP clients turn a FormData body into a stream with fetch's body code, which brings in
+  // fetch's utilities, WebIDL and the multipart parser, which every run would compile. txray
+  // sends JSON text, never a FormData; the stand-in says so if anything ever asks.
+  standIn('no-fetch-body', /^\.\.\/web\/fetch\/body\.js$/, [
+    "module.exports = { extractBody: () => { throw new Error('txray sends no FormData bodies'); } };",
+  ]),
   // @noble/hashes (viem's keccak) imports node:crypto when it loads, only to have random bytes at hand;
   // txray hashes and never draws random numbers. The stand-in loads node:crypto on the first call
   // (~25 modules, ~10 ms saved at start-up).
@@ -78,6 +85,22 @@ const standIns = [
     'module.exports = { crypto: { getRandomValues: (a) => load().getRandomValues(a), get subtle() { return load().subtle; }, randomUUID: () => load().randomUUID() } };',
   ]),
 ];
+
+/**
+ * undici's HTTP/1 parser, llhttp, comes as WebAssembly in two builds (with SIMD, and without for a V8
+ * that has none), each a module holding it as base64. In the bundle, every run
+ * (--help included) would compile that text, and V8 keeps a script's source whole: the build writes the
+ * binaries beside the bundle (dist/llhttp_simd.wasm, dist/llhttp.wasm, see LLHTTP) and the modules that
+ * stand in for them read one when undici first asks (its first connection).
+ */
+const LLHTTP = { 'llhttp_simd-wasm.js': 'llhttp_simd.wasm', 'llhttp-wasm.js': 'llhttp.wasm' };
+const llhttpFiles = {
+  name: 'llhttp-files',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) => ({ path: LLHTTP[args.path.slice('../llhttp/'.length)], namespace: 'llhttp-files' }));
+    b.onLoad({ filter: /.*/, namespace: 'llhttp-files' }, (args) => ({ contents: `module.exports = require("node:fs").readFileSync(require("node:path").join(__dirname, ${JSON.stringify(args.path)}));`, loader: 'js' }));
+  },
+};
 
 /**
  * EthereumJS's packages each install their own copy of @noble/hashes and @noble/curves (the same
@@ -167,7 +190,7 @@ function thirdPartyNotices(inputs) {
     return `${meta.name}@${meta.version} (${meta.license})\n\n${meta.license === 'MPL-2.0' ? `${source}\n\n` : ''}${readFileSync(join(root, file), 'utf8').trim()}\n`;
   });
   const rule = `\n${'-'.repeat(78)}\n\n`;
-  return `dist/txray.cjs and dist/evm.cjs bundle code of the following npm packages; their licence notices follow.\n${rule}${sections.join(rule)}`;
+  return `dist/txray.cjs and dist/evm.cjs bundle code of the following npm packages (dist/llhttp_simd.wasm and dist/llhttp.wasm are undici's builds of llhttp); their licence notices follow.\n${rule}${sections.join(rule)}`;
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -200,7 +223,7 @@ const { outputFiles: [bundle], metafile } = await build({
   entryPoints: ['src/cli/run.ts'],
   outfile: bundleFile,
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version), __TXRAY_REPORT__: JSON.stringify(report) },
-  plugins: [...standIns, part('evm', 'evmEngine')],
+  plugins: [...standIns, llhttpFiles, part('evm', 'evmEngine')],
 });
 // The EVM's file (see part), which few runs read.
 const { outputFiles: [evm], metafile: evmMetafile } = await build({
@@ -223,6 +246,10 @@ if (/@ethereumjs/.test(bundle.text)) throw new Error('dist/txray.cjs holds Ether
 mkdirSync(dirname(bundleFile), { recursive: true });
 writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
 writeFileSync(new URL('../dist/evm.cjs', import.meta.url), `// txray build ${buildIdOf(evm.text)}\n${evm.text}`);
+// llhttp's two WebAssembly builds, as the bytes undici's own modules decode (see llhttpFiles).
+const requireHere = createRequire(import.meta.url);
+for (const [module, file] of Object.entries(LLHTTP)) writeFileSync(new URL(`../dist/${file}`, import.meta.url), requireHere(join(packageRoot('undici'), 'lib', 'llhttp', module)));
+if (/wasmBase64/.test(bundle.text)) throw new Error('dist/txray.cjs holds llhttp\'s base64 WebAssembly: the llhttp-files plugin no longer matches undici\'s imports');
 writeFileSync(new URL('../dist/THIRD-PARTY-LICENSES.txt', import.meta.url), thirdPartyNotices([...Object.keys(metafile.inputs), ...Object.keys(evmMetafile.inputs)]));
 
 // The signature database: sevm's 4bytedb (MIT; ~120,000 function and ~19,000 event signatures),

@@ -184,13 +184,14 @@ export async function inOneBlock(rpc, sendAll) {
 
 /**
  * A crowded block: `earlier` token transfers from DEV.sender, each to its own new holder (an exchange
- * paying out), then one more to DEV.other, all mined in one block. On the parent block's state the last
- * one's nonce is `earlier` too low: it runs only after the others. Returns its hash and index.
+ * paying out), or with `sameHolder` all to one holder (a bot or relayer topping up one account), then
+ * one more to DEV.other, all mined in one block. On the parent block's state the last one's nonce is
+ * `earlier` too low: it runs only after the others. Returns its hash and index.
  */
-export async function crowdedBlock(rpc, token, earlier = 100) {
+export async function crowdedBlock(rpc, token, earlier = 100, sameHolder = false) {
   const last = await inOneBlock(rpc, async () => {
     for (let i = 0; i < earlier; i++) {
-      const holder = `0x${(0xc0de0000 + i).toString(16).padStart(40, '0')}`;
+      const holder = `0x${(0xc0de0000 + (sameHolder ? 0xffff : i)).toString(16).padStart(40, '0')}`;
       await send(rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [holder, BigInt(i + 1)]) });
     }
     return send(rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 1000n]) });

@@ -182,7 +182,7 @@ class OutcomeWriters implements Writers {
     const { opts, out } = this.c;
     const renderState = this.views.state === undefined ? undefined : (await this.views.state).renderState;
     const chalk = await this.views.chalk();
-    await out.writeAll(renderText(model, { chalk, width: this.width, where: this.where, renderState }));
+    await out.writeAll(renderText(model, { chalk, width: this.width, where: this.where, renderState, full: opts.full }));
     const profile = model.decoded?.gasProfile;
     if (profile !== undefined && opts.gas) {
       const { renderGasProfile } = await this.views.gas!;

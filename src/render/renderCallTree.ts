@@ -9,8 +9,10 @@ import { byteLength, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
 import { formatBytes, formatValueShort, groupDigits } from '../format/format.js';
-import { type AddressStyle, formatDecoded, formatOutputs, showAddress, showTarget } from '../words/formatDecoded.js';
+import { type AddressStyle, formatDecoded, formatDecodedRun, formatOutputs, showAddress, showTarget } from '../words/formatDecoded.js';
 import { describeNodeKind, failureParts } from '../words/describe.js';
+import { FOLD_AT, foldRuns, type TreeItem } from './foldRuns.js';
+import { groupRunEvents } from './groupRunEvents.js';
 
 interface TreeOptions {
   readonly chalk: ChalkInstance;
@@ -22,6 +24,8 @@ interface TreeOptions {
    * intrinsic gas out, the callTracer counts it). Absent: the root frame's own figure.
    */
   readonly rootGas?: bigint;
+  /** --full: every call and event on its own line, no run folded. */
+  readonly full?: boolean;
 }
 
 /** Events to draw inside the tree, with the logs they index. */
@@ -168,11 +172,76 @@ function nodeSegments(n: CallNode, c: ChalkInstance, s: AddressStyle, out: Sink,
     if (place !== undefined) out.add(` at ${sourceLine(place)}`, c.dim);
   }
   else if (n.type === 'create' && n.output !== null) out.add(` ← code ${formatBytes(byteLength(n.output))}`, c.dim);
-  else if (n.type === 'call' && n.decoded?.outputs !== undefined) out.add(` ← ${formatOutputs(n.decoded.outputs, s)}`);
-  else if (n.type === 'call' && n.output !== null) {
-    const size = byteLength(n.output);
-    out.add(` ← ${size === 0 ? 'no data' : formatBytes(size)}`, c.dim);
+  else if (n.type === 'call') {
+    const returned = returnText(n, s);
+    if (returned !== null) out.add(` ← ${returned.text}`, returned.decoded ? undefined : c.dim);
   }
+}
+
+/** What a call returned: its decoded outputs, else the size of its data; null when the trace has no output. */
+function returnText(n: CallNode, s: AddressStyle): { text: string; decoded: boolean } | null {
+  if (n.decoded?.outputs !== undefined) return { text: formatOutputs(n.decoded.outputs, s), decoded: true };
+  if (n.output === null) return null;
+  const size = byteLength(n.output);
+  return { text: size === 0 ? 'no data' : formatBytes(size), decoded: false };
+}
+
+/**
+ * A folded run of calls: "20,000 × call Fanout::leaf(i: 0 … 19999) · 231,520,000 gas in all · all ← no
+ * data": the first and last call's arguments where they differ, value and gas added up, and what they
+ * returned: "all ←" when every call returned the same bytes, else the first's and the last's ("first ← 1, last ← 2").
+ */
+function callRunSegments(run: readonly CallNode[], c: ChalkInstance, s: AddressStyle, out: Sink): void {
+  const first = run[0]!;
+  const last = run[run.length - 1]!;
+  out.add(`${groupDigits(run.length)} × `, c.bold);
+  const kind = describeNodeKind(first);
+  out.add(`${kind} `, kindPaint(kind, c));
+  const fn = first.decoded?.function;
+  const lastFn = last.decoded?.function;
+  if (fn !== undefined && lastFn !== undefined && first.to !== null) {
+    if (fn.contract !== 'precompile') out.add(`${showTarget(first.to, s)}::`);
+    out.add(formatDecodedRun(fn, lastFn, s), c.bold);
+    if (fn.guessed) out.add(' (guessed types)', c.dim);
+  } else {
+    out.add(first.to !== null ? showAddress(first.to, s) : '?');
+    if (first.input !== null && first.input !== '0x') out.add(` · ${first.input.slice(0, 10)}`);
+  }
+  out.outcome();
+  let value = 0n;
+  let gas: bigint | null = 0n;
+  let same = true;
+  for (const n of run) {
+    value += n.value ?? 0n;
+    gas = gas === null || n.gasUsed === null ? null : gas + n.gasUsed;
+    if (n.output !== first.output) same = false;
+  }
+  if (value !== 0n) out.add(` · ${formatValueShort(value)} in all`, c.yellow);
+  if (gas !== null) out.add(` · ${groupDigits(gas)} gas in all`, c.dim);
+  const from = returnText(first, s);
+  const to = returnText(last, s);
+  if (from === null || to === null) return;
+  out.add(same ? ` · all ← ${from.text}` : ` · first ← ${from.text}, last ← ${to.text}`, from.decoded ? undefined : c.dim);
+}
+
+/** A folded run of events: "20,000 × event #1 … #20000 Fanout Leaf(i: 0 … 19999, value: 0 … 39998)". */
+function eventRunSegments(run: readonly PlacedEvent[], logs: readonly RpcLog[], c: ChalkInstance, s: AddressStyle, out: Sink): void {
+  const first = run[0]!.log;
+  const last = run[run.length - 1]!.log;
+  const at = (i: number): string => (logs[i]!.logIndex !== undefined ? toDecimal(logs[i]!.logIndex!) : String(i));
+  out.add(`${groupDigits(run.length)} × `, c.bold);
+  out.add('event', c.green);
+  out.add(` #${at(first)} … #${at(last)} `, c.dim);
+  const a = s.decoded?.events[first];
+  const b = s.decoded?.events[last];
+  const log = logs[first]!;
+  if (a && b) {
+    out.add(`${showTarget(log.address, s)} `);
+    out.add(formatDecodedRun(a, b, s), c.green);
+    return;
+  }
+  out.add(showAddress(log.address, s));
+  out.add(` · ${log.topics[0] === undefined ? 'anonymous' : `${log.topics[0].slice(0, 10)}…`}`);
 }
 
 function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressStyle, out: Sink): void {
@@ -192,20 +261,50 @@ function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressS
   out.add(`${more} · ${formatBytes(byteLength(log.data))}`, c.dim);
 }
 
-/** One line to draw: a call, or an event placed inside its call (exactly one of the two is set). */
+/** One line to draw: a call, an event placed inside its call, or a folded run of either. */
 interface Entry {
-  readonly node: CallNode | null;
-  readonly event: PlacedEvent | null;
+  readonly item: TreeItem;
   readonly last: boolean;
   readonly depth: number;
 }
 
+/** How runs fold, for one render: null with --full. */
+interface Folding {
+  readonly key: (item: CallNode | PlacedEvent) => string | null;
+  readonly eventKey: (e: PlacedEvent) => string;
+}
+
+/**
+ * A call that can be one of a run: it succeeded and made no call of its own (a failure anywhere keeps
+ * its line). Its kind, target, selector and the signature it decoded to are its key.
+ */
+function callKey(n: CallNode): string | null {
+  if (n.type !== 'call' || n.missing || n.error !== null || n.children.length > 0 || n.to === null || n.input === null) return null;
+  const fn = n.decoded?.function;
+  return `c|${n.callType ?? ''}|${n.to.toLowerCase()}|${n.input.slice(0, 10)}|${fn === undefined ? '-' : `${fn.signature ?? ''}|${fn.guessed === true}`}`;
+}
+
+function folding(events: TreeEvents | undefined, decoded: DecodedModel | undefined): Folding {
+  const eventKey = (e: PlacedEvent): string => {
+    const log = events!.logs[e.log]!;
+    const ev = decoded?.events[e.log];
+    return `e|${log.address.toLowerCase()}|${log.topics[0] ?? ''}|${log.topics.length}|${ev ? `${ev.signature ?? ''}|${ev.guessed === true}` : '-'}`;
+  };
+  return { eventKey, key: (item) => ('children' in item ? callKey(item) : eventKey(item)) };
+}
+
+/** Push items so that they pop in the order given. */
+function pushAll(stack: Entry[], items: readonly TreeItem[], depth: number): void {
+  for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, last: i === items.length - 1, depth });
+}
+
 /** Push a call's children and events so that they pop in execution order: events at position p come before child p. */
-function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEvents | undefined): void {
+function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEvents | undefined, fold: Folding | null): void {
   const placed = events?.byNode.get(node);
   const children = node.children;
   if (placed === undefined || placed.length === 0) {
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, event: null, last: i === children.length - 1, depth });
+    if (fold !== null && children.length >= FOLD_AT) return pushAll(stack, foldRuns(children, fold.key), depth);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ item: children[i]!, last: i === children.length - 1, depth });
     return;
   }
   const items: Array<CallNode | PlacedEvent> = [];
@@ -215,15 +314,24 @@ function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEv
     if (i < children.length) items.push(children[i]!);
   }
   while (e < placed.length) items.push(placed[e++]!);
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i]!;
-    const isEvent = !('children' in item);
-    stack.push({ node: isEvent ? null : item, event: isEvent ? item : null, last: i === items.length - 1, depth });
-  }
+  pushAll(stack, fold !== null && items.length >= FOLD_AT ? foldRuns(items, fold.key) : items, depth);
 }
 
 /** Guides drawn at most this many levels; deeper lines start with a "+N" marker instead. */
 const MAX_GUIDES = 24;
+
+/** The line's guides: ├─ └─ │ for the last MAX_GUIDES levels, "+N" for the levels above them. */
+function guidePrefix(guides: string[], depth: number, last: boolean): string {
+  guides.length = Math.max(depth, 0);
+  if (depth === 0) return '';
+  let prefix = '';
+  const from = Math.max(1, depth - MAX_GUIDES);
+  if (from > 1) prefix += `+${from - 1} `;
+  for (let d = from; d < depth; d++) prefix += guides[d] ?? '   ';
+  prefix += last ? '└─ ' : '├─ ';
+  guides[depth] = last ? '   ' : '│  ';
+  return prefix;
+}
 
 export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | null = null, events?: TreeEvents): Generator<string> {
   const c = o.chalk;
@@ -231,28 +339,32 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
   yield `\n${c.bold('Call tree')} ${c.dim(`(${groupDigits(tree.count)} ${noun}, depth ${tree.maxDepth})`)}\n`;
   if (note !== null) yield `  ${c.dim(note)}\n`;
   const join = new JoinSink();
+  const fold = o.full === true ? null : folding(events, o.decoded);
+  let folded = false;
   const guides: string[] = []; // guides[d]: what the ancestor at depth d draws for the lines below it
-  const stack: Entry[] = [{ node: tree.root, event: null, last: true, depth: 0 }];
+  const stack: Entry[] = [{ item: tree.root, last: true, depth: 0 }];
   while (stack.length > 0) {
-    const { node, event, last, depth } = stack.pop()!;
-    guides.length = Math.max(depth, 0);
-    let prefix = '';
-    if (depth > 0) {
-      const from = Math.max(1, depth - MAX_GUIDES);
-      if (from > 1) prefix += `+${from - 1} `;
-      for (let d = from; d < depth; d++) prefix += guides[d] ?? '   ';
-      prefix += last ? '└─ ' : '├─ ';
-      guides[depth] = last ? '   ' : '│  ';
-    }
+    const { item, last, depth } = stack.pop()!;
+    const prefix = guidePrefix(guides, depth, last);
     const room = o.width - 2 - prefix.length;
-    if (node === null) {
-      const index = event!.log;
+    let build: Build;
+    if ('children' in item) {
+      const gas = item === tree.root ? o.rootGas : undefined;
+      build = (out, s) => nodeSegments(item, c, s, out, gas);
+      pushItems(stack, item, depth + 1, events, fold);
+    } else if ('calls' in item) {
+      folded = true;
+      build = (out, s) => callRunSegments(item.calls, c, s, out);
+      if (events !== undefined && fold !== null) pushAll(stack, groupRunEvents(item.calls, events.byNode, fold.eventKey), depth + 1);
+    } else if ('events' in item) {
+      folded = true;
+      build = (out, s) => eventRunSegments(item.events, events!.logs, c, s, out);
+    } else {
+      const index = item.log;
       const log = events!.logs[index]!;
-      yield `  ${c.dim(prefix)}${fit((out, s) => eventSegments(index, log, c, s, out), o.decoded, room, join)}\n`;
-      continue;
+      build = (out, s) => eventSegments(index, log, c, s, out);
     }
-    const gas = node === tree.root ? o.rootGas : undefined;
-    yield `  ${c.dim(prefix)}${fit((out, s) => nodeSegments(node, c, s, out, gas), o.decoded, room, join)}\n`;
-    pushItems(stack, node, depth + 1, events);
+    yield `  ${c.dim(prefix)}${fit(build, o.decoded, room, join)}\n`;
   }
+  if (folded) yield `  ${c.dim(`(runs of ${FOLD_AT} or more alike calls or events are folded into one line, "N ×"; --full shows every line)`)}\n`;
 }

@@ -19,7 +19,9 @@ import { frameName } from '../words/describe.js';
 import { operationRows, operationsNote } from './renderOperations.js';
 import { wrapMark } from './wrapMark.js';
 import { isOutOfGas } from '../model/buildModel.js';
-import { type AddressStyle, formatDecoded, formatOutputs, sciHint, showAddress } from '../words/formatDecoded.js';
+import { type AddressStyle, formatDecoded, formatDecodedRun, formatOutputs, sciHint, showAddress } from '../words/formatDecoded.js';
+import { FOLD_AT } from './foldRuns.js';
+import type { Decoded, DecodedModel } from '../model/types.js';
 
 export interface TextOptions {
   readonly chalk: ChalkInstance;
@@ -29,6 +31,8 @@ export interface TextOptions {
   readonly where: string;
   /** --state's sections (render/renderState.ts), handed in so that a lookup without --state never loads them. */
   readonly renderState?: (m: InspectModel, c: ChalkInstance) => Generator<string>;
+  /** --full: the call tree's every line, no run of alike calls or events folded. */
+  readonly full?: boolean;
 }
 
 const LABEL = 15;
@@ -271,19 +275,54 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Gen
     return;
   }
   const dataKeep = Math.max(8, Math.min(32, Math.floor((o.width - 40) / 4)));
+  let folded = false;
+  const at = (i: number): string => (logs[i]!.logIndex !== undefined ? toDecimal(logs[i]!.logIndex!) : String(i));
   for (let i = 0; i < logs.length; i++) {
-    const log = logs[i]!;
-    const index = log.logIndex !== undefined ? toDecimal(log.logIndex) : String(i);
-    yield `  ${c.dim(`#${index}`)} ${showAddress(log.address, s)}\n`;
-    const event = m.decoded?.events[i];
-    if (event) {
-      yield `      ${c.green(formatDecoded(event, { ...s, short: true }))} ${c.dim(`(${event.source})`)}\n`;
-      continue;
-    }
-    for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${log.topics[k]}\n`;
-    const size = byteLength(log.data);
-    yield `      ${c.dim('data  ')} ${size === 0 ? c.dim('none') : shortHex(log.data, dataKeep)}\n`;
+    const run = o.full === true ? 1 : alikeLogs(logs, m.decoded?.events, i);
+    const j = run >= FOLD_AT ? i + run - 1 : i;
+    if (j === i) yield `  ${c.dim(`#${at(i)}`)} ${showAddress(logs[i]!.address, s)}\n`;
+    else yield `  ${c.dim(`#${at(i)} … #${at(j)}`)} ${showAddress(logs[i]!.address, s)} ${c.bold(`· ${groupDigits(run)} ×`)}\n`;
+    yield* logBody(logs[i]!, logs[j]!, m.decoded?.events[i], m.decoded?.events[j], { ...s, short: true }, c, dataKeep);
+    folded ||= j > i;
+    i = j;
   }
+  if (folded) yield `  ${c.dim(`(runs of ${FOLD_AT} or more alike events are folded into one entry, "N ×"; --full shows every one)`)}\n`;
+}
+
+/**
+ * A log's lines under its address: the decoded event, else its topics and data. For a folded run, the
+ * first and the last log: each value is the first's, followed by "… last" where the last's differs.
+ */
+function* logBody(log: RpcLog, last: RpcLog, event: Decoded | null | undefined, lastEvent: Decoded | null | undefined, s: AddressStyle, c: ChalkInstance, dataKeep: number): Generator<string> {
+  if (event) {
+    const text = log === last || !lastEvent ? formatDecoded(event, s) : formatDecodedRun(event, lastEvent, s);
+    yield `      ${c.green(text)} ${c.dim(`(${event.source})`)}\n`;
+    return;
+  }
+  const range = (a: string, b: string): string => (a === b ? a : `${a} … ${b}`);
+  for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${range(log.topics[k]!, last.topics[k]!)}\n`;
+  const data = (l: RpcLog): string => (byteLength(l.data) === 0 ? c.dim('none') : shortHex(l.data, dataKeep));
+  yield `      ${c.dim('data  ')} ${range(data(log), data(last))}\n`;
+}
+
+/**
+ * How many logs from `start` on are alike, for the Logs section to fold them (1: not alike), one after
+ * another from one contract: decoded events of one signature and source, or undecoded logs with the
+ * same first topic and number of topics.
+ */
+function alikeLogs(logs: readonly RpcLog[], events: DecodedModel['events'] | undefined, start: number): number {
+  const first = events?.[start] ?? null;
+  const log = logs[start]!;
+  if (first === null ? log.topics[0] === undefined : first.signature === null) return 1;
+  const address = log.address.toLowerCase();
+  let end = start + 1;
+  for (; end < logs.length; end++) {
+    const e = events?.[end] ?? null;
+    const other = logs[end]!;
+    if (other.address.toLowerCase() !== address) break;
+    if (first === null ? e !== null || other.topics[0] !== log.topics[0] || other.topics.length !== log.topics.length : e === null || e.signature !== first.signature || e.source !== first.source) break;
+  }
+  return end - start;
 }
 
 /** The money flow: native value moved by calls, creates and selfdestructs, then token transfers from the logs. */

@@ -67,13 +67,13 @@ function value(v: JsonValue, type: string, s: AddressStyle): string {
   return escapeText(v);
 }
 
-/** Revert data passed on as a `bytes` value, decoded: `Error("…")`, `Panic(0x11: …)` or the custom error by name; marked as revert data. */
+/** Revert data passed on as a `bytes` value, decoded: `Error("…")`, `Panic(0x11): …` (as describeRevert spells it) or the custom error by name; marked as revert data. */
 function revertValue(r: RevertJson, s: AddressStyle): string | null {
   switch (r.kind) {
     case 'Error':
       return `Error("${escapeText(r.message)}") (revert data)`;
     case 'Panic':
-      return `Panic(${r.code}: ${escapeText(r.meaning)}) (revert data)`;
+      return `Panic(0x${r.code.slice(2).padStart(2, '0')}): ${escapeText(r.meaning)} (revert data)`;
     case 'custom':
       return r.name && r.args ? `${escapeText(r.name)}(${formatArgs(r.args, s)}) (revert data)` : null;
     default:
@@ -85,9 +85,30 @@ function argValue(a: DecodedArg, s: AddressStyle): string {
   return (a.revert !== undefined ? revertValue(a.revert, s) : null) ?? value(a.value, a.type, s);
 }
 
+/** An argument's value as shown, after its name. Guessed types have no names: the type stands in for one ("address: 0x…"). */
+function labelled(a: DecodedArg, shown: string): string {
+  return a.name ? `${escapeText(a.name)}: ${shown}` : a.name === undefined ? `${a.type}: ${shown}` : shown;
+}
+
 export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
-  // Guessed types have no names: the type stands in for one ("address: 0x…").
-  return args.map((a) => (a.name ? `${escapeText(a.name)}: ${argValue(a, s)}` : a.name === undefined ? `${a.type}: ${argValue(a, s)}` : argValue(a, s))).join(', ');
+  return args.map((a) => labelled(a, argValue(a, s))).join(', ');
+}
+
+/**
+ * A run of calls or events to one function, folded into one line: the first one's arguments, each
+ * followed by "… last" where the last one's differs ("leaf(i: 0 … 19999)"). When the two do not
+ * decode alike (other arguments, or one guessed), the first one's alone, with "…" for the rest.
+ */
+export function formatDecodedRun(first: Decoded, last: Decoded, s: AddressStyle): string {
+  const name = first.name === null ? (first.selector ?? '?') : escapeText(first.name);
+  const alike = first.args.length === last.args.length && first.args.every((a, i) => a.name === last.args[i]!.name && a.type === last.args[i]!.type);
+  if (!alike) return `${name}(${first.args.length === 0 ? '' : `${formatArgs(first.args, s)}, `}…)`;
+  const args = first.args.map((a, i) => {
+    const from = value(a.value, a.type, s);
+    const to = value(last.args[i]!.value, a.type, s);
+    return labelled(a, from === to ? from : `${from} … ${to}`);
+  });
+  return `${name}(${args.join(', ')})`;
 }
 
 /**

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { call, deploy, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { call, deploy, deployData, DEV, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
 import { deployUniswap, sandwichBlock } from '../../scripts/lib/uniswap.mjs';
 import { startRpcServer, type RpcServer } from '../support/rpcServer.js';
@@ -175,6 +175,12 @@ describe('golden views on anvil', () => {
 
   test('txray call: a simulation with creates, a delegatecall, a caught revert, a selfdestruct and events', async () => {
     expectGolden('anvil-call-run.txt', await view(['call', showcase, 'run(uint256)', '3', '--value', '10', '--from', DEV.sender], anvil.url, project));
+  });
+
+  test('txray call: 12 alike sibling calls and their events, each folded into one line', async () => {
+    // Deployed here, after the views above: their block numbers stay as they were.
+    const fanout = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Fanout') }))).contractAddress as string;
+    expectGolden('anvil-call-folded.txt', await view(['call', fanout, 'many(uint256)', '12', '--from', DEV.sender], anvil.url, project));
   });
 });
 

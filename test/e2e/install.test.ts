@@ -71,7 +71,7 @@ describe('the packed tarball', () => {
   test('holds only what runs: bin/, dist/, schema/, the README, package.json and licence notices', () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of paths) expect(p).toMatch(/^(bin\/[\w.]+\.cjs|dist\/.+|schema\/[\w.]+\.json|README\.md|LICENSE|package\.json)$/);
-    for (const p of ['bin/txray.cjs', 'bin/loadBundle.cjs', 'dist/txray.cjs', 'dist/txray.v8cache', 'dist/evm.cjs', 'dist/evm.v8cache', 'dist/sigdb/builtin.json', 'schema/txray.schema.json', 'LICENSE', 'dist/THIRD-PARTY-LICENSES.txt', 'dist/sigdb/LICENSE-sevm-4bytedb']) {
+    for (const p of ['bin/txray.cjs', 'bin/loadBundle.cjs', 'dist/txray.cjs', 'dist/txray.v8cache', 'dist/evm.cjs', 'dist/evm.v8cache', 'dist/llhttp_simd.wasm', 'dist/llhttp.wasm', 'dist/sigdb/builtin.json', 'schema/txray.schema.json', 'LICENSE', 'dist/THIRD-PARTY-LICENSES.txt', 'dist/sigdb/LICENSE-sevm-4bytedb']) {
       expect(paths).toContain(p);
     }
   });

@@ -35,6 +35,7 @@ function freshCopy(): string {
   cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(ROOT, 'dist/txray.cjs'), join(dir, 'dist/txray.cjs'));
   copyFileSync(join(ROOT, 'dist/txray.v8cache'), join(dir, 'dist/txray.v8cache'));
+  for (const wasm of ['llhttp_simd.wasm', 'llhttp.wasm']) copyFileSync(join(ROOT, 'dist', wasm), join(dir, 'dist', wasm));
   symlinkSync(join(ROOT, 'dist/sigdb'), join(dir, 'dist/sigdb'));
   return dir;
 }
@@ -151,4 +152,30 @@ test('a plain-HTTP lookup loads neither TLS, HTTPS, HTTP/2, node:http, crypto, c
   expect(loaded).toContain('NativeModule net'); // the hook saw the lookup's modules (undici's sockets)
   // (tty: chalk loads it, and --json never needs chalk; stdout here is a pipe.)
   for (const name of ['tls', 'https', 'http2', 'http', 'crypto', 'child_process', 'assert', 'tty']) expect(loaded).not.toContain(`NativeModule ${name}`);
+});
+
+test("undici's HTTP parser is read from its own file on the first connection, not compiled with the bundle by every run (nor its FormData code)", async () => {
+  const undici = join(ROOT, 'node_modules/undici/lib/llhttp/');
+  const bundle = readFileSync(join(ROOT, 'dist/txray.cjs'), 'utf8');
+  for (const [module, file] of [['llhttp_simd-wasm.js', 'llhttp_simd.wasm'], ['llhttp-wasm.js', 'llhttp.wasm']] as const) {
+    const base64 = /wasmBase64 = '([A-Za-z0-9+/=]+)'/.exec(readFileSync(join(undici, module), 'utf8'))![1]!;
+    expect(readFileSync(join(ROOT, 'dist', file))).toEqual(Buffer.from(base64, 'base64'));
+    expect(bundle).not.toContain(base64.slice(0, 200));
+  }
+  // Nor fetch's FormData body code, which undici reaches only for a FormData body (txray sends JSON text).
+  expect(bundle).not.toContain('multipart/form-data');
+  // Without the files, what makes no connection still runs; a lookup uses them.
+  const bare = mkdtempSync(join(tmpdir(), 'txray-startup-bare-'));
+  try {
+    cpSync(copy, bare, { recursive: true, verbatimSymlinks: true });
+    for (const file of ['llhttp_simd.wasm', 'llhttp.wasm']) rmSync(join(bare, 'dist', file));
+    const help = await run(join(bare, 'bin/txray.cjs'), ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: txray');
+    const lookup = await run(join(copy, 'bin/txray.cjs'), [HASH, '-r', server.url]);
+    expect(lookup.code).toBe(0);
+    expect(lookup.stdout).toContain(`Transaction ${HASH}`);
+  } finally {
+    rmSync(bare, { recursive: true, force: true });
+  }
 });

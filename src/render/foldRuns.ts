@@ -1,0 +1,44 @@
+/**
+ * Runs of alike siblings in the call tree's text view, folded into one line each: calls to the same
+ * function of the same contract that all succeeded and made no call of their own, and events of the
+ * same signature from the same contract. A failed call is never part of a run, so it keeps its line.
+ */
+import type { CallNode, PlacedEvent } from '../model/types.js';
+
+/** Runs shorter than this stay line by line. */
+export const FOLD_AT = 3;
+
+/** Calls folded into one line. */
+export interface CallRun {
+  readonly calls: readonly CallNode[];
+}
+
+/** Events folded into one line. */
+export interface EventRun {
+  readonly events: readonly PlacedEvent[];
+}
+
+export type TreeItem = CallNode | PlacedEvent | CallRun | EventRun;
+
+/**
+ * The items in the same order, each run of FOLD_AT or more consecutive items with the same key (null:
+ * never folds) replaced by one CallRun or EventRun. Runs of calls and runs of events have distinct keys.
+ */
+export function foldRuns(items: ReadonlyArray<CallNode | PlacedEvent>, keyOf: (item: CallNode | PlacedEvent) => string | null): TreeItem[] {
+  const out: TreeItem[] = [];
+  let i = 0;
+  while (i < items.length) {
+    const key = keyOf(items[i]!);
+    let j = i + 1;
+    if (key !== null) while (j < items.length && keyOf(items[j]!) === key) j++;
+    if (key === null || j - i < FOLD_AT) {
+      for (let k = i; k < j; k++) out.push(items[k]!);
+    } else {
+      const run = items.slice(i, j);
+      const calls = run.filter((x): x is CallNode => 'children' in x);
+      out.push(calls.length === run.length ? { calls } : { events: run.filter((x): x is PlacedEvent => !('children' in x)) });
+    }
+    i = j;
+  }
+  return out;
+}
