@@ -75,8 +75,8 @@ const [HASH, FROM, TO, METHOD, ACTION, FEE, ERROR] = [0, 3, 4, 5, 6, 8, 9];
  * When the table is wider than the terminal, columns give way in this order: the action is cut (to
  * `min` columns), then left out; then the fee is left out; then the hash keeps its first 8 digits
  * (`0x454dcd21…`), and the first error and the method are cut; last, the to and from labels are cut
- * (`Showcase(0…`: the ellipsis says so) and the first error again. The status, block and gas always stay
- * whole, so a very narrow terminal can still be too narrow.
+ * (`Showcase(0…`: the ellipsis says so) and the first error again; then the method is left out. The
+ * status, block and gas always stay whole, so a very narrow terminal can still be too narrow.
  */
 const GIVE_WAY: ReadonlyArray<{ readonly col: number; readonly min: number }> = [
   { col: ACTION, min: 24 },
@@ -88,6 +88,7 @@ const GIVE_WAY: ReadonlyArray<{ readonly col: number; readonly min: number }> = 
   { col: TO, min: 12 },
   { col: FROM, min: 12 },
   { col: ERROR, min: 10 },
+  { col: METHOD, min: 0 },
 ];
 
 /** A cell's text without its colour codes (the cells' own text is escaped: it has no ESC of its own). */
