@@ -95,6 +95,8 @@ export interface JsonDocument {
   readonly accountChanges: readonly JsonAccountChange[] | null;
   readonly fee: JsonFee | null;
   readonly labels: Readonly<Record<string, string>>;
+  /** Where two shown addresses bear one label: what tells each apart (the token's symbol, else its short address), by lower-case address. */
+  readonly instances: Readonly<Record<string, string>>;
   readonly simulation: JsonSimulation | null;
   readonly warnings: readonly string[];
   readonly error?: JsonError;
@@ -358,6 +360,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     ...stateJson(m),
     fee: feeJson(m.state?.fee ?? m.fee),
     labels: labelsJson(m),
+    instances: Object.fromEntries(m.decoded?.instances ?? []),
     simulation: simulationJson(m),
     warnings: m.warnings,
   };
@@ -512,6 +515,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     ...NO_STATE,
     fee: null,
     labels: {},
+    instances: {},
     simulation: null,
     warnings,
     error,

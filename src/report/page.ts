@@ -108,6 +108,14 @@ const short = (a: string): string => (a.length > 14 ? shortAddress(checksummed(a
 const pathOf = (n: CallNode): string => n.traceAddress.join('.');
 
 const delegations: Record<string, string> = doc.delegations ?? {};
+const instances: Record<string, string> = doc.instances ?? {};
+
+/** A contract's name as the text view's tree says it: its label, and what tells it apart where two shown bear it ("Token(DAI)"). */
+function nameOf(a: string): string | undefined {
+  const label = labels[a.toLowerCase()];
+  const tag = instances[a.toLowerCase()];
+  return label === undefined || tag === undefined ? label : `${label}(${tag})`;
+}
 
 function addressText(a: string | null | undefined, full = false): string {
   if (!a) return '—';
@@ -139,7 +147,7 @@ const argsText = (args: Decoded['args'] | undefined): string =>
 const callText = (f: Decoded): string => (f.name === null ? `${f.selector ?? '?'}(${argsText(f.args)}) (guessed types)` : `${f.name}(${argsText(f.args)})`);
 
 function callName(n: CallNode): string {
-  const target = n.to ? (labels[n.to.toLowerCase()] ?? short(n.to)) : '?';
+  const target = n.to ? (nameOf(n.to) ?? short(n.to)) : '?';
   if (n.type === 'suicide') return `selfdestruct → ${addressText(n.to)}`;
   if (n.type === 'create') return `${target}${n.function ? `(${argsText(n.function.args)})` : ''}`;
   const fn = n.function ? callText(n.function) : n.input && n.input.length >= 10 ? n.input.slice(0, 10) : '';
@@ -343,7 +351,7 @@ const searchBox = h('input', { type: 'search', placeholder: 'search calls: addre
 const searchCount = h('span', { class: 'count' });
 
 function matches(n: CallNode, q: string): boolean {
-  const fields = [n.to, n.from, n.to ? labels[n.to.toLowerCase()] : undefined, n.function?.name, n.function?.contract, n.function?.signature, n.input?.slice(0, 10)];
+  const fields = [n.to, n.from, n.to ? nameOf(n.to) : undefined, n.function?.name, n.function?.contract, n.function?.signature, n.input?.slice(0, 10)];
   return fields.some((f) => f !== undefined && f !== null && f.toLowerCase().includes(q));
 }
 

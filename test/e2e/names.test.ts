@@ -8,7 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, maxUint256, parseEther, parseUnits, type Abi } from 'viem';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { DEV, receipt } from '../../scripts/lib/scenarios.mjs';
@@ -165,10 +166,30 @@ describe('two deployments of one contract in one view', () => {
     expect(r.stdout).toMatch(new RegExp(`│ Token\\(${dai}\\)::transferFrom +│`));
     const doc = jsonOf(await run([hashes.swap, '--json']));
     expect([doc.labels[at.dai], doc.labels[at.usdx]]).toEqual(['Token', 'Token']);
+    // What tells them apart, in JSON too: the symbol each answered.
+    expect([doc.instances[at.dai], doc.instances[at.usdx]]).toEqual([dai, usdx]);
     expect(doc.transfers.map((t: { token: string; symbol: string }) => [t.token.toLowerCase(), t.symbol])).toEqual([
       [at.dai, dai],
       [at.usdx, usdx],
     ]);
+  });
+
+  test('the report tells them apart as the text does (in Chromium): Token(DAI)::transferFrom, never a bare Token::', async () => {
+    const [dai, usdx] = [await symbolOf(at.dai), await symbolOf(at.usdx)];
+    const file = join(project, 'swap.html');
+    expect((await run([hashes.swap, '--html', file, '--quiet'])).code).toBe(0);
+    const browser = await launchBrowser(inject('chromiumPath'));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${file}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      const tree = (await page.locator('.tree').textContent()) ?? '';
+      expect(tree).toContain(`Token(${dai})::transferFrom(`);
+      expect(tree).toContain(`Token(${usdx})::transfer(`);
+      expect(tree).not.toMatch(/Token::/);
+    } finally {
+      await browser.close();
+    }
   });
 
   test('one deployment alone keeps its plain name', async () => {
