@@ -53,7 +53,7 @@ export interface Frame {
   readonly calls: Frame[];
 }
 
-/** What the EVM knows of one frame beyond the callTracer's fields, keyed by frameKey(traceAddress). */
+/** What the EVM knows of one frame beyond its call (where it stopped, its last jumps, whose code ran), keyed by frameKey(traceAddress). */
 export interface FrameFacts {
   /** The pc of the opcode the frame stopped at (its code's length where it ran off the end); null where the EVM ran no code (a precompile, an account without code). */
   exitPc: number | null;
@@ -153,7 +153,7 @@ class Recording {
       calls: [],
     };
     const siblings = parent === undefined ? this.top : parent.frame.calls;
-    // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
+    // Its index among its parent's calls (a selfdestruct counts: it is a call in the tree).
     const traceAddress = parent === undefined ? [] : [...parent.traceAddress, siblings.length];
     let own: FrameFacts | null = null;
     if (this.facts !== null) {
