@@ -1,17 +1,18 @@
 /**
  * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the state at the parent
  * block (read through a StateReader: the node's, see sources/nodeReader.ts), for nodes that serve no
- * call trace (Hardhat, public endpoints). Its recorder (recorder.ts) hands on what geth's tracers would: a callTracer frame (withLog) and a prestateTracer diff ({pre, post}), so no stage
- * after it knows where they came from. Checked every time against the receipt (status, gas used, every
+ * call trace (Hardhat, public endpoints). It hands on the model's call tree, a view of what its recorder
+ * (recorder.ts) recorded (callTreeOf.ts), and a prestateTracer diff ({pre, post}). Checked every time against the receipt (status, gas used, every
  * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
  * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
  */
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
 import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
-import { createLocalEvm, type Hex, hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
+import { createLocalEvm, type Hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
+import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
 import { attachRecorder, type Frame, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
 import { NoState, type StateReader } from './stateReader.js';
 import type { StepLog } from './stepLog.js';
@@ -20,8 +21,8 @@ import type { StepLog } from './stepLog.js';
 export type LocalOptions = Partial<Omit<RecordConfig, 'calls'>>;
 
 export interface LocalTrace {
-  /** A geth callTracer frame (withLog), as debug_traceTransaction would answer. */
-  readonly callTrace: Json;
+  /** The call tree, its root counting the whole transaction (its gas limit and its gas used, intrinsic gas included), and its logs. */
+  readonly calls: RecordedCalls;
   /** A prestateTracer diff, {pre, post}, when asked for. */
   readonly stateDiff: Json | null;
   /** What the receipt says and the run did not (empty when they agree). */
@@ -168,15 +169,15 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
   }
   if (outcome === null) throw new Error('refused on the parent block\'s state');
   const root = outcome.frame;
-  // The callTracer's root counts the whole transaction: its gas limit and its gas used (intrinsic included).
-  root.gas = tx.gas as string;
-  root.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: root, stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts, steps: outcome.steps };
+  // The root counts the whole transaction, as geth's callTracer's does: its gas limit and its gas used (intrinsic gas included).
+  root.gas = isQuantity(tx.gas) ? BigInt(tx.gas) : null;
+  root.gasUsed = outcome.result.totalGasSpent;
+  return { calls: callTreeOf(root, outcome.logs), stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts, steps: outcome.steps };
 }
 
 export interface LocalSimulation {
-  /** A geth callTracer frame (withLog), as debug_traceCall would answer. */
-  readonly callTrace: Json;
+  /** The call tree, its root counting the whole call (its gas limit and its gas used, intrinsic gas included), and its logs. */
+  readonly calls: RecordedCalls;
   /** A prestateTracer diff, {pre, post}, when asked for. */
   readonly stateDiff: Json | null;
   /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
@@ -228,7 +229,7 @@ export async function simulateLocally(
   tx.getSenderAddress = () => from;
   await state.checkpoint();
   const outcome = await traced(() => run(tx, call.nonce === undefined));
-  outcome.frame.gas = hex(fields.gasLimit);
-  outcome.frame.gasUsed = hex(outcome.result.totalGasSpent);
-  return { callTrace: outcome.frame, stateDiff: outcome.diff, facts: outcome.facts, steps: outcome.steps };
+  outcome.frame.gas = fields.gasLimit;
+  outcome.frame.gasUsed = outcome.result.totalGasSpent;
+  return { calls: callTreeOf(outcome.frame, outcome.logs), stateDiff: outcome.diff, facts: outcome.facts, steps: outcome.steps };
 }

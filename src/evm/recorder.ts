@@ -1,22 +1,24 @@
 /**
  * The one recorder of txray's EVM: it watches the embedded EVM's messages and a few opcodes, and records
- * what a RecordConfig asks for. Its call tree is written as geth's callTracer (withLog) would answer, so
- * no stage after it knows where the tree came from; what only the EVM knows of each frame (where it
- * stopped, its last jumps) goes beside the tree as FrameFacts keyed by frameKey; every step, when asked
- * for, goes into a StepLog. What is not asked for is not hooked, and costs nothing.
+ * what a RecordConfig asks for. Its frames (the calls as the EVM made them, each log in the order it was
+ * emitted) are turned into the model's call tree by callTreeOf.ts, with no tracer's answer in between;
+ * what only the EVM knows of each frame (where it stopped, its last jumps) goes beside the tree as
+ * FrameFacts keyed by frameKey; every step, when asked for, goes into a StepLog. What is not asked for is
+ * not hooked, and costs nothing.
  */
 import type { Message } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
 import { frameKey } from '../model/frameKey.js';
+import type { FrameLog } from '../raw/parseCallTrace.js';
 import { bytesToHex } from './evmEngine.js';
-import { type Hex, hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
+import { type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
 import { createStepLog, type StepEvent, type StepLog } from './stepLog.js';
 
 /** What a run records. */
 export interface RecordConfig {
-  /** The call tree, as geth's callTracer frames (the frames are what the other parts are keyed by, so they are followed either way). */
+  /** The call tree (the frames are what the other parts are keyed by, so they are followed either way). */
   readonly calls: boolean;
-  /** Each frame's logs, at their place among its calls (the callTracer's withLog). */
+  /** Each frame's logs, at their place among its calls. */
   readonly logs: boolean;
   /** Where each frame stopped, and whose code ran (FrameFacts). */
   readonly exits: boolean;
@@ -31,22 +33,27 @@ export interface RecordConfig {
 /** What a run records unless asked otherwise: the call tree with its logs. */
 export const TREE_ONLY: RecordConfig = { calls: true, logs: true, exits: false, jumps: false, steps: false, storage: false };
 
-/** A geth callTracer frame (withLog). */
-export type Frame = {
-  type: string;
-  from: string;
-  to?: string;
-  value?: string;
-  gas: string;
-  gasUsed?: string;
-  input: string;
-  output?: string;
-  error?: string;
-  calls?: Frame[];
-  logs?: Array<{ address: string; topics: string[]; data: string; position: string }>;
-};
+/**
+ * One frame as the EVM ran it. `type` is the opcode that made it (CALL, STATICCALL, DELEGATECALL,
+ * CALLCODE, CREATE, CREATE2, SELFDESTRUCT); a delegatecall's `from` is the contract that made it and its
+ * `to` the code it ran (as geth's callTracer names them); a create's `to` is the created address, null
+ * where it failed.
+ */
+export interface Frame {
+  readonly type: string;
+  readonly from: Hex;
+  to: Hex | null;
+  /** null for a STATICCALL (it carries no value). */
+  readonly value: bigint | null;
+  gas: bigint | null;
+  gasUsed: bigint | null;
+  readonly input: Hex;
+  output: Hex | null;
+  error: string | null;
+  readonly calls: Frame[];
+}
 
-/** What the EVM knows of one frame beyond the callTracer's fields, keyed by frameKey(traceAddress). */
+/** What the EVM knows of one frame beyond its call (where it stopped, its last jumps, whose code ran), keyed by frameKey(traceAddress). */
 export interface FrameFacts {
   /** The pc of the opcode the frame stopped at (its code's length where it ran off the end); null where the EVM ran no code (a precompile, an account without code). */
   exitPc: number | null;
@@ -64,7 +71,7 @@ export interface FrameFacts {
  */
 export const LAST_JUMPS = 64;
 
-/** The call kind of a message, as geth's callTracer names it: the opcode that made it, where the run saw it. */
+/** The call kind of a message: the opcode that made it, where the run saw it. */
 function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): string {
   if (m.to === undefined) return m.salt !== undefined ? 'CREATE2' : 'CREATE';
   if (opcode !== undefined) return opcode;
@@ -96,6 +103,8 @@ const CALL_NAMES = [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], 
 export interface Recorded<T> {
   /** The top frame, with its calls below it. */
   readonly frame: Frame | null;
+  /** Every log, in the order it was emitted (a failed frame's too), when asked for. */
+  readonly logs: readonly FrameLog[];
   readonly result: T;
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
   readonly steps: StepLog | null;
@@ -110,6 +119,7 @@ export interface Recorder {
 class Recording {
   readonly top: Frame[] = [];
   readonly stack: Running[] = [];
+  readonly logs: FrameLog[] = [];
   /** The last call opcode the running frame executed: the one that makes the next message. */
   lastOp: string | undefined;
 
@@ -132,14 +142,18 @@ class Recording {
     const frame: Frame = {
       type,
       // A delegatecall's message keeps the original caller; geth names the contract that made the call (its context).
-      from: (context ? m.to! : m.caller).toString().toLowerCase(),
-      ...(m.to !== undefined ? { to: (context ? (m.codeAddress ?? m.to) : m.to).toString().toLowerCase() } : {}),
-      ...(type === 'STATICCALL' ? {} : { value: hex(m.value) }),
-      gas: hex(m.gasLimit),
+      from: addressOf(context ? m.to! : m.caller),
+      to: m.to === undefined ? null : addressOf(context ? (m.codeAddress ?? m.to) : m.to),
+      value: type === 'STATICCALL' ? null : m.value,
+      gas: m.gasLimit,
+      gasUsed: null,
       input: bytesToHex(m.data),
+      output: null,
+      error: null,
+      calls: [],
     };
-    const siblings = parent === undefined ? this.top : (parent.frame.calls ??= []);
-    // Its index among its parent's calls (a selfdestruct counts, as in the callTracer's calls).
+    const siblings = parent === undefined ? this.top : parent.frame.calls;
+    // Its index among its parent's calls (a selfdestruct counts: it is a call in the tree).
     const traceAddress = parent === undefined ? [] : [...parent.traceAddress, siblings.length];
     let own: FrameFacts | null = null;
     if (this.facts !== null) {
@@ -155,16 +169,16 @@ class Recording {
     if (running === undefined) return;
     const { frame } = running;
     const e = r.execResult;
-    frame.gasUsed = hex(e.executionGasUsed);
+    frame.gasUsed = e.executionGasUsed;
     const created = frame.type.startsWith('CREATE') && e.exceptionError === undefined;
     if (e.returnValue.length > 0 && !created) frame.output = bytesToHex(e.returnValue);
     if (created) {
-      frame.to = r.createdAddress?.toString().toLowerCase();
+      frame.to = r.createdAddress === undefined ? null : addressOf(r.createdAddress);
       frame.output = bytesToHex(e.returnValue);
     }
     if (e.exceptionError !== undefined) frame.error = e.exceptionError.error === 'revert' ? 'execution reverted' : e.exceptionError.error;
     if (running.facts === null) return;
-    if (created && frame.to !== undefined) running.facts.codeAddress = frame.to;
+    if (created && frame.to !== null) running.facts.codeAddress = frame.to;
     if (this.exits) running.facts.exitPc ??= exitPcOf(this.table, r);
   }
 }
@@ -195,9 +209,9 @@ function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig):
       if (rec !== null) rec.lastOp = name;
     }, null);
   }
-  // A log's place among its frame's calls, as the callTracer's withLog gives it.
-  if (config.logs) for (let op = 0xa0; op <= 0xa4; op++) wrapOpcode(vm, op, null, (r) => logOf(running()?.frame, r));
-  // A selfdestruct is a call of its own in the callTracer: to the beneficiary, with the balance.
+  // A log's place among its frame's calls.
+  if (config.logs) for (let op = 0xa0; op <= 0xa4; op++) wrapOpcode(vm, op, null, (r) => logOf(now(), r));
+  // A selfdestruct is a call of its own in the tree (as in geth's callTracer): to the beneficiary, with the balance.
   wrapOpcode(vm, 0xff, (r) => selfdestructOf(running()?.frame, r), null);
   // Inside a handler the counter has already moved past the opcode.
   if (config.exits) {
@@ -246,7 +260,7 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
       if (config.steps) events.on('step', onStep as never);
       try {
         const result = await go();
-        return { frame: config.calls ? rec.top[0]! : null, result, facts: rec.facts, steps };
+        return { frame: config.calls ? rec.top[0]! : null, logs: rec.logs, result, facts: rec.facts, steps };
       } finally {
         events.off('beforeMessage', onBefore as never);
         events.off('afterMessage', onAfter as never);
@@ -258,11 +272,14 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   };
 }
 
-function logOf(frame: Frame | undefined, r: OpRunState): void {
+const addressOf = (a: { toString(): string }): Hex => a.toString().toLowerCase() as Hex;
+
+function logOf(rec: Recording | null, r: OpRunState): void {
+  const running = rec?.running();
   const log = r.interpreter._result.logs.at(-1);
-  if (frame === undefined || log === undefined) return;
+  if (rec == null || running === undefined || log === undefined) return;
   const [address, topics, data] = log;
-  (frame.logs ??= []).push({ address: bytesToHex(address), topics: topics.map((x) => bytesToHex(x)), data: bytesToHex(data), position: hex(BigInt(frame.calls?.length ?? 0)) });
+  rec.logs.push({ traceAddress: running.traceAddress, position: running.frame.calls.length, address: bytesToHex(address), topics: topics.map((x) => bytesToHex(x)), data: bytesToHex(data) });
 }
 
 function selfdestructOf(frame: Frame | undefined, r: OpRunState): void {
@@ -270,7 +287,7 @@ function selfdestructOf(frame: Frame | undefined, r: OpRunState): void {
   const [to] = r.stack.peek(1);
   const beneficiary: Hex = `0x${to!.toString(16).padStart(40, '0')}`;
   const env = r.interpreter._env;
-  (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: env.address.toString().toLowerCase(), to: beneficiary, value: hex(env.contract.balance), gas: '0x0', gasUsed: '0x0', input: '0x' });
+  frame.calls.push({ type: 'SELFDESTRUCT', from: addressOf(env.address), to: beneficiary, value: env.contract.balance, gas: 0n, gasUsed: 0n, input: '0x', output: null, error: null, calls: [] });
 }
 
 function jumped(facts: FrameFacts | null | undefined, from: number, destination: number): void {

@@ -5,8 +5,7 @@ import { decodeRevert } from './decodeRevert.js';
 import { feeSplit } from './feeSplit.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Warn } from '../raw/parseRaw.js';
-import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction, SourceAnswers } from '../raw/types.js';
-import { buildCallTree } from './buildCallTree.js';
+import type { Hex, RpcReceipt, RpcTransaction, SourceAnswers } from '../raw/types.js';
 import { placeLogs } from './placeLogs.js';
 import { toReceipt, toTransaction } from './convert.js';
 import type { CallNode, CallTree, Failure, InspectModel, Receipt, Status, Transaction } from './types.js';
@@ -109,15 +108,15 @@ const spentOf = (gas: bigint | undefined, used: bigint | undefined): boolean | n
 export interface ParsedAnswers {
   readonly tx: RpcTransaction | null;
   readonly receipt: RpcReceipt | null;
-  /** Parity-style entries, from trace_transaction or converted from the callTracer. */
-  readonly trace: readonly RpcTraceEntry[] | null;
+  /** The call tree: built from a node's trace (model/buildCallTree.ts), or recorded by txray's EVM. */
+  readonly tree: CallTree | null;
   /** Where each log was emitted, when the tracer says (callTracer with withLog). */
   readonly frameLogs: readonly FrameLog[] | null;
 }
 
 export function buildModel(hash: Hex | null, bundle: SourceAnswers, parsed: ParsedAnswers, warnings: string[], s: BuildSettings = { keepAnswers: true }): InspectModel {
   const warn: Warn = (m) => warnings.push(m);
-  const tree = parsed.trace === null ? null : buildCallTree(parsed.trace, warn);
+  const tree = parsed.tree;
   const events = tree !== null && parsed.frameLogs !== null && parsed.receipt !== null ? placeLogs(tree, parsed.frameLogs, parsed.receipt.logs, warn) : null;
   if (parsed.tx === null && parsed.receipt === null && tree !== null) {
     warn('the node returned a trace but neither the transaction nor its receipt; showing the trace only.');

@@ -6,14 +6,16 @@
  * the events of every frame that did not fail (a failed frame's events are rolled back), in execution
  * order. It never reaches --json: the document says `receipt: null` and lists these logs on their own.
  */
-import { isQuantity, isRecord } from '../raw/hex.js';
+import { isQuantity } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
-import type { Hex, RpcLog, RpcReceipt, RpcTraceEntry, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { frameKey } from './frameKey.js';
+import type { CallTree } from './types.js';
+import { walkCalls } from './walk.js';
 
 export interface SimulatedOutcome {
-  /** The tracer's entries (null: no tracer, eth_call only). */
-  readonly trace: readonly RpcTraceEntry[] | null;
+  /** The tracer's call tree (null: no tracer, eth_call only). */
+  readonly tree: CallTree | null;
   readonly frameLogs: readonly FrameLog[] | null;
   /** The callTracer root frame's gasUsed (intrinsic gas included, so the transaction's); null when not known. */
   readonly gasUsed: Hex | null;
@@ -37,26 +39,23 @@ function effectivePrice(tx: RpcTransaction, baseFee: bigint | null): Hex | undef
 }
 
 /** Frames that failed, or sit under one that failed, by traceAddress key: their events never happened. */
-function failedPaths(trace: readonly RpcTraceEntry[]): Set<string> {
+function failedPaths(tree: CallTree): Set<string> {
   const failed = new Set<string>();
-  const sorted = [...trace].sort((a, b) => a.traceAddress.length - b.traceAddress.length);
-  for (const e of sorted) {
-    const key = frameKey(e.traceAddress);
-    const parent = frameKey(e.traceAddress.slice(0, -1));
-    if (e.error !== null || (e.traceAddress.length > 0 && failed.has(parent))) failed.add(key);
-  }
+  walkCalls(tree.root, (node, parent) => {
+    if (node.error !== null || (parent !== null && failed.has(frameKey(parent.traceAddress)))) failed.add(frameKey(node.traceAddress));
+  });
   return failed;
 }
 
 export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcReceipt {
-  const root = o.trace?.find((e) => e.traceAddress.length === 0);
-  const failed = o.trace === null ? new Set<string>() : failedPaths(o.trace);
+  const root = o.tree?.root;
+  const failed = o.tree === null ? new Set<string>() : failedPaths(o.tree);
   const reverted = root === undefined ? o.reverted : root.error !== null;
   const logs: RpcLog[] = (o.frameLogs ?? [])
     .filter((l) => !failed.has(frameKey(l.traceAddress)))
     .map((l, i) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: `0x${i.toString(16)}` as Hex }));
   const gasUsed = o.gasUsed ?? undefined;
-  const created = root?.type === 'create' && !reverted && isRecord(root.result) && typeof root.result.address === 'string' ? (root.result.address as Hex) : undefined;
+  const created = root?.type === 'create' && !reverted && root.to !== null ? root.to : undefined;
   const baseFee = isQuantity(o.header.baseFeePerGas) ? BigInt(o.header.baseFeePerGas) : null;
   const price = effectivePrice(tx, baseFee);
   const blockHash = typeof o.header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(o.header.hash) ? (o.header.hash as Hex) : undefined;

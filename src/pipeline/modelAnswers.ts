@@ -3,27 +3,35 @@
  * model. A mined transaction's answers, whichever source fetched them (a lookup by hash, one of a
  * block's transactions), become a model here and nowhere else.
  */
+import { buildCallTree } from '../model/buildCallTree.js';
 import { type BuildSettings, buildModel } from '../model/buildModel.js';
-import type { InspectModel } from '../model/types.js';
+import type { CallTree, InspectModel } from '../model/types.js';
 import { type FrameLog, parseCallTrace } from '../raw/parseCallTrace.js';
 import { parseReceipt, parseTrace, parseTransaction, type Warn } from '../raw/parseRaw.js';
-import type { Hex, RpcReceipt, RpcTraceEntry, RpcTransaction, SourceAnswers } from '../raw/types.js';
+import type { Hex, RpcReceipt, RpcTransaction } from '../raw/types.js';
+import type { Bundle } from '../sources/fetchBundle.js';
 import { stateOf } from './stateOf.js';
 
-/** The call tree's entries from whichever tracer answered: Parity's trace as it is, a callTracer frame converted (with where each log was emitted). */
-export function treeOf(answers: Pick<SourceAnswers, 'trace' | 'callTrace' | 'traceSource'>, hash: Hex | null, warn: Warn): { readonly entries: RpcTraceEntry[] | null; readonly frameLogs: readonly FrameLog[] | null } {
+/**
+ * The call tree from whichever tracer answered: Parity's trace checked, a callTracer frame checked and
+ * converted (with where each log was emitted), or what txray's own run recorded, as it is.
+ */
+export function treeOf(answers: Pick<Bundle, 'trace' | 'callTrace' | 'recorded' | 'traceSource'>, hash: Hex | null, warn: Warn): { readonly tree: CallTree | null; readonly frameLogs: readonly FrameLog[] | null } {
   switch (answers.traceSource) {
     case 'debug_traceTransaction':
-    case 'debug_traceCall':
-    case 'local': {
+    case 'debug_traceCall': {
       const converted = parseCallTrace(answers.callTrace, warn);
-      return { entries: converted?.entries ?? null, frameLogs: converted?.logs ?? null };
+      return { tree: converted === null ? null : buildCallTree(converted.entries, warn), frameLogs: converted?.logs ?? null };
     }
+    case 'local':
+      return { tree: answers.recorded?.tree ?? null, frameLogs: answers.recorded?.logs ?? null };
     case 'trace_transaction':
-    case 'trace_call':
-      return { entries: parseTrace(answers.trace, hash, warn), frameLogs: null };
+    case 'trace_call': {
+      const entries = parseTrace(answers.trace, hash, warn);
+      return { tree: entries === null ? null : buildCallTree(entries, warn), frameLogs: null };
+    }
     case null:
-      return { entries: null, frameLogs: null };
+      return { tree: null, frameLogs: null };
   }
 }
 
@@ -41,13 +49,13 @@ export interface ModelSettings extends BuildSettings {
 }
 
 /** The answers about one mined (or pending) transaction → its model, with --state's changes when they were asked for. */
-export async function modelAnswers(hash: Hex, answers: SourceAnswers, s: ModelSettings): Promise<InspectModel> {
+export async function modelAnswers(hash: Hex, answers: Bundle, s: ModelSettings): Promise<InspectModel> {
   const warnings = answers.warnings;
   const warn: Warn = (m) => void warnings.push(m);
   const tx = reuse(s.early?.transaction, answers.transaction, warnings) ?? { value: parseTransaction(answers.transaction, hash, warn) };
   const receipt = reuse(s.early?.receipt, answers.receipt, warnings) ?? { value: parseReceipt(answers.receipt, hash, warn) };
   const tree = treeOf(answers, hash, warn);
-  const model = buildModel(hash, answers, { tx: tx.value, receipt: receipt.value, trace: tree.entries, frameLogs: tree.frameLogs }, warnings, s);
+  const model = buildModel(hash, answers, { tx: tx.value, receipt: receipt.value, tree: tree.tree, frameLogs: tree.frameLogs }, warnings, s);
   return answers.state === null ? model : { ...model, state: await stateOf(answers.state, answers.block, model.tx, model.receipt, warn) };
 }
 

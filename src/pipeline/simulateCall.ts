@@ -8,7 +8,7 @@ import { buildModel } from '../model/buildModel.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
 import type { InspectModel, Simulation } from '../model/types.js';
-import { isData, isQuantity, isRecord } from '../raw/hex.js';
+import { isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { isLog } from '../raw/parseRaw.js';
 import type { Hex, RpcTransaction } from '../raw/types.js';
@@ -129,25 +129,27 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   const warn = (m: string): void => void warnings.push(m);
   const tx = transactionOf(plan);
   if (answers.method === 'trace_call') warn('trace_call does not report events, so none are listed, and its gas used leaves out the intrinsic gas.');
-  const { entries: trace, frameLogs } = treeOf(answers, null, warn);
+  const { tree, frameLogs } = treeOf(answers, null, warn);
   const outcome = answers.callOutcome;
   const header = answers.block as Record<string, unknown>;
   // eth_simulateV1's events belong to the call as a whole (there is no tree to place them in).
   const simulatedLogs = outcome !== null && Array.isArray(outcome.logs) ? outcomeLogs(outcome.logs, warn) : null;
   const receipt = simulatedReceipt(tx, {
-    trace,
+    tree,
     frameLogs: frameLogs ?? simulatedLogs,
     // Read from the frame itself: a failed frame has no result in Parity's vocabulary, but the callTracer still says its gas.
     gasUsed:
-      (answers.method === 'debug_traceCall' || answers.method === 'local') && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed)
+      answers.method === 'debug_traceCall' && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed)
         ? answers.callTrace.gasUsed
+        : answers.method === 'local' && tree !== null && tree.root.gasUsed !== null
+          ? toQuantity(tree.root.gasUsed)
         : outcome !== null && isQuantity(outcome.gasUsed)
           ? outcome.gasUsed
           : null,
     reverted: outcome !== null && 'revertData' in outcome,
     header,
   });
-  const base = buildModel(plan.hash, answers, { tx, receipt, trace, frameLogs }, warnings, { keepAnswers: s.keepAnswers });
+  const base = buildModel(plan.hash, answers, { tx, receipt, tree, frameLogs }, warnings, { keepAnswers: s.keepAnswers });
   const simulation: Simulation = {
     method: answers.method,
     block: { number: BigInt(header.number as Hex), hash: typeof header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(header.hash) ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },

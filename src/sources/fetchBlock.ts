@@ -15,13 +15,13 @@
 import { Interrupted, NotFound, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isHash, isRecord, toQuantity } from '../raw/hex.js';
-import type { Hex, SourceAnswers } from '../raw/types.js';
+import type { Hex } from '../raw/types.js';
 import { askInBatches } from '../rpc/askInBatches.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
-import { reexecute, type TraceResult } from './fetchBundle.js';
+import { type Bundle, NO_TRACE, reexecute, type TraceResult } from './fetchBundle.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
@@ -39,7 +39,7 @@ export interface BlockAnswers {
   /** The block as the node sent it, without its transactions (they travel in `transactions`). */
   readonly header: Readonly<Record<string, unknown>>;
   /** One per transaction, in block order. */
-  readonly transactions: SourceAnswers[];
+  readonly transactions: Bundle[];
   /** The pending block: nothing ran yet, so there are no receipts and no traces. */
   readonly pending: boolean;
   readonly warnings: string[];
@@ -47,7 +47,6 @@ export interface BlockAnswers {
 
 const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
 
-const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null, reexecution: null };
 
 /** How the block was asked for, as a sentence's subject. */
 export function describeBlockId(id: BlockId): string {
@@ -243,7 +242,7 @@ export async function fetchBlock(client: RpcClient, id: BlockId, s: BlockFetchSe
       const trace = traces.get(hash) ?? NO_TRACE;
       traces.delete(hash);
       receipts.delete(hash);
-      return { transaction, receipt, trace: trace.trace, callTrace: trace.callTrace, traceSource: trace.traceSource, traceNote: trace.traceNote, reexecution: trace.reexecution, state: null, block: null, warnings: [] };
+      return { transaction, receipt, trace: trace.trace, callTrace: trace.callTrace, recorded: trace.recorded, traceSource: trace.traceSource, traceNote: trace.traceNote, reexecution: trace.reexecution, state: null, block: null, warnings: [] };
     }),
     pending,
     warnings,

@@ -2,6 +2,7 @@
  * The only network stage: the three reads, in parallel, as single requests (not a JSON-RPC batch:
  * several providers refuse trace/debug methods inside batches and geth caps batch sizes).
  */
+import type { RecordedCalls } from '../evm/callTreeOf.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isHash, isQuantity } from '../raw/hex.js';
@@ -11,8 +12,11 @@ import { messageOf, type TracerState } from '../rpc/types.js';
 import { runMined } from './runMined.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
-/** The answers of a lookup by hash. */
-export type Bundle = SourceAnswers;
+/**
+ * The answers of a lookup by hash: the node's, and where txray ran the transaction itself (traceSource
+ * local), the call tree it recorded, already the model's (no node's answer to check).
+ */
+export type Bundle = SourceAnswers & { readonly recorded: RecordedCalls | null };
 
 const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
 
@@ -31,11 +35,11 @@ const blockHashOf = (v: unknown): string | undefined => {
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
-export type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'traceSource' | 'traceNote' | 'reexecution'> & {
+export type TraceResult = Pick<Bundle, 'trace' | 'callTrace' | 'recorded' | 'traceSource' | 'traceNote' | 'reexecution'> & {
   /** No tracer on the node (or --tracer local): re-execute the transaction here once it and its receipt are in. */
   readonly local?: true;
 };
-const NO_TRACE: TraceResult = { trace: null, callTrace: null, traceSource: null, traceNote: null, reexecution: null };
+export const NO_TRACE: TraceResult = { trace: null, callTrace: null, recorded: null, traceSource: null, traceNote: null, reexecution: null };
 
 const LOCAL: TraceResult = { ...NO_TRACE, local: true };
 
@@ -47,11 +51,11 @@ function traceLadder(client: RpcClient, hash: Hex, opts: FetchOptions): Rung<Tra
   const mode = opts.tracer.mode;
   const parity: Rung<TraceResult> = {
     method: 'trace_transaction',
-    ask: async () => ({ trace: await client.call('trace_transaction', [hash], opts.deadline), callTrace: null, traceSource: 'trace_transaction', traceNote: null, reexecution: null }),
+    ask: async () => ({ ...NO_TRACE, trace: await client.call('trace_transaction', [hash], opts.deadline), traceSource: 'trace_transaction' }),
   };
   const geth = (note: string): Rung<TraceResult> => ({
     method: 'debug_traceTransaction',
-    ask: async () => ({ trace: null, callTrace: await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline), traceSource: 'debug_traceTransaction', traceNote: note, reexecution: null }),
+    ask: async () => ({ ...NO_TRACE, callTrace: await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline), traceSource: 'debug_traceTransaction', traceNote: note }),
   });
   const local: Rung<TraceResult> = { method: 'local', ask: async () => LOCAL };
   if (mode === 'none') return [];
@@ -128,6 +132,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
     receipt: receipt.value,
     trace: traced.trace,
     callTrace: traced.callTrace,
+    recorded: traced.recorded,
     traceSource: traced.traceSource,
     traceNote: traced.traceNote,
     reexecution: traced.reexecution,
@@ -155,7 +160,7 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
 
 /**
  * The third source: the transaction run here on the node's state at its parent block (evm/localTrace.ts,
- * loaded only now), handed on as the callTracer and prestateTracer would. A pending or unknown
+ * loaded only now): its call tree as it recorded it, and its state diff as the prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
 export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[]): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
@@ -182,7 +187,8 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
     return {
       trace: {
         trace: null,
-        callTrace: local.callTrace,
+        callTrace: null,
+        recorded: local.calls,
         traceSource: 'local',
         traceNote: `re-executed locally on the node's state at block ${block}${replay} (${why}); it ${verdict}`,
         reexecution: { stateBlock: Number(block), replayed: local.replayed, matchedReceipt: local.mismatch.length === 0, differences: local.mismatch },

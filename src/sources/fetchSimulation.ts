@@ -12,7 +12,9 @@
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
-import type { SourceAnswers, StateAnswer } from '../raw/types.js';
+import type { RecordedCalls } from '../evm/callTreeOf.js';
+import type { StateAnswer } from '../raw/types.js';
+import type { Bundle } from './fetchBundle.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
 import { runCall } from './runCall.js';
@@ -35,7 +37,7 @@ export interface SimulationRequest {
   readonly deadline: AbortSignal;
 }
 
-export interface SimulationAnswers extends SourceAnswers {
+export interface SimulationAnswers extends Bundle {
   readonly method: SimulationMethod;
   /** The block tag or number the calls were made at (what the node was asked). */
   readonly blockParam: string;
@@ -105,13 +107,14 @@ function aside<T, U>(answer: Promise<T>, fallback: (err: unknown) => U): Promise
 interface Simulated {
   readonly method: SimulationMethod;
   readonly callTrace: unknown;
+  readonly recorded: RecordedCalls | null;
   readonly trace: unknown;
   readonly traceNote: string | null;
   readonly state: StateAnswer | null;
   readonly callOutcome: SimulationAnswers['callOutcome'];
 }
 
-const NOTHING = { callTrace: null, trace: null, traceNote: null, state: null, callOutcome: null } as const;
+const NOTHING = { callTrace: null, recorded: null, trace: null, traceNote: null, state: null, callOutcome: null } as const;
 
 /** eth_call's outcome: its output, or its revert data. */
 async function ethCall({ client, req, param }: Asking): Promise<Simulated> {
@@ -140,7 +143,7 @@ async function simulateHere(a: Asking, lacking: readonly string[]): Promise<Simu
   const { client, req, param } = a;
   const local = await runCall(client, req.call, param, req.overrides, req.deadline, { storage: req.state });
   const why = req.tracer.mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${lacking.map((m) => `no ${m}`).join(' and ')}`;
-  return { ...NOTHING, method: 'local', callTrace: local.callTrace, state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' }, traceNote: `simulated locally on the node's state (${why})` };
+  return { ...NOTHING, method: 'local', recorded: local.calls, state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' }, traceNote: `simulated locally on the node's state (${why})` };
 }
 
 /**
@@ -215,7 +218,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
 
   const climb = await walkLadder(simulationLadder(a), req.tracer, warnings);
   if (climb.kind !== 'answered') throw climb.kind === 'failed' ? climb.error : new Error('no method answered the simulation');
-  const { method, callTrace, trace, traceNote, callOutcome } = climb.answer;
+  const { method, callTrace, recorded, trace, traceNote, callOutcome } = climb.answer;
   let state = climb.answer.state;
   if (method === 'eth_call' || method === 'eth_simulateV1') {
     const why = mode === 'none' ? 'as --tracer none asked' : `${client.where} serves ${climb.lacking.map((m) => `no ${m}`).join(' and ')}`;
@@ -233,6 +236,7 @@ export async function fetchSimulation(client: RpcClient, req: SimulationRequest)
     receipt: null,
     trace,
     callTrace,
+    recorded,
     traceSource: method === 'eth_call' || method === 'eth_simulateV1' ? null : method,
     traceNote,
     reexecution: null,

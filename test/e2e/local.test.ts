@@ -121,6 +121,9 @@ describe('an endpoint without traces, and nodes without state', () => {
     const geth = await json([hashes.showcase!, '-r', anvil.url, '--tracer', 'geth', '--json']);
     expect(local.traceSource).toBe('local');
     expect(shape(local.calls)).toEqual(shape(geth.calls));
+    // txray's own run is not a node's answer: no callTrace, the tree in calls (anvil's answer is printed verbatim).
+    expect(local.callTrace).toBeNull();
+    expect(geth.callTrace).toMatchObject({ type: 'CALL', to: (geth.transaction as { to: string }).to.toLowerCase() });
     const reads = publicLike.requests.filter((q) => ['eth_getStorageAt', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].includes(q.method));
     // The state it needed came in batches (the access list's, and the accounts it surely touches), and no item twice.
     expect(reads.length).toBeGreaterThan(0);

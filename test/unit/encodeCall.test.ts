@@ -5,6 +5,7 @@ import { encodeCall, encodeCreate, parseAmount, parseSignature, splitTopLevel } 
 import { parseSignedTransaction } from '../../src/decode/parseSignedTransaction.js';
 import { parseBlock, parseCall, parseOverrides } from '../../src/cli/parseCall.js';
 import { UsageError } from '../../src/errors.js';
+import { buildCallTree } from '../../src/model/buildCallTree.js';
 import { simulatedReceipt } from '../../src/model/simulatedReceipt.js';
 import type { RpcTraceEntry, RpcTransaction } from '../../src/raw/types.js';
 
@@ -87,7 +88,7 @@ describe('the receipt a simulation stands on', () => {
   const log = (at: number[], n: number) => ({ traceAddress: at, position: 0, address: A as `0x${string}`, topics: [], data: `0x0${n}` as `0x${string}` });
   test('events of a failed frame, and of frames under it, never happened; the rest keep their order', () => {
     const r = simulatedReceipt(tx, {
-      trace: [entry([], null), entry([0], 'execution reverted'), entry([0, 0], null), entry([1], null)],
+      tree: buildCallTree([entry([], null), entry([0], 'execution reverted'), entry([0, 0], null), entry([1], null)], () => undefined),
       frameLogs: [log([], 1), log([0], 2), log([0, 0], 3), log([1], 4)],
       gasUsed: '0x5208',
       reverted: false,
@@ -98,8 +99,8 @@ describe('the receipt a simulation stands on', () => {
     expect(r).toMatchObject({ gasUsed: '0x5208', effectiveGasPrice: '0x3', blockNumber: '0x10' });
   });
   test('a reverted root leaves no events; eth_call\'s verdict stands where there is no trace', () => {
-    expect(simulatedReceipt(tx, { trace: [entry([], 'Reverted')], frameLogs: [log([], 1)], gasUsed: null, reverted: false, header: {} })).toMatchObject({ status: '0x0', logs: [] });
-    expect(simulatedReceipt(tx, { trace: null, frameLogs: null, gasUsed: null, reverted: true, header: {} }).status).toBe('0x0');
+    expect(simulatedReceipt(tx, { tree: buildCallTree([entry([], 'Reverted')], () => undefined), frameLogs: [log([], 1)], gasUsed: null, reverted: false, header: {} })).toMatchObject({ status: '0x0', logs: [] });
+    expect(simulatedReceipt(tx, { tree: null, frameLogs: null, gasUsed: null, reverted: true, header: {} }).status).toBe('0x0');
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { buildCallTree } from '../../src/model/buildCallTree.js';
 import { buildModel } from '../../src/model/buildModel.js';
 import type { RpcTraceEntry } from '../../src/raw/types.js';
 
@@ -15,7 +16,8 @@ function reverted(root: { gas: number; used: number | null }, child: { gas: numb
   const tx = { hash: `0x${'11'.repeat(32)}`, from: A, to: A, gas: hex(txGas), input: '0x12345678', value: '0x0', blockHash: `0x${'22'.repeat(32)}`, blockNumber: '0x1', transactionIndex: '0x0', nonce: '0x0' };
   const receipt = { status: '0x0', gasUsed: hex(receiptUsed), logs: [], blockHash: tx.blockHash, blockNumber: '0x1', transactionIndex: '0x0', from: A, to: A, contractAddress: null, cumulativeGasUsed: hex(receiptUsed), effectiveGasPrice: '0x1' };
   const bundle = { transaction: tx, receipt, trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null, reexecution: null, state: null, block: null, warnings: [] };
-  return buildModel(tx.hash as never, bundle as never, { tx: tx as never, receipt: receipt as never, trace, frameLogs: null }, []);
+  const warnings: string[] = [];
+  return buildModel(tx.hash as never, bundle as never, { tx: tx as never, receipt: receipt as never, tree: buildCallTree(trace, (m) => void warnings.push(m)), frameLogs: null }, warnings);
 }
 
 describe('a revert without data after a call that ran out of gas', () => {

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { buildCallTree } from '../../src/model/buildCallTree.js';
 import { buildModel } from '../../src/model/buildModel.js';
 import type { CallNode } from '../../src/model/types.js';
 import { withCallDecodings } from '../../src/model/withCallDecodings.js';
@@ -16,7 +17,8 @@ function reverted() {
   const tx = { hash: `0x${'11'.repeat(32)}`, from: A, to: A, gas: '0x20000', input: '0x12345678', value: '0x0', blockHash: `0x${'22'.repeat(32)}`, blockNumber: '0x1', transactionIndex: '0x0', nonce: '0x0' };
   const receipt = { status: '0x0', gasUsed: '0x9000', logs: [], blockHash: tx.blockHash, blockNumber: '0x1', transactionIndex: '0x0', from: A, to: A, contractAddress: null, cumulativeGasUsed: '0x9000', effectiveGasPrice: '0x1' };
   const bundle = { transaction: tx, receipt, trace, callTrace: null, traceSource: 'trace_transaction', traceNote: null, reexecution: null, state: null, block: null, warnings: [] };
-  return buildModel(tx.hash as never, bundle as never, { tx: tx as never, receipt: receipt as never, trace, frameLogs: null }, []);
+  const warnings: string[] = [];
+  return buildModel(tx.hash as never, bundle as never, { tx: tx as never, receipt: receipt as never, tree: buildCallTree(trace, (m) => void warnings.push(m)), frameLogs: null }, warnings);
 }
 
 test('a call gains its source location in a new model; the model it came from is left as it was', () => {
