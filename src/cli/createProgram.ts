@@ -105,7 +105,7 @@ export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => voi
     .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
     .addOption(tracerOption('auto: trace_transaction, else debug_traceTransaction (callTracer), else re-executed locally on the node\'s state; parity; geth (events placed inside the tree); local; none'))
     .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
-    .option('--full', 'every line: the call tree and logs without folding runs of 3 or more alike calls or events; with several hashes, the whole view for each instead of the summary table')
+    .option('--full', 'every line: the call tree and logs without folding runs of 10 or more alike calls or events; with several hashes, the whole view for each instead of the summary table')
     .option('--concurrency <n>', `lookups at once with several hashes (default: ${DEFAULT_CONCURRENCY})`)
     .option('--wait [seconds]', `poll a pending or unknown transaction until it is mined (default: ${DEFAULT_WAIT_S} s)`)
     .option('--confirmations <n>', 'with --wait: also wait for n blocks on top of the transaction\'s block')
@@ -148,7 +148,7 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
     .option('--override-state-diff <addr:slot:value>', 'simulate with this storage slot set, repeatable', collect)
     .addOption(tracerOption('auto: debug_traceCall (callTracer), else trace_call, else run locally on the node\'s state; geth; parity; local; none (eth_simulateV1, else eth_call: no tree)'))
     .option('--html <file>', 'also write a self-contained HTML report; - writes it to stdout instead of the text view')
-    .option('--full', 'every line: the call tree and logs without folding runs of 3 or more alike calls or events')
+    .option('--full', 'every line: the call tree and logs without folding runs of 10 or more alike calls or events')
     .addHelpText('after', CALL_EXAMPLES)
     .action((words: string[], options: RawCliOptions & RawCallOptions) => onParsed({ hashes: [], options, call: { words, options } }));
 }

@@ -5,8 +5,11 @@
  */
 import type { CallNode, PlacedEvent } from '../model/types.js';
 
-/** Runs shorter than this stay line by line. */
-export const FOLD_AT = 3;
+/**
+ * Runs shorter than this stay line by line: a few alike calls (three transfers to three holders) are read
+ * one by one; folding is for the runs nobody reads line by line (a batch of thousands).
+ */
+export const FOLD_AT = 10;
 
 /** Calls folded into one line. */
 export interface CallRun {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, deployData, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { FOLD_AT } from '../../src/render/foldRuns.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 
 interface ParityEntry {
@@ -57,7 +58,7 @@ describe('folded runs of alike calls in the text view', () => {
     const tree = treeOf(r.stdout);
     expect(tree[0]).toMatch(/^ {2}call Fanout::many\(n: 20000\)/);
     expect(tree[1]).toBe(`  └─ ${group(N)} × call Fanout::leaf(i: ${arg(leaves[0]!)} … ${arg(leaves.at(-1)!)}) · ${group(gas)} gas in all · all ← no data`);
-    expect(tree[2]).toMatch(/runs of 3 or more alike calls or events are folded.*--full shows every line/);
+    expect(tree[2]).toMatch(new RegExp(`runs of ${FOLD_AT} or more alike calls or events are folded.*--full shows every line`));
     expect(tree).toHaveLength(3);
     // The Logs section: the receipt's logs, one entry.
     const logs = ((await receipt(anvil.rpc, wide)) as { logs: Array<{ topics: string[]; data: string }> }).logs;
@@ -97,7 +98,7 @@ describe('folded runs of alike calls in the text view', () => {
   });
 
   test('txray call: the events inside the folded calls fold too; --json keeps every call and event', async () => {
-    const n = 6;
+    const n = FOLD_AT + 2;
     const args = ['call', fanout, 'many(uint256)', String(n)];
     const frame = (await anvil.rpc('debug_traceCall', [{ to: fanout, data: call('Fanout', 'many', [BigInt(n)]) }, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }])) as CallFrame;
     const logs = (frame.calls ?? []).flatMap((c) => c.logs ?? []);

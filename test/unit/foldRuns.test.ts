@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { buildCallTree } from '../../src/model/buildCallTree.js';
 import type { RpcTraceEntry } from '../../src/raw/types.js';
+import { FOLD_AT } from '../../src/render/foldRuns.js';
 import { renderCallTree } from '../../src/render/renderCallTree.js';
 import { makeChalk } from '../../src/render/style.js';
 
@@ -33,33 +34,45 @@ async function lines(children: RpcTraceEntry[], full = false): Promise<string[]>
   return out.slice(1);
 }
 
+/** `n` alike children from index `from` on. */
+const alike = (from: number, n: number, o: { output?: (i: number) => string } = {}): RpcTraceEntry[] =>
+  Array.from({ length: n }, (_, k) => child(from + k, o.output ? { output: o.output(k) } : {}));
+
 describe('folding sibling calls', () => {
-  test('a failed call in the middle of a run keeps its line; the calls on each side fold only where 3 or more remain', async () => {
-    const tree = await lines([child(0), child(1), child(2), child(3, { error: 'Reverted' }), child(4), child(5), child(6, { to: A }), child(7)]);
-    expect(tree[1]).toMatch(/^ {2}├─ 3 × call 0x[0-9a-fA-F]{40} · 0x12345678 · 30 gas in all · all ← no data$/);
+  test(`a failed call in the middle of a run keeps its line; the calls on each side fold only where ${FOLD_AT} or more remain`, async () => {
+    const n = FOLD_AT;
+    const tree = await lines([...alike(0, n), child(n, { error: 'Reverted' }), ...alike(n + 1, n - 1), child(2 * n, { to: A }), child(2 * n + 1)]);
+    expect(tree[1]).toMatch(new RegExp(`^ {2}├─ ${n} × call 0x[0-9a-fA-F]{40} · 0x12345678 · ${n * 10} gas in all · all ← no data$`));
     expect(tree[2]).toMatch(/^ {2}├─ call 0x[0-9a-fA-F]{40} · 0x12345678 \+32 bytes ✗ Reverted$/);
-    // Two alike calls, then one to another contract, then one more: none of these fold.
-    expect(tree.slice(3, 7).every((l) => !l.includes(' × '))).toBe(true);
-    expect(tree).toHaveLength(8);
+    // One alike call too few, then one to another contract, then one more: none of these fold.
+    expect(tree.slice(3).every((l) => !l.includes(' × '))).toBe(true);
+    // The root, the folded run, the failed call, the rest one by one, and the note that --full shows every line.
+    expect(tree).toHaveLength(3 + (n - 1) + 2 + 1);
   });
 
   test('calls that returned different data are not "all" alike: the first and last return are shown', async () => {
     const word = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
-    const tree = await lines([child(0, { output: word(1) }), child(1, { output: word(1) }), child(2, { output: word(2) })]);
-    expect(tree[1]).toMatch(/└─ 3 × call .* · 30 gas in all · first ← 32 bytes, last ← 32 bytes$/);
+    const tree = await lines(alike(0, FOLD_AT, { output: (k) => word(k === FOLD_AT - 1 ? 2 : 1) }));
+    expect(tree[1]).toMatch(new RegExp(`└─ ${FOLD_AT} × call .* · ${FOLD_AT * 10} gas in all · first ← 32 bytes, last ← 32 bytes$`));
     expect(tree[1]).not.toContain('all ←');
+  });
+
+  test(`fewer than ${FOLD_AT} alike calls are each drawn: a few are read one by one`, async () => {
+    const tree = await lines(alike(0, FOLD_AT - 1));
+    expect(tree.some((l) => l.includes(' × '))).toBe(false);
+    expect(tree).toHaveLength(FOLD_AT);
   });
 
   test('a call with calls of its own is never folded (what happened inside it stays visible)', async () => {
     const inner: RpcTraceEntry = { ...child(0), traceAddress: [1, 0] };
-    const tree = await lines([child(0), child(1, { subtraces: 1 }), inner, child(2)]);
+    const tree = await lines([child(0), child(1, { subtraces: 1 }), inner, ...alike(2, FOLD_AT - 2)]);
     expect(tree.some((l) => l.includes(' × '))).toBe(false);
-    expect(tree).toHaveLength(5);
+    expect(tree).toHaveLength(FOLD_AT + 2);
   });
 
   test('--full draws every call', async () => {
-    const tree = await lines([child(0), child(1), child(2), child(3)], true);
-    expect(tree).toHaveLength(5);
+    const tree = await lines(alike(0, FOLD_AT + 1), true);
+    expect(tree).toHaveLength(FOLD_AT + 2);
     expect(tree.some((l) => l.includes(' × '))).toBe(false);
   });
 });
