@@ -9,9 +9,11 @@ import { isAddress } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
+import type { Hex } from '../raw/types.js';
 
 export type Json = Record<string, unknown>;
-export type Hex = `0x${string}`;
+// One Hex for the whole program (raw/types.ts), handed on to the EVM's other files.
+export type { Hex };
 export type RunResult = Awaited<ReturnType<typeof runTx>>;
 export type EvmTx = Awaited<ReturnType<typeof createTxFromRPC>>;
 
