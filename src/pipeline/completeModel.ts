@@ -16,6 +16,7 @@ import { operationsActor } from '../operations/operationsActor.js';
 import { bundleAction } from '../operations/bundleAction.js';
 import { findOperations } from '../operations/findOperations.js';
 import { transfersWithWraps } from '../action/wrapTransfers.js';
+import { tokenBalances } from '../decode/decodeState.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -159,8 +160,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   model = { ...model, operations, ...(seen.length > 0 ? { warnings: [...model.warnings, ...seen] } : {}) };
   if (did !== null) model = { ...model, action, netChanges: did.netChanges };
   s.debug?.(`action and operations: ${(performance.now() - began).toFixed(1)} ms`);
-  // The Transfers view gains the wraps the action counted (WETH9's Deposit/Withdrawal, which emit no Transfer).
-  if (did !== null && model.decoded !== undefined) model = { ...model, decoded: { ...model.decoded, transfers: transfersWithWraps(model) } };
+  if (did !== null && model.decoded !== undefined) model = withWrapRows(model);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {
@@ -171,4 +171,16 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
     model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
   }
   return locateSources(client, decoder, model, codes, online?.debug ?? new Map(), replay, s);
+}
+
+/**
+ * The Transfers view gains the wraps the action counted (WETH9's Deposit/Withdrawal, which emit no
+ * Transfer), and --state's token balances are counted from the same rows: without the mint, a router
+ * that wrapped ether and passed the WETH on read as having lost it.
+ */
+function withWrapRows(model: InspectModel): InspectModel {
+  const decoded = model.decoded!;
+  const transfers = transfersWithWraps(model);
+  const state = decoded.state === undefined ? {} : { state: { ...decoded.state, tokens: tokenBalances(transfers, decoded.tokens ?? new Map(), model.tx?.from.toLowerCase()) } };
+  return { ...model, decoded: { ...decoded, transfers, ...state } };
 }

@@ -124,6 +124,27 @@ describe('the action of each single transaction, against the node', () => {
     expect(section).toMatch(/0x0000…0000 → \S+ +2 WETH ERC-20 \S+ · minted \(Deposit event\)\n/);
   });
 
+  test("--state's WETH balance changes count the Deposit mint and the Withdrawal burn: each holder's change is balanceOf at the block less at its parent", async () => {
+    const weth = s.uni.tokens.weth.address.toLowerCase();
+    const balanceOf = async (holder: string, block: string): Promise<bigint> =>
+      BigInt(await s.anvil.rpc('eth_call', [{ to: weth, data: `0x70a08231${holder.slice(2).toLowerCase().padStart(64, '0')}` }, block]));
+    for (const name of ['ethForTokens', 'addLiquidityEth', 'tokenForEth', 'wrap', 'unwrap'] as const) {
+      const hash = s.actions[name].hash;
+      const r = await s.anvil.rpc('eth_getTransactionReceipt', [hash]);
+      const block = BigInt(r.blockNumber);
+      const doc = await lookup(hash, ['--state']);
+      const rows = (doc.balanceChanges as Array<{ address: string; asset: string; delta: string }>).filter((b) => b.asset.toLowerCase() === weth);
+      // Every WETH holder the receipt's logs name (Transfer, Deposit, Withdrawal), as the node counts them.
+      const holders = new Set<string>();
+      for (const l of r.logs as Array<{ address: string; topics: string[] }>) if (l.address.toLowerCase() === weth) for (const t of l.topics.slice(1)) holders.add(`0x${t.slice(26)}`);
+      for (const holder of holders) {
+        const change = (await balanceOf(holder, `0x${block.toString(16)}`)) - (await balanceOf(holder, `0x${(block - 1n).toString(16)}`));
+        const row = rows.find((b) => b.address.toLowerCase() === holder);
+        expect(row === undefined ? 0n : BigInt(row.delta), `${name}: ${holder}`).toBe(change);
+      }
+    }
+  });
+
   test('--as takes another actor view: the recipient of the ether received it', async () => {
     const fact = s.actions.ethTransfer;
     const doc = await lookup(fact.hash, ['--as', s.uni.accounts.recipient]);
