@@ -11,13 +11,13 @@ import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import type { Hex } from '../raw/types.js';
 import type { AbiIndex, Artifact } from './abiIndex.js';
 import { decodeRevert } from '../model/decodeRevert.js';
-import { decodeCallData, decodeConstructor, decodeErrorData, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
+import { decodeCallData, decodeConstructor, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { byOwners, decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { withNestedCalls } from './nestedCalls.js';
 import { bookKeys, checksumsOf, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
-import { withReverts } from './revertArgs.js';
+import { decodeCustomError, withReverts } from './revertArgs.js';
 
 /** Value sent with empty calldata to code: receive() if the contract has one, else fallback(). */
 const RECEIVE: Decoded = { name: 'receive', signature: 'receive()', args: [], source: 'builtin', contract: 'receive or fallback' };
@@ -49,7 +49,7 @@ function decodeRevertData(node: CallNode, index: AbiIndex, own: Artifact | undef
   if (node.error === null || node.output === null || byteLength(node.output) === 0) return null;
   // The ladder: Error and Panic first, then a custom error an ABI names, then text or raw data.
   const revert = decodeRevert(node.output);
-  const custom = revert.kind !== 'error' && revert.kind !== 'panic' ? decodeErrorData(index, node.output, own) : null;
+  const custom = revert.kind !== 'error' && revert.kind !== 'panic' ? decodeCustomError(index, node.output, own) : null;
   return { revert, custom };
 }
 
@@ -203,7 +203,7 @@ export function decodeModel(model: InspectModel, index: AbiIndex, extraLabels: R
   // No tree (a simulation by eth_call alone): the revert data came with the failure itself.
   const failed = model.failure?.revert;
   const to = model.tx?.to?.toLowerCase();
-  const rootError = tree !== null ? (tree.root.decoded?.revert?.custom ?? null) : failed?.kind === 'custom' ? decodeErrorData(index, failed.data, to === undefined ? undefined : owners.get(to)) : null;
+  const rootError = tree !== null ? (tree.root.decoded?.revert?.custom ?? null) : failed?.kind === 'custom' ? decodeCustomError(index, failed.data, to === undefined ? undefined : owners.get(to)) : null;
   const logs = model.receipt?.logs ?? [];
   const fromLogs = byOwners(early !== undefined && early.logs === logs ? early : decodeLogs(logs, index), index, owners);
   const transfers = transfersOf(model, fromLogs.tokens);

@@ -4,10 +4,12 @@
  * Panic(uint256), or a custom error an ABI names and whose encoding they are exactly), the argument
  * gains `revert`, decoded by the same ladder as a failure's revert data.
  */
-import type { DecodedArg } from '../model/types.js';
+import type { Decoded, DecodedArg } from '../model/types.js';
 import { decodeRevert, type RevertJson, revertToJson } from '../model/decodeRevert.js';
 import { byteLength, isData } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
 import type { AbiIndex } from './abiIndex.js';
+import type { Artifact } from './abiIndex.js';
 import { decodeErrorData } from './callData.js';
 
 function knownRevert(data: string, index: AbiIndex): RevertJson | null {
@@ -30,4 +32,13 @@ export function withReverts(args: DecodedArg[], index: AbiIndex): DecodedArg[] {
     out[i] = { ...a, revert };
   });
   return out ?? args;
+}
+
+/**
+ * A custom error by the ABIs, its `bytes` arguments that are themselves revert data decoded (one level):
+ * an account's `ExecuteError(index, error)` wraps the failed call's own error, which is the reason.
+ */
+export function decodeCustomError(index: AbiIndex, data: Hex, own?: Artifact): Decoded | null {
+  const custom = decodeErrorData(index, data, own);
+  return custom === null ? null : { ...custom, args: withReverts([...custom.args], index) };
 }

@@ -589,6 +589,8 @@ export interface BatchCall {
   readonly success: boolean | null;
   /** Multicall3's allowFailure for this call (absent for batches that have no such flag). */
   readonly allowFailure?: boolean;
+  /** It succeeded, but the batch's own frame reverted after it: its effects were undone. */
+  readonly rolledBack?: true;
 }
 
 /** Several calls in one envelope: Multicall3's aggregate calls, an account's executeBatch, a Safe's multiSend. */

@@ -69,12 +69,15 @@ function batchOf(frame: Frame, index: AbiIndex): BatchOperation | null {
   const known = BATCHES[frame.input.slice(0, 10).toLowerCase()]!;
   const calls = planned(frame.input, known.name, known.signature);
   if (calls === null || calls.length === 0) return null;
+  // With a tree, a frame that called nothing and did not fail ran no batch (call data sent to an account without code).
+  if (frame.node !== null && frame.node.children.length === 0 && !frame.failed) return null;
   const children = frame.node === null ? calls.map(() => null) : childFrames(frame.node, calls);
   const out: BatchCall[] = calls.map((c, i) => {
     const child = children[i]!;
     const success = child !== null ? child.error === null : frame.node === null && !frame.failed && c.allowFailure !== true ? true : null;
     const fn = child?.decoded?.function?.name ?? decodeCallData(index, c.data)?.decoded.name ?? null;
-    return { to: c.to, value: c.value, function: fn, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}) };
+    const rolledBack = success === true && frame.failed ? { rolledBack: true as const } : {};
+    return { to: c.to, value: c.value, function: fn, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack };
   });
   // Who made the calls: Multicall3 and an account itself; a multiSend runs in its Safe's context (a delegatecall).
   const account = known.name === 'multiSend' ? frame.from : frame.to;

@@ -5,6 +5,7 @@
  */
 import { describeAction } from '../action/describeAction.js';
 import { nativeTransfers, tokenTransfers } from '../decode/transfers.js';
+import { noRevertWords } from '../words/noRevertWords.js';
 import type { Action, CallNode, DecodedRevert, InspectModel, Transfer } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 
@@ -16,6 +17,8 @@ export interface OperationFacts {
   /** Indices into the receipt's logs of the events it emitted. */
   readonly logs: readonly number[];
   readonly revert: { readonly decoded: DecodedRevert } | null;
+  /** Which envelope carried it: a Safe's failure without the call tree has no known reason. */
+  readonly kind: 'userOperation' | 'safeTransaction';
 }
 
 /** Null where the model has no decoded names or no receipt (nothing ran). */
@@ -38,7 +41,7 @@ export function operationAction(model: InspectModel, f: OperationFacts): Action 
     tx: { ...model.tx, from: f.account, to: frame?.to ?? f.account, value: frame?.value ?? 0n, ...(frame?.input != null ? { input: frame.input } : {}) },
     receipt: { ...receipt, logs },
     tree: frame === null ? null : { root: frame, count: 1, maxDepth: 0 },
-    failure: f.success ? null : { error: f.revert === null ? 'no revert reason emitted' : 'Reverted', revert: f.revert?.decoded.revert ?? null, origin: null },
+    failure: f.success ? null : { error: f.revert === null ? noRevertWords(f.kind, model.tree !== null) : 'Reverted', revert: f.revert?.decoded.revert ?? null, origin: null },
     decoded: { ...decoded, function: frame?.decoded?.function ?? null, events: f.success ? f.logs.map((i) => decoded.events[i] ?? null) : [], error: f.revert?.decoded.custom ?? null, transfers },
   };
   return describeAction(narrowed, f.account)?.action ?? null;

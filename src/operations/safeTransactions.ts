@@ -54,7 +54,7 @@ export function safeTransactions(model: InspectModel, index: AbiIndex): SafeTran
     const own: number[] = [];
     for (let i = previous + 1; i < at; i++) if (lower(logs[i]!.address) !== account || !isExecution(logs[i]!)) own.push(i);
     previous = at;
-    const action = operationAction(model, { account, success, frame: inner, logs: own, revert });
+    const action = operationAction(model, { kind: 'safeTransaction', account, success, frame: inner, logs: own, revert });
     out.push({ kind: 'safeTransaction', account, success, traceAddress: inner?.traceAddress ?? frame.node?.traceAddress ?? null, action, safeTxHash: safeTxHashOf(l)!, revert });
   });
   return out;

@@ -97,7 +97,7 @@ export function userOperations(model: InspectModel, index: AbiIndex, warnings: s
     const reason = success ? null : reasonOf(logs, at, entryPoint, hash);
     const revert = reason === null ? null : revertOf(index, reason);
     const paymaster = wordToAddress(l.topics[3]!).toLowerCase() as Hex;
-    const action = operationAction(model, { account, success, frame, logs: logsOf(logs, at, entryPoint), revert });
+    const action = operationAction(model, { kind: 'userOperation', account, success, frame, logs: logsOf(logs, at, entryPoint), revert });
     out.push({
       kind: 'userOperation', account, success, traceAddress: frame?.traceAddress ?? null, action, entryPoint, userOpHash: hash, nonce: word(l.data, 0),
       paymaster: /^0x0{40}$/.test(paymaster) ? null : paymaster, actualGasCost: word(l.data, 2), actualGasUsed: word(l.data, 3), revert,

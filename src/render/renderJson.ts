@@ -12,7 +12,7 @@ import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
-import { failureLine } from '../words/failureLine.js';
+import { failureLine, raisedIn } from '../words/failureLine.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;
@@ -84,6 +84,8 @@ export interface JsonDocument {
     readonly origin: readonly number[] | null;
     /** Why it failed in one line, as the text view says it (the origin's cause first). */
     readonly reason: string;
+    /** Where it was raised, in the text view's words ("Ledger.debit, called by Teller.withdraw"); null at the root. */
+    readonly raisedIn: string | null;
     readonly sourceLocation?: SourceLocation;
     /** Ether sent to a function its matched artifact says is not payable (decode/notPayable.ts). */
     readonly notPayable?: { readonly contract: string; readonly function: string; readonly stateMutability: string; readonly value: string; readonly message: string };
@@ -323,7 +325,13 @@ export function failureJson(m: InspectModel): JsonDocument['failure'] {
   const at = f.origin?.decoded?.sourceLocation;
   const np = m.decoded?.notPayable;
   const notPayable = np === undefined ? {} : { notPayable: { contract: np.contract, function: np.signature, stateMutability: np.stateMutability, value: np.value.toString(), message: notPayableText(np) } };
-  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, reason: failureLine(m, { decoded: m.decoded, short: true }), ...(at !== undefined ? { sourceLocation: at } : {}), ...notPayable };
+  return { error: f.error, revert, origin: f.origin === null ? null : f.origin.traceAddress, reason: failureLine(m, { decoded: m.decoded, short: true }), raisedIn: raisedInWords(m), ...(at !== undefined ? { sourceLocation: at } : {}), ...notPayable };
+}
+
+/** The text view's "raised in" line as one string. */
+function raisedInWords(m: InspectModel): string | null {
+  const raised = raisedIn(m, { decoded: m.decoded, short: true });
+  return raised === null ? null : `${raised.origin}${raised.caller === null ? '' : `, called by ${raised.caller}`}`;
 }
 
 export function jsonDocument(m: InspectModel): JsonDocument {

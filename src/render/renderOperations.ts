@@ -6,21 +6,23 @@
 import type { ChalkInstance } from 'chalk';
 import { checksumAddress } from '../decode/keccak.js';
 import { describeRevert } from '../model/decodeRevert.js';
-import type { BatchOperation, DecodedRevert, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
+import type { BatchOperation, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatEth, formatValueShort, groupDigits } from '../format/format.js';
 import { type AddressStyle, formatDecoded, showAddress } from '../words/formatDecoded.js';
+import { noRevertWords } from '../words/noRevertWords.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** " · 1 of 2 user operations failed" (and of Safe transactions), for the Status line; empty where none failed. */
+/** " · 1 of 2 user operations failed" (and of Safe transactions; "would fail" for a simulation), for the Status line; empty where none failed. */
 export function operationsNote(m: InspectModel, c: ChalkInstance): string {
+  const fail = m.simulation != null ? 'would fail' : 'failed';
   const ops = m.operations ?? [];
   const parts: string[] = [];
   for (const [kind, word] of [['userOperation', 'user operation'], ['safeTransaction', 'Safe transaction']] as const) {
     const all = ops.filter((o) => o.kind === kind);
     const failed = all.filter((o) => !o.success).length;
-    if (failed > 0) parts.push(all.length === 1 ? `its ${word} failed` : `${failed} of ${plural(all.length, word)} failed`);
+    if (failed > 0) parts.push(all.length === 1 ? `its ${word} ${fail}` : `${failed} of ${plural(all.length, word)} ${fail}`);
   }
   return parts.length === 0 ? '' : c.yellow(` · ${parts.join(', ')}`);
 }
@@ -28,13 +30,14 @@ export function operationsNote(m: InspectModel, c: ChalkInstance): string {
 const who = (a: string, s: AddressStyle): string => showAddress(checksumAddress(a), s);
 
 /** Why it failed in a few words: the custom error an ABI names, else the revert ladder's words. */
-function reasonText(r: { readonly decoded: DecodedRevert } | null, s: AddressStyle): string {
-  if (r === null) return 'no revert reason emitted';
+function reasonText(o: UserOperation | SafeTransaction, traced: boolean, s: AddressStyle): string {
+  const r = o.revert;
+  if (r === null) return noRevertWords(o.kind, traced);
   return r.decoded.custom !== null ? formatDecoded(r.decoded.custom, s) : escapeText(describeRevert(r.decoded.revert));
 }
 
-function verdict(o: UserOperation | SafeTransaction, c: ChalkInstance, s: AddressStyle): string {
-  return o.success ? c.green('✔ succeeded') : c.red(`✘ failed: ${reasonText(o.revert, s)}`);
+function verdict(o: UserOperation | SafeTransaction, c: ChalkInstance, s: AddressStyle, traced: boolean): string {
+  return o.success ? c.green('✔ succeeded') : c.red(`✘ failed: ${reasonText(o, traced, s)}`);
 }
 
 /** Its action and the frame it ran in, on the lines under an entry. */
@@ -43,31 +46,31 @@ function* detail(o: Operation, c: ChalkInstance): Generator<string> {
   if (o.traceAddress !== null) yield `      ${c.dim('ran at')}  trace [${o.traceAddress.join(',')}]\n`;
 }
 
-function* userOperationRows(ops: readonly UserOperation[], c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* userOperationRows(ops: readonly UserOperation[], c: ChalkInstance, s: AddressStyle, traced: boolean): Generator<string> {
   yield `\n${c.bold(`User operations (${ops.length})`)}\n`;
   for (const [i, o] of ops.entries()) {
     const paymaster = o.paymaster === null ? 'none' : who(o.paymaster, s);
-    yield `  ${c.dim(`#${i + 1}`)} ${who(o.account, s)} ${c.dim('· nonce')} ${o.nonce} ${c.dim('·')} ${verdict(o, c, s)}\n`;
+    yield `  ${c.dim(`#${i + 1}`)} ${who(o.account, s)} ${c.dim('· nonce')} ${o.nonce} ${c.dim('·')} ${verdict(o, c, s, traced)}\n`;
     yield `      ${c.dim('gas cost')} ${formatEth(o.actualGasCost)} ${c.dim(`(${groupDigits(o.actualGasUsed)} gas) · paymaster`)} ${paymaster} ${c.dim('· hash')} ${o.userOpHash}\n`;
     yield* detail(o, c);
   }
 }
 
-function* safeRows(safes: readonly SafeTransaction[], c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* safeRows(safes: readonly SafeTransaction[], c: ChalkInstance, s: AddressStyle, traced: boolean): Generator<string> {
   yield `\n${c.bold(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`)}\n`;
   for (const o of safes) {
-    yield `  ${who(o.account, s)} ${c.dim('·')} ${verdict(o, c, s)}\n`;
+    yield `  ${who(o.account, s)} ${c.dim('·')} ${verdict(o, c, s, traced)}\n`;
     yield `      ${c.dim('safeTxHash')} ${o.safeTxHash}\n`;
     yield* detail(o, c);
   }
 }
 
 function* batchRows(b: BatchOperation, c: ChalkInstance, s: AddressStyle): Generator<string> {
-  yield `\n${c.bold(`Batch (${plural(b.calls.length, 'call')})`)} ${c.dim(`${escapeText(b.via)} by`)} ${who(b.account, s)}${b.traceAddress !== null ? c.dim(` at trace [${b.traceAddress.join(',')}]`) : ''}\n`;
+  yield `\n${c.bold(`Batch (${plural(b.calls.length, 'call')})`)} ${c.dim(`${escapeText(b.via)} by`)} ${who(b.account, s)}${b.traceAddress !== null ? c.dim(` at trace [${b.traceAddress.join(',')}]`) : ''}${b.success ? '' : `  ${c.red('✘ reverted')}`}\n`;
   for (const [i, call] of b.calls.entries()) {
     const fn = call.function !== null ? `.${escapeText(call.function)}()` : '';
     const value = call.value > 0n ? ` ${formatValueShort(call.value)}` : '';
-    const outcome = call.success === null ? c.dim('? not known') : call.success ? c.green('✔') : c.red(call.allowFailure === true ? '✘ failed (allowed)' : '✘ failed');
+    const outcome = call.success === null ? c.dim('? not known') : call.rolledBack ? c.yellow('✔ rolled back (the batch reverted)') : call.success ? c.green('✔') : c.red(call.allowFailure === true ? '✘ failed (allowed)' : '✘ failed');
     yield `  ${c.dim(`${i + 1}.`)} ${who(call.to, s)}${fn}${value}  ${outcome}\n`;
   }
 }
@@ -78,7 +81,7 @@ export function* operationRows(m: InspectModel, c: ChalkInstance): Generator<str
   const s: AddressStyle = { decoded: m.decoded, short: true };
   const users = ops.filter((o): o is UserOperation => o.kind === 'userOperation');
   const safes = ops.filter((o): o is SafeTransaction => o.kind === 'safeTransaction');
-  if (users.length > 0) yield* userOperationRows(users, c, s);
-  if (safes.length > 0) yield* safeRows(safes, c, s);
+  if (users.length > 0) yield* userOperationRows(users, c, s, m.tree !== null);
+  if (safes.length > 0) yield* safeRows(safes, c, s, m.tree !== null);
   for (const b of ops) if (b.kind === 'batchCall') yield* batchRows(b, c, s);
 }

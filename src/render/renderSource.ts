@@ -4,7 +4,7 @@
  * hostile text like any other, escaped before they reach the terminal.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CallNode, InspectModel, SourceLocation } from '../model/types.js';
+import type { InspectModel, SourceLocation } from '../model/types.js';
 import { cutToWidth, escapeText } from '../raw/escape.js';
 import { calledFromChain } from './calledFromChain.js';
 
@@ -17,17 +17,7 @@ export const sourcePlace = (l: SourceLocation): string => `${escapeText(l.file)}
 /** "src/Bank.sol:58", the call tree's short form. */
 export const sourceLine = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}`;
 
-/** The frames on the way from the root to `node`, outermost first (the node last). */
-export function pathTo(root: CallNode, node: CallNode): CallNode[] {
-  const out = [root];
-  let at = root;
-  for (const i of node.traceAddress) {
-    const next = at.children[i];
-    if (next === undefined) return [node];
-    out.push((at = next));
-  }
-  return out;
-}
+import { pathTo } from '../words/failureLine.js';
 
 /**
  * The failure's place: its origin frame's statement and line of code, the internal calls that led there,

@@ -11,6 +11,7 @@ import { failureLine } from '../words/failureLine.js';
 import { formatDecoded, showAddress } from '../words/formatDecoded.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import { statusBadge } from './renderText.js';
+import { noRevertWords } from '../words/noRevertWords.js';
 import { txOutcome } from '../operations/txOutcome.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
@@ -23,7 +24,7 @@ function failedOperation(m: InspectModel): string {
   const failed = (m.operations ?? []).find((o) => o.kind !== 'batchCall' && !o.success);
   if (failed === undefined || failed.kind === 'batchCall') return '';
   const r = failed.revert;
-  if (r === null) return 'an operation failed (no revert reason emitted)';
+  if (r === null) return `an operation failed (${noRevertWords(failed.kind, m.tree !== null)})`;
   if (r.decoded.custom !== null) return cutToWidth(formatDecoded(r.decoded.custom, { decoded: m.decoded, short: true }), 48);
   return escapeShort(describeRevert(r.decoded.revert), 48);
 }

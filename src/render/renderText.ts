@@ -12,10 +12,9 @@ import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, formatValueShort, groupDigits, percent, shortHex, TX_TYPES } from '../format/format.js';
 import { renderCallTree } from './renderCallTree.js';
 import { nestedRows } from './renderNested.js';
-import { pathTo, sourceRows } from './renderSource.js';
-import { failureLine } from '../words/failureLine.js';
+import { sourceRows } from './renderSource.js';
+import { failureLine, raisedIn } from '../words/failureLine.js';
 import { describeNetChanges } from './describeNetChanges.js';
-import { frameName } from '../words/describe.js';
 import { operationRows, operationsNote } from './renderOperations.js';
 import { wrapMark } from './wrapMark.js';
 import { isOutOfGas } from '../model/buildModel.js';
@@ -260,10 +259,8 @@ function* failureRows(m: InspectModel, o: TextOptions): Generator<string> {
     if (f.revert?.kind === 'custom') yield `  ${c.dim('data')}  ${shortHex(f.revert.data, 32)}\n`;
   }
   yield* sourceRows(m, c, o.width);
-  if (origin !== null && origin.traceAddress.length > 0) {
-    const caller = m.tree === null ? undefined : pathTo(m.tree.root, origin).at(-2);
-    yield `  ${c.dim('raised in')}  ${frameName(origin, s)}${caller === undefined ? '' : `, ${c.dim('called by')} ${frameName(caller, s)}`}\n`;
-  }
+  const raised = raisedIn(m, s);
+  if (raised !== null) yield `  ${c.dim('raised in')}  ${raised.origin}${raised.caller === null ? '' : `, ${c.dim('called by')} ${raised.caller}`}\n`;
 }
 
 function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Generator<string> {

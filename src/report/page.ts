@@ -15,6 +15,7 @@ import { describeNetChanges } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
+import { noRevertWords } from '../words/noRevertWords.js';
 import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 import type { RevertJson } from '../model/decodeRevert.js';
@@ -141,8 +142,18 @@ function valueText(v: unknown): string {
   return String(v);
 }
 
-const argsText = (args: Decoded['args'] | undefined): string =>
-  (args ?? []).map((a) => (a.name ? `${a.name}: ${valueText(a.value)}` : a.name === undefined ? `${a.type}: ${valueText(a.value)}` : valueText(a.value))).join(', ');
+/** A bytes value that is revert data (a caught revert passed on), in the text view's words: `Error("…") (revert data)`. */
+function revertData(r: RevertJson): string | null {
+  if (r.kind === 'Error') return `Error("${r.message}") (revert data)`;
+  if (r.kind === 'Panic') return `Panic(0x${r.code.slice(2).padStart(2, '0')}): ${r.meaning} (revert data)`;
+  return r.kind === 'custom' && r.name ? `${r.name}(${argsText(r.args)}) (revert data)` : null;
+}
+
+const argValue = (a: Decoded['args'][number]): string => (a.revert !== undefined ? revertData(a.revert) : null) ?? valueText(a.value);
+
+function argsText(args: Decoded['args'] | undefined): string {
+  return (args ?? []).map((a) => (a.name ? `${a.name}: ${argValue(a)}` : a.name === undefined ? `${a.type}: ${argValue(a)}` : argValue(a))).join(', ');
+}
 /** "transfer(…)", or for guessed types "0xe10076ad(…) (guessed types)". */
 const callText = (f: Decoded): string => (f.name === null ? `${f.selector ?? '?'}(${argsText(f.args)}) (guessed types)` : `${f.name}(${argsText(f.args)})`);
 
@@ -511,6 +522,12 @@ function revertWords(rv: RevertJson | null | undefined): string | null {
   return rv?.kind === 'empty' ? 'reverted without data' : null;
 }
 
+/** The run's warnings, as the terminal says them on stderr (an edited source file, a block's hash given as a transaction's…). */
+function warningsList(): HTMLElement | string {
+  const ws = (doc.warnings ?? []).filter((w): w is string => typeof w === 'string');
+  return ws.length === 0 ? '' : h('ul', { class: 'warnings' }, ...ws.map((w) => h('li', {}, `warning: ${w}`)));
+}
+
 function header(): HTMLElement {
   const tx = doc.transaction;
   const r = doc.receipt;
@@ -522,6 +539,12 @@ function header(): HTMLElement {
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
   if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
   if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
+  // What a call returned, as the text view's Returns row says it (cast call prints it too).
+  const output = sim?.output ?? root?.output ?? null;
+  if (sim && output && doc.status === 'success') {
+    const outputs = root?.output === output ? root.outputs : undefined;
+    kv(t, 'returns', output === '0x' ? 'nothing' : outputs !== undefined && outputs.length > 0 ? (outputs.length === 1 && !outputs[0]!.name ? argValue(outputs[0]!) : `(${argsText(outputs)})`) : `${output} (not decoded)`);
+  }
   if (tx) {
     kv(t, 'from', addressText(str(tx.from), true));
     const created = str(r?.contractAddress);
@@ -544,13 +567,17 @@ function header(): HTMLElement {
   if (f) {
     // The one line the other views say it in (an older document without it: the error word).
     const why = typeof f.reason === 'string' ? f.reason : (f.error ?? 'unknown');
-    kv(t, 'why it failed', `${why}${Array.isArray(f.origin) && f.origin.length > 0 ? ` (raised at [${f.origin.join(',')}])` : ''}`);
+    kv(t, 'why it failed', why);
+    // Where it was raised, in the text view's words; the trace path stays in the data.
+    if (typeof f.raisedIn === 'string') kv(t, 'raised in', f.raisedIn);
     if (f.sourceLocation) {
       kv(t, 'where', sourceView(f.sourceLocation));
       if (Array.isArray(f.origin)) calledFromRows(t, pathTo(f.origin));
     }
   }
-  return h('header', {}, h('h1', {}, h('span', { class: `status ${String(doc.status)}` }, String(doc.status)), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), t);
+  // A success that carried a failed operation is not a plain success, at a glance either.
+  const badge = doc.outcome === 'partial' ? 'partial' : String(doc.status);
+  return h('header', {}, h('h1', {}, h('span', { class: `status ${badge}` }, badge), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), warningsList(), t);
 }
 
 /** The input's call, and the calls inside its bytes arguments (a list per level), as the text view shows them. */
@@ -595,7 +622,7 @@ function failedCount(): string {
 function operationSections(): HTMLElement[] {
   const ops = doc.operations ?? [];
   const out: HTMLElement[] = [];
-  const outcome = (o: { success: boolean; revert: RevertJson | null }): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert) ?? 'no revert reason emitted'}`);
+  const outcome = (o: { kind: 'userOperation' | 'safeTransaction'; success: boolean; revert: RevertJson | null }): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert) ?? noRevertWords(o.kind, root !== null)}`);
   const users = ops.flatMap((o) => (o.kind === 'userOperation' ? [o] : []));
   if (users.length > 0) {
     const rows = users.map((o, i) => [String(i + 1), addressText(o.account), o.nonce, outcome(o), eth(big(o.actualGasCost)), o.paymaster ? addressText(o.paymaster) : 'none', o.action?.summary ?? '']);
@@ -604,8 +631,8 @@ function operationSections(): HTMLElement[] {
   const safes = ops.flatMap((o) => (o.kind === 'safeTransaction' ? [o] : []));
   if (safes.length > 0) out.push(section(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`, tableOf(['Safe', 'outcome', 'safeTxHash', 'action'], safes.map((o) => [addressText(o.account), outcome(o), o.safeTxHash, o.action?.summary ?? '']), 'operations')));
   for (const b of ops.flatMap((o) => (o.kind === 'batchCall' ? [o] : []))) {
-    const rows = b.calls.map((c, i) => [String(i + 1), addressText(c.to), c.function ?? '?', eth(big(c.value)), c.success === null ? 'not known' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
-    out.push(section(`Batch (${b.calls.length} ${b.calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${b.via} by ${addressText(b.account)}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
+    const rows = b.calls.map((c, i) => [String(i + 1), addressText(c.to), c.function ?? '?', eth(big(c.value)), c.success === null ? 'not known' : c.rolledBack === true ? 'succeeded, rolled back (the batch reverted)' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
+    out.push(section(`Batch (${b.calls.length} ${b.calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${b.via} by ${addressText(b.account)}${b.success ? '' : ', reverted'}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
   }
   return out;
 }

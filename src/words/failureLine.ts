@@ -5,7 +5,7 @@
  */
 import { isOutOfGas } from '../model/buildModel.js';
 import { describeRevert } from '../model/decodeRevert.js';
-import type { InspectModel } from '../model/types.js';
+import type { CallNode, InspectModel } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
 import { frameName, notPayableText } from './describe.js';
 import { type AddressStyle, formatDecoded } from './formatDecoded.js';
@@ -26,4 +26,27 @@ export function failureLine(m: InspectModel, s: AddressStyle): string {
   if (m.decoded?.notPayable !== undefined) return notPayableText(m.decoded.notPayable);
   if (f.revert !== null) return escapeText(describeRevert(f.revert));
   return escapeText(f.error);
+}
+
+/** The frames on the way from the root to `node`, outermost first (the node last). */
+export function pathTo(root: CallNode, node: CallNode): CallNode[] {
+  const out = [root];
+  let at = root;
+  for (const i of node.traceAddress) {
+    const next = at.children[i];
+    if (next === undefined) return [node];
+    out.push((at = next));
+  }
+  return out;
+}
+
+/**
+ * Where the failure was raised, in words, for a failure below the root: its frame by contract and
+ * function, and the frame that called it (`Ledger.debit`, `Teller.withdraw`); the trace path is JSON's.
+ */
+export function raisedIn(m: InspectModel, s: AddressStyle): { readonly origin: string; readonly caller: string | null } | null {
+  const origin = m.failure?.origin;
+  if (origin == null || origin.traceAddress.length === 0) return null;
+  const caller = m.tree === null ? undefined : pathTo(m.tree.root, origin).at(-2);
+  return { origin: frameName(origin, s), caller: caller === undefined ? null : frameName(caller, s) };
 }

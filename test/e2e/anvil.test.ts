@@ -222,7 +222,11 @@ describe('--json on anvil', () => {
   test('reverted: failure names the reason and where it came from', async () => {
     const doc = jsonOf(await txray('deep', '--json'));
     expect(doc.status).toBe('reverted');
-    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'Error', message: 'deep reason' }, origin: [1, 0], reason: 'Error: deep reason' });
+    const { raisedIn, ...failure } = doc.failure;
+    expect(failure).toEqual({ error: 'Reverted', revert: { kind: 'Error', message: 'deep reason' }, origin: [1, 0], reason: 'Error: deep reason' });
+    // Where it was raised, in the text view's words ("Child.fail, called by Showcase.relay").
+    const said = (await txray('deep')).stdout.split('\n').find((l) => l.startsWith('  raised in '))!;
+    expect(raisedIn).toBe(said.slice('  raised in '.length).trim().replace(/\s+/g, ' '));
     const evil = jsonOf(await txray('evil', '--json'));
     expect(evil.failure.revert.message).toBe('\u001b[31mred\u001b[0m\r\u202egnp.exe\u200b');
     // The one line is the text view's, escaped as it is there.

@@ -371,6 +371,12 @@ describe("where it failed, in a Foundry project's sources", () => {
     try {
       const rows = page.locator('header tr', { has: page.locator('th', { hasText: /^called from$/ }) });
       expect((await rows.locator('td').allInnerTexts()).map(words)).toEqual(chain);
+      // Where it was raised, in the text view's words (the trace path only in the data).
+      const raised = text.split('\n').find((l) => l.startsWith('  raised in '));
+      const raisedRow = page.locator('header tr', { has: page.locator('th', { hasText: /^raised in$/ }) });
+      if (raised === undefined) expect(await raisedRow.count()).toBe(0);
+      else expect(words(await raisedRow.locator('td').innerText())).toBe(words(raised.slice('  raised in '.length)));
+      expect(await page.locator('header').innerText()).not.toMatch(/raised at \[/);
       // The failing call's details: its place, then the internal calls that led there (the chain's first).
       const path: number[] = json.failure.origin;
       const origin = path.reduce((n: Record<string, any>, i) => n.children[i], json.calls);

@@ -184,6 +184,10 @@ describe('Safe transactions', () => {
     const untraced = await txray(s.hashes.safeFailure, '--json', '--tracer', 'none');
     expect(untraced.code).toBe(6);
     expect(jsonOf(untraced).operations).toMatchObject([{ kind: 'safeTransaction', success: false, traceAddress: null, revert: null, safeTxHash: event.args.txHash }]);
+    // ExecutionFailure never carries a reason: without the tree it is not known, not absent.
+    const untracedText = (await txray(s.hashes.safeFailure, '--tracer', 'none')).stdout;
+    expect(untracedText).toContain('✘ failed: reason not known (no call tree)');
+    expect(untracedText).not.toContain('no revert reason emitted');
   });
 
   test('execTransaction through MultiSend: exit 0, the batch unpacked with each call as the trace ran it', async () => {
@@ -253,6 +257,35 @@ describe('txray call and txray block', () => {
   });
 });
 
+describe('a batch that reverted, and call data that ran nothing', () => {
+  test('an executeBatch that reverted at its second call: the first is said rolled back, the batch reverted, the reason the wrapped error', async () => {
+    const receipt = await s.anvil.rpc('eth_getTransactionReceipt', [s.hashes.rolledBack]);
+    // The node's facts: the op failed, and no Transfer of the token is in the receipt (the first was undone).
+    const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    expect(receipt.logs.filter((l: { address: string; topics: string[] }) => l.address.toLowerCase() === s.token.toLowerCase() && l.topics[0] === TRANSFER)).toEqual([]);
+    const doc = jsonOf(await txray(s.hashes.rolledBack, '--json'));
+    expect(doc.outcome).toBe('partial');
+    const batch = doc.operations.find((o: { kind: string }) => o.kind === 'batchCall');
+    expect(batch.success).toBe(false);
+    expect(batch.calls.map((c: { success: boolean | null; rolledBack?: boolean }) => [c.success, c.rolledBack ?? false])).toEqual([[true, true], [false, false]]);
+    const op = doc.operations.find((o: { kind: string }) => o.kind === 'userOperation');
+    expect(op.revert.name).toBe('ExecuteError');
+    expect(op.revert.args.find((a: { type: string }) => a.type === 'bytes').revert).toMatchObject({ kind: 'custom', name: 'InsufficientBalance' });
+    const text = (await txray(s.hashes.rolledBack)).stdout;
+    expect(text).toMatch(/Batch \(2 calls\) executeBatch by .* ✘ reverted/);
+    expect(text).toContain('✔ rolled back (the batch reverted)');
+    expect(text).toMatch(/failed: ExecuteError\(index: 1, error: InsufficientBalance\(.*\) \(revert data\)\)/);
+  });
+
+  test('executeBatch call data sent to an address without code is no batch: nothing ran', async () => {
+    const tx = await s.anvil.rpc('eth_getTransactionByHash', [s.hashes.notRun]);
+    expect(await s.anvil.rpc('eth_getCode', [tx.to, tx.blockNumber])).toBe('0x');
+    const doc = jsonOf(await txray(s.hashes.notRun, '--json'));
+    expect(doc.operations).toEqual([]);
+    expect((await txray(s.hashes.notRun)).stdout).not.toContain('Batch (');
+  });
+});
+
 describe('many hashes', () => {
   test('the summary marks the partial one and counts it apart; the exit code is 6', async () => {
     const r = await runTxray([s.hashes.partialBundle, s.hashes.aggregate3, '-r', s.anvil.url], {}, undefined, project);
@@ -296,6 +329,8 @@ describe('the HTML report', () => {
         expect(rows[i]).toContain(o.success ? 'succeeded' : 'failed: InsufficientBalance(');
       });
       expect(await page.locator('header').textContent()).toContain('partial: 1 of 2 user operations failed');
+      // Not a plain success at a glance either: the badge says partial.
+      expect(await page.locator('header h1 .status').textContent()).toBe('partial');
     } finally {
       await browser.close();
     }

@@ -70,7 +70,7 @@ export interface OperationsNode {
   safe: Hex;
   multiSend: Hex;
   lookalike: Hex;
-  hashes: { partialBundle: Hex; fullBundle: Hex; safeFailure: Hex; safeMultiSend: Hex; aggregate3: Hex; lookalike: Hex };
+  hashes: { partialBundle: Hex; fullBundle: Hex; safeFailure: Hex; safeMultiSend: Hex; aggregate3: Hex; lookalike: Hex; rolledBack: Hex; notRun: Hex };
 }
 
 /** Everything deployed and every scenario mined; each returns its hash (the tests read the facts back from the node). */
@@ -120,6 +120,16 @@ export async function makeOperations(rpc: Rpc): Promise<OperationsNode> {
   });
   const fullBundle = await handleOps([await op(0, 1n, execute(token, call('Token', 'transfer', [RECIPIENT2, parseEther('3')])), false), await op(1, 1n, batch, false)]);
 
+  // One op whose executeBatch reverts at its second call (1e24 TT, more than it has): the first transfer ran and was undone.
+  const undone = encodeFunctionData({
+    abi: accountAbi,
+    functionName: 'executeBatch',
+    args: [[{ target: token, value: 0n, data: call('Token', 'transfer', [RECIPIENT, parseEther('1')]) }, { target: token, value: 0n, data: call('Token', 'transfer', [RECIPIENT2, parseEther('1000000')]) }]],
+  });
+  const rolledBack = await handleOps([await op(0, 2n, undone, false)]);
+  // executeBatch's call data sent to an address without code: nothing ran, so no batch is there.
+  const notRun = await sendTo(rpc, RECIPIENT, undone);
+
   const safeParts = await makeSafe(rpc, token);
   const aggregate3 = await multicall(rpc, token);
   // The lookalike: a UserOperationEvent (account 0's, a success) from a contract no handleOps called.
@@ -132,7 +142,7 @@ export async function makeOperations(rpc: Rpc): Promise<OperationsNode> {
     encodeAbiParameters([{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }], [7n, true, 1n, 1n]),
   ]);
   const lookalikeHash = await sendTo(rpc, lookalike, fake);
-  return { entryPoint, token, accounts, safe: safeParts.safe, multiSend: safeParts.multiSend, lookalike, hashes: { partialBundle, fullBundle, safeFailure: safeParts.failure, safeMultiSend: safeParts.multi, aggregate3, lookalike: lookalikeHash } };
+  return { entryPoint, token, accounts, safe: safeParts.safe, multiSend: safeParts.multiSend, lookalike, hashes: { partialBundle, fullBundle, safeFailure: safeParts.failure, safeMultiSend: safeParts.multi, aggregate3, lookalike: lookalikeHash, rolledBack, notRun } };
 }
 
 /** A 1-of-1 Safe owned by the node's unlocked sender, which signs by being the caller (v = 1). */
