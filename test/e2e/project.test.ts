@@ -114,7 +114,9 @@ describe('out of gas in a nested call', () => {
     const doc = jsonOf(await run([starved, '--json']));
     // The origin frame's own error is the node's word for running out of gas; failure names it, as the text does.
     expect(doc.calls.children[0].error).toMatch(/out of gas/i);
-    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'empty' }, origin: [0], reason: 'out of gas in MyToken.transferFrom' });
+    // raisedIn in the text's words: its "raised in" line.
+    const said = r.stdout.split('\n').find((l) => l.startsWith('  raised in '))!;
+    expect(doc.failure).toEqual({ error: 'Reverted', revert: { kind: 'empty' }, origin: [0], reason: 'out of gas in MyToken.transferFrom', raisedIn: said.slice('  raised in '.length).trim().replace(/\s+/g, ' ') });
     // The action's sentence and the summary table of several hashes say it in the same words.
     expect(doc.action.summary).toBe('Failed: out of gas in MyToken.transferFrom');
     const row = (await run([deposit, starved])).stdout.split('\n').find((l) => l.includes(starved.slice(0, 10)))!;
