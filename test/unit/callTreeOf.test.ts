@@ -3,13 +3,12 @@
  * made and checked again: for the same call on a real anvil it is, node for node and log for log, the
  * tree txray builds from anvil's own callTracer answer (raw/parseCallTrace.ts, model/buildCallTree.ts).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { expect, test } from 'vitest';
 import { buildCallTree } from '../../src/model/buildCallTree.js';
 import type { CallNode, CallTree } from '../../src/model/types.js';
 import { parseCallTrace } from '../../src/raw/parseCallTrace.js';
-import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
 import { runCall } from '../../src/sources/runCall.js';
+import { anvilClient } from '../support/anvilClient.js';
 
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const LOGGER = '0x00000000000000000000000000000000000c0d01';
@@ -50,24 +49,16 @@ const call = { from: SENDER, to: TOP, data: '0x', gas: '0x1000000' };
  * left after the intrinsic gas, txray's the call's gas limit, as geth's callTracer does).
  */
 function comparable(tree: CallTree | null): unknown {
-  const node = (n: CallNode): unknown => ({ ...n, error: n.error !== null, children: n.children.map(node), ...(n.traceAddress.length === 0 ? { gas: 'root' } : {}) });
-  return tree === null ? null : { ...tree, root: node(tree.root) };
+  const shown = (n: CallNode): unknown => ({ ...n, error: n.error !== null, children: n.children.map(shown), ...(n.traceAddress.length === 0 ? { gas: 'root' } : {}) });
+  return tree === null ? null : { ...tree, root: shown(tree.root) };
 }
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
-let client: RpcClient;
-beforeAll(async () => {
-  anvil = await startAnvil();
-  client = await createRpcClient({ url: new URL(anvil.url), headers: [], timeoutMs: 20_000, maxResponseBytes: 1 << 24 });
-});
-afterAll(async () => {
-  await client?.close();
-  await anvil?.stop();
-});
+
+const node = anvilClient();
 
 test('a local run\'s tree and logs are the ones built from anvil\'s callTracer for the same call: calls, a staticcall, a delegatecall, a create, a selfdestruct, failures with and without output, logs between calls', async () => {
-  const local = await runCall(client, call, 'latest', overrides, AbortSignal.timeout(20_000), {});
-  const answer = await client.call('debug_traceCall', [call, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true }, stateOverrides: overrides }], AbortSignal.timeout(20_000));
+  const local = await runCall(node.client, call, 'latest', overrides, AbortSignal.timeout(20_000), {});
+  const answer = await node.client.call('debug_traceCall', [call, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true }, stateOverrides: overrides }], AbortSignal.timeout(20_000));
   const warnings: string[] = [];
   const converted = parseCallTrace(answer, (m) => void warnings.push(m))!;
   const fromNode = buildCallTree(converted.entries, (m) => void warnings.push(m));

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { beforeAll, expect, test } from 'vitest';
 import { receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { MAX_STEPS } from '../../src/evm/stepLog.js';
-import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
 import { runMined } from '../../src/sources/runMined.js';
+import { anvilClient } from '../support/anvilClient.js';
 
 // Hand-assembled contracts on a real anvil (started with --steps-tracing, so that its debug_traceTransaction
 // answers with struct logs), run again by txray's EVM with steps recorded.
@@ -26,31 +25,25 @@ interface StructLog {
   storage?: Record<string, string>;
 }
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
-let client: RpcClient;
 let hash: string;
+const node = anvilClient(['--steps-tracing']);
+
 beforeAll(async () => {
-  anvil = await startAnvil(['--steps-tracing']);
-  client = await createRpcClient({ url: new URL(anvil.url), headers: [], timeoutMs: 20_000, maxResponseBytes: 1 << 24 });
-  await anvil.rpc('anvil_setCode', [OUTER, OUTER_CODE]);
-  await anvil.rpc('anvil_setCode', [INNER, INNER_CODE]);
-  hash = await send(anvil.rpc, { to: OUTER, data: '0x', gas: '0x30000' });
-  await receipt(anvil.rpc, hash);
-});
-afterAll(async () => {
-  await client?.close();
-  await anvil?.stop();
+  await node.anvil.rpc('anvil_setCode', [OUTER, OUTER_CODE]);
+  await node.anvil.rpc('anvil_setCode', [INNER, INNER_CODE]);
+  hash = await send(node.anvil.rpc, { to: OUTER, data: '0x', gas: '0x30000' });
+  await receipt(node.anvil.rpc, hash);
 });
 
 const hexWords = (memory: Uint8Array): string => Buffer.from(memory).toString('hex');
 const word = (v: string | bigint): string => (typeof v === 'bigint' ? v.toString(16) : v.replace(/^0x/, '')).padStart(64, '0');
 
 test('steps recorded by txray\'s EVM are anvil\'s struct logs: pc, opcode, depth, gas, stack, memory and the storage written', async () => {
-  const tx = (await anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
-  const r = (await anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
-  const local = await runMined(client, tx, r, AbortSignal.timeout(20_000), { steps: true });
-  const node = (await anvil.rpc('debug_traceTransaction', [hash, { enableMemory: true }])) as { structLogs: StructLog[] };
-  const logs = node.structLogs;
+  const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
+  const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
+  const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), { steps: true });
+  const traced = (await node.anvil.rpc('debug_traceTransaction', [hash, { enableMemory: true }])) as { structLogs: StructLog[] };
+  const logs = traced.structLogs;
   const steps = local.steps!;
   expect(logs.length).toBeGreaterThan(20);
   expect(steps.truncated).toBe(false);
@@ -70,9 +63,9 @@ test('steps recorded by txray\'s EVM are anvil\'s struct logs: pc, opcode, depth
 });
 
 test('steps are off unless asked for, and the cap is documented', async () => {
-  const tx = (await anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
-  const r = (await anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
-  const local = await runMined(client, tx, r, AbortSignal.timeout(20_000), {});
+  const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
+  const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
+  const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), {});
   expect(local.steps).toBeNull();
   expect(local.mismatch).toEqual([]);
   expect(MAX_STEPS).toBeGreaterThan(0);
