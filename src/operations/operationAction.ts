@@ -5,7 +5,7 @@
  */
 import { describeAction } from '../action/describeAction.js';
 import { nativeTransfers, tokenTransfers } from '../decode/transfers.js';
-import { noRevertWords } from '../words/noRevertWords.js';
+import { noRevertWords } from '../words/operationReason.js';
 import type { Action, CallNode, DecodedRevert, InspectModel, Transfer } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 

@@ -5,12 +5,11 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { checksumAddress } from '../decode/keccak.js';
-import { describeRevert } from '../model/decodeRevert.js';
 import type { BatchOperation, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatEth, formatValueShort, groupDigits } from '../format/format.js';
-import { type AddressStyle, formatDecoded, showAddress } from '../words/formatDecoded.js';
-import { noRevertWords } from '../words/noRevertWords.js';
+import { type AddressStyle, showAddress } from '../words/formatDecoded.js';
+import { operationReason } from '../words/operationReason.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -29,15 +28,8 @@ export function operationsNote(m: InspectModel, c: ChalkInstance): string {
 
 const who = (a: string, s: AddressStyle): string => showAddress(checksumAddress(a), s);
 
-/** Why it failed in a few words: the custom error an ABI names, else the revert ladder's words. */
-function reasonText(o: UserOperation | SafeTransaction, traced: boolean, s: AddressStyle): string {
-  const r = o.revert;
-  if (r === null) return noRevertWords(o.kind, traced);
-  return r.decoded.custom !== null ? formatDecoded(r.decoded.custom, s) : escapeText(describeRevert(r.decoded.revert));
-}
-
 function verdict(o: UserOperation | SafeTransaction, c: ChalkInstance, s: AddressStyle, traced: boolean): string {
-  return o.success ? c.green('✔ succeeded') : c.red(`✘ failed: ${reasonText(o, traced, s)}`);
+  return o.success ? c.green('✔ succeeded') : c.red(`✘ failed: ${operationReason(o, traced, s)}`);
 }
 
 /** Its action and the frame it ran in, on the lines under an entry. */

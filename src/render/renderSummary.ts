@@ -8,10 +8,9 @@ import { byteLength } from '../raw/hex.js';
 import { cutToWidth, displayWidth, escapeShort } from '../raw/escape.js';
 import { formatUnits, groupDigits, shortHash } from '../format/format.js';
 import { failureLine } from '../words/failureLine.js';
-import { formatDecoded, showAddress } from '../words/formatDecoded.js';
-import { describeRevert } from '../model/decodeRevert.js';
+import { showAddress } from '../words/formatDecoded.js';
 import { statusBadge } from './renderText.js';
-import { noRevertWords } from '../words/noRevertWords.js';
+import { operationReason } from '../words/operationReason.js';
 import { txOutcome } from '../operations/txOutcome.js';
 
 export type SummaryRow = { readonly input: string; readonly model: InspectModel } | { readonly input: string; readonly error: string };
@@ -23,10 +22,8 @@ const firstError = (m: InspectModel): string => (m.failure === null ? failedOper
 function failedOperation(m: InspectModel): string {
   const failed = (m.operations ?? []).find((o) => o.kind !== 'batchCall' && !o.success);
   if (failed === undefined || failed.kind === 'batchCall') return '';
-  const r = failed.revert;
-  if (r === null) return `an operation failed (${noRevertWords(failed.kind, m.tree !== null)})`;
-  if (r.decoded.custom !== null) return cutToWidth(formatDecoded(r.decoded.custom, { decoded: m.decoded, short: true }), 48);
-  return escapeShort(describeRevert(r.decoded.revert), 48);
+  // Without revert data the words say why there are none: marked as the operation's, not the transaction's.
+  return failed.revert === null ? `an operation failed (${operationReason(failed, m.tree !== null, { decoded: m.decoded, short: true })})` : cutToWidth(operationReason(failed, m.tree !== null, { decoded: m.decoded, short: true }), 48);
 }
 
 function method(m: InspectModel): string {

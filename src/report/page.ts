@@ -15,7 +15,7 @@ import { describeNetChanges } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { noRevertWords } from '../words/noRevertWords.js';
+import { noRevertWords } from '../words/operationReason.js';
 import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
 import type { RevertJson } from '../model/decodeRevert.js';

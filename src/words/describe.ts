@@ -12,11 +12,8 @@ import { type AddressStyle, formatDecoded, showTarget } from './formatDecoded.js
  * 1 ETH`): the text's reason, the summary's and the block's first error, and --json's failure.message.
  */
 export function notPayableText(np: NotPayable): string {
-  return escapeText(notPayableWords(np));
+  return escapeText(`${np.signature} is not payable, but the call sends ${formatEth(np.value)}`);
 }
-
-/** The same words unescaped, for the action's summary (escaped where it is shown). */
-export const notPayableWords = (np: NotPayable): string => `${np.signature} is not payable, but the call sends ${formatEth(np.value)}`;
 
 export function describeNodeKind(n: CallNode): string {
   if (n.missing) return 'missing';
@@ -43,13 +40,6 @@ export function failureParts(n: CallNode, s?: AddressStyle): { readonly error: s
   // The decode stage decoded the data where it ran; a view drawn before it (or without it) decodes it here.
   if (n.error !== null && isRevertError(n.error) && n.output !== null && n.output !== '0x') return { error, reason: escapeText(describeRevert(revert?.revert ?? decodeRevert(n.output))) };
   return { error, reason: null };
-}
-
-/** A call as the tree names it: Target::function where a name is known, else the target alone. Escaped. */
-export function describeCall(n: CallNode, s: AddressStyle): string {
-  const fn = n.decoded?.function;
-  const target = n.to === null ? describeNodeKind(n) : showTarget(n.to, s);
-  return fn !== undefined && fn.name !== null ? `${target}::${escapeText(fn.name)}` : target;
 }
 
 /** A frame in words: Contract.function where both are known, the contract (or its short address) alone otherwise. Escaped. */
