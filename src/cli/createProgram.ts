@@ -84,7 +84,8 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
     cmd
       .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
       .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
-      .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope');
+      .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope')
+      .option('--internal', 'also show the Solidity internal functions each call ran, where its code matches an artifact with a source map (runs the transaction in txray\'s EVM)');
   }
   return cmd
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')

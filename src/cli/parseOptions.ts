@@ -41,6 +41,7 @@ export interface RawCliOptions {
   readonly state?: boolean;
   readonly gas?: boolean;
   readonly gasOut?: string;
+  readonly internal?: boolean;
   readonly html?: string;
   readonly online?: boolean;
   readonly sourcifyUrl?: string;
@@ -89,6 +90,8 @@ export interface InspectOptions {
   readonly state: boolean;
   /** --gas: the gas profile table after the call tree. */
   readonly gas: boolean;
+  /** --internal: each call's internal function calls, from a local run. */
+  readonly internal: boolean;
   /** --gas-out: where to write the folded stacks (checked: a regular file, or a new one in a writable folder). */
   readonly gasOut: string | undefined;
   /**
@@ -395,7 +398,7 @@ export function parseOptions(
   const endpoint = parseEndpoint(raw.rpcUrl, env, foundry);
   const block = blockText === undefined ? null : parseBlockId(blockText);
   if (block !== null) {
-    const unused = raw.state ? '--state' : raw.gas ? '--gas' : raw.gasOut !== undefined ? '--gas-out' : null;
+    const unused = raw.state ? '--state' : raw.gas ? '--gas' : raw.gasOut !== undefined ? '--gas-out' : raw.internal ? '--internal' : null;
     if (unused !== null) throw new UsageError(`txray block does not take ${unused}; look a transaction up (txray <hash> ${unused}) for it.`);
   }
   const inputs = call === undefined && block === null ? parseInputs(words, stdin) : [];
@@ -423,6 +426,7 @@ export function parseOptions(
     projectAbis: raw.projectAbis !== false,
     state: raw.state === true,
     gas: raw.gas === true,
+    internal: raw.internal === true,
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
     html,
     labels: raw.labels ?? [],

@@ -50,14 +50,15 @@ function once<T>(make: () => T): () => T {
 /** A file's text, null where it cannot be had, or 'edited' where it is not the text the build compiled. */
 type Text = Uint8Array | null | 'edited';
 
-/** Source ids → paths, as a table over `text(path)`; `count` is one past the highest id. */
-function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Text): SourceTable {
+/** Source ids → paths, as a table over `text(path)` (and `ast(path)`, where the build kept its ASTs); `count` is one past the highest id. */
+function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Text, ast?: (path: string) => unknown): SourceTable {
   const files = new Map<number, SourceFile | null>();
   const edited = new Set<string>();
   const count = paths.size === 0 ? 0 : Math.max(...paths.keys()) + 1;
   return {
     count,
     edited,
+    ...(ast === undefined ? {} : { ast: (id: number): unknown => (paths.has(id) ? ast(paths.get(id)!) : null) }),
     file(id) {
       if (!files.has(id)) {
         const path = paths.get(id);
@@ -140,9 +141,28 @@ export function foundryDebug(file: string, o: Json): DebugSource | undefined {
     const info = id === null || !/^[\w.-]{1,200}$/.test(id) ? null : readJson(join(out, 'build-info', `${id}.json`));
     if (info === null) return null;
     const ids = idsOf(info.source_id_to_path);
-    return tableOf(ids.size > 0 ? ids : outputIds(info), (path) => checkedText(root, path, str(rec(hashes[path]).keccak256)));
+    return tableOf(ids.size > 0 ? ids : outputIds(info), (path) => checkedText(root, path, str(rec(hashes[path]).keccak256)), (path) => foundryAst(out, path));
   });
   return { runtime: once(() => codeDebug(runtimeMap, sources, viaIR)), creation: once(() => codeDebug(creationMap, sources, viaIR)) };
+}
+
+/**
+ * A file's AST as forge writes it into each artifact of that file (out/<File>.sol/<C>.json `ast`, whose
+ * absolutePath is the file's path); null where none of them holds it.
+ */
+function foundryAst(out: string, path: string): unknown {
+  const folder = join(out, basename(path));
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((f) => f.endsWith('.json')).sort();
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const ast = rec(readJson(join(folder, name))?.ast);
+    if (ast.absolutePath === path) return ast;
+  }
+  return null;
 }
 
 function safeParse(text: string): unknown {
@@ -181,7 +201,7 @@ export function buildInfoDebug(info: Json, sourceName: string, name: string): De
   const viaIR = rec(rec(info.input).settings).viaIR === true;
   const sources = once((): SourceTable | null => {
     const ids = outputIds(info);
-    return tableOf(ids.size > 0 ? ids : idsOf(info.source_id_to_path), inputText(info));
+    return tableOf(ids.size > 0 ? ids : idsOf(info.source_id_to_path), inputText(info), (path) => rec(rec(rec(info.output).sources)[path]).ast ?? null);
   });
   return { runtime: once(() => codeDebug(runtimeMap, sources, viaIR)), creation: once(() => codeDebug(creationMap, sources, viaIR)) };
 }

@@ -28,6 +28,8 @@ export interface RecordConfig {
   readonly steps: boolean;
   /** The accounts and storage the run changed, before and after (the prestateTracer's diff). */
   readonly storage: boolean;
+  /** The code addresses (lower case) whose frames keep every JUMP they take, with the gas left (FrameFacts.trail): what their internal calls are read from. */
+  readonly trailOf?: ReadonlySet<string>;
 }
 
 /** What a run records unless asked otherwise: the call tree with its logs. */
@@ -63,6 +65,20 @@ export interface FrameFacts {
   readonly lastJumpsFrom: number[];
   /** The account whose code ran (a delegatecall's library, a created contract). */
   codeAddress: string;
+  /** Every JUMP the frame took, where its code address is one RecordConfig.trailOf names. */
+  readonly trail?: JumpTrail;
+  /** How many JUMPs its caller's trail held when this frame began (where the caller kept one): where the call was made among them. */
+  readonly calledAt?: number;
+}
+
+/** Every JUMP a frame took, in order: from which pc, to which, and the gas left as it jumped (the JUMP's own cost paid). */
+export interface JumpTrail {
+  readonly from: number[];
+  readonly to: number[];
+  readonly gas: number[];
+  /** The gas the frame was given, and what was left when it ended (null while it runs). */
+  readonly gasLimit: number;
+  endGas: number | null;
 }
 
 /**
@@ -128,6 +144,8 @@ class Recording {
     readonly facts: Map<string, FrameFacts> | null,
     /** Where each frame stopped is asked for. */
     private readonly exits: boolean,
+    /** The code addresses whose frames keep a JumpTrail. */
+    private readonly trailOf: ReadonlySet<string> | undefined,
   ) {}
 
   running(): Running | undefined {
@@ -158,7 +176,10 @@ class Recording {
     let own: FrameFacts | null = null;
     if (this.facts !== null) {
       // (A create's message has no code address: EthereumJS's getter throws; its new address is set at its end.)
-      this.facts.set(frameKey(traceAddress), (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress: m.to === undefined ? '' : m.codeAddress.toString().toLowerCase() }));
+      const codeAddress = m.to === undefined ? '' : m.codeAddress.toString().toLowerCase();
+      const trail = this.trailOf?.has(codeAddress) === true ? { from: [], to: [], gas: [], gasLimit: Number(m.gasLimit), endGas: null } : undefined;
+      const calledAt = parent?.facts?.trail?.from.length;
+      this.facts.set(frameKey(traceAddress), (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress, ...(trail === undefined ? {} : { trail }), ...(calledAt === undefined ? {} : { calledAt }) }));
     }
     siblings.push(frame);
     this.stack.push({ frame, static: m.isStatic, traceAddress, facts: own });
@@ -178,6 +199,7 @@ class Recording {
     }
     if (e.exceptionError !== undefined) frame.error = e.exceptionError.error === 'revert' ? 'execution reverted' : e.exceptionError.error;
     if (running.facts === null) return;
+    if (running.facts.trail !== undefined) running.facts.trail.endGas = running.facts.trail.gasLimit - Number(e.executionGasUsed);
     if (created && frame.to !== null) running.facts.codeAddress = frame.to;
     if (this.exits) running.facts.exitPc ??= exitPcOf(this.table, r);
   }
@@ -222,10 +244,20 @@ function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig):
       }, null);
     }
   }
-  if (!config.jumps) return;
+  if (!config.jumps && config.trailOf === undefined) return;
   // A JUMPI not taken leaves the counter on the next opcode.
   let fallThrough = -1;
-  wrapOpcode(vm, 0x56, (r) => void (fallThrough = r.programCounter), (r) => jumped(running()?.facts, fallThrough - 1, r.programCounter));
+  wrapOpcode(vm, 0x56, (r) => void (fallThrough = r.programCounter), (r) => {
+    const facts = running()?.facts;
+    if (config.jumps) jumped(facts, fallThrough - 1, r.programCounter);
+    const trail = facts?.trail;
+    if (trail !== undefined) {
+      trail.from.push(fallThrough - 1);
+      trail.to.push(r.programCounter);
+      trail.gas.push(Number((r as OpRunState & { readonly gasLeft: bigint }).gasLeft));
+    }
+  });
+  if (!config.jumps) return;
   wrapOpcode(vm, 0x57, (r) => void (fallThrough = r.programCounter), (r) => {
     if (r.programCounter !== fallThrough) jumped(running()?.facts, fallThrough - 1, r.programCounter);
   });
@@ -252,7 +284,7 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   const events = vm.evm.events!;
   return {
     async record(go) {
-      const rec = new Recording(opcodeTable(vm), config.exits || config.jumps ? new Map() : null, config.exits);
+      const rec = new Recording(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf);
       current = rec;
       steps = config.steps ? createStepLog() : null;
       events.on('beforeMessage', onBefore as never);

@@ -24,7 +24,7 @@ export interface FrameToLocate {
 }
 
 /** The code address of a failed frame, where its tracer's `to` is that (not a callcode's, which names the caller). */
-function codeAddressOf(n: CallNode): string | null {
+export function codeAddressOf(n: CallNode): string | null {
   if (n.type !== 'call' || n.to === null || n.callType === 'callcode') return null;
   return n.to.toLowerCase();
 }

@@ -22,6 +22,8 @@ export interface SourceTable {
   file(id: number): SourceFile | null;
   /** The paths of the files asked for so far whose text is not the one compiled (edited since the build). */
   readonly edited: ReadonlySet<string>;
+  /** The compiler's AST of a file (a SourceUnit), where the build kept it; null where not. */
+  ast?(id: number): unknown;
 }
 
 /** What locating needs of one code: its source map, its compilation's files, and whether it was built via IR. */
@@ -121,7 +123,7 @@ export const decompressMap = memo((map: string): MapTable | null => {
 });
 
 /** The code's bytes, each pc's instruction index (-1 inside PUSH data; PUSH0 has none), and each instruction's pc. */
-const instructions = memo((code: Hex): { bytes: Uint8Array; index: Int32Array; pcs: Int32Array } => {
+export const instructions = memo((code: Hex): { bytes: Uint8Array; index: Int32Array; pcs: Int32Array } => {
   const bytes = Buffer.from(code.slice(2), 'hex');
   const index = new Int32Array(bytes.length + 1).fill(-1);
   const at: number[] = [];

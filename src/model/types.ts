@@ -49,6 +49,29 @@ export interface CallDecoding {
   readonly sourceLocation?: SourceLocation;
   /** And the internal calls that led there, innermost first, as far as its last jumps tell. */
   readonly calledFrom?: readonly SourceLocation[];
+  /** --internal: what ran in the frame, in order: the Solidity internal functions it called (InternalCall), and its own calls (indexes into `children`) where they were made. */
+  readonly internal?: readonly InternalItem[];
+}
+
+/** Inside an external frame: one of its internal calls, or one of its own calls (an index into the frame's `children`). */
+export type InternalItem = InternalCall | number;
+
+/** A Solidity internal function a frame ran: entered by a JUMP its source map marks `i`, left by the matching `o`. */
+export interface InternalCall {
+  readonly name: string;
+  /** The contract or library that defines it; null for a free function. */
+  readonly contract: string | null;
+  /** Where it is defined (`line` 1-based). */
+  readonly file: string;
+  readonly line: number;
+  /** Gas from the jump in to the jump out (the frame's end, where it never returned), what it called included. */
+  readonly gasUsed: bigint;
+  /** It was running when the frame reverted. */
+  readonly reverted?: true;
+  /** Its jump in and jump out (the frame's end: the position after its last jump), as positions among the jumps read (a jump's index, or its step). */
+  readonly from: number;
+  readonly to: number;
+  readonly inside: readonly InternalItem[];
 }
 
 /** A place in a Solidity file: `line` and `column` 1-based (the column in characters), `code` that line's text. */

@@ -28,6 +28,7 @@ import { codesAt } from './codesAt.js';
 import { authorizationsOf } from './authorizationsOf.js';
 import { seenAddresses } from './seenAddresses.js';
 import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
+import { traceInternal } from './traceInternal.js';
 
 export interface CompleteSettings {
   readonly timeoutMs: number;
@@ -44,6 +45,8 @@ export interface CompleteSettings {
   readonly tokenAmounts: boolean;
   /** --as: whose view the action takes (else the sender, the Safe, the smart account). */
   readonly actor?: Hex;
+  /** --internal: each matched frame's internal calls (a local run). */
+  readonly internal?: boolean;
 }
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
@@ -161,6 +164,9 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   if (did !== null) model = { ...model, action, netChanges: did.netChanges };
   s.debug?.(`action and operations: ${(performance.now() - began).toFixed(1)} ms`);
   if (did !== null && model.decoded !== undefined) model = withWrapRows(model);
+  // --internal before the gas profile, whose stacks take its calls in; its run serves the source locations too.
+  let located = replay;
+  if (s.internal === true && replay !== undefined) ({ model, replay: located } = await traceInternal(client, decoder, model, { codes, verified: online?.debug ?? new Map() }, replay, s));
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {
@@ -170,7 +176,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
     const warns = unknown > 0 && s.warnPartialGas;
     model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
   }
-  return locateSources(client, decoder, model, codes, online?.debug ?? new Map(), replay, s);
+  return locateSources(client, decoder, model, codes, online?.debug ?? new Map(), located, s);
 }
 
 /**

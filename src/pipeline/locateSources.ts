@@ -25,8 +25,8 @@ import { blockOf } from './blockOf.js';
 import { codesAt } from './codesAt.js';
 import type { CallPlan } from './simulateCall.js';
 
-/** Runs the source again in txray's EVM: each frame's facts by frameKey, or why they cannot be had. */
-export type FactsReplay = () => Promise<ReadonlyMap<string, FrameFacts> | string>;
+/** Runs the source again in txray's EVM: each frame's facts by frameKey, or why they cannot be had; `trailOf`: the code addresses whose frames keep every jump (--internal). */
+export type FactsReplay = (trailOf?: ReadonlySet<string>) => Promise<ReadonlyMap<string, FrameFacts> | string>;
 
 /** A mined transaction's answers as the node gave them (its signatures and authorizations too). */
 export interface MinedAnswers {
@@ -36,11 +36,11 @@ export interface MinedAnswers {
 
 /** The replay of a mined transaction, as the node gave it: on its parent block's state, checked against its receipt. */
 export function transactionReplay(client: RpcClient, mined: MinedAnswers | null, timeoutMs: number): FactsReplay {
-  return async () => {
+  return async (trailOf) => {
     const tx = mined?.transaction;
     const receipt = mined?.receipt;
     if (!isRecord(tx) || !isRecord(receipt) || !isQuantity(tx.blockNumber)) return 'no mined transaction to run';
-    const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { exits: true, jumps: true });
+    const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { exits: true, jumps: true, ...(trailOf === undefined ? {} : { trailOf }) });
     if (local.mismatch.length > 0) return `the run differs from the receipt (${local.mismatch.join('; ')})`;
     return local.facts ?? 'no facts';
   };
@@ -48,8 +48,8 @@ export function transactionReplay(client: RpcClient, mined: MinedAnswers | null,
 
 /** The replay of a simulated call, at the block it was simulated at. */
 export function callReplay(client: RpcClient, plan: CallPlan, model: InspectModel, timeoutMs: number): FactsReplay {
-  return async () => {
-    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), { exits: true, jumps: true });
+  return async (trailOf) => {
+    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), { exits: true, jumps: true, ...(trailOf === undefined ? {} : { trailOf }) });
     return local.facts ?? 'no facts';
   };
 }

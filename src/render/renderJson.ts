@@ -7,7 +7,7 @@ import { txOutcome } from '../operations/txOutcome.js';
 import { type JsonOperation, operationsJson } from './operationsJson.js';
 import { notPayableText } from '../words/describe.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { Action, ActionKind, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, SourceLocation, Transfer } from '../model/types.js';
+import type { Action, ActionKind, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
@@ -41,6 +41,31 @@ export interface JsonCall {
   /** A failed frame: the statement it stopped at (a matched artifact's source map). */
   readonly sourceLocation?: SourceLocation;
   readonly calledFrom?: readonly SourceLocation[];
+  /** --internal: the Solidity internal functions it ran, where its code matched (see internalJson). */
+  readonly internalCalls?: readonly JsonInternalCall[];
+}
+
+/** An internal call in the --json spelling: gas as a decimal string; `calls`: the indexes, in `children`, of the frame's calls made directly inside it. */
+export interface JsonInternalCall {
+  readonly name: string;
+  readonly contract: string | null;
+  readonly file: string;
+  readonly line: number;
+  readonly gasUsed: string;
+  readonly reverted?: true;
+  readonly children: readonly JsonInternalCall[];
+  readonly calls?: readonly number[];
+}
+
+/** A frame's internal calls in the --json spelling: its own calls stay in `children`, each internal call says which of them it made. */
+function internalJson(items: readonly InternalItem[]): JsonInternalCall[] {
+  const out: JsonInternalCall[] = [];
+  for (const item of items) {
+    if (typeof item === 'number') continue;
+    const calls = item.inside.filter((x): x is number => typeof x === 'number');
+    out.push({ name: item.name, contract: item.contract, file: item.file, line: item.line, gasUsed: item.gasUsed.toString(), ...(item.reverted ? { reverted: true as const } : {}), children: internalJson(item.inside), ...(calls.length > 0 ? { calls } : {}) });
+  }
+  return out;
 }
 
 /** A node answer carried verbatim (the transaction, the receipt, a log): whatever the node sent, checked or not. */
@@ -296,6 +321,7 @@ function callJson(n: CallNode): JsonCall {
     ...(d?.revert !== undefined ? { revert: decodedRevertJson(d.revert) } : {}),
     ...(d?.sourceLocation !== undefined ? { sourceLocation: d.sourceLocation } : {}),
     ...(d?.calledFrom !== undefined ? { calledFrom: d.calledFrom } : {}),
+    ...(d?.internal !== undefined ? { internalCalls: internalJson(d.internal) } : {}),
   };
 }
 

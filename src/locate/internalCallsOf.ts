@@ -1,0 +1,125 @@
+/**
+ * The Solidity internal functions one external frame ran, nested as they ran, from the JUMPs it took:
+ * a JUMP whose source-map entry is marked `i` enters the function whose AST definition holds the
+ * destination's source range; the matching `o` leaves it. Jumps into the compiler's own helpers, into
+ * modifiers' code and the external function's own entry (its ABI wrapper's jump into its body: the
+ * frame itself) are followed for the matching but not listed. Where the compiler inlined there is no
+ * jump, and nothing is listed. Pure: the jumps may come from txray's recorder (positions are the jumps'
+ * indexes) or from a step log (positions are step indexes, see jumpsOfSteps).
+ */
+import type { InternalCall, InternalItem } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
+import { type FunctionDefinition, functionDefinitions } from './functionDefinitions.js';
+import { type CodeDebug, decompressMap, instructions, lineAt, type SourceTable } from './sourceMap.js';
+
+/** The JUMPs a frame took, in order: from which pc, to which, the gas left after each, and (optionally) each one's position. */
+export interface FrameJumps {
+  readonly from: ArrayLike<number>;
+  readonly to: ArrayLike<number>;
+  readonly gas: ArrayLike<number>;
+  /** Each jump's position (a step index); absent: its index. */
+  readonly at?: ArrayLike<number>;
+}
+
+/** How the frame ended, and where its own calls were made (each call's position: the position of the first jump after it). */
+export interface FrameEnd {
+  readonly gas: number;
+  readonly reverted: boolean;
+  /** The position just past the frame's last jump (absent: the number of jumps). */
+  readonly at?: number;
+  /** By the index of each call in the frame's `children`: where it was made; a call made before jump k is at k's position. */
+  readonly callsAt: readonly number[];
+}
+
+/** An internal call while its jumps are read. */
+type Building = Omit<InternalCall, 'inside' | 'reverted' | 'gasUsed' | 'to'> & { gasUsed: bigint; to: number; reverted?: true; readonly inside: InternalItem[] };
+
+/** A call while it is being read. */
+interface Open {
+  readonly call: Building | null;
+  /** The jump that entered it. */
+  readonly jump: number;
+  /** Where what runs inside it is listed (an unlisted one's: its caller's). */
+  readonly items: InternalItem[];
+}
+
+const definitions = new WeakMap<SourceTable, Map<number, readonly FunctionDefinition[]>>();
+
+/** The functions file `id` defines (cached per table). */
+function definitionsOf(sources: SourceTable, id: number): readonly FunctionDefinition[] {
+  let byId = definitions.get(sources);
+  if (byId === undefined) definitions.set(sources, (byId = new Map()));
+  let defs = byId.get(id);
+  if (defs === undefined) byId.set(id, (defs = id < 0 || id >= sources.count || sources.ast === undefined ? [] : functionDefinitions(sources.ast(id)).filter((d) => d.sourceId === id)));
+  return defs;
+}
+
+/** The innermost function whose definition holds [start, start + length) of file `id`. */
+function holding(defs: readonly FunctionDefinition[], start: number, length: number): FunctionDefinition | null {
+  let best: FunctionDefinition | null = null;
+  for (const d of defs) if (d.start <= start && start + length <= d.start + d.length && (best === null || d.length < best.length)) best = d;
+  return best;
+}
+
+type Table = NonNullable<ReturnType<typeof decompressMap>>;
+
+/** The call a jump into a function enters: null where it is not to be listed. */
+function entered(t: Table, site: number, landing: number, sources: SourceTable, gas: number, at: number): Building | null {
+  const id = t.f[landing]!;
+  const fn = holding(definitionsOf(sources, id), t.s[landing]!, t.l[landing]!);
+  // The external function's wrapper (its ABI decoding, mapped to the whole definition) jumping into its body.
+  if (fn === null || (t.f[site] === id && t.s[site] === fn.start && t.l[site] === fn.length)) return null;
+  const file = sources.file(id);
+  const line = file === null ? null : lineAt(file.bytes, fn.start)?.line;
+  if (file === null || line == null) return null;
+  return { name: fn.name, contract: fn.contract, file: file.path, line, gasUsed: BigInt(gas), from: at, to: at, inside: [] };
+}
+
+/**
+ * The frame's internal calls and its own calls, in the order they ran (see InternalItem); null where the
+ * jumps do not fit the code or its map (another code ran).
+ */
+export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, end: FrameEnd): InternalItem[] | null {
+  const t = decompressMap(debug.map);
+  if (t === null || code.length <= 2) return null;
+  const { index, bytes } = instructions(code.toLowerCase() as Hex);
+  const n = Math.min(jumps.from.length, jumps.to.length, jumps.gas.length);
+  const at = (k: number): number => (jumps.at === undefined ? k : jumps.at[k]!);
+  const top: InternalItem[] = [];
+  const open: Open[] = [];
+  let made = 0;
+  const place = (upTo: number): void => {
+    const items = open.at(-1)?.items ?? top;
+    while (made < end.callsAt.length && end.callsAt[made]! <= upTo) items.push(made++);
+  };
+  const close = (o: Open, gas: number, to: number): void => {
+    if (o.call === null) return;
+    o.call.gasUsed -= BigInt(gas);
+    o.call.to = to;
+  };
+  for (let k = 0; k < n; k++) {
+    place(at(k));
+    const site = index[jumps.from[k]!];
+    const landing = index[jumps.to[k]!];
+    if (site === undefined || landing === undefined || site < 0 || landing < 0 || site >= t.count || landing >= t.count || bytes[jumps.from[k]!] !== 0x56) return null;
+    if (t.j[site] === 1) {
+      const call = entered(t, site, landing, debug.sources, jumps.gas[k]!, at(k));
+      const items = open.at(-1)?.items ?? top;
+      if (call !== null) items.push(call);
+      open.push({ call, jump: k, items: call === null ? items : call.inside });
+    } else if (t.j[site] === 2 && open.length > 0) {
+      // A return lands just past its call's jump; a helper whose return the map does not mark is closed with it.
+      let m = open.length - 1;
+      while (m > 0 && jumps.from[open[m]!.jump]! + 1 !== jumps.to[k]) m--;
+      if (jumps.from[open[m]!.jump]! + 1 !== jumps.to[k]) m = open.length - 1;
+      for (const o of open.splice(m).reverse()) close(o, jumps.gas[k]!, at(k));
+    }
+  }
+  place(Number.POSITIVE_INFINITY);
+  const last = end.at ?? n;
+  for (const o of open.reverse()) {
+    close(o, end.gas, last);
+    if (end.reverted && o.call !== null) o.call.reverted = true;
+  }
+  return top;
+}

@@ -1,0 +1,74 @@
+/**
+ * --internal: the Solidity internal functions each matched frame ran. Where a frame's code matches an
+ * artifact (or a verified contract) with a source map and ASTs, the source runs once more in txray's
+ * EVM, which keeps every JUMP of those frames only (the others run untouched); locate/internalCallsOf.ts
+ * reads the calls from them. The same run serves the source-location stage after it. Nothing runs
+ * where no frame matched.
+ */
+import type { Decoder } from '../decode/createDecoder.js';
+import { Interrupted } from '../errors.js';
+import type { FrameFacts } from '../evm/recorder.js';
+import { internalFrames, readInternalCalls } from '../locate/internalFrames.js';
+import type { DebugSource } from '../locate/sourceMap.js';
+import type { InspectModel } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import { withCallDecodings } from '../model/withCallDecodings.js';
+import { escapeShort } from '../raw/escape.js';
+import type { Hex } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { blockOf } from './blockOf.js';
+import { codesAt } from './codesAt.js';
+import type { FactsReplay } from './locateSources.js';
+
+export interface Traced {
+  readonly model: InspectModel;
+  /** The run made here, for the source-location stage (the replay itself where none was made). */
+  readonly replay: FactsReplay;
+}
+
+/** The addresses whose code ran in a call frame (a callcode's names its caller: left out). */
+function calledCode(model: InspectModel): string[] {
+  const out = new Set<string>();
+  if (model.tree !== null) walkCalls(model.tree.root, (n) => void (n.type === 'call' && n.to !== null && n.callType !== 'callcode' && out.add(n.to.toLowerCase())));
+  return [...out];
+}
+
+export async function traceInternal(
+  client: RpcClient,
+  decoder: Decoder,
+  model: InspectModel,
+  given: { readonly codes: ReadonlyMap<string, Hex>; readonly verified: ReadonlyMap<string, DebugSource> },
+  replay: FactsReplay,
+  s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },
+): Promise<Traced> {
+  const fromArtifacts = decoder.index.artifacts.some((a) => a.debug !== undefined);
+  if (model.tree === null || (!fromArtifacts && given.verified.size === 0)) return { model, replay };
+  const missing = calledCode(model).filter((a) => !given.codes.has(a) && (fromArtifacts || given.verified.has(a)));
+  const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
+  const frames = internalFrames(model, decoder.index.artifacts, codes, given.verified);
+  if (frames.length === 0) {
+    s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
+    return { model, replay };
+  }
+  const started = performance.now();
+  const trailOf = new Set(frames.map((f) => f.codeAddress!));
+  let facts: ReadonlyMap<string, FrameFacts> | string;
+  try {
+    facts = await replay(trailOf);
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    facts = escapeShort(err instanceof Error ? err.message : String(err), 200);
+  }
+  const ms = Math.round(performance.now() - started);
+  const done = facts;
+  const shared: FactsReplay = () => Promise.resolve(done);
+  if (typeof facts === 'string') {
+    s.debug?.(`--internal: the local run gave nothing in ${ms} ms (${facts})`);
+    return { model: { ...model, warnings: [...model.warnings, `--internal: the transaction could not be run in txray's EVM (${facts}); no internal calls are shown.`] }, replay: shared };
+  }
+  const read = readInternalCalls(frames, facts);
+  let jumps = 0;
+  for (const f of facts.values()) jumps += f.trail?.from.length ?? 0;
+  s.debug?.(`--internal: a local run of ${ms} ms kept ${jumps} jump(s) of ${frames.length} frame(s) (${trailOf.size} code(s)); internal calls read for ${read.size}`);
+  return { model: withCallDecodings(model, read), replay: shared };
+}
