@@ -58,9 +58,9 @@ function contractsOf(b: Build): Record<string, Compiled> {
  * A Foundry project in `dir`: the sources copied, foundry.toml, out/<File>.sol/<C>.json (maps, the
  * file's id, metadata), out/build-info/<id>.json ({id, source_id_to_path, language}, forge's default)
  * and cache/solidity-files-cache.json naming each artifact's build. `fixture`: another folder whose src/ to
- * compile (test/fixtures/srcloc by default).
+ * compile (test/fixtures/srcloc by default); `ast`: each artifact carries its file's AST, as `forge build --ast` writes it.
  */
-export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimizer?: boolean; fixture?: string } = {}): Record<string, Compiled> {
+export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimizer?: boolean; fixture?: string; ast?: boolean } = {}): Record<string, Compiled> {
   cpSync(join(opts.fixture ?? FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
   const optimizer = opts.optimizer ?? true;
   writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\n${optimizer ? 'optimizer = true\n' : ''}${opts.viaIR ? 'via_ir = true\n' : ''}`);
@@ -81,6 +81,7 @@ export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimi
         deployedBytecode: { object: `0x${e.deployedBytecode.object}`, sourceMap: e.deployedBytecode.sourceMap, linkReferences: e.deployedBytecode.linkReferences, immutableReferences: e.deployedBytecode.immutableReferences },
         metadata: JSON.parse(c.metadata),
         id: build.output.sources[path].id,
+        ...(opts.ast === true ? { ast: build.output.sources[path].ast } : {}),
       };
       writeFileSync(join(dir, 'out', file, `${name}.json`), JSON.stringify(doc));
       artifacts[name] = { [solc.version().split('+')[0]!]: { default: { path: `${file}/${name}.json`, build_id: buildId } } };

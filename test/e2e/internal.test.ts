@@ -1,0 +1,220 @@
+/**
+ * --internal: the Solidity internal functions each frame ran, on a project (test/fixtures/internal)
+ * compiled in the set-up with solc from npm (the optimizer off, on, and via-IR) and deployed on one
+ * anvil started with --steps-tracing. The expected calls come from an independent walk of anvil's own
+ * opcode trace with the source maps and ASTs (test/support/internalWalk.ts); the definitions' lines are
+ * checked against the sources' text.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { DEV, receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { type Built, readBuilt, type StructLog, walkInternal, type WalkedCall } from '../support/internalWalk.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+import { type Compiled, writeFoundryProject } from '../support/sourceProject.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/internal', import.meta.url));
+type Kind = 'plain' | 'optimized' | 'viaIR';
+const KINDS: readonly Kind[] = ['plain', 'optimized', 'viaIR'];
+const dirs: Record<Kind, string> = { plain: mkdtempSync(join(tmpdir(), 'txray-internal-plain-')), optimized: mkdtempSync(join(tmpdir(), 'txray-internal-opt-')), viaIR: mkdtempSync(join(tmpdir(), 'txray-internal-ir-')) };
+const noAst = mkdtempSync(join(tmpdir(), 'txray-internal-noast-'));
+const elsewhere = mkdtempSync(join(tmpdir(), 'txray-internal-none-'));
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+const built = {} as Record<Kind, Built>;
+const names = {} as Record<Kind, Map<string, string>>;
+const bank = {} as Record<Kind, string>;
+const tx = {} as Record<Kind, Record<string, string>>;
+let bankAbi: Abi;
+
+const CASES: Array<[string, string, unknown[]]> = [
+  ['withdraw', 'withdraw', [50n]],
+  ['overLimit', 'withdraw', [5000n]],
+  ['fact', 'fact', [5n]],
+  ['both', 'both', [7n]],
+  ['settle', 'settle', [300n]],
+];
+
+beforeAll(async () => {
+  anvil = await startAnvil(['--steps-tracing']);
+  for (const kind of KINDS) {
+    const compiled: Record<string, Compiled> = writeFoundryProject(dirs[kind], { fixture: FIXTURE, ast: true, optimizer: kind !== 'plain', viaIR: kind === 'viaIR' });
+    built[kind] = readBuilt(dirs[kind]);
+    bankAbi = compiled.Bank!.abi as Abi;
+    const deploy = async (name: string, args: unknown[] = []): Promise<string> => {
+      const hash = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled[name]!.abi as Abi, bytecode: compiled[name]!.bytecode as `0x${string}`, args }) });
+      return (await receipt(anvil.rpc, hash)).contractAddress;
+    };
+    const oracle = await deploy('Oracle');
+    bank[kind] = await deploy('Bank', [oracle]);
+    names[kind] = new Map([[oracle.toLowerCase(), 'Oracle'], [bank[kind].toLowerCase(), 'Bank']]);
+    await receipt(anvil.rpc, await send(anvil.rpc, { to: bank[kind], data: encodeFunctionData({ abi: bankAbi, functionName: 'deposit' }), value: '0x3e8' }));
+    tx[kind] = {};
+    for (const [key, fn, args] of CASES) {
+      const hash = await send(anvil.rpc, { to: bank[kind], data: encodeFunctionData({ abi: bankAbi, functionName: fn, args }), gas: '0x100000' });
+      await receipt(anvil.rpc, hash);
+      tx[kind][key] = hash;
+    }
+  }
+  // The same build without ASTs (forge build's default), and a folder with no project at all.
+  cpSync(dirs.plain, noAst, { recursive: true });
+  for (const folder of readdirSync(join(noAst, 'out')).filter((f) => f.endsWith('.sol'))) {
+    for (const file of readdirSync(join(noAst, 'out', folder))) {
+      const path = join(noAst, 'out', folder, file);
+      const { ast: _, ...doc } = JSON.parse(readFileSync(path, 'utf8'));
+      writeFileSync(path, JSON.stringify(doc));
+    }
+  }
+}, 120_000);
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+const run = (args: string[], cwd: string) => runTxray([...args, '-r', anvil.url], {}, undefined, cwd);
+
+/** The struct-log walk of a transaction of build `kind`, by traceAddress. */
+async function expectedOf(kind: Kind, hash: string): Promise<Map<string, WalkedCall[]>> {
+  const trace = (await anvil.rpc('debug_traceTransaction', [hash, { enableMemory: false }])) as { structLogs: StructLog[] };
+  return walkInternal(trace.structLogs, built[kind], (a) => names[kind].get(a), bank[kind]);
+}
+
+/** Each call node's internalCalls, by traceAddress. */
+function internalOf(doc: Record<string, any>): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const walk = (n: Record<string, any>): void => {
+    if (n.internalCalls !== undefined) out.set(n.traceAddress.join(','), n.internalCalls);
+    for (const c of n.children) walk(c);
+  };
+  walk(doc.calls);
+  return out;
+}
+
+/** The calls' names, nested as "a(b(c),d)". */
+const shape = (calls: readonly WalkedCall[]): string => calls.map((c) => `${c.name}${c.children.length > 0 ? `(${shape(c.children)})` : ''}`).join(',');
+
+/** `calls` with gasUsed as --json spells it, reverted ones' gas left out (the walk's last step is before the REVERT's own cost). */
+const jsonShape = (calls: readonly WalkedCall[]): unknown[] => calls.map((c) => ({ ...c, gasUsed: c.reverted ? expect.any(String) : c.gasUsed.toString(), children: jsonShape(c.children) }));
+
+describe('--internal on a mined transaction', () => {
+  for (const kind of ['plain', 'optimized'] as const) {
+    test.each(CASES.map(([key]) => key))(`${kind}: %s — every frame's internal calls as the opcode trace has them`, async (key) => {
+      const expected = await expectedOf(kind, tx[kind]![key]!);
+      const r = await run([tx[kind]![key]!, '--json', '--internal'], dirs[kind]);
+      expect(r.code).toBe(key === 'overLimit' ? 1 : 0);
+      const doc = jsonOf(r);
+      expect(schemaErrors(doc)).toBe('');
+      const got = internalOf(doc);
+      expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const [at, calls] of expected) expect(got.get(at), `frame [${at}]`).toEqual(jsonShape(calls));
+    });
+  }
+
+  test('the plain build lists every internal call the sources make, nested, at their definitions\' lines', async () => {
+    const sources = new Map(['Bank', 'Oracle', 'SafeMathLib'].map((n) => [`src/${n}.sol`, readFileSync(join(FIXTURE, 'src', `${n}.sol`), 'utf8').split('\n')]));
+    const seen: Record<string, string> = {};
+    for (const [key] of CASES) {
+      const expected = await expectedOf('plain', tx.plain[key]!);
+      seen[key] = [...expected.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([at, calls]) => `[${at}] ${shape(calls)}`).join(' ');
+      const check = (calls: readonly WalkedCall[]): void => {
+        for (const c of calls) {
+          expect(sources.get(c.file)![c.line - 1]).toContain(`function ${c.name}(`);
+          check(c.children);
+        }
+      };
+      for (const calls of expected.values()) check(calls);
+    }
+    expect(seen).toEqual({
+      withdraw: '[] _checkLimit(_fee),_debit(sub)',
+      overLimit: '[] _checkLimit',
+      fact: '[] _fact(_fact(_fact(_fact(_fact))))',
+      both: '[] twice [0] ',
+      settle: '[] _settle(_notify,_fee) [0] _bump',
+    });
+  });
+
+  test('a custom error inside an internal call: the running one is marked reverted', async () => {
+    const doc = jsonOf(await run([tx.plain.overLimit!, '--json', '--internal'], dirs.plain));
+    expect(doc.calls.internalCalls).toEqual([expect.objectContaining({ name: '_checkLimit', contract: 'Bank', file: 'src/Bank.sol', reverted: true, children: [] })]);
+    expect(doc.calls.revert).toMatchObject({ custom: { name: 'OverLimit' } });
+  });
+
+  test('an external call made inside an internal function is under it (its index in children)', async () => {
+    const doc = jsonOf(await run([tx.plain.settle!, '--json', '--internal'], dirs.plain));
+    const notify = doc.calls.internalCalls[0].children[0];
+    expect(notify).toMatchObject({ name: '_notify', calls: [0] });
+    expect(doc.calls.children[0].internalCalls).toEqual([expect.objectContaining({ name: '_bump', contract: 'Oracle', file: 'src/Oracle.sol' })]);
+  });
+
+  test('via-IR: nothing false — every listed call is one the plain build made, in the same order', async () => {
+    for (const [key] of CASES) {
+      const truth = (await expectedOf('plain', tx.plain[key]!)).get('')!;
+      const doc = jsonOf(await run([tx.viaIR[key]!, '--json', '--internal'], dirs.viaIR));
+      const flat = (calls: readonly { name: string; children: any[] }[]): string[] => calls.flatMap((c) => [c.name, ...flat(c.children)]);
+      const listed = flat(doc.calls.internalCalls ?? []);
+      const real = flat(truth);
+      let at = 0;
+      for (const name of listed) {
+        while (at < real.length && real[at] !== name) at++;
+        expect(at, `${key}: ${listed.join(',')} within ${real.join(',')}`).toBeLessThan(real.length);
+        at++;
+      }
+    }
+  });
+
+  test('without --internal nothing changes: no internalCalls', async () => {
+    const doc = jsonOf(await run([tx.plain.withdraw!, '--json'], dirs.plain));
+    expect(JSON.stringify(doc)).not.toContain('internalCalls');
+  });
+
+  test('no matching artifact: nothing listed, the exit by the status', async () => {
+    const r = await run([tx.plain.overLimit!, '--json', '--internal'], elsewhere);
+    expect(r.code).toBe(1);
+    expect(JSON.stringify(jsonOf(r))).not.toContain('internalCalls');
+  });
+
+  test('artifacts without ASTs (forge build without --ast): nothing listed, and a warning says how to get them', async () => {
+    const r = await run([tx.plain.withdraw!, '--json', '--internal'], noAst);
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    expect(JSON.stringify(doc)).not.toContain('internalCalls');
+    expect(doc.warnings.join('\n')).toContain('forge build --ast');
+  });
+});
+
+describe('--internal in the views', () => {
+  test('text: internal calls under their call, marked ◦, an external call under the internal function that made it', async () => {
+    const r = await run([tx.plain.settle!, '--internal'], dirs.plain);
+    expect(r.code).toBe(0);
+    const tree = r.stdout.split('\n').filter((l) => /◦|call /.test(l)).map((l) => l.replace(/ · [\d,]+ gas.*$/, '').trimEnd());
+    expect(tree.slice(-5)).toEqual([
+      expect.stringMatching(/^ {2}├─ ◦ Bank\._settle$/),
+      expect.stringMatching(/^ {2}│ {2}├─ ◦ Bank\._notify$/),
+      expect.stringMatching(/^ {2}│ {2}│ {2}└─ call Oracle::ping\(x: 300\)$/),
+      expect.stringMatching(/^ {2}│ {2}│ {5}└─ ◦ Oracle\._bump$/),
+      expect.stringMatching(/^ {2}│ {2}└─ ◦ Bank\._fee$/),
+    ].slice(0, 5));
+  });
+
+  test('--gas-out: internal frames in the stacks, the same total as without --internal', async () => {
+    const a = join(elsewhere, 'with.folded');
+    const b = join(elsewhere, 'without.folded');
+    await run([tx.plain.withdraw!, '--internal', '--gas-out', a], dirs.plain);
+    await run([tx.plain.withdraw!, '--gas-out', b], dirs.plain);
+    const sum = (path: string): bigint => readFileSync(path, 'utf8').trim().split('\n').reduce((n, l) => n + BigInt(l.split(' ').at(-1)!), 0n);
+    expect(sum(a)).toBe(sum(b));
+    const stacks = readFileSync(a, 'utf8');
+    expect(stacks).toMatch(/::withdraw;Bank\._checkLimit;Bank\._fee \d+\n/);
+    expect(stacks).toMatch(/::withdraw;Bank\._debit;SafeMathLib\.sub \d+\n/);
+  });
+
+  test('txray call --internal: the simulated call\'s internal calls', async () => {
+    const r = await run(['call', bank.plain, 'withdraw(uint256)', '50', '--from', DEV.sender, '--json', '--internal'], dirs.plain);
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    expect(shape(doc.calls.internalCalls)).toBe('_checkLimit(_fee),_debit(sub)');
+  });
+});
