@@ -76,6 +76,8 @@ export interface JumpTrail {
   readonly from: number[];
   readonly to: number[];
   readonly gas: number[];
+  /** For each log the frame emitted, in order: how many JUMPs it had taken then. */
+  readonly logs: number[];
   /** The gas the frame was given, and what was left when it ended (null while it runs). */
   readonly gasLimit: number;
   endGas: number | null;
@@ -177,7 +179,7 @@ class Recording {
     if (this.facts !== null) {
       // (A create's message has no code address: EthereumJS's getter throws; its new address is set at its end.)
       const codeAddress = m.to === undefined ? '' : m.codeAddress.toString().toLowerCase();
-      const trail = this.trailOf?.has(codeAddress) === true ? { from: [], to: [], gas: [], gasLimit: Number(m.gasLimit), endGas: null } : undefined;
+      const trail = this.trailOf?.has(codeAddress) === true ? { from: [], to: [], gas: [], logs: [], gasLimit: Number(m.gasLimit), endGas: null } : undefined;
       const calledAt = parent?.facts?.trail?.from.length;
       this.facts.set(frameKey(traceAddress), (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress, ...(trail === undefined ? {} : { trail }), ...(calledAt === undefined ? {} : { calledAt }) }));
     }
@@ -311,6 +313,7 @@ function logOf(rec: Recording | null, r: OpRunState): void {
   const log = r.interpreter._result.logs.at(-1);
   if (rec == null || running === undefined || log === undefined) return;
   const [address, topics, data] = log;
+  running.facts?.trail?.logs.push(running.facts.trail.from.length);
   rec.logs.push({ traceAddress: running.traceAddress, position: running.frame.calls.length, address: bytesToHex(address), topics: topics.map((x) => bytesToHex(x)), data: bytesToHex(data) });
 }
 

@@ -29,6 +29,8 @@ export interface FrameEnd {
   readonly at?: number;
   /** By the index of each call in the frame's `children`: where it was made; a call made before jump k is at k's position. */
   readonly callsAt: readonly number[];
+  /** The frame's events, in order: where each was emitted (as callsAt), and how many of its calls were made before it. */
+  readonly eventsAt?: ReadonlyArray<{ readonly at: number; readonly calls: number }>;
 }
 
 /** An internal call while its jumps are read. */
@@ -88,9 +90,18 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
   const top: InternalItem[] = [];
   const open: Open[] = [];
   let made = 0;
+  let emitted = 0;
+  const events = end.eventsAt ?? [];
+  // The calls and events made before position `upTo`, in the order they ran.
   const place = (upTo: number): void => {
     const items = open.at(-1)?.items ?? top;
-    while (made < end.callsAt.length && end.callsAt[made]! <= upTo) items.push(made++);
+    for (;;) {
+      const call = made < end.callsAt.length && end.callsAt[made]! <= upTo;
+      const event = emitted < events.length && events[emitted]!.at <= upTo;
+      if (event && (!call || events[emitted]!.calls <= made)) items.push({ event: emitted++ });
+      else if (call) items.push(made++);
+      else return;
+    }
   };
   const close = (o: Open, gas: number, to: number): void => {
     if (o.call === null) return;

@@ -53,8 +53,8 @@ export interface CallDecoding {
   readonly internal?: readonly InternalItem[];
 }
 
-/** Inside an external frame: one of its internal calls, or one of its own calls (an index into the frame's `children`). */
-export type InternalItem = InternalCall | number;
+/** Inside an external frame: one of its internal calls, one of its own calls (an index into the frame's `children`), or one of its events (`event`: the frame's k-th, as placed in `events`). */
+export type InternalItem = InternalCall | number | { readonly event: number };
 
 /** A Solidity internal function a frame ran: entered by a JUMP its source map marks `i`, left by the matching `o`. */
 export interface InternalCall {

@@ -45,10 +45,12 @@ export async function traceInternal(
   if (model.tree === null || (!fromArtifacts && given.verified.size === 0)) return { model, replay };
   const missing = calledCode(model).filter((a) => !given.codes.has(a) && (fromArtifacts || given.verified.has(a)));
   const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
-  const frames = internalFrames(model, decoder.index.artifacts, codes, given.verified);
+  const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
+  // forge build leaves the ASTs out of its artifacts unless asked (--ast, or ast = true).
+  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst} call(s) ran code whose artifact carries no AST, so their internal functions cannot be named; build with forge build --ast (or ast = true in foundry.toml).`];
   if (frames.length === 0) {
     s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
-    return { model, replay };
+    return { model: noAst.length === 0 ? model : { ...model, warnings: [...model.warnings, ...noAst] }, replay };
   }
   const started = performance.now();
   const trailOf = new Set(frames.map((f) => f.codeAddress!));
@@ -66,9 +68,10 @@ export async function traceInternal(
     s.debug?.(`--internal: the local run gave nothing in ${ms} ms (${facts})`);
     return { model: { ...model, warnings: [...model.warnings, `--internal: the transaction could not be run in txray's EVM (${facts}); no internal calls are shown.`] }, replay: shared };
   }
-  const read = readInternalCalls(frames, facts);
+  const read = readInternalCalls(frames, facts, model.events);
   let jumps = 0;
   for (const f of facts.values()) jumps += f.trail?.from.length ?? 0;
   s.debug?.(`--internal: a local run of ${ms} ms kept ${jumps} jump(s) of ${frames.length} frame(s) (${trailOf.size} code(s)); internal calls read for ${read.size}`);
-  return { model: withCallDecodings(model, read), replay: shared };
+  const traced = withCallDecodings(model, read);
+  return { model: noAst.length === 0 ? traced : { ...traced, warnings: [...traced.warnings, ...noAst] }, replay: shared };
 }

@@ -3,7 +3,7 @@
  * stack), and only the last few levels of guides are drawn, so a 10,000-deep chain costs O(n) output.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CallNode, CallTree, DecodedModel, PlacedEvent } from '../model/types.js';
+import type { CallNode, CallTree, DecodedModel, InternalCall, InternalItem, PlacedEvent } from '../model/types.js';
 import { sourceLine } from './renderSource.js';
 import { byteLength, toDecimal } from '../raw/hex.js';
 import type { RpcLog } from '../raw/types.js';
@@ -261,9 +261,32 @@ function eventSegments(index: number, log: RpcLog, c: ChalkInstance, s: AddressS
   out.add(`${more} · ${formatBytes(byteLength(log.data))}`, c.dim);
 }
 
-/** One line to draw: a call, an event placed inside its call, or a folded run of either. */
+/** --internal: an internal call of `frame`, drawn under it with what ran inside it (`placed`: the frame's events). */
+interface InternalRow {
+  readonly internal: InternalCall;
+  readonly frame: CallNode;
+  readonly placed: readonly PlacedEvent[];
+}
+
+type Item = TreeItem | InternalRow;
+
+/** A frame's internal items as tree items: its calls and events where they ran, its internal calls as rows. */
+function internalItems(items: readonly InternalItem[], frame: CallNode, placed: readonly PlacedEvent[]): Item[] {
+  // (Events are drawn only where the view places them.)
+  return items.flatMap((x): Item[] => (typeof x === 'number' ? [frame.children[x]!] : 'event' in x ? (placed[x.event] === undefined ? [] : [placed[x.event]!]) : [{ internal: x, frame, placed }]));
+}
+
+function internalSegments(x: InternalCall, c: ChalkInstance, out: Sink): void {
+  out.add('◦ ', c.cyan);
+  out.add(x.contract === null ? x.name : `${x.contract}.${x.name}`);
+  out.outcome();
+  out.add(` · ${groupDigits(x.gasUsed)} gas`, c.dim);
+  if (x.reverted) out.add(' ✗ running when it reverted', c.red, ' ✗');
+}
+
+/** One line to draw: a call, an event placed inside its call, an internal call, or a folded run of calls or events. */
 interface Entry {
-  readonly item: TreeItem;
+  readonly item: Item;
   readonly last: boolean;
   readonly depth: number;
 }
@@ -294,7 +317,7 @@ function folding(events: TreeEvents | undefined, decoded: DecodedModel | undefin
 }
 
 /** Push items so that they pop in the order given. */
-function pushAll(stack: Entry[], items: readonly TreeItem[], depth: number): void {
+function pushAll(stack: Entry[], items: readonly Item[], depth: number): void {
   for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, last: i === items.length - 1, depth });
 }
 
@@ -302,6 +325,8 @@ function pushAll(stack: Entry[], items: readonly TreeItem[], depth: number): voi
 function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEvents | undefined, fold: Folding | null): void {
   const placed = events?.byNode.get(node);
   const children = node.children;
+  const internal = node.decoded?.internal;
+  if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? []), depth);
   if (placed === undefined || placed.length === 0) {
     if (fold !== null && children.length >= FOLD_AT) return pushAll(stack, foldRuns(children, fold.key), depth);
     for (let i = children.length - 1; i >= 0; i--) stack.push({ item: children[i]!, last: i === children.length - 1, depth });
@@ -348,7 +373,10 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
     const prefix = guidePrefix(guides, depth, last);
     const room = o.width - 2 - prefix.length;
     let build: Build;
-    if ('children' in item) {
+    if ('internal' in item) {
+      build = (out) => internalSegments(item.internal, c, out);
+      pushAll(stack, internalItems(item.internal.inside, item.frame, item.placed), depth + 1);
+    } else if ('children' in item) {
       const gas = item === tree.root ? o.rootGas : undefined;
       build = (out, s) => nodeSegments(item, c, s, out, gas);
       pushItems(stack, item, depth + 1, events, fold);

@@ -61,7 +61,7 @@ export interface JsonInternalCall {
 function internalJson(items: readonly InternalItem[]): JsonInternalCall[] {
   const out: JsonInternalCall[] = [];
   for (const item of items) {
-    if (typeof item === 'number') continue;
+    if (typeof item === 'number' || 'event' in item) continue;
     const calls = item.inside.filter((x): x is number => typeof x === 'number');
     out.push({ name: item.name, contract: item.contract, file: item.file, line: item.line, gasUsed: item.gasUsed.toString(), ...(item.reverted ? { reverted: true as const } : {}), children: internalJson(item.inside), ...(calls.length > 0 ? { calls } : {}) });
   }

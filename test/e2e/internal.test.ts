@@ -139,7 +139,7 @@ describe('--internal on a mined transaction', () => {
   test('a custom error inside an internal call: the running one is marked reverted', async () => {
     const doc = jsonOf(await run([tx.plain.overLimit!, '--json', '--internal'], dirs.plain));
     expect(doc.calls.internalCalls).toEqual([expect.objectContaining({ name: '_checkLimit', contract: 'Bank', file: 'src/Bank.sol', reverted: true, children: [] })]);
-    expect(doc.calls.revert).toMatchObject({ custom: { name: 'OverLimit' } });
+    expect(doc.calls.revert).toMatchObject({ kind: 'custom', name: 'OverLimit' });
   });
 
   test('an external call made inside an internal function is under it (its index in children)', async () => {
@@ -191,12 +191,12 @@ describe('--internal in the views', () => {
     expect(r.code).toBe(0);
     const tree = r.stdout.split('\n').filter((l) => /◦|call /.test(l)).map((l) => l.replace(/ · [\d,]+ gas.*$/, '').trimEnd());
     expect(tree.slice(-5)).toEqual([
-      expect.stringMatching(/^ {2}├─ ◦ Bank\._settle$/),
-      expect.stringMatching(/^ {2}│ {2}├─ ◦ Bank\._notify$/),
-      expect.stringMatching(/^ {2}│ {2}│ {2}└─ call Oracle::ping\(x: 300\)$/),
-      expect.stringMatching(/^ {2}│ {2}│ {5}└─ ◦ Oracle\._bump$/),
-      expect.stringMatching(/^ {2}│ {2}└─ ◦ Bank\._fee$/),
-    ].slice(0, 5));
+      '  └─ ◦ Bank._settle',
+      '     ├─ ◦ Bank._notify',
+      expect.stringMatching(/^ {5}│ {2}└─ call Oracle::ping\(x: 300\)$/),
+      '     │     └─ ◦ Oracle._bump',
+      '     └─ ◦ Bank._fee',
+    ]);
   });
 
   test('--gas-out: internal frames in the stacks, the same total as without --internal', async () => {
