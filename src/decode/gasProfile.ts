@@ -4,7 +4,8 @@
  * adds up to the root call's gas used. Parity omits `gasUsed` on failed entries; such a call's gas, and
  * its parent's self gas, are unknown, never 0.
  */
-import type { CallNode, Decoded, GasProfile, Receipt } from '../model/types.js';
+import type { CallNode, Decoded, GasProfile, Receipt, StackFrame } from '../model/types.js';
+import { internalGas } from './internalGas.js';
 import type { Hex } from '../raw/types.js';
 
 const gasOf = (n: CallNode): bigint | null => n.gasUsed;
@@ -23,14 +24,16 @@ function keyOf(n: CallNode): { address: Hex | null; selector: Hex | null; name: 
 
 export function gasProfile(root: CallNode): GasProfile {
   const rows = new Map<string, { address: Hex | null; function: string | null; selector: Hex | null; calls: number; gasUsed: bigint | null; selfGas: bigint | null }>();
-  const folded: Array<{ stack: CallNode[]; selfGas: bigint }> = [];
+  const folded: Array<{ stack: StackFrame[]; selfGas: bigint }> = [];
   let unknown = 0;
-  const rowOf = new Map<CallNode, string>();
+  const rowOf = new Map<StackFrame, string>();
   // Iterative walk with the path to each node (trees can be 1,000s deep and 20,000 wide).
-  const stack: Array<{ node: CallNode; path: CallNode[] }> = [{ node: root, path: [root] }];
+  const stack: Array<{ node: CallNode; path: StackFrame[] }> = [{ node: root, path: [root] }];
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, path: [...path, node.children[i]!] });
+    const internal = node.decoded?.internal;
+    const split = internal === undefined || node.gasUsed === null ? null : internalGas(node, node.gasUsed, internal);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, path: [...path, ...(split?.via.get(i) ?? []), node.children[i]!] });
     if (node.type === 'suicide' || node.type === 'reward') continue; // no gas of their own
     const used = gasOf(node);
     if (used === null) unknown++;
@@ -51,7 +54,11 @@ export function gasProfile(root: CallNode): GasProfile {
     if (!nestedInSameRow) row.gasUsed = row.gasUsed === null || used === null ? null : row.gasUsed + used;
     row.selfGas = row.selfGas === null || self === null ? null : row.selfGas + self;
     rows.set(id, row);
-    if (self !== null) folded.push({ stack: path, selfGas: self });
+    if (self !== null && split !== null) {
+      // --internal: the frame's self gas split over its internal calls (the same sum).
+      folded.push({ stack: path, selfGas: split.self });
+      for (const s of split.stacks) folded.push({ stack: [...path, ...s.stack], selfGas: s.selfGas });
+    } else if (self !== null) folded.push({ stack: path, selfGas: self });
   }
   const sorted = [...rows.values()].sort((a, b) => {
     if (a.selfGas === null || b.selfGas === null) return a.selfGas === null ? (b.selfGas === null ? 0 : 1) : -1;

@@ -561,6 +561,9 @@ export interface GasRow {
   readonly selfGas: bigint | null;
 }
 
+/** A frame of a gas stack: a call, or (--internal) an internal call inside one. */
+export type StackFrame = CallNode | InternalCall;
+
 export interface GasProfile {
   /** Sorted by self gas, largest first (unknown last). */
   readonly rows: readonly GasRow[];
@@ -569,7 +572,7 @@ export interface GasProfile {
   /** Calls whose gas is unknown (failed Parity entries): the sums are partial when there are any. */
   readonly unknown: number;
   /** Folded stacks, one line per call path with its self gas ("a;b;c 123"), for flame-graph viewers. */
-  readonly folded: readonly { readonly stack: readonly CallNode[]; readonly selfGas: bigint }[];
+  readonly folded: readonly { readonly stack: readonly StackFrame[]; readonly selfGas: bigint }[];
 }
 
 /** How it ended, the operations it carried included: partial when it succeeded but a user operation or Safe transaction in it failed. */

@@ -22,6 +22,6 @@ export function withCallDecodings(model: InspectModel, added: ReadonlyMap<CallNo
     tree: { ...model.tree, root: to(model.tree.root) },
     events: model.events === null ? null : new Map([...model.events].map(([n, e]) => [to(n), e])),
     failure: model.failure === null || model.failure.origin === null ? model.failure : { ...model.failure, origin: to(model.failure.origin) },
-    ...(model.decoded === undefined || profile === undefined ? {} : { decoded: { ...model.decoded, gasProfile: { ...profile, folded: profile.folded.map((f) => ({ ...f, stack: f.stack.map(to) })) } } }),
+    ...(model.decoded === undefined || profile === undefined ? {} : { decoded: { ...model.decoded, gasProfile: { ...profile, folded: profile.folded.map((f) => ({ ...f, stack: f.stack.map((x) => ('children' in x ? to(x) : x)) })) } } }),
   };
 }

@@ -8,7 +8,7 @@ import { rootCountsIntrinsicGas } from '../raw/parseCallTrace.js';
 import Table from 'cli-table3';
 import { gasOutsideCalls } from '../decode/gasProfile.js';
 
-import type { CallNode, GasProfile, GasRow, InspectModel } from '../model/types.js';
+import type { GasProfile, GasRow, InspectModel, StackFrame } from '../model/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { groupDigits, percent } from '../format/format.js';
 import { showAddress, showTarget } from '../words/formatDecoded.js';
@@ -53,7 +53,8 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
 }
 
 /** A frame's name for a folded stack: "Contract::function", no ';' or whitespace (the format's separators). */
-function frame(n: CallNode, m: InspectModel): string {
+function frame(n: StackFrame, m: InspectModel): string {
+  if (!('children' in n)) return (n.contract === null ? n.name : `${n.contract}.${n.name}`).replace(/[;\s]/g, '_');
   const fn = n.decoded?.function;
   const target = n.to === null ? '?' : (shownName(m.decoded, n.to) ?? showAddress(n.to, { decoded: m.decoded, short: false }));
   const name = n.type === 'create' ? 'constructor' : (fn?.name ?? (n.input !== null && n.input.length >= 10 ? n.input.slice(0, 10) : '(no data)'));
