@@ -55,15 +55,19 @@ export interface JsonInternalCall {
   readonly reverted?: true;
   readonly children: readonly JsonInternalCall[];
   readonly calls?: readonly number[];
+  /** How many of the frame's calls had been made when it was entered: its place among them. */
+  readonly callsBefore: number;
 }
 
 /** A frame's internal calls in the --json spelling: its own calls stay in `children`, each internal call says which of them it made. */
-function internalJson(items: readonly InternalItem[]): JsonInternalCall[] {
+function internalJson(items: readonly InternalItem[], made = { count: 0 }): JsonInternalCall[] {
   const out: JsonInternalCall[] = [];
   for (const item of items) {
+    if (typeof item === 'number') made.count++;
     if (typeof item === 'number' || 'event' in item) continue;
     const calls = item.inside.filter((x): x is number => typeof x === 'number');
-    out.push({ name: item.name, contract: item.contract, file: item.file, line: item.line, gasUsed: item.gasUsed.toString(), ...(item.reverted ? { reverted: true as const } : {}), children: internalJson(item.inside), ...(calls.length > 0 ? { calls } : {}) });
+    const callsBefore = made.count;
+    out.push({ name: item.name, contract: item.contract, file: item.file, line: item.line, gasUsed: item.gasUsed.toString(), ...(item.reverted ? { reverted: true as const } : {}), children: internalJson(item.inside, made), ...(calls.length > 0 ? { calls } : {}), callsBefore });
   }
   return out;
 }

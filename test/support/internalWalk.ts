@@ -26,6 +26,7 @@ export interface WalkedCall {
   reverted?: true;
   children: WalkedCall[];
   calls?: number[];
+  callsBefore: number;
 }
 
 interface Entry {
@@ -138,7 +139,7 @@ export function walkInternal(logs: readonly StructLog[], built: Built, codeOf: (
         let call: WalkedCall | null = null;
         if (fn !== undefined && !(site.f === fn.f && site.s === fn.s && site.l === fn.l)) {
           const file = built.files.get(fn.f)!;
-          call = { name: fn.name, contract: fn.contract, file: file.path, line: file.bytes.subarray(0, fn.s).toString('latin1').split('\n').length, gasUsed: 0n, children: [] };
+          call = { name: fn.name, contract: fn.contract, file: file.path, line: file.bytes.subarray(0, fn.s).toString('latin1').split('\n').length, gasUsed: 0n, children: [], callsBefore: child };
           list.push(call);
         }
         open.push({ call, gas: step.gas, list, owner: call });
