@@ -17,7 +17,8 @@ import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { noRevertWords } from '../words/operationReason.js';
 import { escapeText } from '../raw/escape.js';
-import type { JsonCall, JsonDocument, JsonRaw } from '../render/renderJson.js';
+import type { JsonCall, JsonDocument, JsonInternalCall, JsonRaw } from '../render/renderJson.js';
+import { insideOrder } from '../render/insideOrder.js';
 import type { RevertJson } from '../model/decodeRevert.js';
 import { wrapMark } from '../render/wrapMark.js';
 
@@ -229,10 +230,13 @@ function pathTo(traceAddress: readonly unknown[]): CallNode[] {
 
 const treeRoot = h('ul', { class: 'tree', role: 'tree' });
 
+/** A row that opens: a call with calls, or (--internal) with internal calls. */
+const opens = (n: CallNode): boolean => n.children.length > 0 || (n.internalCalls?.length ?? 0) > 0;
+
 function row(n: CallNode): HTMLLIElement {
   const li = h('li', { 'data-trace-address': pathOf(n), role: 'treeitem', class: `call${n.error !== null ? ' failed' : failedBelow.has(n) ? ' failed-below' : ''}${hits.has(n) ? ' hit' : ''}${selected === n ? ' selected' : ''}` });
   const line = h('div', { class: 'line' });
-  if (n.children.length > 0) {
+  if (opens(n)) {
     li.setAttribute('aria-expanded', expanded.has(n) ? 'true' : 'false');
     const toggle = h('button', { class: 'toggle', type: 'button', 'aria-label': expanded.has(n) ? 'collapse' : 'expand' }, expanded.has(n) ? '▾' : '▸');
     toggle.addEventListener('click', (e) => {
@@ -254,7 +258,8 @@ function row(n: CallNode): HTMLLIElement {
   line.append(text);
   line.addEventListener('click', () => select(n));
   li.append(line);
-  if (n.children.length > 0 && expanded.has(n)) {
+  if (opens(n) && expanded.has(n) && n.internalCalls !== undefined) li.append(insideRows(n, null));
+  else if (n.children.length > 0 && expanded.has(n)) {
     const ul = h('ul', { role: 'group' });
     const limit = Math.min(n.children.length, shownChildren.get(n) ?? PAGE);
     for (let i = 0; i < limit; i++) ul.append(row(n.children[i]!));
@@ -270,6 +275,24 @@ function row(n: CallNode): HTMLLIElement {
   }
   elements.set(n, li);
   return li;
+}
+
+/** --internal: what ran inside frame `n` (at its top level, or inside one of its internal calls), in order: internal calls as rows of their own, its calls as rows. */
+function insideRows(n: CallNode, level: JsonInternalCall | null): HTMLUListElement {
+  const ul = h('ul', { role: 'group' });
+  for (const item of insideOrder(n.children.length, n.internalCalls ?? [], level)) {
+    if ('call' in item) {
+      ul.append(row(n.children[item.call]!));
+      continue;
+    }
+    const x = item.internal;
+    const text = h('span', { class: 'text' }, h('span', { class: 'kind' }, '◦'), ' ', h('span', { class: 'name' }, x.contract === null ? x.name : `${x.contract}.${x.name}`), h('span', { class: 'gas' }, ` · ${groupDigits(big(x.gasUsed))} gas`));
+    if (x.reverted === true) text.append(h('span', { class: 'error' }, ' ✗ running when it reverted'));
+    const li = h('li', { role: 'treeitem', class: `internal${x.reverted === true ? ' failed' : ''}`, title: `${x.file}:${x.line}` }, h('div', { class: 'line' }, h('span', { class: 'leaf' }, '·'), text));
+    if (x.children.length > 0 || (x.calls?.length ?? 0) > 0) li.append(insideRows(n, x));
+    ul.append(li);
+  }
+  return ul;
 }
 
 /** Draw `n`'s subtree again (or the whole tree), in place. */
@@ -401,7 +424,7 @@ const controls = h(
   'div',
   { class: 'controls' },
   button('expand all', 'expand-all', () => {
-    for (const n of all) if (n.children.length > 0) expanded.add(n);
+    for (const n of all) if (opens(n)) expanded.add(n);
     redraw();
   }),
   button('collapse all', 'collapse-all', () => {
@@ -411,7 +434,7 @@ const controls = h(
   button('to depth', 'to-depth', () => {
     const d = Math.max(0, Number(depthInput.value) || 0);
     expanded.clear();
-    for (const n of all) if (n.children.length > 0 && depthOf(n) < d) expanded.add(n);
+    for (const n of all) if (opens(n) && depthOf(n) < d) expanded.add(n);
     redraw();
   }),
   depthInput,
@@ -428,31 +451,63 @@ const ALL_BARS = 5000;
 const flameBox = h('div', { class: 'flame' });
 let flameRoot: CallNode | null = root;
 
+/** A bar's label, cut to its width. */
+function barLabel(name: string, x: number, w: number, d: number): SVGElement {
+  const label = svg('text', { x: (x + 3).toFixed(2), y: d * BAR + 13 });
+  // Cut between code points (an emoji is two UTF-16 units): never half a character.
+  const chars = Array.from(name);
+  label.textContent = chars.length * 7 > w ? `${chars.slice(0, Math.max(1, Math.floor(w / 7) - 1)).join('')}…` : name;
+  return label;
+}
+
 function drawFlame(): void {
   flameBox.replaceChildren();
   if (flameRoot === null) return;
   const top = flameRoot;
   const total = Number(big(top.gasUsed)) || 1;
   const scale = FLAME_WIDTH / total;
-  const base = depthOf(top);
   let maxDepth = 0;
+  const inner: Array<{ x: JsonInternalCall; at: number; w: number; d: number }> = [];
   const bars: Array<{ n: CallNode; x: number; w: number; d: number }> = [];
-  const stack: Array<{ n: CallNode; x: number }> = [{ n: top, x: 0 }];
+  const stack: Array<{ n: CallNode; x: number; d: number }> = [{ n: top, x: 0, d: 0 }];
   while (stack.length > 0) {
-    const { n, x } = stack.pop()!;
+    const { n, x, d } = stack.pop()!;
     const w = Number(big(n.gasUsed)) * scale;
     if (all.length > ALL_BARS && w < 0.5) continue;
-    const d = depthOf(n) - base;
     maxDepth = Math.max(maxDepth, d);
     bars.push({ n, x, w, d });
-    let cx = x;
-    for (const c of n.children) {
-      if (c.type === 'suicide') continue;
-      stack.push({ n: c, x: cx });
-      cx += Number(big(c.gasUsed)) * scale;
-    }
+    // --internal: the internal calls sit under their call, and the calls made inside them under them.
+    const lay = (level: JsonInternalCall | null, x0: number, depth: number): void => {
+      let cx = x0;
+      for (const item of n.internalCalls === undefined ? n.children.map((_, call) => ({ call })) : insideOrder(n.children.length, n.internalCalls, level)) {
+        if ('call' in item) {
+          const c = n.children[item.call]!;
+          if (c.type === 'suicide') continue;
+          stack.push({ n: c, x: cx, d: depth });
+          cx += Number(big(c.gasUsed)) * scale;
+          continue;
+        }
+        const gas = Number(big(item.internal.gasUsed)) * scale;
+        inner.push({ x: item.internal, at: cx, w: gas, d: depth });
+        maxDepth = Math.max(maxDepth, depth);
+        lay(item.internal, cx, depth + 1);
+        cx += gas;
+      }
+    };
+    lay(null, x, d + 1);
   }
   const picture = svg('svg', { width: FLAME_WIDTH, height: (maxDepth + 1) * BAR, viewBox: `0 0 ${FLAME_WIDTH} ${(maxDepth + 1) * BAR}`, role: 'img', 'aria-label': 'gas flame graph' });
+  for (const { x, at, w, d } of inner) {
+    const g = svg('g', { class: `bar internal${x.reverted === true ? ' failed' : ''}` });
+    const rect = svg('rect', { x: at.toFixed(2), y: d * BAR, width: Math.max(0, w).toFixed(2), height: BAR - 1, 'data-gas': x.gasUsed });
+    const title = svg('title');
+    const name = x.contract === null ? x.name : `${x.contract}.${x.name}`;
+    title.textContent = `◦ ${name} · ${groupDigits(big(x.gasUsed))} gas`;
+    rect.append(title);
+    g.append(rect);
+    if (w > 40) g.append(barLabel(`◦ ${name}`, at, w, d));
+    picture.append(g);
+  }
   for (const { n, x, w, d } of bars) {
     const g = svg('g', { class: `bar${n.error !== null ? ' failed' : ''}` });
     const rect = svg('rect', { x: x.toFixed(2), y: d * BAR, width: Math.max(0, w).toFixed(2), height: BAR - 1, 'data-trace-address': pathOf(n), 'data-gas': n.gasUsed === null ? '' : big(n.gasUsed).toString() });
@@ -467,14 +522,7 @@ function drawFlame(): void {
       select(n);
     });
     g.append(rect);
-    if (w > 40) {
-      const label = svg('text', { x: (x + 3).toFixed(2), y: d * BAR + 13 });
-      const name = callName(n);
-      // Cut between code points (an emoji is two UTF-16 units): never half a character.
-      const chars = Array.from(name);
-      label.textContent = chars.length * 7 > w ? `${chars.slice(0, Math.max(1, Math.floor(w / 7) - 1)).join('')}…` : name;
-      g.append(label);
-    }
+    if (w > 40) g.append(barLabel(callName(n), x, w, d));
     picture.append(g);
   }
   flameBox.append(picture);
@@ -691,7 +739,7 @@ function gasSection(): HTMLElement | null {
 
 if (root !== null) {
   if (all.length <= SMALL_TREE) {
-    for (const n of all) if (n.children.length > 0) expanded.add(n);
+    for (const n of all) if (opens(n)) expanded.add(n);
   } else expanded.add(root);
   // The path to the failing call is open from the start.
   const origin: unknown = doc.failure?.origin;
@@ -699,7 +747,7 @@ if (root !== null) {
     const n = byPath.get(origin.join('.'));
     if (n !== undefined) {
       openPath(n);
-      if (n.children.length > 0) expanded.add(n);
+      if (opens(n)) expanded.add(n);
     }
   }
 }

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { DEV, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { type Built, readBuilt, type StructLog, walkInternal, type WalkedCall } from '../support/internalWalk.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -216,5 +217,32 @@ describe('--internal in the views', () => {
     expect(r.code).toBe(0);
     const doc = jsonOf(r);
     expect(shape(doc.calls.internalCalls)).toBe('_checkLimit(_fee),_debit(sub)');
+  });
+
+  test('--html: the tree shows the internal calls where they ran, and the flame graph a bar for each', async () => {
+    const file = join(elsewhere, 'settle.html');
+    const r = await run([tx.plain.settle!, '--internal', '--html', file, '--quiet'], dirs.plain);
+    expect(r.code).toBe(0);
+    const browser = await launchBrowser(inject('chromiumPath'));
+    try {
+      const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+      await page.goto(`file://${file}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      expect(problems).toEqual([]);
+      // In order, nested: _settle holds _notify (which holds the call to the Oracle, which holds _bump) and _fee.
+      const rows = await page.locator('.tree li.internal > .line .name, .tree li.call > .line .name').allTextContents();
+      expect(rows.slice(1).map((t) => t.replace(/^.*::/, ''))).toEqual(['Bank._settle', 'Bank._notify', 'ping(x: 300)', 'Oracle._bump', 'Bank._fee']);
+      expect(await page.locator('.tree li.internal li.internal li.call li.internal .name').allTextContents()).toEqual(['Oracle._bump']);
+      const bars = await page.locator('.flame g.internal title').allTextContents();
+      const doc = jsonOf(await run([tx.plain.settle!, '--internal', '--json'], dirs.plain));
+      const settle = doc.calls.internalCalls[0];
+      expect(bars).toContain(`◦ Bank._settle · ${BigInt(settle.gasUsed).toLocaleString('en-US')} gas`);
+      expect(bars.map((b) => b.replace(/ · .*$/, '')).sort()).toEqual(['◦ Bank._fee', '◦ Bank._notify', '◦ Bank._settle', '◦ Oracle._bump']);
+    } finally {
+      await browser.close();
+    }
   });
 });
