@@ -13,6 +13,8 @@ import { foundryBinary, startAnvil } from './lib/anvil.mjs';
 import { launchBrowser } from './lib/browser.mjs';
 import { startHardhat } from './lib/hardhat.mjs';
 import { call, crowdedBlock, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
+import { writeInternalProject } from './lib/internalProject.mjs';
+import { encodeDeployData, encodeFunctionData } from 'viem';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 // BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes).
@@ -27,11 +29,11 @@ const cast = foundryBinary('cast');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 /** Run a command, discard stdout through a pipe, return wall ms and peak RSS (MB, when /usr/bin/time exists). */
-function measure(cmd, args, env = process.env) {
+function measure(cmd, args, env = process.env, cwd = undefined) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const full = TIME ? [TIME, ['-f', '%M', cmd, ...args]] : [cmd, args];
-    const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1' } });
+    const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1' }, cwd });
     let err = '';
     child.stdout.on('data', () => undefined);
     child.stderr.on('data', (d) => (err += d));
@@ -204,9 +206,47 @@ async function sameHolderRow(anvil) {
   }
 }
 
+/**
+ * (i) --internal: a lookup with it against the same lookup without it, in a project whose contracts
+ * match (test/fixtures/internal, built with ASTs), on anvil; goal: at most 1.5× the time.
+ */
+async function internalRow(anvil) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'txray-bench-internal-'));
+  const built = writeInternalProject(dir);
+  const deployed = async (name, args) => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: built[name].abi, bytecode: built[name].bytecode, args }) }))).contractAddress;
+  const bank = await deployed('Bank', [await deployed('Oracle', [])]);
+  const hash = await send(anvil.rpc, { to: bank, gas: '0x100000', data: encodeFunctionData({ abi: built.Bank.abi, functionName: 'settle', args: [300n] }) });
+  await receipt(anvil.rpc, hash);
+  const args = [bin, hash, '-r', anvil.url];
+  const [with_, without] = [[], []];
+  await measure(process.execPath, [...args, '--internal'], PLAIN_ENV, dir);
+  for (let i = 0; i < RUNS; i++) {
+    without.push(await measure(process.execPath, args, PLAIN_ENV, dir));
+    with_.push(await measure(process.execPath, [...args, '--internal'], PLAIN_ENV, dir));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  if ([...with_, ...without].some((r) => r.code !== 0)) throw new Error('(i): a run did not exit 0');
+  const ms = (runs) => median(runs.map((r) => r.ms));
+  return { case: '(i) --internal: 4 internal calls in 2 frames, loopback', withMs: ms(with_), withoutMs: ms(without), ratio: ms(with_) / ms(without), goal: 1.5 };
+}
+
+/** Row (i) as a line of its own table. */
+function printInternalRow(r) {
+  console.log('| case | txray --internal ms | without ms | ratio | goal | met |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| ${r.case} | ${r.withMs.toFixed(0)} | ${r.withoutMs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ≤ ${r.goal}× | ${r.ratio <= r.goal ? 'yes' : 'no'} |`);
+}
+
 const anvil = await startAnvil(['--gas-limit', '300000000']);
 const proxy = await delayProxy(anvil.url, 40);
 try {
+  if (ONLY === 'i') {
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (i) only`);
+    printInternalRow(await internalRow(anvil));
+    await proxy.close();
+    await anvil.stop();
+    process.exit(0);
+  }
   if (ONLY === 'q') {
     const r = await sameHolderRow(anvil);
     const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
@@ -277,6 +317,7 @@ try {
     { ...(await compareCall('(s) call: 14 calls, +40 ms/request', runWords, proxy.url)), goal: 1 },
     { ...(await compareCall('(s) call: a revert with a custom error, loopback', failWords, anvil.url)), goal: 1 },
   ];
+  const internal = await internalRow(anvil);
   const bJson = [];
   for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
   const report = await measureReport(b, anvil.url);
@@ -356,6 +397,8 @@ try {
   console.log('\n| simulation | txray call ms | no NODE_EXTRA_CA_CERTS | cast call --trace ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of simulations) console.log(compareRow(r));
+  console.log('');
+  printInternalRow(internal);
 } finally {
   await proxy.close();
   await anvil.stop();
