@@ -14,6 +14,11 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { DEV, receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { foundryDebug } from '../../src/decode/loadDebug.js';
+import { internalCallsOf } from '../../src/locate/internalCallsOf.js';
+import { jumpsOfSteps } from '../../src/locate/jumpsOfSteps.js';
+import { openAt } from '../../src/locate/openAt.js';
+import type { InternalCall, InternalItem } from '../../src/model/types.js';
 import { type Built, readBuilt, type StructLog, walkInternal, type WalkedCall } from '../support/internalWalk.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
@@ -183,6 +188,32 @@ describe('--internal on a mined transaction', () => {
     const doc = jsonOf(r);
     expect(JSON.stringify(doc)).not.toContain('internalCalls');
     expect(doc.warnings.join('\n')).toContain('forge build --ast');
+  });
+});
+
+describe('the pure stage on a step log (what a debugger reads)', () => {
+  test('jumpsOfSteps + internalCallsOf on anvil\'s struct logs give --json\'s calls and gas; openAt names the ones open at a step', async () => {
+    const trace = (await anvil.rpc('debug_traceTransaction', [tx.plain.withdraw!, { enableMemory: false }])) as { structLogs: StructLog[] };
+    const logs = trace.structLogs;
+    const steps = { pc: logs.map((l) => l.pc), op: logs.map((l) => (l.op === 'JUMP' ? 0x56 : 0)), depth: logs.map((l) => l.depth), gas: logs.map((l) => l.gas) };
+    const file = join(dirs.plain, 'out', 'Bank.sol', 'Bank.json');
+    const debug = foundryDebug(file, JSON.parse(readFileSync(file, 'utf8')))!.runtime()!;
+    const code = (await anvil.rpc('eth_getCode', [bank.plain, 'latest'])) as `0x${string}`;
+    const jumps = jumpsOfSteps(steps, 0);
+    const items = internalCallsOf(code, debug, jumps, { gas: logs.at(-1)!.gas, reverted: false, at: jumps.end, callsAt: [] })!;
+    const calls = (xs: readonly InternalItem[]): InternalCall[] => xs.filter((x): x is InternalCall => typeof x === 'object' && !('event' in x));
+    const view = (xs: readonly InternalItem[]): unknown[] => calls(xs).map((c) => ({ name: c.name, gasUsed: String(c.gasUsed), children: view(c.inside) }));
+    const doc = jsonOf(await run([tx.plain.withdraw!, '--json', '--internal'], dirs.plain));
+    const fromJson = (xs: any[]): unknown[] => xs.map((c) => ({ name: c.name, gasUsed: c.gasUsed, children: fromJson(c.children) }));
+    expect(view(items)).toEqual(fromJson(doc.calls.internalCalls));
+    const [check, debit] = calls(items);
+    const fee = calls(check!.inside)[0]!;
+    // Positions are step indexes: the steps from each jump in to its jump out.
+    expect(logs[fee.from]!.op).toBe('JUMP');
+    expect(openAt(items, fee.from + 1).map((c) => c.name)).toEqual(['_checkLimit', '_fee']);
+    expect(openAt(items, fee.to + 1).map((c) => c.name)).toEqual(['_checkLimit']);
+    expect(openAt(items, debit!.to - 1).map((c) => c.name)).toEqual(['_debit']);
+    expect(openAt(items, 0)).toEqual([]);
   });
 });
 
