@@ -268,12 +268,44 @@ interface InternalRow {
   readonly placed: readonly PlacedEvent[];
 }
 
-type Item = TreeItem | InternalRow;
+/** A run of alike internal calls that called nothing, folded into one line. */
+interface InternalRun {
+  readonly internalRun: readonly InternalCall[];
+}
 
-/** A frame's internal items as tree items: its calls and events where they ran, its internal calls as rows. */
-function internalItems(items: readonly InternalItem[], frame: CallNode, placed: readonly PlacedEvent[]): Item[] {
+type Item = TreeItem | InternalRow | InternalRun;
+
+/** What makes internal calls alike for folding: the same function, nothing inside, not running at a revert. */
+const internalKey = (x: Item): string | null => ('internal' in x && x.internal.inside.length === 0 && x.internal.reverted !== true ? `${x.internal.contract ?? ''}.${x.internal.name}` : null);
+
+/** Runs of FOLD_AT or more alike internal calls, each as one InternalRun. */
+function foldInternal(items: readonly Item[]): Item[] {
+  const out: Item[] = [];
+  for (let i = 0; i < items.length; ) {
+    const key = internalKey(items[i]!);
+    let j = i + 1;
+    if (key !== null) while (j < items.length && internalKey(items[j]!) === key) j++;
+    if (key !== null && j - i >= FOLD_AT) out.push({ internalRun: items.slice(i, j).map((x) => (x as InternalRow).internal) });
+    else out.push(...items.slice(i, j));
+    i = j;
+  }
+  return out;
+}
+
+/** A frame's internal items as tree items: its calls and events where they ran, its internal calls as rows (alike runs folded unless --full). */
+function internalItems(items: readonly InternalItem[], frame: CallNode, placed: readonly PlacedEvent[], fold: boolean): Item[] {
   // (Events are drawn only where the view places them.)
-  return items.flatMap((x): Item[] => (typeof x === 'number' ? [frame.children[x]!] : 'event' in x ? (placed[x.event] === undefined ? [] : [placed[x.event]!]) : [{ internal: x, frame, placed }]));
+  const out = items.flatMap((x): Item[] => (typeof x === 'number' ? [frame.children[x]!] : 'event' in x ? (placed[x.event] === undefined ? [] : [placed[x.event]!]) : [{ internal: x, frame, placed }]));
+  return fold ? foldInternal(out) : out;
+}
+
+function internalRunSegments(run: readonly InternalCall[], c: ChalkInstance, out: Sink): void {
+  const x = run[0]!;
+  out.add(`${groupDigits(run.length)} × `, c.bold);
+  out.add('◦ ', c.cyan);
+  out.add(x.contract === null ? x.name : `${x.contract}.${x.name}`);
+  out.outcome();
+  out.add(` · ${groupDigits(run.reduce((n, r) => n + r.gasUsed, 0n))} gas in all`, c.dim);
 }
 
 function internalSegments(x: InternalCall, c: ChalkInstance, out: Sink): void {
@@ -326,7 +358,7 @@ function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEv
   const placed = events?.byNode.get(node);
   const children = node.children;
   const internal = node.decoded?.internal;
-  if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? []), depth);
+  if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? [], fold !== null), depth);
   if (placed === undefined || placed.length === 0) {
     if (fold !== null && children.length >= FOLD_AT) return pushAll(stack, foldRuns(children, fold.key), depth);
     for (let i = children.length - 1; i >= 0; i--) stack.push({ item: children[i]!, last: i === children.length - 1, depth });
@@ -375,7 +407,10 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
     let build: Build;
     if ('internal' in item) {
       build = (out) => internalSegments(item.internal, c, out);
-      pushAll(stack, internalItems(item.internal.inside, item.frame, item.placed), depth + 1);
+      pushAll(stack, internalItems(item.internal.inside, item.frame, item.placed, fold !== null), depth + 1);
+    } else if ('internalRun' in item) {
+      folded = true;
+      build = (out) => internalRunSegments(item.internalRun, c, out);
     } else if ('children' in item) {
       const gas = item === tree.root ? o.rootGas : undefined;
       build = (out, s) => nodeSegments(item, c, s, out, gas);

@@ -43,6 +43,7 @@ const CASES: Array<[string, string, unknown[]]> = [
   ['fact', 'fact', [5n]],
   ['both', 'both', [7n]],
   ['settle', 'settle', [300n]],
+  ['many', 'many', [12n]],
 ];
 
 beforeAll(async () => {
@@ -139,6 +140,7 @@ describe('--internal on a mined transaction', () => {
       fact: '[] _fact(_fact(_fact(_fact(_fact))))',
       both: '[] twice [0] ',
       settle: '[] _settle(_notify,_fee) [0] _bump',
+      many: `[] ${Array(12).fill('_fee').join(',')}`,
     });
   });
 
@@ -229,6 +231,15 @@ describe('--internal in the views', () => {
       '     │     └─ ◦ Oracle._bump',
       '     └─ ◦ Bank._fee',
     ]);
+  });
+
+  test('a long run of alike internal calls folds into one line, as the tree\'s calls do; --full shows each', async () => {
+    const doc = jsonOf(await run([tx.plain.many!, '--json', '--internal'], dirs.plain));
+    const total = doc.calls.internalCalls.reduce((n: bigint, c: { gasUsed: string }) => n + BigInt(c.gasUsed), 0n);
+    const folded = await run([tx.plain.many!, '--internal'], dirs.plain);
+    expect(folded.stdout).toContain(`└─ 12 × ◦ Bank._fee · ${total.toLocaleString('en-US')} gas in all`);
+    const full = await run([tx.plain.many!, '--internal', '--full'], dirs.plain);
+    expect(full.stdout.split('\n').filter((l) => l.includes('◦ Bank._fee · '))).toHaveLength(12);
   });
 
   test('--gas-out: internal frames in the stacks, the same total as without --internal', async () => {
