@@ -47,7 +47,7 @@ export async function traceInternal(
   const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
   const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
   // forge build leaves the ASTs out of its artifacts unless asked (--ast, or ast = true).
-  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst} call(s) ran code whose artifact carries no AST, so their internal functions cannot be named; build with forge build --ast (or ast = true in foundry.toml).`];
+  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst} call(s) ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
   if (frames.length === 0) {
     s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
     return { model: noAst.length === 0 ? model : { ...model, warnings: [...model.warnings, ...noAst] }, replay };
