@@ -22,13 +22,14 @@ import type { InternalCall, InternalItem } from '../../src/model/types.js';
 import { type Built, readBuilt, type StructLog, walkInternal, type WalkedCall } from '../support/internalWalk.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
-import { type Compiled, writeFoundryProject } from '../support/sourceProject.js';
+import { type Compiled, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/internal', import.meta.url));
 type Kind = 'plain' | 'optimized' | 'viaIR';
 const KINDS: readonly Kind[] = ['plain', 'optimized', 'viaIR'];
 const dirs: Record<Kind, string> = { plain: mkdtempSync(join(tmpdir(), 'txray-internal-plain-')), optimized: mkdtempSync(join(tmpdir(), 'txray-internal-opt-')), viaIR: mkdtempSync(join(tmpdir(), 'txray-internal-ir-')) };
 const noAst = mkdtempSync(join(tmpdir(), 'txray-internal-noast-'));
+const hardhat = mkdtempSync(join(tmpdir(), 'txray-internal-hh-'));
 const elsewhere = mkdtempSync(join(tmpdir(), 'txray-internal-none-'));
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 const built = {} as Record<Kind, Built>;
@@ -67,6 +68,8 @@ beforeAll(async () => {
       tx[kind][key] = hash;
     }
   }
+  // Hardhat's layout of the optimized build (the same settings: the same code), its ASTs in the build-info.
+  writeHardhatProject(hardhat, FIXTURE);
   // The same build without ASTs (forge build's default), and a folder with no project at all.
   cpSync(dirs.plain, noAst, { recursive: true });
   for (const folder of readdirSync(join(noAst, 'out')).filter((f) => f.endsWith('.sol'))) {
@@ -176,6 +179,15 @@ describe('--internal on a mined transaction', () => {
   test('without --internal nothing changes: no internalCalls', async () => {
     const doc = jsonOf(await run([tx.plain.withdraw!, '--json'], dirs.plain));
     expect(JSON.stringify(doc)).not.toContain('internalCalls');
+  });
+
+  test('a Hardhat project (artifacts → X.dbg.json → build-info with the ASTs): the same internal calls', async () => {
+    for (const key of ['withdraw', 'settle']) {
+      const foundry = jsonOf(await run([tx.optimized[key]!, '--json', '--internal'], dirs.optimized));
+      const hh = jsonOf(await run([tx.optimized[key]!, '--json', '--internal'], hardhat));
+      expect(hh.calls.internalCalls, key).toEqual(foundry.calls.internalCalls);
+      expect(hh.calls.internalCalls.length, key).toBeGreaterThan(0);
+    }
   });
 
   test('no matching artifact: nothing listed, the exit by the status', async () => {

@@ -97,10 +97,11 @@ export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimi
 
 /**
  * A Hardhat project in `dir` (the sources under contracts/): artifacts/contracts/<File>.sol/<C>.json
- * (no maps), <C>.dbg.json beside each, and artifacts/build-info/<hash>.json with solc's input and output.
+ * (no maps), <C>.dbg.json beside each, and artifacts/build-info/<hash>.json with solc's input and output
+ * (the ASTs in it, as Hardhat writes them). `fixture`: another folder whose src/ to compile.
  */
-export function writeHardhatProject(dir: string): Record<string, Compiled> {
-  cpSync(join(FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
+export function writeHardhatProject(dir: string, fixture = FIXTURE): Record<string, Compiled> {
+  cpSync(join(fixture, 'src'), join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'hardhat.config.js'), 'module.exports = { solidity: "0.8.28" };\n');
   const build = compile(dir, false);
   const hash = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
