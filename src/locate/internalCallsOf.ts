@@ -63,6 +63,9 @@ function holding(defs: readonly FunctionDefinition[], start: number, length: num
   return best;
 }
 
+/** A JUMP's gas (G_mid), the same in every fork. */
+const JUMP_GAS = 8;
+
 type Table = NonNullable<ReturnType<typeof decompressMap>>;
 
 /** The call a jump into a function enters: null where it is not to be listed. */
@@ -129,7 +132,9 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
   place(Number.POSITIVE_INFINITY);
   const last = end.at ?? n;
   for (const o of open.reverse()) {
-    close(o, end.gas, last);
+    // Its jump in was counted after it was paid: at the frame's end that jump is counted too, as it is in
+    // a call that returned (there the jump out's cost falls out the same way).
+    close(o, end.gas - JUMP_GAS, last);
     if (end.reverted && o.call !== null) o.call.reverted = true;
   }
   return top;

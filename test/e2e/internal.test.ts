@@ -45,6 +45,7 @@ const CASES: Array<[string, string, unknown[]]> = [
   ['both', 'both', [7n]],
   ['settle', 'settle', [300n]],
   ['many', 'many', [12n]],
+  ['underflow', 'withdraw', [990n]],
 ];
 
 beforeAll(async () => {
@@ -106,15 +107,15 @@ function internalOf(doc: Record<string, any>): Map<string, unknown> {
 /** The calls' names, nested as "a(b(c),d)". */
 const shape = (calls: readonly WalkedCall[]): string => calls.map((c) => `${c.name}${c.children.length > 0 ? `(${shape(c.children)})` : ''}`).join(',');
 
-/** `calls` with gasUsed as --json spells it, reverted ones' gas left out (the walk's last step is before the REVERT's own cost). */
-const jsonShape = (calls: readonly WalkedCall[]): unknown[] => calls.map((c) => ({ ...c, gasUsed: c.reverted ? expect.any(String) : c.gasUsed.toString(), children: jsonShape(c.children) }));
+/** `calls` with gasUsed as --json spells it. */
+const jsonShape = (calls: readonly WalkedCall[]): unknown[] => calls.map((c) => ({ ...c, gasUsed: c.gasUsed.toString(), children: jsonShape(c.children) }));
 
 describe('--internal on a mined transaction', () => {
   for (const kind of ['plain', 'optimized'] as const) {
     test.each(CASES.map(([key]) => key))(`${kind}: %s — every frame's internal calls as the opcode trace has them`, async (key) => {
       const expected = await expectedOf(kind, tx[kind]![key]!);
       const r = await run([tx[kind]![key]!, '--json', '--internal'], dirs[kind]);
-      expect(r.code).toBe(key === 'overLimit' ? 1 : 0);
+      expect(r.code).toBe(key === 'overLimit' || key === 'underflow' ? 1 : 0);
       const doc = jsonOf(r);
       expect(schemaErrors(doc)).toBe('');
       const got = internalOf(doc);
@@ -144,6 +145,7 @@ describe('--internal on a mined transaction', () => {
       both: '[] twice [0] ',
       settle: '[] _settle(_notify,_fee) [0] _bump',
       many: `[] ${Array(12).fill('_fee').join(',')}`,
+      underflow: '[] _checkLimit(_fee),_debit(sub)',
     });
   });
 
@@ -151,6 +153,13 @@ describe('--internal on a mined transaction', () => {
     const doc = jsonOf(await run([tx.plain.overLimit!, '--json', '--internal'], dirs.plain));
     expect(doc.calls.internalCalls).toEqual([expect.objectContaining({ name: '_checkLimit', contract: 'Bank', file: 'src/Bank.sol', reverted: true, children: [] })]);
     expect(doc.calls.revert).toMatchObject({ kind: 'custom', name: 'OverLimit' });
+  });
+
+  test('a require failing two internal calls deep: both running calls are marked', async () => {
+    const doc = jsonOf(await run([tx.plain.underflow!, '--json', '--internal'], dirs.plain));
+    const [check, debit] = doc.calls.internalCalls;
+    expect(check.reverted).toBeUndefined();
+    expect(debit).toMatchObject({ name: '_debit', reverted: true, children: [{ name: 'sub', contract: 'SafeMathLib', file: 'src/SafeMathLib.sol', line: 5, reverted: true }] });
   });
 
   test('an external call made inside an internal function is under it (its index in children)', async () => {
