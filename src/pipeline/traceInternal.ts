@@ -8,7 +8,8 @@
 import type { Decoder } from '../decode/createDecoder.js';
 import { Interrupted } from '../errors.js';
 import type { FrameFacts } from '../evm/recorder.js';
-import { internalFrames, readInternalCalls } from '../locate/internalFrames.js';
+import { internalFrames } from '../locate/internalFrames.js';
+import { readInternalCalls } from '../locate/readInternalCalls.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
