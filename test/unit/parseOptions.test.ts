@@ -239,3 +239,14 @@ describe('the command and the view, each chosen once', () => {
     expect(parseOptions([H], { ...url, json: true, quiet: true }, {})).toMatchObject({ view: 'json', quiet: true });
   });
 });
+
+describe('--internal', () => {
+  test('off unless given; on for a lookup', () => {
+    expect(parseOptions([H], { rpcUrl: 'http://a:1' }, {}).internal).toBe(false);
+    expect(parseOptions([H], { rpcUrl: 'http://a:1', internal: true }, {}).internal).toBe(true);
+  });
+
+  test('txray block does not take it: a usage error that says where it belongs', () => {
+    expect(() => parseOptions([], { rpcUrl: 'http://a:1', internal: true }, {}, undefined, undefined, null, 'latest')).toThrow(/txray block does not take --internal; look a transaction up \(txray <hash> --internal\)/);
+  });
+});
