@@ -127,7 +127,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   let plain = given;
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
-  warmUp(decoder, plain, replay);
+  warmUp(decoder, plain, replay, s.internal === true);
   // A type-4 transaction: its authorizations' signers and effect, and the code read for names even
   // without artifacts (its delegations are named by the address book, labels, --online).
   const found = plain.status !== 'not_found';

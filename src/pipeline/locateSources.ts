@@ -55,12 +55,12 @@ export function callReplay(client: RpcClient, plan: CallPlan, model: InspectMode
 }
 
 /**
- * Where a failed frame may be placed, txray's EVM is loaded while the other stages wait for the node
- * (no request: that waits for a match). Called before them.
+ * Where a failed frame may be placed (or, `internal`, any frame's internal calls read), txray's EVM is
+ * loaded while the other stages wait for the node (no request: that waits for a match). Called before them.
  */
-export function warmUp(decoder: Decoder, model: InspectModel, replay: FactsReplay | undefined): void {
+export function warmUp(decoder: Decoder, model: InspectModel, replay: FactsReplay | undefined, internal = false): void {
   if (replay === undefined || model.tree === null || !decoder.index.artifacts.some((a) => a.debug !== undefined)) return;
-  let failed = false;
+  let failed = internal;
   walkCalls(model.tree.root, (n) => {
     failed ||= n.error !== null;
     return !failed;
