@@ -241,15 +241,18 @@ describe('the pure stage on a step log (what a debugger reads)', () => {
 });
 
 describe('--internal in the views', () => {
-  test('text: internal calls under their call, marked ◦, an external call under the internal function that made it', async () => {
-    const r = await run([tx.plain.settle!, '--internal'], dirs.plain);
+  test('text: internal calls under their call, marked ◦, an external call and an event under the internal function that made them', async () => {
+    // geth's callTracer places the events inside the tree (trace_transaction does not say which frame emitted which).
+    const r = await run([tx.plain.settle!, '--internal', '--tracer', 'geth'], dirs.plain);
     expect(r.code).toBe(0);
-    const tree = r.stdout.split('\n').filter((l) => /◦|call /.test(l)).map((l) => l.replace(/ · [\d,]+ gas.*$/, '').trimEnd());
-    expect(tree.slice(-5)).toEqual([
+    const tree = r.stdout.split('\n').filter((l) => /◦|call |event #/.test(l)).map((l) => l.replace(/ · [\d,]+ gas.*$/, '').trimEnd());
+    expect(tree.slice(-7)).toEqual([
       '  └─ ◦ Bank._settle',
       '     ├─ ◦ Bank._notify',
       expect.stringMatching(/^ {5}│ {2}└─ call Oracle::ping\(x: 300\)$/),
       '     │     └─ ◦ Oracle._bump',
+      expect.stringMatching(/^ {5}│ {8}└─ event #0 Oracle Bumped\(by: 300\)$/),
+      expect.stringMatching(/^ {5}├─ event #1 Bank Settled\(amount: 300\)$/),
       '     └─ ◦ Bank._fee',
     ]);
   });
