@@ -63,6 +63,9 @@ function holding(defs: readonly FunctionDefinition[], start: number, length: num
   return best;
 }
 
+/** A frame that made more internal calls than this lists none (a listing of millions helps nobody, and would not fit). */
+export const MAX_INTERNAL_CALLS = 100_000;
+
 /** A JUMP's gas (G_mid), the same in every fork. */
 const JUMP_GAS = 8;
 
@@ -82,7 +85,7 @@ function entered(t: Table, site: number, landing: number, sources: SourceTable, 
 
 /**
  * The frame's internal calls and its own calls, in the order they ran (see InternalItem); null where the
- * jumps do not fit the code or its map (another code ran).
+ * jumps do not fit the code or its map (another code ran), or it made more than MAX_INTERNAL_CALLS.
  */
 export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, end: FrameEnd): InternalItem[] | null {
   const t = decompressMap(debug.map);
@@ -94,6 +97,7 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
   const open: Open[] = [];
   let made = 0;
   let emitted = 0;
+  let listed = 0;
   const events = end.eventsAt ?? [];
   // The calls and events made before position `upTo`, in the order they ran.
   const place = (upTo: number): void => {
@@ -119,6 +123,7 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
     if (t.j[site] === 1) {
       const call = entered(t, site, landing, debug.sources, jumps.gas[k]!, at(k));
       const items = open.at(-1)?.items ?? top;
+      if (call !== null && ++listed > MAX_INTERNAL_CALLS) return null;
       if (call !== null) items.push(call);
       open.push({ call, jump: k, items: call === null ? items : call.inside });
     } else if (t.j[site] === 2 && open.length > 0) {

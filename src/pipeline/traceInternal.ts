@@ -8,6 +8,7 @@
 import type { Decoder } from '../decode/createDecoder.js';
 import { Interrupted } from '../errors.js';
 import type { FrameFacts } from '../evm/recorder.js';
+import { MAX_INTERNAL_CALLS } from '../locate/internalCallsOf.js';
 import { internalFrames } from '../locate/internalFrames.js';
 import { readInternalCalls } from '../locate/readInternalCalls.js';
 import type { DebugSource } from '../locate/sourceMap.js';
@@ -73,6 +74,8 @@ export async function traceInternal(
   let jumps = 0;
   for (const f of facts.values()) jumps += f.trail?.from.length ?? 0;
   s.debug?.(`--internal: a local run of ${ms} ms kept ${jumps} jump(s) of ${frames.length} frame(s) (${trailOf.size} code(s)); internal calls read for ${read.size}`);
+  const unread = frames.length - read.size;
+  const notes = [...noAst, ...(unread === 0 ? [] : [`--internal: ${unread} matched call(s) are shown without internal calls: their run did not fit the artifact's map, or made more than ${MAX_INTERNAL_CALLS.toLocaleString('en-US')} internal calls.`])];
   const traced = withCallDecodings(model, read);
-  return { model: noAst.length === 0 ? traced : { ...traced, warnings: [...traced.warnings, ...noAst] }, replay: shared };
+  return { model: notes.length === 0 ? traced : { ...traced, warnings: [...traced.warnings, ...notes] }, replay: shared };
 }
