@@ -1,0 +1,153 @@
+/**
+ * `txray debug <hash>`: the transaction run again in txray's EVM with every step recorded (on its
+ * parent block's state, the block's earlier transactions replayed where the receipt says they matter),
+ * each frame named and mapped by the project's artifacts, then either one step as JSON (`--at … --json`)
+ * or the full-screen debugger (the terminal module, cli/terminal.ts). Its own front door: its options
+ * are the node's and the artifacts', and --at.
+ */
+import { Command } from 'commander';
+import { NotFound, UsageError } from '../errors.js';
+import { ExitCode } from '../exitCodes.js';
+import type { DebugArtifact } from '../debug/buildRecording.js';
+import type { DebugRecording } from '../debug/types.js';
+import { escapeShort } from '../raw/escape.js';
+import { isQuantity, isRecord } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import { proxySettingsOf } from '../rpc/proxy.js';
+import { walkCalls } from '../model/walk.js';
+import type { Io, SafeWriter } from './io.js';
+import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseTimeout } from './parseOptions.js';
+import type { RunLog } from './runLog.js';
+
+interface DebugArgs {
+  readonly hash: string;
+  readonly rpcUrl?: string;
+  readonly at?: string;
+  readonly json?: boolean;
+  readonly timeout?: string;
+  readonly header?: string[];
+  readonly maxResponseMb?: string;
+  readonly abi?: string[];
+  readonly projectAbis?: boolean;
+}
+
+const HELP_AFTER = `
+Keys: n next line (over calls)  s step into  o step out  p previous line  j/k one opcode forward/back
+      g/G first/last step  f the failing step  c continue to a breakpoint  b toggle a breakpoint here
+      :break <file>:<line>  :step <i>  ? help  q quit
+Exit codes: 0 done; 2 usage error (a bad hash, --at); 3 the node does not know the transaction, or --at matched no step;
+  4 not mined yet; 5 the node failed. See docs/debug.md.
+`;
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** The arguments, or 'help' when help was printed. */
+function parseDebugArgs(argv: readonly string[], write: (s: string) => void): DebugArgs | 'help' {
+  let parsed: DebugArgs | undefined;
+  let help = '';
+  const program = new Command('txray debug')
+    .description('Step through a transaction in the terminal: its run in txray\'s EVM, line by line in the source where the project\'s artifacts match its code, opening at the failure.')
+    .argument('<hash>', 'the transaction hash (0x + 64 hex digits)')
+    .option('-r, --rpc-url <url>', 'JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else http://localhost:8545)')
+    .option('--at <where>', '<file>:<line> (the first step on it), step:<i> (from 1) or failure; with --json, print that step and exit')
+    .option('--json', 'with --at: print the step as one JSON document instead of opening the debugger')
+    .option('--timeout <seconds>', 'deadline for reading the transaction and the state it runs on (default: 30)')
+    .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
+    .option('--max-response-mb <n>', 'refuse any answer larger than this (default: 256)')
+    .option('--abi <path>', 'artifacts to name and map the code with (a Foundry/Hardhat artifact or a directory of them), repeatable', collect)
+    .option('--no-project-abis', 'do not read the artifacts of the Foundry/Hardhat project in the working directory')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', HELP_AFTER)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => (help += s), writeErr: (s) => (help += s), outputError: () => undefined })
+    .action((hash: string, options: Omit<DebugArgs, 'hash'>) => void (parsed = { hash, ...options }));
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help') {
+      write(help);
+      return 'help';
+    }
+    throw new UsageError(`${escapeShort(String(e.message ?? err).replace(/^error: /, '').replace(/\.$/, ''), 200)}; see txray debug --help.`);
+  }
+  if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray debug --help.');
+  if (parsed.json === true && parsed.at === undefined) throw new UsageError('--json prints one step: say which with --at <file>:<line> | step:<i> | failure.');
+  return parsed;
+}
+
+/** The transaction and its receipt (null: not mined yet); NotFound (exit 3) where the node does not know it. */
+async function minedTransaction(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; receipt: Record<string, unknown> } | null> {
+  const deadline = deadlineSignal(timeoutMs);
+  const [tx, receipt] = await Promise.all([client.call('eth_getTransactionByHash', [hash], deadline), client.call('eth_getTransactionReceipt', [hash], deadline)]);
+  if (tx === null || tx === undefined) throw new NotFound(`the node does not know transaction ${hash}.`);
+  return isRecord(tx) && isQuantity(tx.blockNumber) && isRecord(receipt) ? { tx, receipt } : null;
+}
+
+/** The recording: the run with steps, and the code of every frame's account (to match artifacts). */
+async function record(client: RpcClient, args: DebugArgs, hash: Hex, io: Io, timeoutMs: number): Promise<{ rec: DebugRecording; warnings: string[] } | null> {
+  const mined = await minedTransaction(client, hash, timeoutMs);
+  if (mined === null) return null;
+  const { tx, receipt } = mined;
+  const decoder = import('../decode/createDecoder.js').then((m) => m.createDecoder({ abiPaths: args.abi ?? [], projectAbis: args.projectAbis !== false, cwd: io.cwd ?? '.', env: io.env, labels: [], labelsFile: undefined, dbDir: null }));
+  decoder.catch(() => undefined);
+  const { runMined } = await import('../sources/runMined.js');
+  const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { steps: true });
+  if (local.steps === null) throw new Error('the run recorded no steps');
+  const addresses = new Set<string>();
+  walkCalls(local.calls.tree.root, (n) => void (n.type === 'call' && n.to !== null && addresses.add(n.to.toLowerCase())));
+  const { codesAt } = await import('../pipeline/codesAt.js');
+  const codes = await codesAt(client, [...addresses], tx.blockNumber as string, timeoutMs);
+  const { buildRecording } = await import('../debug/buildRecording.js');
+  const artifacts: readonly DebugArtifact[] = (await decoder).index.artifacts;
+  const warnings = local.mismatch.length > 0 ? [`the run here differs from the receipt (${local.mismatch.join('; ')}): the steps may not be the chain's`] : [];
+  return { rec: buildRecording(local.steps, local.calls.tree.root, codes, artifacts), warnings };
+}
+
+/** `txray debug …` (argv after the word `debug`); the exit code. */
+export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter, log: RunLog): Promise<number> {
+  const args = parseDebugArgs(argv, (s) => void out.write(s));
+  if (args === 'help') return ExitCode.success;
+  const hash = parseHash(args.hash);
+  const { parseAt, findStep } = await import('../debug/findStep.js');
+  const at = args.at === undefined ? null : parseAt(args.at);
+  const named = args.rpcUrl ?? io.env.ETH_RPC_URL;
+  const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
+  const endpoint = parseEndpoint(args.rpcUrl, io.env, foundry);
+  const timeoutMs = parseTimeout(args.timeout);
+  const client = await createRpcClient({ url: endpoint.url, headers: parseHeaders(args.header), interrupt: io.interrupt, timeoutMs, maxResponseBytes: parseMaxResponse(args.maxResponseMb), proxy: proxySettingsOf(io.env), defaultEndpoint: endpoint.isDefault });
+  try {
+    const recorded = await record(client, args, hash, io, timeoutMs);
+    if (recorded === null) {
+      await log.say(`txray: transaction ${hash} is not mined yet; txray debug steps through mined transactions.`);
+      return ExitCode.pending;
+    }
+    const { rec, warnings } = recorded;
+    for (const w of warnings) await log.say(`txray: warning: ${escapeShort(w, 300)}`);
+    const found = at === null ? null : findStep(rec, at);
+    if (found !== null && 'none' in found) {
+      await log.say(`txray: ${escapeShort(found.none, 200)}`);
+      return ExitCode.notFound;
+    }
+    if (args.json === true && found !== null) {
+      const { stepJson } = await import('../debug/stepJson.js');
+      await out.write(`${JSON.stringify({ ...stepJson(rec, found.step, hash), truncated: rec.steps.truncated, warnings }, null, 2)}\n`);
+      return ExitCode.success;
+    }
+    const terminal = io.terminal;
+    if (terminal === undefined) throw new UsageError('txray debug needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.');
+    const [{ runScreen }, { openCursor }, { moveCursor }, { renderScreen }] = await Promise.all([import('./terminal.js'), import('../debug/openCursor.js'), import('../debug/moveCursor.js'), import('../debug/renderScreen.js')]);
+    const first = openCursor(rec);
+    await runScreen(terminal, {
+      initial: found === null ? { ...first, message: warnings[0] ?? null } : { ...first, step: found.step },
+      draw: (c, width, height) => renderScreen(rec, c, width, height),
+      key: (c, key) => moveCursor(rec, c, key),
+      done: (c) => c.quit,
+    });
+    return ExitCode.success;
+  } finally {
+    await client.close();
+  }
+}
