@@ -113,6 +113,9 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
   const hash = parseHash(args.hash);
   const { parseAt, findStep } = await import('../debug/findStep.js');
   const at = args.at === undefined ? null : parseAt(args.at);
+  const terminal = io.terminal;
+  // Said before the node is asked anything: the run would be wasted.
+  if (args.json !== true && (terminal === undefined || terminal.input.isTTY !== true || terminal.output.isTTY !== true)) throw new UsageError('txray debug opens a full-screen view and needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.');
   const named = args.rpcUrl ?? io.env.ETH_RPC_URL;
   const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
   const endpoint = parseEndpoint(args.rpcUrl, io.env, foundry);
@@ -136,11 +139,9 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
       await out.write(`${JSON.stringify({ ...stepJson(rec, found.step, hash), truncated: rec.steps.truncated, warnings }, null, 2)}\n`);
       return ExitCode.success;
     }
-    const terminal = io.terminal;
-    if (terminal === undefined) throw new UsageError('txray debug needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.');
     const [{ runScreen }, { openCursor }, { moveCursor }, { renderScreen }] = await Promise.all([import('./terminal.js'), import('../debug/openCursor.js'), import('../debug/moveCursor.js'), import('../debug/renderScreen.js')]);
     const first = openCursor(rec);
-    await runScreen(terminal, {
+    await runScreen(terminal!, {
       initial: found === null ? { ...first, message: warnings[0] ?? null } : { ...first, step: found.step },
       draw: (c, width, height) => renderScreen(rec, c, width, height),
       key: (c, key) => moveCursor(rec, c, key),

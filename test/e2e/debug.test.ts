@@ -162,9 +162,9 @@ async function press(ref: Reference, keys: string[], i: number): Promise<string>
   return waitFor(`the status line '${ref.status(i)}' after ${keys.join(' ')}`, (s) => statusOf(s) === ref.status(i));
 }
 
-function openDebugger(hash: string): void {
+function openDebugger(hash: string, extra = ''): void {
   // The shell line after it says how it ended; the shell stays so that the pane can be read after `q`.
-  tmux('new-session', '-d', '-s', 'dbg', '-x', '150', '-y', '40', '-c', dir, `${process.execPath} ${BIN} debug ${hash} --rpc-url ${scene.anvil.url}; echo "debugger ended: $?"; exec sleep 600`);
+  tmux('new-session', '-d', '-s', 'dbg', '-x', '150', '-y', '40', '-c', dir, `${process.execPath} ${BIN} debug ${hash} --rpc-url ${scene.anvil.url} ${extra}; echo "debugger ended: $?"; exec sleep 600`);
 }
 
 describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () => {
@@ -205,6 +205,20 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     await press(ref, ['g'], (at = 0));
     await press(ref, ['c'], (at = ref.toBreakpoint(0, 'src/lib/Rules.sol', rulesLine)));
     expect(ref.place(at)).toEqual({ file: 'src/lib/Rules.sol', line: rulesLine });
+    // b here removes that breakpoint: c then runs to the end.
+    tmux('send-keys', '-t', 'dbg', 'b');
+    await waitFor('the breakpoint removed', (s) => s.includes(`removed the breakpoint at src/lib/Rules.sol:${rulesLine}`));
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['c'], (at = ref.n - 1));
+    // b on a line sets one: c from the start stops at its first arrival.
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['n'], (at = ref.over(at)));
+    const tellerLine = ref.place(at)!;
+    tmux('send-keys', '-t', 'dbg', 'b');
+    await waitFor('the breakpoint set by b', (s) => s.includes(`breakpoint at ${tellerLine.file}:${tellerLine.line}`));
+    await press(ref, ['G'], (at = ref.n - 1));
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['c'], (at = ref.toBreakpoint(0, tellerLine.file, tellerLine.line)));
     tmux('send-keys', '-t', 'dbg', ':step 7', 'Enter');
     await waitFor('step 7', (s) => statusOf(s) === ref.status(6));
     tmux('send-keys', '-t', 'dbg', '?');
@@ -242,5 +256,22 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
     expect(after).not.toContain('Bank::deposit');
     tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('--at without --json opens the debugger at that step', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const line = lineOf('src/Bank.sol', 'total += msg.value;');
+    openDebugger(scene.deposit, `--at Bank.sol:${line}`);
+    const expected = logs.deposit.findIndex((_, i) => deposit.place(i)?.file === 'src/Bank.sol' && deposit.place(i)?.line === line);
+    await waitFor('the status line of that step', (s) => statusOf(s) === deposit.status(expected));
+    tmux('send-keys', '-t', 'dbg', 'q');
+    await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('without a terminal and without --json: a clear one-line error, exit 2, before any request', async () => {
+    const r = await runTxray(['debug', scene.failing, '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['txray: txray debug opens a full-screen view and needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.']);
   });
 });
