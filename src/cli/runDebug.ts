@@ -68,7 +68,7 @@ function parseDebugArgs(argv: readonly string[], write: (s: string) => void): De
   } catch (err) {
     const e = err as { code?: string; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help') {
-      write(help);
+      write(help.replace(/^\n+/, ''));
       return 'help';
     }
     throw new UsageError(`${escapeShort(String(e.message ?? err).replace(/^error: /, '').replace(/\.$/, ''), 200)}; see txray debug --help.`);
