@@ -139,6 +139,10 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
       await out.write(`${JSON.stringify({ ...stepJson(rec, found.step, hash), truncated: rec.steps.truncated, warnings }, null, 2)}\n`);
       return ExitCode.success;
     }
+    if (rec.steps.count === 0) {
+      await log.say(`txray: transaction ${hash} ran no code (a plain transfer, or a call to an account without code): there is no step to show.`);
+      return ExitCode.success;
+    }
     const [{ runScreen }, { openCursor }, { moveCursor }, { renderScreen }] = await Promise.all([import('./terminal.js'), import('../debug/openCursor.js'), import('../debug/moveCursor.js'), import('../debug/renderScreen.js')]);
     const first = openCursor(rec);
     await runScreen(terminal!, {

@@ -135,6 +135,13 @@ describe('--at … --json', () => {
     expect((await debugAt(scene.failing, 'nowhere')).code).toBe(2);
     expect((await debugAt(scene.failing, 'Nope.sol:3')).code).toBe(3);
   });
+
+  test('a plain transfer ran no code: no step (exit 3 for --at; the view says there is nothing to show)', async () => {
+    const trace = await scene.anvil.rpc('debug_traceTransaction', [scene.transfer, {}]);
+    expect(trace.structLogs).toEqual([]);
+    const r = await debugAt(scene.transfer, 'step:1');
+    expect([r.code, r.stderr.trim()]).toEqual([3, 'txray: the transaction ran 0 steps; there is no step 1']);
+  });
 });
 
 /** tmux, on a server of the test's own (its own socket, no user configuration). */
@@ -266,6 +273,15 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     await waitFor('the status line of that step', (s) => statusOf(s) === deposit.status(expected));
     tmux('send-keys', '-t', 'dbg', 'q');
     await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('a plain transfer: no view opens; one line says there is no step, exit 0', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    openDebugger(scene.transfer);
+    const screen = await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    // (the line wraps at the pane's width)
+    expect(screen.replace(/\n/g, '')).toContain(`txray: transaction ${scene.transfer} ran no code (a plain transfer, or a call to an account without code): there is no step to show.`);
     tmux('kill-session', '-t', 'dbg');
   });
 

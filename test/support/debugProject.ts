@@ -26,6 +26,8 @@ export interface DebugScene {
   readonly deposit: string;
   /** Bank.spin: a loop of more than 200,000 steps. */
   readonly loop: string;
+  /** ETH to an account without code: no step at all. */
+  readonly transfer: string;
 }
 
 /** One step of a struct-log trace, as the node writes it. */
@@ -61,7 +63,8 @@ export async function debugScene(dir: string): Promise<DebugScene> {
   const deposit = await mined({ to: bank, data: data('Bank', 'deposit'), value: '0x64' });
   const failing = await mined({ to: teller, data: data('Teller', 'cashOut', [1000n]) });
   const loop = await mined({ to: bank, data: data('Bank', 'spin', [3000n]) });
-  return { anvil, compiled, bank, teller, ledger, failing, deposit, loop };
+  const transfer = await mined({ to: DEV.other, value: '0x1' });
+  return { anvil, compiled, bank, teller, ledger, failing, deposit, loop, transfer };
 }
 
 /** The node's own opcode trace of `hash` (stack, memory and storage included). */
