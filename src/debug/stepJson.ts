@@ -20,6 +20,7 @@ export function stepJson(rec: DebugRecording, i: number, hash: string): Record<s
   const storage: Record<string, string> = {};
   for (const [slot, value] of storageAt(rec, i, frame?.storageAddress ?? null)) storage[word(slot)] = word(value);
   return {
+    schemaVersion: 1,
     hash,
     step: i + 1,
     steps: s.count,

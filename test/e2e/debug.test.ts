@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildRecording } from '../../src/debug/buildRecording.js';
@@ -45,7 +46,15 @@ afterAll(async () => {
 /** A step of a struct log as `--at … --json` writes it: the stack top first, memory whole. */
 const asStep = (l: StructLog) => ({ pc: l.pc, op: l.op, depth: l.depth, stack: [...(l.stack ?? [])].reverse(), memory: `0x${(l.memory ?? []).map((w) => w.replace(/^0x/, '')).join('')}` });
 
-const debugAt = (hash: string, at: string) => runTxray(['debug', hash, '--rpc-url', scene.anvil.url, '--at', at, '--json'], {}, undefined, dir);
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../schema/debug.schema.json', import.meta.url), 'utf8')));
+
+/** `txray debug <hash> --at <at> --json`; a document it prints is checked against the shipped schema. */
+async function debugAt(hash: string, at: string) {
+  const r = await runTxray(['debug', hash, '--rpc-url', scene.anvil.url, '--at', at, '--json'], {}, undefined, dir);
+  if (r.code === 0) expect(validate(JSON.parse(r.stdout)), ajv.errorsText(validate.errors)).toBe(true);
+  return r;
+}
 
 /** The line of `text` in the fixture file (1-based). */
 const lineOf = (file: string, text: string): number => readFileSync(join(dir, file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
