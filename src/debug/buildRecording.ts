@@ -14,6 +14,7 @@ import { walkCalls } from '../model/walk.js';
 import { type CodeArtifact, matchArtifact } from '../locate/matchCode.js';
 import { type CodeDebug, decompressMap, instructions } from '../locate/sourceMap.js';
 import type { Hex } from '../raw/types.js';
+import { lineTable } from './lineTable.js';
 import type { DebugFrame, DebugRecording, FrameSource } from './types.js';
 
 /** An artifact as the debugger reads it: code, maps and ABI. */
@@ -88,5 +89,6 @@ export function buildRecording(steps: StepLog, root: CallNode, codes: ReadonlyMa
     const known = n === undefined ? { codeAddress: null, storageAddress: null, code: null, contract: null, function: null, source: null } : identify(n, codes, withMaps);
     return { traceAddress: f.traceAddress, kind, ...known, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: last[i]! < 0 ? f.first - 1 : last[i]! };
   });
-  return { steps, frames, failure: failureOf(frames, nodes) };
+  const base = { steps, frames, failure: failureOf(frames, nodes) };
+  return { ...base, lines: lineTable(base) };
 }

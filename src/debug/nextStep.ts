@@ -5,15 +5,14 @@
  * (levelAt), so stepping over and out of calls follows what framesAt shows.
  */
 import { levelAt } from './levelAt.js';
-import { placeAt } from './placeAt.js';
 import type { DebugRecording } from './types.js';
 
 export type Move = 'into' | 'over' | 'out' | 'back' | 'continue';
 
-/** Step i's line as a key, or null where it has no place. */
-function lineKey(rec: DebugRecording, i: number): string | null {
-  const p = placeAt(rec, i);
-  return p === null ? null : `${rec.steps.frame[i]}:${p.file}:${p.line}`;
+/** Step i's line (the same number for the same frame, file and line), or null where it has no place. */
+function lineKey(rec: DebugRecording, i: number): number | null {
+  const id = rec.lines.ids[i]!;
+  return id < 0 ? null : id;
 }
 
 /** The first step after `from` that `fits`, else the last step. */
@@ -68,12 +67,16 @@ function out(rec: DebugRecording, i: number): number {
 /** `c`: the next arrival at a breakpoint's line, else the end. */
 function toBreakpoint(rec: DebugRecording, i: number, breakpoints: ReadonlySet<string>): number {
   let was = lineKey(rec, i);
+  const { places } = rec.lines;
+  // Whether a line is a breakpoint's, asked once per line.
+  const hit = new Map<number, boolean>();
   for (let j = i + 1; j < rec.steps.count; j++) {
     const k = lineKey(rec, j);
-    if (k === null) continue;
-    const p = placeAt(rec, j)!;
-    if (k !== was && breakpoints.has(`${p.file}:${p.line}`)) return j;
+    if (k === null || k === was) continue;
     was = k;
+    let is = hit.get(k);
+    if (is === undefined) hit.set(k, (is = breakpoints.has(`${places[k]!.file}:${places[k]!.line}`)));
+    if (is) return j;
   }
   return rec.steps.count - 1;
 }

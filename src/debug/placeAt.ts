@@ -6,7 +6,7 @@
  * million steps stays cheap.
  */
 import type { SourceFile } from '../locate/sourceMap.js';
-import type { DebugRecording, SourcePlace } from './types.js';
+import type { DebugFrame, DebugRecording, FrameSource, SourcePlace } from './types.js';
 
 const lineStarts = new WeakMap<SourceFile, Int32Array>();
 
@@ -35,12 +35,23 @@ function lineOf(starts: Int32Array, offset: number): number {
   return lo + 1;
 }
 
+/** Each frame's places by pc, as found: a loop meets the same few pcs again and again. */
+const found = new WeakMap<DebugFrame, Map<number, SourcePlace | null>>();
+
 /** Step `i`'s place in the source, or null. */
-export function placeAt(rec: DebugRecording, i: number): SourcePlace | null {
+export function placeAt(rec: Pick<DebugRecording, 'steps' | 'frames'>, i: number): SourcePlace | null {
   const frame = rec.frames[rec.steps.frame[i]!];
-  const source = frame?.source;
-  if (source == null) return null;
-  const k = source.index[rec.steps.pc[i]!] ?? -1;
+  if (frame?.source == null) return null;
+  let byPc = found.get(frame);
+  if (byPc === undefined) found.set(frame, (byPc = new Map()));
+  const pc = rec.steps.pc[i]!;
+  let place = byPc.get(pc);
+  if (place === undefined) byPc.set(pc, (place = placeOf(frame.source, pc)));
+  return place;
+}
+
+function placeOf(source: FrameSource, pc: number): SourcePlace | null {
+  const k = source.index[pc] ?? -1;
   if (k < 0 || k >= source.map.count) return null;
   const id = source.map.f[k]!;
   const start = source.map.s[k]!;

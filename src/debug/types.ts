@@ -43,6 +43,14 @@ export interface DebugRecording {
   readonly frames: readonly DebugFrame[];
   /** The step where the failure began (the failing frame's last step), or null where nothing failed. */
   readonly failure: number | null;
+  /** Every step's line (lineTable.ts). */
+  readonly lines: LineTable;
+}
+
+/** Each step's line as a number (-1: no place), the same for the same frame, file and line; and each number's place. */
+export interface LineTable {
+  readonly ids: Int32Array;
+  readonly places: readonly SourcePlace[];
 }
 
 /** Where the cursor is and what the screen shows beside it. */

@@ -83,12 +83,18 @@ function changed(was: Uint8Array, now: Uint8Array): readonly [number, number] | 
   return [first, last];
 }
 
-/** The stack before step `i`: the last step that kept nothing of the one before, and what each step since kept and added. */
-function stackAt(keep: Uint16Array, from: Uint32Array, items: readonly bigint[], i: number): bigint[] {
+/**
+ * A whole stack is kept every this many steps: a loop keeps the bottom of its stack for its whole run,
+ * so without them the stack of a late step would be rebuilt from the frame's first.
+ */
+const SNAPSHOT_EVERY = 4096;
+
+/** The stack before step `i`: from the last step that kept nothing of the one before (or a kept whole stack), what each step since kept and added. */
+function stackAt(keep: Uint16Array, from: Uint32Array, items: readonly bigint[], snapshots: ReadonlyMap<number, readonly bigint[]>, i: number): bigint[] {
   let first = i;
-  while (first > 0 && keep[first] !== 0) first--;
-  let stack: bigint[] = [];
-  for (let k = first; k <= i; k++) stack = [...stack.slice(0, keep[k]), ...items.slice(from[k], from[k + 1])];
+  while (first > 0 && keep[first] !== 0 && !snapshots.has(first)) first--;
+  let stack: bigint[] = [...(snapshots.get(first) ?? [])];
+  for (let k = first + (snapshots.has(first) ? 1 : 0); k <= i; k++) stack = [...stack.slice(0, keep[k]), ...items.slice(from[k], from[k + 1])];
   return stack;
 }
 
@@ -130,6 +136,7 @@ class Steps implements StepLog {
   /** Where each step's added stack items start in `items` (one more entry than steps). */
   private from = new Uint32Array(1025);
   private readonly items: bigint[] = [];
+  private readonly snapshots = new Map<number, readonly bigint[]>();
   readonly memory: MemoryChange[] = [];
   readonly storage: StorageChange[] = [];
   private previous: readonly bigint[] = [];
@@ -160,7 +167,7 @@ class Steps implements StepLog {
     this.open.pop();
   }
   stackAt(i: number): bigint[] {
-    return stackAt(this.keep, this.from, this.items, i);
+    return stackAt(this.keep, this.from, this.items, this.snapshots, i);
   }
   memoryAt(i: number): Uint8Array {
     return memoryAt(this.depths, this.memory, i);
@@ -199,6 +206,7 @@ class Steps implements StepLog {
     this.from[n] = this.items.length;
     for (let k = same; k < stack.length; k++) this.items.push(stack[k]!);
     this.from[n + 1] = this.items.length;
+    if (n % SNAPSHOT_EVERY === 0 && same > 0) this.snapshots.set(n, [...stack]);
     this.previous = stack;
     this.memories.length = e.depth + 1;
     const diff = changed(this.memories[e.depth] ?? new Uint8Array(0), e.memory);

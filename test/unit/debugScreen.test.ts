@@ -5,6 +5,7 @@
  * characters through.
  */
 import { describe, expect, test } from 'vitest';
+import { lineTable } from '../../src/debug/lineTable.js';
 import { moveCursor } from '../../src/debug/moveCursor.js';
 import { openCursor } from '../../src/debug/openCursor.js';
 import { renderScreen } from '../../src/debug/renderScreen.js';
@@ -31,11 +32,12 @@ function recording(): DebugRecording {
   steps.leave();
   const map = decompressMap('13:10:0;38:7:0;0:10:1')!;
   const source = { index: instructions(CODE).index, map, sources: { count: 2, file: (id: number) => FILES[id] ?? null, edited: new Set<string>() } };
-  return {
+  const base = {
     steps,
     failure: null,
     frames: [{ traceAddress: [], kind: 'call', codeAddress: '0x00000000000000000000000000000000000000aa', storageAddress: '0x00000000000000000000000000000000000000aa', contract: 'A', function: 'run', selector: '0x12345678', error: null, parent: null, first: 0, last: 2, source, code: instructions(CODE).bytes }],
   };
+  return { ...base, lines: lineTable(base) };
 }
 
 const type = (rec: DebugRecording, keys: string[]) => keys.reduce((c, k) => moveCursor(rec, c, k), openCursor(rec));
