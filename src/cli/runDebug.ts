@@ -8,7 +8,6 @@
 import { Command } from 'commander';
 import { NotFound, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import type { DebugArtifact } from '../debug/buildRecording.js';
 import type { DebugRecording } from '../debug/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
@@ -16,10 +15,11 @@ import type { Hex } from '../raw/types.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { proxySettingsOf } from '../rpc/proxy.js';
-import { walkCalls } from '../model/walk.js';
 import type { Io, SafeWriter } from './io.js';
 import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseTimeout } from './parseOptions.js';
+import { recordingOf } from './recordingOf.js';
 import type { RunLog } from './runLog.js';
+import { showRecording } from './showRecording.js';
 
 interface DebugArgs {
   readonly hash: string;
@@ -34,6 +34,7 @@ interface DebugArgs {
 }
 
 const HELP_AFTER = `
+A call, simulated and stepped through: txray debug call <to> [signature] [args…] [txray call's options] [--at …]
 Keys: n next line (over calls)  s step into  o step out  p previous line  j/k one opcode forward/back
       g/G first/last step  f the failing step  c continue to a breakpoint  b toggle a breakpoint here
       :break <file>:<line>  :step <i>  ? help  q quit
@@ -95,23 +96,19 @@ async function record(client: RpcClient, args: DebugArgs, hash: Hex, io: Io, tim
   decoder.catch(() => undefined);
   const { runMined } = await import('../sources/runMined.js');
   const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { steps: true });
-  if (local.steps === null) throw new Error('the run recorded no steps');
-  const addresses = new Set<string>();
-  walkCalls(local.calls.tree.root, (n) => void (n.type === 'call' && n.to !== null && addresses.add(n.to.toLowerCase())));
-  const { codesAt } = await import('../pipeline/codesAt.js');
-  const codes = await codesAt(client, [...addresses], tx.blockNumber as string, timeoutMs);
-  const { buildRecording } = await import('../debug/buildRecording.js');
-  const artifacts: readonly DebugArtifact[] = (await decoder).index.artifacts;
+  const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block: tx.blockNumber as string }, (await decoder).index.artifacts, timeoutMs);
   const warnings = local.mismatch.length > 0 ? [`the run here differs from the receipt (${local.mismatch.join('; ')}): the steps may not be the chain's`] : [];
-  return { rec: buildRecording(local.steps, local.calls.tree.root, codes, artifacts), warnings };
+  return { rec, warnings };
 }
 
 /** `txray debug …` (argv after the word `debug`); the exit code. */
 export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter, log: RunLog): Promise<number> {
+  // `txray debug call …`: a call simulated here, as `txray call` takes it.
+  if (argv[0] === 'call') return (await import('./runDebugCall.js')).runDebugCall(argv.slice(1), io, out, log);
   const args = parseDebugArgs(argv, (s) => void out.write(s));
   if (args === 'help') return ExitCode.success;
   const hash = parseHash(args.hash);
-  const { parseAt, findStep } = await import('../debug/findStep.js');
+  const { parseAt } = await import('../debug/findStep.js');
   const at = args.at === undefined ? null : parseAt(args.at);
   const terminal = io.terminal;
   // Said before the node is asked anything: the run would be wasted.
@@ -127,31 +124,7 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
       await log.say(`txray: transaction ${hash} is not mined yet; txray debug steps through mined transactions.`);
       return ExitCode.pending;
     }
-    const { rec, warnings } = recorded;
-    for (const w of warnings) await log.say(`txray: warning: ${escapeShort(w, 300)}`);
-    const found = at === null ? null : findStep(rec, at);
-    if (found !== null && 'none' in found) {
-      await log.say(`txray: ${escapeShort(found.none, 200)}`);
-      return ExitCode.notFound;
-    }
-    if (args.json === true && found !== null) {
-      const { stepJson } = await import('../debug/stepJson.js');
-      await out.write(`${JSON.stringify({ ...stepJson(rec, found.step, hash), truncated: rec.steps.truncated, warnings }, null, 2)}\n`);
-      return ExitCode.success;
-    }
-    if (rec.steps.count === 0) {
-      await log.say(`txray: transaction ${hash} ran no code (a plain transfer, or a call to an account without code): there is no step to show.`);
-      return ExitCode.success;
-    }
-    const [{ runScreen }, { openCursor }, { moveCursor }, { renderScreen }] = await Promise.all([import('./terminal.js'), import('../debug/openCursor.js'), import('../debug/moveCursor.js'), import('../debug/renderScreen.js')]);
-    const first = openCursor(rec);
-    await runScreen(terminal!, {
-      initial: found === null ? { ...first, message: warnings[0] ?? null } : { ...first, step: found.step },
-      draw: (c, width, height) => renderScreen(rec, c, width, height),
-      key: (c, key) => moveCursor(rec, c, key),
-      done: (c) => c.quit,
-    });
-    return ExitCode.success;
+    return await showRecording({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log);
   } finally {
     await client.close();
   }

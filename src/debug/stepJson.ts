@@ -12,7 +12,7 @@ import type { DebugRecording } from './types.js';
 
 const word = (v: bigint): string => `0x${v.toString(16).padStart(64, '0')}`;
 
-export function stepJson(rec: DebugRecording, i: number, hash: string): Record<string, unknown> {
+export function stepJson(rec: DebugRecording, i: number, hash: string | null): Record<string, unknown> {
   const s = rec.steps;
   const frame = rec.frames[s.frame[i]!];
   const place = placeAt(rec, i);

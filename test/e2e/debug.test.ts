@@ -10,13 +10,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { toFunctionSelector } from 'viem';
+import { type Abi, encodeFunctionData, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildRecording } from '../../src/debug/buildRecording.js';
 import { stepJson } from '../../src/debug/stepJson.js';
 import { createRpcClient } from '../../src/rpc/createRpcClient.js';
 import { runMined } from '../../src/sources/runMined.js';
-import { type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
+import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
 import { referenceMap } from '../support/referenceMap.js';
 import { type Reference, referenceSteps } from '../support/referenceSteps.js';
 import { BIN, jsonOf, runTxray } from '../support/runTxray.js';
@@ -150,6 +150,22 @@ describe('--at … --json', () => {
     expect(trace.structLogs).toEqual([]);
     const r = await debugAt(scene.transfer, 'step:1');
     expect([r.code, r.stderr.trim()]).toEqual([3, 'txray: the transaction ran 0 steps; there is no step 1']);
+  });
+});
+
+describe('txray debug call', () => {
+  test('a simulated call takes txray call\'s words: the failing withdraw, steps and the failing step as debug_traceCall\'s struct logs have them', async () => {
+    const sender = DEV.sender.toLowerCase();
+    const r = await runTxray(['debug', 'call', scene.bank, 'withdraw(address,uint256)', sender, '1000', '--from', sender, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, dir);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const j = jsonOf(r);
+    expect(validate(j), ajv.errorsText(validate.errors)).toBe(true);
+    const call = { from: sender, to: scene.bank, data: encodeFunctionData({ abi: scene.compiled.Bank!.abi as Abi, functionName: 'withdraw', args: [sender, 1000n] }) };
+    const trace = await scene.anvil.rpc('debug_traceCall', [call, 'latest', { enableMemory: true }]);
+    const expected: StructLog[] = trace.structLogs;
+    const revert = expected.findIndex((l) => l.op === 'REVERT');
+    expect([j.hash, j.steps, j.step]).toEqual([null, expected.length, revert + 1]);
+    expect(j).toMatchObject({ ...asStep(expected[revert]!), contract: 'Bank', function: 'withdraw', source: { file: 'src/lib/Rules.sol', line: lineOf('src/lib/Rules.sol', 'revert Insufficient(') } });
   });
 });
 
