@@ -108,7 +108,7 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
   const args = parseDebugArgs(argv, (s) => void out.write(s));
   if (args === 'help') return ExitCode.success;
   const hash = parseHash(args.hash);
-  const { parseAt } = await import('../debug/findStep.js');
+  const { parseAt } = await import('../debug/parseAt.js');
   const at = args.at === undefined ? null : parseAt(args.at);
   const terminal = io.terminal;
   // Said before the node is asked anything: the run would be wasted.

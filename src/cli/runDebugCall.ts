@@ -54,7 +54,7 @@ export async function runDebugCall(argv: readonly string[], io: Io, out: SafeWri
   const { rest, at: atText } = takeAt(argv);
   const parsed = parseCallArgs(rest, (s) => void out.write(s));
   if (parsed === 'help') return ExitCode.success;
-  const { parseAt } = await import('../debug/findStep.js');
+  const { parseAt } = await import('../debug/parseAt.js');
   const at = atText === null ? null : parseAt(atText);
   const json = parsed.options.json === true;
   if (json && at === null) throw new UsageError('--json prints one step: say which with --at <file>:<line> | step:<i> | failure.');

@@ -3,7 +3,7 @@
  * recorded: the step `--at` names as one JSON document, or the full-screen debugger on the terminal.
  * Returns the exit code.
  */
-import type { AtTarget } from '../debug/findStep.js';
+import type { AtTarget } from '../debug/parseAt.js';
 import { findStep } from '../debug/findStep.js';
 import type { DebugRecording } from '../debug/types.js';
 import { ExitCode } from '../exitCodes.js';
@@ -42,11 +42,11 @@ export async function showRecording(s: Shown, terminal: TerminalIo | undefined, 
   }
   const [{ runScreen }, { openCursor }, { moveCursor }, { renderScreen }] = await Promise.all([import('./terminal.js'), import('../debug/openCursor.js'), import('../debug/moveCursor.js'), import('../debug/renderScreen.js')]);
   const first = openCursor(rec);
-  await runScreen(terminal!, {
+  const how = await runScreen(terminal!, {
     initial: found === null ? { ...first, message: warnings[0] ?? null } : { ...first, step: found.step },
     draw: (c, width, height) => renderScreen(rec, c, width, height),
     key: (c, key) => moveCursor(rec, c, key),
     done: (c) => c.quit,
   });
-  return ExitCode.success;
+  return how === 'signal' ? ExitCode.interrupted : ExitCode.success;
 }

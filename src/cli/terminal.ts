@@ -43,8 +43,8 @@ function keysOf(chunk: string): string[] {
   return keys;
 }
 
-/** Run `screen` full-screen until it is done (or a signal ends it); the terminal is restored however it ends. */
-export async function runScreen<S>(t: TerminalIo, screen: Screen<S>): Promise<void> {
+/** Run `screen` full-screen until it is done, or a signal ends it ('signal'); the terminal is restored however it ends. */
+export async function runScreen<S>(t: TerminalIo, screen: Screen<S>): Promise<'done' | 'signal'> {
   const { input, output } = t;
   if (input.isTTY !== true || output.isTTY !== true) throw new UsageError('txray debug needs a terminal (stdin and stdout); to script it, use --at <file>:<line> | step:<i> | failure --json.');
   let state = screen.initial;
@@ -58,9 +58,6 @@ export async function runScreen<S>(t: TerminalIo, screen: Screen<S>): Promise<vo
     output.write(LEAVE);
   };
   process.once('exit', restore);
-  output.write(ENTER);
-  input.setRawMode(true);
-  input.setEncoding('utf8');
   const draw = (): void => {
     const rows = screen.draw(state, output.columns ?? 80, output.rows ?? 24);
     let out = '';
@@ -71,35 +68,44 @@ export async function runScreen<S>(t: TerminalIo, screen: Screen<S>): Promise<vo
     if (out !== '') output.write(out);
   };
   try {
-    await new Promise<void>((resolve, reject) => {
-      const stop = (): void => {
+    output.write(ENTER);
+    input.setRawMode(true);
+    input.setEncoding('utf8');
+    return await new Promise<'done' | 'signal'>((resolve, reject) => {
+      const stop = (how: 'done' | 'signal'): void => {
         input.off('data', onData);
         output.off('resize', onResize);
-        process.off('SIGTERM', stop);
-        process.off('SIGHUP', stop);
-        resolve();
+        process.off('SIGTERM', onSignal);
+        process.off('SIGHUP', onSignal);
+        resolve(how);
       };
-      const onData = (chunk: string): void => {
+      const onSignal = (): void => stop('signal');
+      // An error while drawing ends the view (and is the run's error), never an uncaught exception.
+      const guarded = (go: () => void) => (): void => {
         try {
-          for (const key of keysOf(chunk)) {
-            state = screen.key(state, key);
-            if (screen.done(state)) return stop();
-          }
-          draw();
+          go();
         } catch (err) {
-          stop();
+          stop('done');
           reject(err);
         }
       };
-      const onResize = (): void => {
+      const onData = (chunk: string): void =>
+        guarded(() => {
+          for (const key of keysOf(chunk)) {
+            state = screen.key(state, key);
+            if (screen.done(state)) return stop('done');
+          }
+          draw();
+        })();
+      const onResize = guarded(() => {
         shown = [];
         output.write('\x1b[2J');
         draw();
-      };
+      });
       input.on('data', onData);
       output.on('resize', onResize);
-      process.once('SIGTERM', stop);
-      process.once('SIGHUP', stop);
+      process.once('SIGTERM', onSignal);
+      process.once('SIGHUP', onSignal);
       input.resume();
       draw();
     });

@@ -16,7 +16,7 @@ export interface OpenFrame {
 }
 
 /** The name a frame is shown by: its contract and function where known, else its address and selector. */
-export function frameName(rec: DebugRecording, index: number): string {
+function frameName(rec: DebugRecording, index: number): string {
   const f = rec.frames[index]!;
   const contract = f.contract ?? (f.codeAddress === null ? '?' : shortAddress(f.codeAddress));
   const fn = f.function ?? f.selector ?? (f.kind.startsWith('create') ? 'constructor' : '-');

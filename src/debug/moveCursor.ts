@@ -4,7 +4,7 @@
  * b (toggle one here), `:` a command (`break <file>:<line>`, `step <i>`), ? help, q or Ctrl-C quit.
  */
 import { escapeShort } from '../raw/escape.js';
-import { parseAt } from './findStep.js';
+import { parseAt } from './parseAt.js';
 import { type Move, nextStep } from './nextStep.js';
 import { placeAt } from './placeAt.js';
 import { resolveFile } from './resolveFile.js';

@@ -11,7 +11,7 @@ import type { DebugFrame, DebugRecording, FrameSource, SourcePlace } from './typ
 const lineStarts = new WeakMap<SourceFile, Int32Array>();
 
 /** The byte offset of each line's start in `file`. */
-export function startsOf(file: SourceFile): Int32Array {
+function startsOf(file: SourceFile): Int32Array {
   let starts = lineStarts.get(file);
   if (starts === undefined) {
     const at: number[] = [0];

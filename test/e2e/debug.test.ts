@@ -301,6 +301,20 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     tmux('kill-session', '-t', 'dbg');
   });
 
+  test('SIGTERM ends the view with exit 130 and restores the terminal', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    openDebugger(scene.failing);
+    await waitFor('the debugger', (s) => statusOf(s) === failing.status(logs.failing.findIndex((l) => l.op === 'REVERT')));
+    // The debugger is the pane shell's child (the one process this test started there).
+    const shell = tmux('display-message', '-p', '-t', 'dbg', '#{pane_pid}').trim();
+    const child = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0]!;
+    process.kill(Number(child), 'SIGTERM');
+    const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 130'));
+    expect(after).not.toContain('Teller::cashOut');
+    expect(tmux('display-message', '-p', '-t', 'dbg', '#{cursor_flag}').trim()).toBe('1');
+    tmux('kill-session', '-t', 'dbg');
+  });
+
   test('a plain transfer: no view opens; one line says there is no step, exit 0', async () => {
     if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
     openDebugger(scene.transfer);
