@@ -86,7 +86,9 @@ function statePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
   const from = change === undefined ? 0 : Math.floor(change.offset / 32) * 32;
   const words: string[] = [];
   for (let at = Math.max(0, from - 64); at < memory.length && words.length < 6; at += 32) words.push(`0x${at.toString(16).padStart(4, '0')}  ${Buffer.from(memory.subarray(at, at + 32)).toString('hex')}`);
-  const storage = [...storageAt(rec, i, rec.frames[s.frame[i]!]?.storageAddress ?? null)].map(([k, v]) => `0x${k.toString(16)} = 0x${v.toString(16)}`);
+  // A mapping's slot is a hash: its ends tell slots apart, and the pane keeps room for the value.
+  const slot = (k: bigint): string => (k < 1n << 64n ? `0x${k.toString(16)}` : `0x${k.toString(16).slice(0, 6)}…${k.toString(16).slice(-4)}`);
+  const storage = [...storageAt(rec, i, rec.frames[s.frame[i]!]?.storageAddress ?? null)].map(([k, v]) => `${slot(k)} = 0x${v.toString(16)}`);
   const share = Math.max(2, Math.floor(rows / 4));
   const part = (title: string, list: string[], n: number): string[] => [`${title}${list.length > n - 1 ? ` (${list.length})` : ''}`, ...(list.length === 0 ? ['  (none)'] : list.slice(0, n - 1))];
   const calls = part('calls', frames.slice(-share + 1), share);
