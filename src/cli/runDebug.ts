@@ -124,7 +124,7 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
       await log.say(`txray: transaction ${hash} is not mined yet; txray debug steps through mined transactions.`);
       return ExitCode.pending;
     }
-    return await showRecording({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log);
+    return await showRecording({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
   } finally {
     await client.close();
   }

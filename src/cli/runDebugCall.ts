@@ -75,7 +75,7 @@ export async function runDebugCall(argv: readonly string[], io: Io, out: SafeWri
     const { runCall } = await import('../sources/runCall.js');
     const local = await runCall(client, plan.call, block, plan.overrides, deadlineSignal(opts.timeoutMs), { steps: true });
     const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block, overrides: plan.overrides }, decoder.index.artifacts, opts.timeoutMs);
-    return await showRecording({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log);
+    return await showRecording({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
   } finally {
     await client.close();
   }

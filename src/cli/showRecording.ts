@@ -8,6 +8,7 @@ import { findStep } from '../debug/findStep.js';
 import type { DebugRecording } from '../debug/types.js';
 import { ExitCode } from '../exitCodes.js';
 import { escapeShort } from '../raw/escape.js';
+import { writeJson } from '../render/writeJson.js';
 import type { SafeWriter } from './io.js';
 import type { RunLog } from './runLog.js';
 import type { TerminalIo } from './terminal.js';
@@ -23,7 +24,7 @@ export interface Shown {
   readonly what: string;
 }
 
-export async function showRecording(s: Shown, terminal: TerminalIo | undefined, out: SafeWriter, log: RunLog): Promise<number> {
+export async function showRecording(s: Shown, terminal: TerminalIo | undefined, out: SafeWriter, log: RunLog, indent: number): Promise<number> {
   const { rec, warnings } = s;
   for (const w of warnings) await log.say(`txray: warning: ${escapeShort(w, 300)}`);
   const found = s.at === null ? null : findStep(rec, s.at);
@@ -33,7 +34,9 @@ export async function showRecording(s: Shown, terminal: TerminalIo | undefined, 
   }
   if (s.json && found !== null) {
     const { stepJson } = await import('../debug/stepJson.js');
-    await out.write(`${JSON.stringify({ ...stepJson(rec, found.step, s.hash), truncated: rec.steps.truncated, warnings }, null, 2)}\n`);
+    // Escaped as every JSON document of txray is (a file name or a warning could hold controls); indented on a terminal.
+    await out.writeAll(writeJson({ ...stepJson(rec, found.step, s.hash), truncated: rec.steps.truncated, warnings }, indent));
+    await out.write('\n');
     return ExitCode.success;
   }
   if (rec.steps.count === 0) {
