@@ -1,10 +1,11 @@
 /**
  * The debugger's pure stages on a small recording made with the real step log (fed as the EVM feeds
  * it) and a two-file compilation whose files share a name: resolving files by a tail of their path,
- * typing commands, and a screen that always fits the terminal and never passes a file's control
- * characters through.
+ * typing commands, a screen that always fits the terminal and never passes a file's control
+ * characters through, and the step where a failure began.
  */
 import { describe, expect, test } from 'vitest';
+import { buildRecording } from '../../src/debug/buildRecording.js';
 import { lineTable } from '../../src/debug/lineTable.js';
 import { moveCursor } from '../../src/debug/moveCursor.js';
 import { openCursor } from '../../src/debug/openCursor.js';
@@ -103,5 +104,43 @@ describe('the screen', () => {
     // Only the screen's own SGR reaches the terminal: no other ESC, no C1 or bidi control.
     for (const row of rows) expect(row.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
     expect(text).toContain('>    2      // ');
+  });
+});
+
+describe('where the failure began', () => {
+  /** A run: the top frame calls three times; `outputs` and `errors` per frame (top first), each frame runs two steps. */
+  function run(errors: Array<string | null>, outputs: Array<`0x${string}` | null>): DebugRecording {
+    const steps = createStepLog();
+    const event = (pc: number, depth: number) => ({ pc, gasLeft: 100n, opcode: { code: 0x5b }, stack: [], depth, memory: new Uint8Array(0), address: { toString: () => '0x00000000000000000000000000000000000000aa' } });
+    steps.enter([]);
+    steps.add(event(0, 0));
+    for (let k = 0; k < 3; k++) {
+      steps.enter([k]);
+      steps.add(event(0, 1));
+      steps.add(event(1, 1));
+      steps.leave();
+    }
+    steps.add(event(1, 0));
+    steps.leave();
+    const node = (k: number, traceAddress: number[]) => ({ type: 'call', callType: 'call', from: null, to: null, value: 0n, gas: null, gasUsed: null, input: '0x' as const, output: outputs[k]!, error: errors[k]!, traceAddress, children: [] as never[] });
+    const root = { ...node(0, []), children: [node(1, [0]), node(2, [1]), node(3, [2])] };
+    return buildRecording(steps, root, new Map(), []);
+  }
+
+  test('a call whose revert the caller caught is not where the failure began; the one whose data the caller passed on is', () => {
+    // [0] reverted with other data (caught), [1] reverted with the data the top frame reverted with, [2] succeeded.
+    const rec = run(['execution reverted', 'execution reverted', 'execution reverted', null], ['0xaa', '0xbb', '0xaa', '0x']);
+    // Steps: top 0; [0] 1–2; [1] 3–4; [2] 5–6; top 7. The failure began at [1]'s last step.
+    expect(rec.failure).toBe(4);
+  });
+
+  test('a call that ran out of gas (no data) under a top frame that reverted without data: the out-of-gas step', () => {
+    const rec = run(['execution reverted', null, null, 'out of gas'], [null, '0x', '0x', null]);
+    expect(rec.failure).toBe(6);
+  });
+
+  test('the top frame\'s own failure, where no call passed its data on; none where nothing failed', () => {
+    expect(run(['execution reverted', 'execution reverted', null, null], ['0x01', '0x02', '0x', '0x']).failure).toBe(7);
+    expect(run([null, null, null, null], ['0x', '0x', '0x', '0x']).failure).toBeNull();
   });
 });
