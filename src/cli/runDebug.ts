@@ -59,6 +59,7 @@ function parseDebugArgs(argv: readonly string[], write: (s: string) => void): De
     .option('--max-response-mb <n>', 'refuse any answer larger than this (default: 256)')
     .option('--abi <path>', 'artifacts to name and map the code with (a Foundry/Hardhat artifact or a directory of them), repeatable', collect)
     .option('--no-project-abis', 'do not read the artifacts of the Foundry/Hardhat project in the working directory')
+    .option('--debug', 'stack traces on stderr')
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', HELP_AFTER)
     .exitOverride()
