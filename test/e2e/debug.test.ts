@@ -195,6 +195,8 @@ async function press(ref: Reference, keys: string[], i: number): Promise<string>
 }
 
 function openDebugger(hash: string, extra = ''): void {
+  // A session an earlier failed test left behind goes first.
+  spawnSync('tmux', [...TMUX, 'kill-session', '-t', 'dbg']);
   // The shell line after it says how it ended; the shell stays so that the pane can be read after `q`.
   tmux('new-session', '-d', '-s', 'dbg', '-x', '150', '-y', '40', '-c', dir, `${process.execPath} ${BIN} debug ${hash} --rpc-url ${scene.anvil.url} ${extra}; echo "debugger ended: $?"; exec sleep 600`);
 }
