@@ -5,7 +5,6 @@
  * or the full-screen debugger (the terminal module, cli/terminal.ts). Its own front door: its options
  * are the node's and the artifacts', and --at.
  */
-import { Command } from 'commander';
 import { NotFound, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { DebugRecording } from '../debug/types.js';
@@ -15,56 +14,18 @@ import type { Hex } from '../raw/types.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { proxySettingsOf } from '../rpc/proxy.js';
+import { createDebugProgram, type DebugArgs } from './createDebugProgram.js';
 import type { Io, SafeWriter } from './io.js';
 import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseTimeout } from './parseOptions.js';
 import { recordingOf } from './recordingOf.js';
 import type { RunLog } from './runLog.js';
 import { showRecording } from './showRecording.js';
 
-interface DebugArgs {
-  readonly hash: string;
-  readonly rpcUrl?: string;
-  readonly at?: string;
-  readonly json?: boolean;
-  readonly timeout?: string;
-  readonly header?: string[];
-  readonly maxResponseMb?: string;
-  readonly abi?: string[];
-  readonly projectAbis?: boolean;
-}
-
-const HELP_AFTER = `
-A call, simulated and stepped through: txray debug call <to> [signature] [args…] [txray call's options] [--at …]
-Keys: n next line (over calls)  s step into  o step out  p previous line  j/k one opcode forward/back
-      g/G first/last step  f the failing step  c continue to a breakpoint  b toggle a breakpoint here
-      :break <file>:<line>  :step <i>  ? help  q quit
-Exit codes: 0 done; 2 usage error (a bad hash, --at); 3 the node does not know the transaction, or --at matched no step;
-  4 not mined yet; 5 the node failed. See docs/debug.md.
-`;
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
 /** The arguments, or 'help' when help was printed. */
 function parseDebugArgs(argv: readonly string[], write: (s: string) => void): DebugArgs | 'help' {
   let parsed: DebugArgs | undefined;
   let help = '';
-  const program = new Command('txray debug')
-    .description('Step through a transaction in the terminal: its run in txray\'s EVM, line by line in the source where the project\'s artifacts match its code, opening at the failure.')
-    .argument('<hash>', 'the transaction hash (0x + 64 hex digits)')
-    .option('-r, --rpc-url <url>', 'JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else http://localhost:8545)')
-    .option('--at <where>', '<file>:<line> (the first step on it), step:<i> (from 1) or failure; with --json, print that step and exit')
-    .option('--json', 'with --at: print the step as one JSON document instead of opening the debugger')
-    .option('--timeout <seconds>', 'deadline for reading the transaction and the state it runs on (default: 30)')
-    .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
-    .option('--max-response-mb <n>', 'refuse any answer larger than this (default: 256)')
-    .option('--abi <path>', 'artifacts to name and map the code with (a Foundry/Hardhat artifact or a directory of them), repeatable', collect)
-    .option('--no-project-abis', 'do not read the artifacts of the Foundry/Hardhat project in the working directory')
-    .option('--debug', 'stack traces on stderr')
-    .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', HELP_AFTER)
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => (help += s), writeErr: (s) => (help += s), outputError: () => undefined })
-    .action((hash: string, options: Omit<DebugArgs, 'hash'>) => void (parsed = { hash, ...options }));
+  const program = createDebugProgram({ writeOut: (s) => (help += s) }, (a) => (parsed = a));
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {
