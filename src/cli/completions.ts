@@ -1,12 +1,13 @@
 /**
  * `txray completions <bash|zsh|fish>`: a completion script made from the commander definitions of
- * `txray`, `txray call` and `txray block` (createProgram.ts), so it never drifts from --help: every option, the choices
+ * `txray`, `txray call`, `txray block` (createProgram.ts) and `txray debug` (createDebugProgram.ts), so it never drifts from --help: every option, the choices
  * an option declares (--tracer), file names where the option's argument is a <file> or <path>, and for
  * --rpc-url the aliases of the nearest foundry.toml's [rpc_endpoints] (read by awk where the shell asks:
  * no node starts on Tab).
  */
 import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { createDebugProgram } from './createDebugProgram.js';
 import { createBlockProgram, createCallProgram, createProgram } from './createProgram.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -53,9 +54,14 @@ function specsOf(cmd: Command): Spec[] {
 }
 
 /** Every front door's options, from their own definitions. */
-function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[] } {
+function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[]; readonly debug: Spec[] } {
   const quiet = { writeOut: () => undefined };
-  return { lookup: specsOf(createProgram(quiet, () => undefined)), call: specsOf(createCallProgram(quiet, () => undefined)), block: specsOf(createBlockProgram(quiet, () => undefined)) };
+  return {
+    lookup: specsOf(createProgram(quiet, () => undefined)),
+    call: specsOf(createCallProgram(quiet, () => undefined)),
+    block: specsOf(createBlockProgram(quiet, () => undefined)),
+    debug: specsOf(createDebugProgram(quiet, () => undefined)),
+  };
 }
 
 const names = (specs: readonly Spec[]): string[] => specs.flatMap((s) => [s.long, s.short].filter((n): n is string => n !== undefined));
@@ -91,6 +97,9 @@ function bash(p: ReturnType<typeof programs>): string {
     if (free.length > 0) lines.push(`      ${free.join('|')}) return ;;`);
     return lines.join('\n');
   };
+  // A front door whose words after it are options only (their values completed as their kinds say).
+  const optionsOnly = (name: string, specs: readonly Spec[]): string =>
+    [`  ${name})`, '    case "$prev" in', valueCases(specs), '    esac', `    [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "${words(names(specs))}" -- "$cur"))`, '    return ;;'].join('\n');
   return `# txray completions for bash: made by \`txray completions bash\` from txray's own option definitions.
 # Install: add  source <(txray completions bash)  to ~/.bashrc
 ${SH_ALIASES}
@@ -99,12 +108,7 @@ _txray() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
   case "\${COMP_WORDS[1]}" in
-  call)
-    case "$prev" in
-${valueCases(p.call)}
-    esac
-    [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "${words(names(p.call))}" -- "$cur"))
-    return ;;
+${optionsOnly('call', p.call)}
   block)
     case "$prev" in
 ${valueCases(p.block)}
@@ -115,6 +119,7 @@ ${valueCases(p.block)}
       COMPREPLY=($(compgen -W "${words(BLOCK_TAGS)}" -- "$cur"))
     fi
     return ;;
+${optionsOnly('debug', p.debug)}
   completions)
     [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "${words(SHELLS)}" -- "$cur"))
     return ;;
@@ -125,7 +130,7 @@ ${valueCases(p.lookup)}
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${words(names(p.lookup))}" -- "$cur"))
   elif [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "call block completions" -- "$cur"))
+    COMPREPLY=($(compgen -W "call block debug completions" -- "$cur"))
   fi
 }
 complete -F _txray txray
@@ -172,12 +177,17 @@ ${args(p.call)} \\
     _arguments -s \\
 ${args(p.block)} \\
     '1:block:(${words(BLOCK_TAGS)})'
+  elif [[ \${words[2]} == debug ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments -s \\
+${args(p.debug)} \\
+    '1:transaction hash: '
   elif [[ \${words[2]} == completions ]]; then
     _arguments '1: :(completions)' '2:shell:(${words(SHELLS)})'
   else
     _arguments -s \\
 ${args(p.lookup)} \\
-    '1: :(call block completions)' \\
+    '1: :(call block debug completions)' \\
     '*:transaction hash: '
   fi
 }
@@ -223,12 +233,14 @@ end
 complete -c txray -f
 complete -c txray -n '__fish_use_subcommand' -a 'call' -d 'what a call would do, before it is sent'
 complete -c txray -n '__fish_use_subcommand' -a 'block' -d 'every transaction of a block, what failed, what looks like MEV'
+complete -c txray -n '__fish_use_subcommand' -a 'debug' -d 'step through a transaction in the terminal'
 complete -c txray -n '__fish_use_subcommand' -a 'completions' -d 'print a shell completion script'
 complete -c txray -n '__fish_seen_subcommand_from block' -a '${words(BLOCK_TAGS)}'
 complete -c txray -n '__fish_seen_subcommand_from completions' -a '${words(SHELLS)}'
-${lines(p.lookup, 'not __fish_seen_subcommand_from call block completions').join('\n')}
+${lines(p.lookup, 'not __fish_seen_subcommand_from call block debug completions').join('\n')}
 ${lines(p.call, '__fish_seen_subcommand_from call').join('\n')}
 ${lines(p.block, '__fish_seen_subcommand_from block').join('\n')}
+${lines(p.debug, '__fish_seen_subcommand_from debug').join('\n')}
 `;
 }
 

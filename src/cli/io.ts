@@ -1,4 +1,5 @@
 /** Output plumbing: chunked writes that respect backpressure and end quietly on a closed pipe. */
+import type { TerminalIo } from './terminal.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -23,6 +24,8 @@ export interface Io {
   readonly sigdb?: URL;
   /** What became of the bundle's V8 code cache (used, rejected, absent), for --debug. */
   readonly codeCache?: string;
+  /** The terminal, for `txray debug`'s full-screen view (process.stdin and process.stdout). */
+  readonly terminal?: TerminalIo;
 }
 
 /** Tracks whether a stream has failed (EPIPE from `| head`, a closed terminal). */

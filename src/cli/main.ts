@@ -141,6 +141,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       await out.write(await completions(argv.slice(1)));
       return ExitCode.success;
     }
+    // `txray debug <hash>`: the step debugger, a front door with its own options.
+    if (argv[0] === 'debug') return await (await import('./runDebug.js')).runDebug(argv.slice(1), io, out, log);
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
     const opts = await optionsOf(args, io);

@@ -42,6 +42,7 @@ export async function run(boot: Boot): Promise<void> {
     cwd: process.cwd(),
     sigdb: pathToFileURL(`${boot.dist}/sigdb/`),
     codeCache: boot.codeCache,
+    terminal: { input: process.stdin, output: process.stdout },
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
 }

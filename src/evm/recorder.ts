@@ -12,7 +12,7 @@ import { frameKey } from '../model/frameKey.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { bytesToHex } from './evmEngine.js';
 import { type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
-import { createStepLog, type StepEvent, type StepLog } from './stepLog.js';
+import { createStepLog, type StepEvent, type StepLog, type StepRecorder } from './stepLog.js';
 
 /** What a run records. */
 export interface RecordConfig {
@@ -148,6 +148,8 @@ class Recording {
     private readonly exits: boolean,
     /** The code addresses whose frames keep a JumpTrail. */
     private readonly trailOf: ReadonlySet<string> | undefined,
+    /** Every step is asked for: the log learns which frame each runs in. */
+    private readonly steps: StepRecorder | null,
   ) {}
 
   running(): Running | undefined {
@@ -185,11 +187,13 @@ class Recording {
     }
     siblings.push(frame);
     this.stack.push({ frame, static: m.isStatic, traceAddress, facts: own });
+    this.steps?.enter(traceAddress);
   }
 
   end(r: MessageEnd): void {
     const running = this.stack.pop();
     if (running === undefined) return;
+    this.steps?.leave();
     const { frame } = running;
     const e = r.execResult;
     frame.gasUsed = e.executionGasUsed;
@@ -272,7 +276,7 @@ function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig):
  */
 export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   let current: Recording | null = null;
-  let steps: (StepLog & { add(e: StepEvent): void }) | null = null;
+  let steps: StepRecorder | null = null;
   hookOpcodes(vm, () => current, config);
   const onBefore = (m: Message, done?: () => void): void => {
     current?.begin(m);
@@ -286,9 +290,9 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   const events = vm.evm.events!;
   return {
     async record(go) {
-      const rec = new Recording(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf);
-      current = rec;
       steps = config.steps ? createStepLog() : null;
+      const rec = new Recording(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf, steps);
+      current = rec;
       events.on('beforeMessage', onBefore as never);
       events.on('afterMessage', onAfter as never);
       if (config.steps) events.on('step', onStep as never);

@@ -27,12 +27,19 @@ export interface MemoryChange {
   readonly bytes: Uint8Array;
 }
 
-/** An SSTORE: the word written, at the step that wrote it. */
+/** An SSTORE: the word written, at the step that wrote it; an SLOAD (in `reads`): the word read, at the step that read it. */
 export interface StorageChange {
   readonly step: number;
   readonly address: string;
   readonly slot: bigint;
   readonly value: bigint;
+}
+
+/** A frame the steps ran in: its place in the call tree, and the first of its steps (its steps are those whose `frame` is its index). */
+export interface StepFrame {
+  readonly traceAddress: readonly number[];
+  /** The index of the first step run in it (its count of steps so far where it ran none: a precompile, an account without code). */
+  readonly first: number;
 }
 
 export interface StepLog {
@@ -47,6 +54,11 @@ export interface StepLog {
   readonly gas: Float64Array;
   readonly memory: readonly MemoryChange[];
   readonly storage: readonly StorageChange[];
+  /** Each SLOAD that completed, with the word it read (the next step's stack top). */
+  readonly reads: readonly StorageChange[];
+  /** Every frame entered, in the order entered; `frame[i]` is the index of step i's. */
+  readonly frames: readonly StepFrame[];
+  readonly frame: Uint32Array;
   /** The stack before step `i`, bottom first. */
   stackAt(i: number): bigint[];
   /** The frame's memory before step `i`. */
@@ -71,12 +83,18 @@ function changed(was: Uint8Array, now: Uint8Array): readonly [number, number] | 
   return [first, last];
 }
 
-/** The stack before step `i`: the last step that kept nothing of the one before, and what each step since kept and added. */
-function stackAt(keep: Uint16Array, from: Uint32Array, items: readonly bigint[], i: number): bigint[] {
+/**
+ * A whole stack is kept every this many steps: a loop keeps the bottom of its stack for its whole run,
+ * so without them the stack of a late step would be rebuilt from the frame's first.
+ */
+const SNAPSHOT_EVERY = 4096;
+
+/** The stack before step `i`: from the last step that kept nothing of the one before (or a kept whole stack), what each step since kept and added. */
+function stackAt(keep: Uint16Array, from: Uint32Array, items: readonly bigint[], snapshots: ReadonlyMap<number, readonly bigint[]>, i: number): bigint[] {
   let first = i;
-  while (first > 0 && keep[first] !== 0) first--;
-  let stack: bigint[] = [];
-  for (let k = first; k <= i; k++) stack = [...stack.slice(0, keep[k]), ...items.slice(from[k], from[k + 1])];
+  while (first > 0 && keep[first] !== 0 && !snapshots.has(first)) first--;
+  let stack: bigint[] = [...(snapshots.get(first) ?? [])];
+  for (let k = first + (snapshots.has(first) ? 1 : 0); k <= i; k++) stack = [...stack.slice(0, keep[k]), ...items.slice(from[k], from[k + 1])];
   return stack;
 }
 
@@ -108,9 +126,17 @@ class Steps implements StepLog {
   private gases = new Float64Array(1024);
   /** How many items of the step before's stack each step keeps (0 where a frame starts or the bottom changed). */
   private keep = new Uint16Array(1024);
+  private frameOf = new Uint32Array(1024);
+  readonly frames: StepFrame[] = [];
+  /** The frames running, innermost last (indexes into `frames`). */
+  private readonly open: number[] = [];
+  /** An SLOAD whose word the next step's stack top is. */
+  private pendingRead: { step: number; depth: number; address: string; slot: bigint } | null = null;
+  readonly reads: StorageChange[] = [];
   /** Where each step's added stack items start in `items` (one more entry than steps). */
   private from = new Uint32Array(1025);
   private readonly items: bigint[] = [];
+  private readonly snapshots = new Map<number, readonly bigint[]>();
   readonly memory: MemoryChange[] = [];
   readonly storage: StorageChange[] = [];
   private previous: readonly bigint[] = [];
@@ -129,8 +155,19 @@ class Steps implements StepLog {
   get gas(): Float64Array {
     return this.gases.subarray(0, this.count);
   }
+  get frame(): Uint32Array {
+    return this.frameOf.subarray(0, this.count);
+  }
+  /** A frame begins (the recorder's message): the steps from here on are its own until it ends. */
+  enter(traceAddress: readonly number[]): void {
+    this.open.push(this.frames.length);
+    this.frames.push({ traceAddress, first: this.count });
+  }
+  leave(): void {
+    this.open.pop();
+  }
   stackAt(i: number): bigint[] {
-    return stackAt(this.keep, this.from, this.items, i);
+    return stackAt(this.keep, this.from, this.items, this.snapshots, i);
   }
   memoryAt(i: number): Uint8Array {
     return memoryAt(this.depths, this.memory, i);
@@ -142,6 +179,7 @@ class Steps implements StepLog {
     this.depths = grow(this.depths, size, (k) => new Uint16Array(k));
     this.gases = grow(this.gases, size, (k) => new Float64Array(k));
     this.keep = grow(this.keep, size, (k) => new Uint16Array(k));
+    this.frameOf = grow(this.frameOf, size, (k) => new Uint32Array(k));
     this.from = grow(this.from, size + 1, (k) => new Uint32Array(k + 1));
   }
 
@@ -156,7 +194,9 @@ class Steps implements StepLog {
     this.ops[n] = e.opcode.code;
     this.depths[n] = e.depth + 1;
     this.gases[n] = Number(e.gasLeft);
+    this.frameOf[n] = this.open.at(-1) ?? 0;
     const stack = e.stack;
+    this.readDone(e);
     // A new frame starts from an empty stack: nothing of the caller's is kept.
     let same = n > 0 && this.depths[n - 1] === this.depths[n] ? Math.min(this.previous.length, stack.length) : 0;
     for (let k = 0; k < same; k++) {
@@ -166,16 +206,33 @@ class Steps implements StepLog {
     this.from[n] = this.items.length;
     for (let k = same; k < stack.length; k++) this.items.push(stack[k]!);
     this.from[n + 1] = this.items.length;
+    if (n % SNAPSHOT_EVERY === 0 && same > 0) this.snapshots.set(n, [...stack]);
     this.previous = stack;
     this.memories.length = e.depth + 1;
     const diff = changed(this.memories[e.depth] ?? new Uint8Array(0), e.memory);
     if (diff !== null) this.memory.push({ step: n, offset: diff[0], bytes: e.memory.slice(diff[0], diff[1] + 1) });
     this.memories[e.depth] = e.memory;
     if (e.opcode.code === 0x55 && stack.length >= 2) this.storage.push({ step: n, address: e.address.toString().toLowerCase(), slot: stack.at(-1)!, value: stack.at(-2)! });
+    if (e.opcode.code === 0x54 && stack.length >= 1) this.pendingRead = { step: n, depth: e.depth, address: e.address.toString().toLowerCase(), slot: stack.at(-1)! };
     this.count = n + 1;
+  }
+
+  /** The word an SLOAD read is the top of the next step's stack in its frame (an SLOAD that failed, out of gas, read none). */
+  private readDone(e: StepEvent): void {
+    const read = this.pendingRead;
+    if (read === null) return;
+    this.pendingRead = null;
+    if (e.depth === read.depth && e.stack.length > 0) this.reads.push({ step: read.step, address: read.address, slot: read.slot, value: e.stack.at(-1)! });
   }
 }
 
-export function createStepLog(): StepLog & { add(e: StepEvent): void } {
+/** A log to record into: `add` is the EVM's step listener; `enter` and `leave` are the recorder's messages. */
+export interface StepRecorder extends StepLog {
+  add(e: StepEvent): void;
+  enter(traceAddress: readonly number[]): void;
+  leave(): void;
+}
+
+export function createStepLog(): StepRecorder {
   return new Steps();
 }

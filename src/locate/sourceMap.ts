@@ -50,7 +50,7 @@ export interface LocatedFailure {
   readonly calledFrom: readonly SourceLocation[];
 }
 
-interface MapTable {
+export interface MapTable {
   readonly s: Int32Array;
   readonly l: Int32Array;
   readonly f: Int32Array;
@@ -122,7 +122,7 @@ export const decompressMap = memo((map: string): MapTable | null => {
   return { s, l, f, j, count: n };
 });
 
-/** The code's bytes, each pc's instruction index (-1 inside PUSH data; PUSH0 has none), and each instruction's pc. */
+/** The code's bytes, each pc's instruction index (-1 inside PUSH data; PUSH0 has none), and each instruction's pc (the debugger reads it too). */
 export const instructions = memo((code: Hex): { bytes: Uint8Array; index: Int32Array; pcs: Int32Array } => {
   const bytes = Buffer.from(code.slice(2), 'hex');
   const index = new Int32Array(bytes.length + 1).fill(-1);

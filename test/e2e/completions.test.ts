@@ -83,6 +83,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) 
     ['txray -r ', ['ci_node', 'local', 'mainnet']],
     ['txray call --over', ['--override-balance', '--override-code', '--override-nonce', '--override-state-diff']],
     ['txray completions ', ['bash', 'fish', 'zsh']],
+    ['txray debug --a', ['--abi', '--at']],
   ])('%s<Tab> offers %j', (line, want) => {
     expect(ensureShell(shell)).toBe(true);
     expect([...offers[shell]!(line)].sort()).toEqual(want);

@@ -62,6 +62,22 @@ test('steps recorded by txray\'s EVM are anvil\'s struct logs: pc, opcode, depth
   ]);
 });
 
+test('each step knows its frame (by traceAddress), and each SLOAD the word it read, as the struct logger shows it', async () => {
+  const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
+  const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
+  const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), { steps: true });
+  const traced = (await node.anvil.rpc('debug_traceTransaction', [hash, { enableMemory: true }])) as { structLogs: StructLog[] };
+  const logs = traced.structLogs;
+  const steps = local.steps!;
+  expect(steps.frames.map((f) => f.traceAddress)).toEqual([[], [0]]);
+  const inner = logs.findIndex((l) => l.depth === 2);
+  expect(steps.frames[1]!.first).toBe(inner);
+  logs.forEach((l, i) => expect({ i, frame: steps.frame[i] }).toEqual({ i, frame: l.depth - 1 }));
+  const loaded = logs.findIndex((l) => l.op === 'SLOAD');
+  const [slot, value] = Object.entries(logs[loaded]!.storage!).find(([k]) => BigInt(k) === 0n)!;
+  expect(steps.reads.map((s) => ({ step: s.step, address: s.address, slot: word(s.slot), value: word(s.value) }))).toEqual([{ step: loaded, address: OUTER, slot: word(slot), value: word(value) }]);
+});
+
 test('steps are off unless asked for, and the cap is documented', async () => {
   const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
   const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;

@@ -1,0 +1,26 @@
+/**
+ * A local run with steps → the debugger's recording: the runtime code of every frame's account, at the
+ * block the run read (an override's code where the call set one), matched to the artifacts.
+ */
+import type { DebugArtifact } from '../debug/buildRecording.js';
+import type { DebugRecording } from '../debug/types.js';
+import type { StepLog } from '../evm/stepLog.js';
+import type { CallNode } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import { isData } from '../raw/hex.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+
+export async function recordingOf(client: RpcClient, run: { readonly steps: StepLog | null; readonly root: CallNode }, at: { readonly block: string; readonly overrides?: Readonly<Record<string, unknown>> | null }, artifacts: readonly DebugArtifact[], timeoutMs: number): Promise<DebugRecording> {
+  if (run.steps === null) throw new Error('the run recorded no steps');
+  const overridden = new Map<string, `0x${string}`>();
+  for (const [address, o] of Object.entries(at.overrides ?? {})) {
+    const code = (o as { code?: unknown }).code;
+    if (isData(code)) overridden.set(address.toLowerCase(), code);
+  }
+  const addresses = new Set<string>();
+  walkCalls(run.root, (n) => void (n.type === 'call' && n.to !== null && !overridden.has(n.to.toLowerCase()) && addresses.add(n.to.toLowerCase())));
+  const { codesAt } = await import('../pipeline/codesAt.js');
+  const codes = new Map([...(await codesAt(client, [...addresses], at.block, timeoutMs)), ...overridden]);
+  const { buildRecording } = await import('../debug/buildRecording.js');
+  return buildRecording(run.steps, run.root, codes, artifacts);
+}

@@ -1,0 +1,93 @@
+/**
+ * `txray debug <hash>`: the transaction run again in txray's EVM with every step recorded (on its
+ * parent block's state, the block's earlier transactions replayed where the receipt says they matter),
+ * each frame named and mapped by the project's artifacts, then either one step as JSON (`--at … --json`)
+ * or the full-screen debugger (the terminal module, cli/terminal.ts). Its own front door: its options
+ * are the node's and the artifacts', and --at.
+ */
+import { NotFound, UsageError } from '../errors.js';
+import { ExitCode } from '../exitCodes.js';
+import type { DebugRecording } from '../debug/types.js';
+import { escapeShort } from '../raw/escape.js';
+import { isQuantity, isRecord } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import { proxySettingsOf } from '../rpc/proxy.js';
+import { createDebugProgram, type DebugArgs } from './createDebugProgram.js';
+import type { Io, SafeWriter } from './io.js';
+import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseTimeout } from './parseOptions.js';
+import { recordingOf } from './recordingOf.js';
+import type { RunLog } from './runLog.js';
+import { showRecording } from './showRecording.js';
+
+/** The arguments, or 'help' when help was printed. */
+function parseDebugArgs(argv: readonly string[], write: (s: string) => void): DebugArgs | 'help' {
+  let parsed: DebugArgs | undefined;
+  let help = '';
+  const program = createDebugProgram({ writeOut: (s) => (help += s) }, (a) => (parsed = a));
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help') {
+      write(help.replace(/^\n+/, ''));
+      return 'help';
+    }
+    throw new UsageError(`${escapeShort(String(e.message ?? err).replace(/^error: /, '').replace(/\.$/, ''), 200)}; see txray debug --help.`);
+  }
+  if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray debug --help.');
+  if (parsed.json === true && parsed.at === undefined) throw new UsageError('--json prints one step: say which with --at <file>:<line> | step:<i> | failure.');
+  return parsed;
+}
+
+/** The transaction and its receipt (null: not mined yet); NotFound (exit 3) where the node does not know it. */
+async function minedTransaction(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; receipt: Record<string, unknown> } | null> {
+  const deadline = deadlineSignal(timeoutMs);
+  const [tx, receipt] = await Promise.all([client.call('eth_getTransactionByHash', [hash], deadline), client.call('eth_getTransactionReceipt', [hash], deadline)]);
+  if (tx === null || tx === undefined) throw new NotFound(`the node does not know transaction ${hash}.`);
+  return isRecord(tx) && isQuantity(tx.blockNumber) && isRecord(receipt) ? { tx, receipt } : null;
+}
+
+/** The recording: the run with steps, and the code of every frame's account (to match artifacts). */
+async function record(client: RpcClient, args: DebugArgs, hash: Hex, io: Io, timeoutMs: number): Promise<{ rec: DebugRecording; warnings: string[] } | null> {
+  const mined = await minedTransaction(client, hash, timeoutMs);
+  if (mined === null) return null;
+  const { tx, receipt } = mined;
+  const decoder = import('../decode/createDecoder.js').then((m) => m.createDecoder({ abiPaths: args.abi ?? [], projectAbis: args.projectAbis !== false, cwd: io.cwd ?? '.', env: io.env, labels: [], labelsFile: undefined, dbDir: null }));
+  decoder.catch(() => undefined);
+  const { runMined } = await import('../sources/runMined.js');
+  const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { steps: true });
+  const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block: tx.blockNumber as string }, (await decoder).index.artifacts, timeoutMs);
+  const warnings = local.mismatch.length > 0 ? [`the run here differs from the receipt (${local.mismatch.join('; ')}): the steps may not be the chain's`] : [];
+  return { rec, warnings };
+}
+
+/** `txray debug …` (argv after the word `debug`); the exit code. */
+export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter, log: RunLog): Promise<number> {
+  // `txray debug call …`: a call simulated here, as `txray call` takes it.
+  if (argv[0] === 'call') return (await import('./runDebugCall.js')).runDebugCall(argv.slice(1), io, out, log);
+  const args = parseDebugArgs(argv, (s) => void out.write(s));
+  if (args === 'help') return ExitCode.success;
+  const hash = parseHash(args.hash);
+  const { parseAt } = await import('../debug/parseAt.js');
+  const at = args.at === undefined ? null : parseAt(args.at);
+  const terminal = io.terminal;
+  // Said before the node is asked anything: the run would be wasted.
+  if (args.json !== true && (terminal === undefined || terminal.input.isTTY !== true || terminal.output.isTTY !== true)) throw new UsageError('txray debug opens a full-screen view and needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.');
+  const named = args.rpcUrl ?? io.env.ETH_RPC_URL;
+  const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
+  const endpoint = parseEndpoint(args.rpcUrl, io.env, foundry);
+  const timeoutMs = parseTimeout(args.timeout);
+  const client = await createRpcClient({ url: endpoint.url, headers: parseHeaders(args.header), interrupt: io.interrupt, timeoutMs, maxResponseBytes: parseMaxResponse(args.maxResponseMb), proxy: proxySettingsOf(io.env), defaultEndpoint: endpoint.isDefault });
+  try {
+    const recorded = await record(client, args, hash, io, timeoutMs);
+    if (recorded === null) {
+      await log.say(`txray: transaction ${hash} is not mined yet; txray debug steps through mined transactions.`);
+      return ExitCode.pending;
+    }
+    return await showRecording({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
+  } finally {
+    await client.close();
+  }
+}

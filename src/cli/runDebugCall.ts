@@ -1,0 +1,82 @@
+/**
+ * `txray debug call …`: a call simulated in txray's EVM with every step recorded, taking the words
+ * and options of `txray call` (the target, signature and arguments, --from, --value, --block, the
+ * state overrides…) and --at; then the same view as `txray debug <hash>` (showRecording.ts).
+ */
+import { CommanderError } from 'commander';
+import { UsageError } from '../errors.js';
+import { ExitCode } from '../exitCodes.js';
+import { escapeShort } from '../raw/escape.js';
+import { createRpcClient } from '../rpc/createRpcClient.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import { createCallProgram, type ParsedArgs } from './createProgram.js';
+import type { Io, SafeWriter } from './io.js';
+import { looksLikeAlias, parseOptions } from './parseOptions.js';
+import { recordingOf } from './recordingOf.js';
+import type { RunLog } from './runLog.js';
+import { showRecording } from './showRecording.js';
+
+/** `--at <where>` (or `--at=<where>`) taken out of the words: `txray call`'s own options do not have it. */
+function takeAt(argv: readonly string[]): { readonly rest: string[]; readonly at: string | null } {
+  const rest: string[] = [];
+  let at: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--at') {
+      if (i + 1 >= argv.length) throw new UsageError('--at takes <file>:<line>, step:<i> or failure; see txray debug --help.');
+      at = argv[++i]!;
+    } else if (word.startsWith('--at=')) at = word.slice('--at='.length);
+    else rest.push(word);
+  }
+  return { rest, at };
+}
+
+/** The call's words and options, or 'help' when help was printed. */
+function parseCallArgs(words: readonly string[], write: (s: string) => void): ParsedArgs | 'help' {
+  let parsed: ParsedArgs | undefined;
+  let help = '';
+  const program = createCallProgram({ writeOut: (s) => (help += s) }, (a) => (parsed = a));
+  try {
+    program.parse([...words], { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') {
+      write(`txray debug call takes the words and options of txray call (below), and --at <file>:<line> | step:<i> | failure.\n\n${help}`);
+      return 'help';
+    }
+    throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\.$/, ''), 200)}; see txray debug call --help.`);
+  }
+  if (parsed?.call === undefined) throw new UsageError('missing the call; see txray debug call --help.');
+  return parsed;
+}
+
+export async function runDebugCall(argv: readonly string[], io: Io, out: SafeWriter, log: RunLog): Promise<number> {
+  const { rest, at: atText } = takeAt(argv);
+  const parsed = parseCallArgs(rest, (s) => void out.write(s));
+  if (parsed === 'help') return ExitCode.success;
+  const { parseAt } = await import('../debug/parseAt.js');
+  const at = atText === null ? null : parseAt(atText);
+  const json = parsed.options.json === true;
+  if (json && at === null) throw new UsageError('--json prints one step: say which with --at <file>:<line> | step:<i> | failure.');
+  const terminal = io.terminal;
+  if (!json && (terminal === undefined || terminal.input.isTTY !== true || terminal.output.isTTY !== true)) throw new UsageError('txray debug opens a full-screen view and needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.');
+  const named = parsed.options.rpcUrl ?? io.env.ETH_RPC_URL;
+  const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
+  const opts = parseOptions([], parsed.options, io.env, undefined, parsed.call, foundry);
+  if (opts.command.kind !== 'call') throw new UsageError('missing the call; see txray debug call --help.');
+  const { createDecoder } = await import('../decode/createDecoder.js');
+  const decoder = createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null });
+  const { planCall } = await import('../pipeline/planCall.js');
+  const plan = await planCall(opts.command.call, decoder.index);
+  const client = await createRpcClient({ url: opts.url, headers: opts.headers, interrupt: io.interrupt, timeoutMs: opts.timeoutMs, maxResponseBytes: opts.maxResponseBytes, proxy: opts.proxy, defaultEndpoint: opts.defaultEndpoint });
+  try {
+    // The latest block where none is named: a pending block's state is not one every node serves to read.
+    const block = plan.block === 'default' ? 'latest' : plan.block;
+    const { runCall } = await import('../sources/runCall.js');
+    const local = await runCall(client, plan.call, block, plan.overrides, deadlineSignal(opts.timeoutMs), { steps: true });
+    const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block, overrides: plan.overrides }, decoder.index.artifacts, opts.timeoutMs);
+    return await showRecording({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The debugger's last line, in exactly this shape (fields separated by ` · `):
+ * `step <i>/<n> · <file>:<line> · <Contract>::<function> · pc <pc> <OPCODE>` — `-` for the place where
+ * no source is known, `<i>` from 1, `<n>` every opcode the transaction ran (a struct log's count).
+ */
+import { escapeText } from '../raw/escape.js';
+import { framesAt } from './framesAt.js';
+import { opcodeName } from './opcodeName.js';
+import { placeAt } from './placeAt.js';
+import type { DebugRecording } from './types.js';
+
+export function statusLine(rec: DebugRecording, step: number): string {
+  const s = rec.steps;
+  if (s.count === 0) return 'step 0/0 · - · - · -';
+  const p = placeAt(rec, step);
+  const frame = framesAt(rec, step).at(-1);
+  return [`step ${step + 1}/${s.count}`, p === null ? '-' : `${escapeText(p.file)}:${p.line}`, frame === undefined ? '-' : escapeText(frame.name), `pc ${s.pc[step]} ${opcodeName(s.op[step]!)}`].join(' · ');
+}

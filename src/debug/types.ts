@@ -1,0 +1,76 @@
+/**
+ * The debugger's recording: every step of one transaction's run in txray's EVM (a StepLog), and what
+ * each frame the steps ran in is (its contract and function where an artifact names them, its source
+ * map where one matched). The screen, the keys and `--at` are pure views of it and a cursor.
+ */
+import type { StepLog } from '../evm/stepLog.js';
+import type { MapTable, SourceTable } from '../locate/sourceMap.js';
+
+/** A frame's code with its matched source map: each pc's instruction index, and the map's entries. */
+export interface FrameSource {
+  readonly index: Int32Array;
+  readonly map: MapTable;
+  readonly sources: SourceTable;
+}
+
+export interface DebugFrame {
+  readonly traceAddress: readonly number[];
+  /** The call's kind as the EVM made it (call, staticcall, delegatecall, callcode, create, create2). */
+  readonly kind: string;
+  /** The account whose code ran (a create's new address; null where a create failed). */
+  readonly codeAddress: string | null;
+  /** The account whose storage the frame reads and writes (a delegatecall's caller). */
+  readonly storageAddress: string | null;
+  /** The matched artifact's name, or null. */
+  readonly contract: string | null;
+  /** The function the matched artifact's ABI names for the input's selector (`constructor` for a create), or null. */
+  readonly function: string | null;
+  /** The input's first four bytes, where it has them. */
+  readonly selector: string | null;
+  readonly error: string | null;
+  /** The frame it was called from (index into the recording's frames), null for the top one. */
+  readonly parent: number | null;
+  /** Its first and last step (last < first where it ran none). */
+  readonly first: number;
+  readonly last: number;
+  readonly source: FrameSource | null;
+  /** The code that ran (for the opcode listing where no map matched), or null where it is not known. */
+  readonly code: Uint8Array | null;
+}
+
+export interface DebugRecording {
+  readonly steps: StepLog;
+  readonly frames: readonly DebugFrame[];
+  /** The step where the failure began (the failing frame's last step), or null where nothing failed. */
+  readonly failure: number | null;
+  /** Every step's line (lineTable.ts). */
+  readonly lines: LineTable;
+}
+
+/** Each step's line as a number (-1: no place), the same for the same frame, file and line; and each number's place. */
+export interface LineTable {
+  readonly ids: Int32Array;
+  readonly places: readonly SourcePlace[];
+}
+
+/** Where the cursor is and what the screen shows beside it. */
+export interface Cursor {
+  /** 0-based. */
+  readonly step: number;
+  /** Breakpoints as `file:line` (the file as the compiler named it). */
+  readonly breakpoints: ReadonlySet<string>;
+  /** The help is open; or a `:` command being typed (null: none). */
+  readonly help: boolean;
+  readonly command: string | null;
+  /** A one-line message under the panes (what a command did, why a key did nothing). */
+  readonly message: string | null;
+  readonly quit: boolean;
+}
+
+/** A place in the source: the file as the compiler named it, a 1-based line. */
+export interface SourcePlace {
+  readonly file: string;
+  readonly line: number;
+  /** The compilation's id of the file (the frame's source table reads it). */
+  readonly id: number;
+}

@@ -1,0 +1,334 @@
+/**
+ * `txray debug`: the step debugger over txray's own EVM, checked against the node's own opcode trace
+ * (anvil's struct logs, --steps-tracing) and the compiler's source maps (read by the test's own
+ * reader), on a multi-file project built with the optimizer off. The full-screen view is driven
+ * through a real pseudo-terminal: tmux (send-keys, capture-pane), waiting for screen content with a
+ * generous deadline, never for a fixed time.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { type Abi, encodeFunctionData, toFunctionSelector } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildRecording } from '../../src/debug/buildRecording.js';
+import { stepJson } from '../../src/debug/stepJson.js';
+import { createRpcClient } from '../../src/rpc/createRpcClient.js';
+import { runMined } from '../../src/sources/runMined.js';
+import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
+import { referenceMap } from '../support/referenceMap.js';
+import { type Reference, referenceSteps } from '../support/referenceSteps.js';
+import { BIN, jsonOf, runTxray } from '../support/runTxray.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'txray-debug-'));
+let scene: DebugScene;
+const logs: Record<'failing' | 'deposit', StructLog[]> = { failing: [], deposit: [] };
+let failing: Reference;
+let deposit: Reference;
+
+beforeAll(async () => {
+  scene = await debugScene(dir);
+  logs.failing = await structLogs(scene, scene.failing);
+  logs.deposit = await structLogs(scene, scene.deposit);
+  const teller = referenceMap(dir, 'Teller.sol', 'Teller');
+  const bank = referenceMap(dir, 'Bank.sol', 'Bank');
+  failing = referenceSteps(logs.failing, [teller, bank], ['Teller::cashOut', 'Bank::withdraw']);
+  // Ledger's artifact is left out of the project: its frame has no source and no name but its address.
+  const ledger = `${scene.ledger.slice(0, 6)}…${scene.ledger.slice(-4)}`;
+  deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::${toFunctionSelector('record(address,uint256)')}`]);
+});
+
+afterAll(async () => {
+  await scene?.anvil.stop();
+});
+
+/** A step of a struct log as `--at … --json` writes it: the stack top first, memory whole. */
+const asStep = (l: StructLog) => ({ pc: l.pc, op: l.op, depth: l.depth, stack: [...(l.stack ?? [])].reverse(), memory: `0x${(l.memory ?? []).map((w) => w.replace(/^0x/, '')).join('')}` });
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../schema/debug.schema.json', import.meta.url), 'utf8')));
+
+/** `txray debug <hash> --at <at> --json`; a document it prints is checked against the shipped schema. */
+async function debugAt(hash: string, at: string) {
+  const r = await runTxray(['debug', hash, '--rpc-url', scene.anvil.url, '--at', at, '--json'], {}, undefined, dir);
+  if (r.code === 0) expect(validate(JSON.parse(r.stdout)), ajv.errorsText(validate.errors)).toBe(true);
+  return r;
+}
+
+/** The line of `text` in the fixture file (1-based). */
+const lineOf = (file: string, text: string): number => readFileSync(join(dir, file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+
+describe('the recording equals the node\'s struct logs', () => {
+  test.each(['failing', 'deposit'] as const)('%s: every step (pc, opcode, depth, gas, stack, memory; storage at each SLOAD and SSTORE)', async (which) => {
+    const client = await createRpcClient({ url: new URL(scene.anvil.url), headers: [], timeoutMs: 20_000, maxResponseBytes: 1 << 26 });
+    try {
+      const hash = scene[which];
+      const tx = (await client.call('eth_getTransactionByHash', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
+      const receipt = (await client.call('eth_getTransactionReceipt', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
+      const local = await runMined(client, tx, receipt, AbortSignal.timeout(20_000), { steps: true });
+      const rec = buildRecording(local.steps!, local.calls.tree.root, new Map(), []);
+      const expected = logs[which];
+      expect(rec.steps.count).toBe(expected.length);
+      expected.forEach((l, i) => {
+        const mine = stepJson(rec, i, hash);
+        expect({ pc: mine.pc, op: mine.op, depth: mine.depth, stack: mine.stack, memory: mine.memory, gas: mine.gas }, `step ${i + 1}`).toEqual({ ...asStep(l), gas: l.gas });
+        if (l.storage !== undefined) expect(mine.storage, `storage at step ${i + 1}`).toEqual(l.storage);
+      });
+      expect(expected.some((l) => l.storage !== undefined)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('--at … --json', () => {
+  test('failure: the REVERT of the frame where the failure began (not the teller\'s re-revert), at the custom error\'s line', async () => {
+    const r = await debugAt(scene.failing, 'failure');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const j = jsonOf(r);
+    const reverts = logs.failing.flatMap((l, i) => (l.op === 'REVERT' ? [i] : []));
+    expect(reverts.length).toBe(2);
+    // The innermost frame's REVERT: the deeper one.
+    const origin = reverts.reduce((a, b) => (logs.failing[b]!.depth > logs.failing[a]!.depth ? b : a));
+    expect(j.step).toBe(origin + 1);
+    expect(j.steps).toBe(logs.failing.length);
+    expect(j).toMatchObject(asStep(logs.failing[origin]!));
+    expect(j.source).toEqual({ file: 'src/lib/Rules.sol', line: lineOf('src/lib/Rules.sol', 'revert Insufficient(') });
+    expect(failing.place(origin)).toEqual(j.source);
+    expect([j.contract, j.function, j.traceAddress]).toEqual(['Bank', 'withdraw', [0]]);
+    expect(j.callStack).toEqual(['Teller::cashOut', 'Bank::withdraw']);
+  });
+
+  test('<file>:<line> by a tail of the path: the first step the source map puts on that line; its state is the struct log\'s', async () => {
+    const line = lineOf('src/Bank.sol', 'balances[msg.sender] += msg.value;');
+    const r = await debugAt(scene.deposit, `Bank.sol:${line}`);
+    expect(r.code).toBe(0);
+    const j = jsonOf(r);
+    const expected = logs.deposit.findIndex((_, i) => deposit.place(i)?.file === 'src/Bank.sol' && deposit.place(i)?.line === line);
+    expect(expected).toBeGreaterThan(0);
+    expect(j.step).toBe(expected + 1);
+    expect(j).toMatchObject({ ...asStep(logs.deposit[expected]!), source: { file: 'src/Bank.sol', line }, contract: 'Bank', function: 'deposit' });
+    // The same with the whole path.
+    expect(jsonOf(await debugAt(scene.deposit, `src/Bank.sol:${line}`)).step).toBe(j.step);
+  });
+
+  test('step:<i> in code no artifact matches: no source, no contract name; its SSTORE\'s storage is the struct log\'s', async () => {
+    const i = logs.deposit.findIndex((l) => l.depth === 2 && l.op === 'SSTORE');
+    expect(i).toBeGreaterThan(0);
+    const j = jsonOf(await debugAt(scene.deposit, `step:${i + 1}`));
+    expect(j).toMatchObject({ ...asStep(logs.deposit[i]!), source: null, contract: null, function: null, traceAddress: [0], address: scene.ledger.toLowerCase() });
+    expect(j.storage).toEqual(logs.deposit[i]!.storage);
+  });
+
+  test('a loop of more than 200,000 steps: every one counted, the last is the struct log\'s last', async () => {
+    const trace = await scene.anvil.rpc('debug_traceTransaction', [scene.loop, { disableStack: true, disableStorage: true, enableMemory: false }]);
+    const n = trace.structLogs.length;
+    expect(n).toBeGreaterThan(200_000);
+    const j = jsonOf(await debugAt(scene.loop, `step:${n}`));
+    expect([j.step, j.steps, j.pc, j.op, j.truncated]).toEqual([n, n, trace.structLogs[n - 1].pc, trace.structLogs[n - 1].op, false]);
+  });
+
+  test('no step matches: one line, exit 3; a bad hash: exit 2; an unknown one: exit 3; a bad --at: exit 2', async () => {
+    const none = await debugAt(scene.failing, 'Bank.sol:1');
+    expect([none.code, none.stdout]).toEqual([3, '']);
+    expect(none.stderr.trim().split('\n')).toEqual(['txray: no step ran src/Bank.sol:1']);
+    const past = await debugAt(scene.failing, `step:${logs.failing.length + 1}`);
+    expect(past.code).toBe(3);
+    expect((await debugAt(scene.deposit, 'failure')).code).toBe(3);
+    expect((await debugAt('0x1234', 'failure')).code).toBe(2);
+    const unknown = await debugAt(`0x${'ab'.repeat(32)}`, 'failure');
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('does not know');
+    expect((await debugAt(scene.failing, 'nowhere')).code).toBe(2);
+    expect((await debugAt(scene.failing, 'Nope.sol:3')).code).toBe(3);
+  });
+
+  test('a plain transfer ran no code: no step (exit 3 for --at; the view says there is nothing to show)', async () => {
+    const trace = await scene.anvil.rpc('debug_traceTransaction', [scene.transfer, {}]);
+    expect(trace.structLogs).toEqual([]);
+    const r = await debugAt(scene.transfer, 'step:1');
+    expect([r.code, r.stderr.trim()]).toEqual([3, 'txray: the transaction ran 0 steps; there is no step 1']);
+  });
+});
+
+describe('txray debug call', () => {
+  test('a simulated call takes txray call\'s words: the failing withdraw, steps and the failing step as debug_traceCall\'s struct logs have them', async () => {
+    const sender = DEV.sender.toLowerCase();
+    const r = await runTxray(['debug', 'call', scene.bank, 'withdraw(address,uint256)', sender, '1000', '--from', sender, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, dir);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const j = jsonOf(r);
+    expect(validate(j), ajv.errorsText(validate.errors)).toBe(true);
+    const call = { from: sender, to: scene.bank, data: encodeFunctionData({ abi: scene.compiled.Bank!.abi as Abi, functionName: 'withdraw', args: [sender, 1000n] }) };
+    const trace = await scene.anvil.rpc('debug_traceCall', [call, 'latest', { enableMemory: true }]);
+    const expected: StructLog[] = trace.structLogs;
+    const revert = expected.findIndex((l) => l.op === 'REVERT');
+    expect([j.hash, j.steps, j.step]).toEqual([null, expected.length, revert + 1]);
+    expect(j).toMatchObject({ ...asStep(expected[revert]!), contract: 'Bank', function: 'withdraw', source: { file: 'src/lib/Rules.sol', line: lineOf('src/lib/Rules.sol', 'revert Insufficient(') } });
+  });
+});
+
+/** tmux, on a server of the test's own (its own socket, no user configuration). */
+const TMUX = ['-L', `txray-debug-${process.pid}`, '-f', '/dev/null'];
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const tmux = (...args: string[]): string => execFileSync('tmux', [...TMUX, ...args], { encoding: 'utf8' });
+const pane = (): string => tmux('capture-pane', '-p', '-t', 'dbg');
+const statusOf = (screen: string): string => screen.trimEnd().split('\n').at(-1)!.trim();
+
+/** Wait until the pane shows what `fits` wants (a generous deadline: the machine is busy), else fail showing the pane. */
+async function waitFor(what: string, fits: (screen: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  let screen = pane();
+  while (!fits(screen)) {
+    if (Date.now() > deadline) throw new Error(`the terminal never showed ${what}; it shows:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 50));
+    screen = pane();
+  }
+  return screen;
+}
+
+/** Press `keys` and wait for the status line of step `i` (0-based). */
+async function press(ref: Reference, keys: string[], i: number): Promise<string> {
+  tmux('send-keys', '-t', 'dbg', ...keys);
+  return waitFor(`the status line '${ref.status(i)}' after ${keys.join(' ')}`, (s) => statusOf(s) === ref.status(i));
+}
+
+function openDebugger(hash: string, extra = ''): void {
+  // A session an earlier failed test left behind goes first.
+  spawnSync('tmux', [...TMUX, 'kill-session', '-t', 'dbg']);
+  // The shell line after it says how it ended; the shell stays so that the pane can be read after `q`.
+  tmux('new-session', '-d', '-s', 'dbg', '-x', '150', '-y', '40', '-c', dir, `${process.execPath} ${BIN} debug ${hash} --rpc-url ${scene.anvil.url} ${extra}; echo "debugger ended: $?"; exec sleep 600`);
+}
+
+describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () => {
+  afterAll(() => {
+    if (hasTmux) spawnSync('tmux', [...TMUX, 'kill-server']);
+  });
+
+  test('tmux is on this machine (the tests below drive the debugger through it)', () => {
+    expect(hasTmux, 'tmux is missing: install it (apt-get install tmux) to run the pseudo-terminal tests').toBe(true);
+  });
+
+  test('the failing withdraw: opens at the failure; n s o p j k g G f c b : ? land where the struct logs and the source map say; q restores the terminal', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const ref = failing;
+    openDebugger(scene.failing);
+    const origin = logs.failing.findIndex((l) => l.op === 'REVERT');
+    let at = origin;
+    const opened = await waitFor('the status line at the failure', (s) => statusOf(s) === ref.status(at));
+    expect(opened).toContain('revert Insufficient(have, want);');
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['n'], (at = ref.over(at)));
+    const onCall = await press(ref, ['n'], (at = ref.over(at)));
+    // A source comment holding an escape sequence is shown escaped, never run.
+    expect(onCall).toContain('a comment that holds a terminal command: \\x1b[2J');
+    for (let k = 0; k < 4; k++) await press(ref, ['s'], (at = ref.into(at)));
+    expect(logs.failing[at]!.depth).toBe(2);
+    await press(ref, ['n'], (at = ref.over(at)));
+    await press(ref, ['p'], (at = ref.back(at)));
+    await press(ref, ['p'], (at = ref.back(at)));
+    await press(ref, ['j'], (at += 1));
+    await press(ref, ['k'], (at -= 1));
+    await press(ref, ['o'], (at = ref.out(at)));
+    await press(ref, ['G'], (at = ref.n - 1));
+    await press(ref, ['f'], (at = origin));
+    const rulesLine = lineOf('src/lib/Rules.sol', 'if (have < want)');
+    tmux('send-keys', '-t', 'dbg', ':break Rules.sol:', String(rulesLine), 'Enter');
+    await waitFor('the breakpoint set', (s) => s.includes(`breakpoint at src/lib/Rules.sol:${rulesLine}`));
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['c'], (at = ref.toBreakpoint(0, 'src/lib/Rules.sol', rulesLine)));
+    expect(ref.place(at)).toEqual({ file: 'src/lib/Rules.sol', line: rulesLine });
+    // b here removes that breakpoint: c then runs to the end.
+    tmux('send-keys', '-t', 'dbg', 'b');
+    await waitFor('the breakpoint removed', (s) => s.includes(`removed the breakpoint at src/lib/Rules.sol:${rulesLine}`));
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['c'], (at = ref.n - 1));
+    // b on a line sets one: c from the start stops at its first arrival.
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['n'], (at = ref.over(at)));
+    const tellerLine = ref.place(at)!;
+    tmux('send-keys', '-t', 'dbg', 'b');
+    await waitFor('the breakpoint set by b', (s) => s.includes(`breakpoint at ${tellerLine.file}:${tellerLine.line}`));
+    await press(ref, ['G'], (at = ref.n - 1));
+    await press(ref, ['g'], (at = 0));
+    await press(ref, ['c'], (at = ref.toBreakpoint(0, tellerLine.file, tellerLine.line)));
+    tmux('send-keys', '-t', 'dbg', ':step 7', 'Enter');
+    await waitFor('step 7', (s) => statusOf(s) === ref.status(6));
+    tmux('send-keys', '-t', 'dbg', '?');
+    await waitFor('the help', (s) => s.includes('continue to the next breakpoint'));
+    tmux('send-keys', '-t', 'dbg', 'Escape');
+    await waitFor('the help closed', (s) => !s.includes('continue to the next breakpoint') && statusOf(s) === ref.status(6));
+    tmux('send-keys', '-t', 'dbg', 'q');
+    const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    // The main screen is back as it was: none of the debugger's lines are left on it.
+    expect(after).not.toContain('step ');
+    expect(after).not.toContain('Teller::cashOut');
+    const cursor = tmux('display-message', '-p', '-t', 'dbg', '#{cursor_flag}').trim();
+    expect(cursor).toBe('1');
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('the deposit: opens at step 1; into the ledger no artifact matches (`-` and its opcodes), out to the bank\'s next line; Ctrl-C restores the terminal', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const ref = deposit;
+    openDebugger(scene.deposit);
+    let at = 0;
+    await waitFor('the status line of step 1', (s) => statusOf(s) === ref.status(0));
+    const firstLedger = logs.deposit.findIndex((l) => l.depth === 2);
+    tmux('send-keys', '-t', 'dbg', `:step ${firstLedger + 1}`, 'Enter');
+    const inLedger = await waitFor('the ledger\'s first step', (s) => statusOf(s) === ref.status((at = firstLedger)));
+    expect(statusOf(inLedger).split(' · ')[1]).toBe('-');
+    expect(inLedger).toContain('no source map matched this code: its opcodes');
+    await press(ref, ['s'], (at = ref.into(at)));
+    expect(at).toBe(firstLedger + 1);
+    await press(ref, ['n'], (at = ref.over(at)));
+    await press(ref, ['o'], (at = ref.out(at)));
+    expect(logs.deposit[at]!.depth).toBe(1);
+    expect(ref.place(at)).not.toBeNull();
+    tmux('send-keys', '-t', 'dbg', 'C-c');
+    const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    expect(after).not.toContain('Bank::deposit');
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('--at without --json opens the debugger at that step', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const line = lineOf('src/Bank.sol', 'total += msg.value;');
+    openDebugger(scene.deposit, `--at Bank.sol:${line}`);
+    const expected = logs.deposit.findIndex((_, i) => deposit.place(i)?.file === 'src/Bank.sol' && deposit.place(i)?.line === line);
+    await waitFor('the status line of that step', (s) => statusOf(s) === deposit.status(expected));
+    tmux('send-keys', '-t', 'dbg', 'q');
+    await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('SIGTERM ends the view with exit 130 and restores the terminal', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    openDebugger(scene.failing);
+    await waitFor('the debugger', (s) => statusOf(s) === failing.status(logs.failing.findIndex((l) => l.op === 'REVERT')));
+    // The debugger is the pane shell's child (the one process this test started there).
+    const shell = tmux('display-message', '-p', '-t', 'dbg', '#{pane_pid}').trim();
+    const child = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0]!;
+    process.kill(Number(child), 'SIGTERM');
+    const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 130'));
+    expect(after).not.toContain('Teller::cashOut');
+    expect(tmux('display-message', '-p', '-t', 'dbg', '#{cursor_flag}').trim()).toBe('1');
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('a plain transfer: no view opens; one line says there is no step, exit 0', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    openDebugger(scene.transfer);
+    const screen = await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    // (the line wraps at the pane's width)
+    expect(screen.replace(/\n/g, '')).toContain(`txray: transaction ${scene.transfer} ran no code (a plain transfer, or a call to an account without code): there is no step to show.`);
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('without a terminal and without --json: a clear one-line error, exit 2, before any request', async () => {
+    const r = await runTxray(['debug', scene.failing, '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['txray: txray debug opens a full-screen view and needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.']);
+  });
+});
