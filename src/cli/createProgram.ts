@@ -87,6 +87,7 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
       .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope');
   }
   return cmd
+    .option('--record <file>', 'also write every answer the run read into <file> (no secrets), for txray replay <file> with no node; see docs/record.md')
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--debug', 'stack traces and request timings on stderr')
     .helpOption('-h, --help', 'show this help')
