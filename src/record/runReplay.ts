@@ -72,7 +72,6 @@ async function replayRun(words: readonly string[], io: Io, main: Main, stderr: S
   const rec = await readRecording(file);
   const block = rec.argv[0] === 'block';
   if (view.includes('--state') && !rec.made.state && !block) throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no state changes (it was made without --state); record again with --state.`);
-  await stderr.write(`txray: replayed from ${escapeShort(file, 80)}, recorded ${escapeShort(rec.recorded, 40)}\n`);
   const argv = [...withoutOptions(rec.argv, VIEW_FLAGS, VIEW_VALUED), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
   const replayer = createReplayer(rec);
   const out = held(io.stdout);
@@ -81,6 +80,7 @@ async function replayRun(words: readonly string[], io: Io, main: Main, stderr: S
   if (replayer.missing.length > 0) {
     throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no answer to ${escapeShort(replayer.missing[0]!, 80)}, which this view needs; record again with the view options you replay with.`);
   }
+  await stderr.write(`txray: replayed from ${escapeShort(file, 80)}, recorded ${escapeShort(rec.recorded, 40)}\n`);
   await stderr.writeAll(err.chunks);
   await new SafeWriter(io.stdout).writeAll(out.chunks);
   return code;

@@ -1,0 +1,254 @@
+/**
+ * --record and `txray replay` on a real anvil with the scenario transactions: each command recorded live
+ * (through a loopback front that needs the URL's credentials and path key and a -H header; --online
+ * against loopback stand-ins of Sourcify, Etherscan and the signature service), then the node, the front
+ * and the stand-ins stopped and every view replayed with no network (a proxy variable pointing at a
+ * closed port too): stdout and the exit code as the live run's, byte for byte; stderr as the live run's
+ * after the one "replayed from" line. No secret is in any file; every damaged file is one line, exit 2.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startAnvil } from '../../scripts/lib/anvil.mjs';
+import { DEV, makeScenarios } from '../../scripts/lib/scenarios.mjs';
+import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
+import { type RunResult, runTxray } from '../support/runTxray.js';
+
+const compiled = JSON.parse(readFileSync(fileURLToPath(new URL('../../contracts/out/Scenarios.json', import.meta.url)), 'utf8')).contracts as Record<string, { abi: unknown[] }>;
+
+const dir = mkdtempSync(join(tmpdir(), 'txray-record-'));
+/** Folders without a project (no ABIs read from disk but the ones given). */
+const cwd = mkdtempSync(join(tmpdir(), 'txray-record-cwd-'));
+const SECRETS = { user: 'recuser', password: 'PASSsecret42', pathKey: 'k3yInThePath0123456789', header: 'Bearer HEADERsecret77', etherscan: 'ETHERSCANsecret99' };
+
+const NAMES = ['success', 'custom error', 'deep tree', 'token transfer with --state', '7702', 'three hashes from stdin', 'txray call', 'txray block', '--online with secrets'] as const;
+
+interface Case {
+  readonly args: string[];
+  readonly views: string[][];
+  readonly stdin?: string;
+  readonly env?: Record<string, string>;
+}
+
+/** Each case's live runs, one per view; the first view's run wrote `<dir>/<name>.rec`. */
+const live = new Map<string, RunResult[]>();
+const cases = new Map<string, Case>();
+let closedPort: number;
+let calledFront: RpcServer;
+
+const json = (res: ServerResponse, status: number, body: unknown): void => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+const stop = (server: Server): Promise<void> =>
+  new Promise((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+
+/** A port nothing listens on: bound, then closed. */
+async function freePort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const BASE_VIEWS = [[], ['--json'], ['--gas'], ['--html', '-']];
+
+beforeAll(async () => {
+  const anvil = await startAnvil();
+  const s = await makeScenarios(anvil.rpc);
+  const h = s.hashes as Record<string, string>;
+  const block = Number((await anvil.rpc('eth_getTransactionReceipt', [h.showcase])).blockNumber);
+  // The node behind a front that answers only with the URL's credentials, its path key and the header.
+  const basic = `Basic ${Buffer.from(`${SECRETS.user}:${SECRETS.password}`).toString('base64')}`;
+  calledFront = await startRpcServer(async ({ method, params, path, headers }) =>
+    path === `/v2/${SECRETS.pathKey}` && headers.authorization === basic && headers['x-api'] === SECRETS.header ? forward(anvil.url, method, params) : { error: { code: -32000, message: 'who are you?' } },
+  );
+  const secretUrl = calledFront.url.replace('http://', `http://${SECRETS.user}:${SECRETS.password}@`) + `/v2/${SECRETS.pathKey}`;
+  // Stand-ins of the services: Sourcify knows Showcase; Etherscan (asked for the rest, with the key) and the signature service know nothing.
+  const showcase = s.showcase.toLowerCase();
+  const sourcify = createServer((req, res) => {
+    const m = /\/v2\/contract\/(\d+)\/(0x[0-9a-fA-F]{40})/.exec(req.url ?? '');
+    if (m?.[2]?.toLowerCase() !== showcase) return json(res, 404, { customCode: 'not_found', message: 'not found' });
+    json(res, 200, { abi: compiled.Showcase!.abi, compilation: { name: 'Showcase' }, proxyResolution: { implementations: [] } });
+  });
+  const etherscan = createServer((req, res) => json(res, 200, new URL(req.url ?? '/', 'http://x').searchParams.get('apikey') === SECRETS.etherscan ? { status: '1', message: 'OK', result: [{ ABI: 'Contract source code not verified' }] } : { status: '0', result: 'Invalid API Key' }));
+  const signatures = createServer((_req, res) => json(res, 200, { ok: true, result: { function: {}, event: {} } }));
+  const [sourcifyUrl, etherscanUrl, signaturesUrl] = await Promise.all([listen(sourcify), listen(etherscan), listen(signatures)]);
+  const online = ['--online', '--sourcify-url', sourcifyUrl, '--signatures-url', signaturesUrl, '--etherscan-url', `${etherscanUrl}/v2/api`];
+
+  const add = (name: (typeof NAMES)[number], c: Case): void => void cases.set(name, c);
+  add('success', { args: [h.showcase!], views: BASE_VIEWS });
+  add('custom error', { args: [h.custom!], views: BASE_VIEWS });
+  add('deep tree', { args: [h.deep!], views: BASE_VIEWS });
+  add('token transfer with --state', { args: [h.tokenTransfer!, '--state'], views: BASE_VIEWS });
+  add('7702', { args: [h.setCode!], views: BASE_VIEWS });
+  add('three hashes from stdin', { args: ['-'], stdin: `${h.showcase}\n${h.custom}\n${h.tokenTransfer}\n`, views: [[], ['--json'], ['--full']] });
+  add('txray call', { args: ['call', s.token, 'transfer(address,uint256)', DEV.other, '1000', '--from', DEV.sender], views: BASE_VIEWS });
+  add('txray block', { args: ['block', String(block)], views: [[], ['--json'], ['--html', '-']] });
+  add('--online with secrets', { args: [h.showcase!, ...online, '-H', `X-Api: ${SECRETS.header}`], env: { ETHERSCAN_API_KEY: SECRETS.etherscan }, views: BASE_VIEWS });
+
+  for (const [name, c] of cases) {
+    const runs: RunResult[] = [];
+    const url = name === '--online with secrets' ? secretUrl : anvil.url;
+    for (const [i, view] of c.views.entries()) {
+      const record = i === 0 ? ['--record', join(dir, `${name}.rec`)] : [];
+      runs.push(await runTxray([...c.args, ...view, '--rpc-url', url, ...record], { TXRAY_CACHE_DIR: join(dir, 'cache'), ...c.env }, c.stdin, cwd));
+    }
+    live.set(name, runs);
+  }
+  // Nothing to answer a replay: the node, the front and the stand-ins stopped; a closed port for the proxy variables.
+  await anvil.stop();
+  await Promise.all([calledFront.close(), stop(sourcify), stop(etherscan), stop(signatures)]);
+  closedPort = await freePort();
+}, 300_000);
+
+afterAll(async () => {
+  await calledFront?.close().catch(() => undefined);
+});
+
+const offline = (): Record<string, string> => {
+  const proxy = `http://127.0.0.1:${closedPort}`;
+  return { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy };
+};
+const replay = (file: string, view: string[] = []): Promise<RunResult> => runTxray(['replay', file, ...view], offline(), undefined, cwd);
+const replayedLine = (file: string): RegExp => new RegExp(`^txray: replayed from ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, recorded \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\n`);
+
+describe('txray replay reproduces the live run with no network', () => {
+  test.each(NAMES)('%s', async (name) => {
+    const c = cases.get(name)!;
+    const file = join(dir, `${name}.rec`);
+    for (const [i, view] of c.views.entries()) {
+      const was = live.get(name)![i]!;
+      // The live run itself went well (else the comparison says little).
+      expect(was.code === 0 || was.code === 1, `${name} ${view.join(' ')}: ${was.stderr}`).toBe(true);
+      expect(was.stdout.length).toBeGreaterThan(0);
+      const again = await replay(file, [...view, ...(c.args.includes('--state') ? ['--state'] : [])]);
+      expect(again.stdout, `${name} ${view.join(' ')}`).toBe(was.stdout);
+      expect(again.code).toBe(was.code);
+      expect(again.stderr).toMatch(replayedLine(file));
+      expect(again.stderr.replace(replayedLine(file), '')).toBe(was.stderr);
+    }
+  });
+
+  test('the online case asked the services live (the replay did not need them)', () => {
+    const doc = JSON.parse(live.get('--online with secrets')![1]!.stdout);
+    expect(JSON.stringify(doc.calls)).toContain('"source":"sourcify"');
+  });
+
+  test('no secret is in any file: not the URL\'s credentials or path key, not -H\'s value, not ETHERSCAN_API_KEY', () => {
+    for (const name of cases.keys()) {
+      const bytes = readFileSync(join(dir, `${name}.rec`));
+      const text = gunzipSync(bytes).toString('utf8');
+      for (const secret of Object.values(SECRETS)) {
+        expect(text.includes(secret), `${name}: ${secret}`).toBe(false);
+        expect(bytes.includes(Buffer.from(secret))).toBe(false);
+      }
+    }
+    const doc = JSON.parse(gunzipSync(readFileSync(join(dir, '--online with secrets.rec'))).toString('utf8'));
+    expect(doc.endpoint).toBe(calledFront.url);
+    expect(Object.keys(doc)[0]).toBe('format');
+    expect(doc.format).toBe('txray-recording');
+  });
+
+  test('a recording of a replay (--record again) is equivalent: the same answers, the same output', async () => {
+    const first = join(dir, 'token transfer with --state.rec');
+    const second = join(dir, 'again.rec');
+    const r = await runTxray(['replay', first, '--state', '--record', second], offline(), undefined, cwd);
+    expect(r.code).toBe(0);
+    const [a, b] = [first, second].map((f) => JSON.parse(gunzipSync(readFileSync(f)).toString('utf8')));
+    expect(b.rpc).toEqual(a.rpc);
+    expect(b.disk).toEqual(a.disk);
+    expect((await replay(second, ['--state'])).stdout).toBe(live.get('token transfer with --state')![0]!.stdout);
+  });
+});
+
+describe('a view the recording cannot serve', () => {
+  test('--state on a recording made without it: exit 5, one line naming it and how to record it', async () => {
+    const r = await replay(join(dir, 'success.rec'), ['--state']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/made without --state\); record again with --state\.$/m);
+  });
+
+  test('an answer the recorded run never asked (amounts after a --quiet recording): nothing but the line naming it, exit 5', async () => {
+    const file = join(dir, 'token transfer with --state.rec');
+    const doc = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8'));
+    // The token's symbol() and decimals() answers taken out, as a --quiet recording lacks them.
+    const cut = { ...doc, rpc: doc.rpc.filter(([key]: [string]) => !key.startsWith('["eth_call"')) };
+    expect(cut.rpc.length).toBeLessThan(doc.rpc.length);
+    const lacking = join(dir, 'lacking.rec');
+    writeFileSync(lacking, gzipSync(JSON.stringify(cut)));
+    const r = await replay(lacking, ['--state']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/holds no answer to eth_call/);
+  });
+});
+
+describe('a damaged or hostile file: one line, exit 2, never a stack trace', () => {
+  const good = (): Buffer => readFileSync(join(dir, 'success.rec'));
+  const damaged: Array<[string, () => string]> = [
+    ['truncated', () => write('cut.rec', good().subarray(0, Math.floor(good().length / 2)))],
+    ['a flipped bit', () => {
+      const b = Buffer.from(good());
+      b[Math.floor(b.length / 2)]! ^= 0x10;
+      return write('flipped.rec', b);
+    }],
+    ['empty', () => write('empty.rec', Buffer.alloc(0))],
+    ["another tool's JSON", () => write('other.json', Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' })))],
+    ['a newer format version', () => write('newer.rec', gzipSync(JSON.stringify({ ...JSON.parse(gunzipSync(good()).toString('utf8')), version: 2 })))],
+    ['an answer of a wrong shape', () => write('shape.rec', gzipSync(JSON.stringify({ ...JSON.parse(gunzipSync(good()).toString('utf8')), rpc: [['["eth_chainId",[]]', [{ x: 1 }]]] })))],
+    ['a directory', () => {
+      const d = join(dir, 'a-folder.rec');
+      mkdirSync(d, { recursive: true });
+      return d;
+    }],
+    ['200 MB of junk', () => {
+      const f = write('huge.rec', Buffer.from('junk'));
+      truncateSync(f, 200 * 1024 * 1024);
+      return f;
+    }],
+    ['no such file', () => join(dir, 'nothing-here.rec')],
+  ];
+  function write(name: string, bytes: Buffer): string {
+    const f = join(dir, name);
+    writeFileSync(f, bytes);
+    return f;
+  }
+
+  test.each(damaged)('%s', async (_what, make) => {
+    const file = make();
+    for (const view of [[], ['--json']]) {
+      const r = await replay(file, view);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^txray: replay .*give a file that txray --record wrote\.\n$/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      if (view.length === 0) expect(r.stdout).toBe('');
+      else expect(JSON.parse(r.stdout)).toMatchObject({ status: 'error', error: { code: 'usage' } });
+    }
+  });
+
+  test('options that are not view options are refused before the file is read', async () => {
+    const r = await replay(join(dir, 'success.rec'), ['--rpc-url', 'http://127.0.0.1:1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^txray: txray replay takes a recording and view options, not '--rpc-url'/);
+  });
+});
