@@ -26,9 +26,12 @@ function failureOf(err: RpcFailure, secrets: readonly string[]): RpcAnswer {
   return { f: { kind: err.kind, message: scrub(err.message, secrets), ...(err.rpcCode === undefined ? {} : { code: err.rpcCode }), ...(err.data === undefined ? {} : { data: err.data }) } };
 }
 
-/** Answers by key, in the order they came; a run of equal answers is kept once (a replay repeats the last one). */
+/**
+ * Answers by key (sorted: answers come in an order that varies from run to run), each key's in the order
+ * they came; a run of equal answers is kept once (a replay repeats the last one).
+ */
 function listsOf<T>(book: ReadonlyMap<string, T[]>): Array<[string, T[]]> {
-  return [...book].map(([key, answers]) => {
+  return [...book].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, answers]) => {
     const kept: T[] = [];
     let last = '';
     for (const a of answers) {

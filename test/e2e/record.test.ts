@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { DEV, makeScenarios } from '../../scripts/lib/scenarios.mjs';
+import { type Abi, encodeDeployData, encodeFunctionData } from 'viem';
+import { DEV, makeScenarios, receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { writeFoundryProject } from '../support/sourceProject.js';
 import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
 import { type RunResult, runTxray } from '../support/runTxray.js';
 
@@ -26,13 +28,15 @@ const dir = mkdtempSync(join(tmpdir(), 'txray-record-'));
 const cwd = mkdtempSync(join(tmpdir(), 'txray-record-cwd-'));
 const SECRETS = { user: 'recuser', password: 'PASSsecret42', pathKey: 'k3yInThePath0123456789', header: 'Bearer HEADERsecret77', etherscan: 'ETHERSCANsecret99' };
 
-const NAMES = ['success', 'custom error', 'deep tree', 'token transfer with --state', '7702', 'three hashes from stdin', 'txray call', 'txray block', '--online with secrets'] as const;
+const NAMES = ['success', 'custom error', 'deep tree', 'token transfer with --state', '7702', 'three hashes from stdin', 'txray call', 'txray block', '--online with secrets', '--tracer local', "a project's failure, placed at its source line"] as const;
 
 interface Case {
   readonly args: string[];
   readonly views: string[][];
   readonly stdin?: string;
   readonly env?: Record<string, string>;
+  /** Where the live run is made (the replay is made in an empty folder). */
+  readonly cwd?: string;
 }
 
 /** Each case's live runs, one per view; the first view's run wrote `<dir>/<name>.rec`. */
@@ -102,12 +106,21 @@ beforeAll(async () => {
   add('txray block', { args: ['block', String(block)], views: [[], ['--json'], ['--html', '-']] });
   add('--online with secrets', { args: [h.showcase!, ...online, '-H', `X-Api: ${SECRETS.header}`], env: { ETHERSCAN_API_KEY: SECRETS.etherscan }, views: BASE_VIEWS });
 
+  add('--tracer local', { args: [h.custom!, '--tracer', 'local'], views: BASE_VIEWS });
+  // A Foundry project's contract failing: its artifact, source map and source text are read from disk live, from the recording in the replay.
+  const project = mkdtempSync(join(tmpdir(), 'txray-record-project-'));
+  const built = writeFoundryProject(project);
+  const vault = (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: built.Vault!.abi as Abi, bytecode: built.Vault!.bytecode as `0x${string}` }) }))).contractAddress;
+  const small = await send(anvil.rpc, { to: vault, gas: '0x100000', data: encodeFunctionData({ abi: built.Vault!.abi as Abi, functionName: 'small', args: [3n] }) });
+  await receipt(anvil.rpc, small);
+  add("a project's failure, placed at its source line", { args: [small], views: BASE_VIEWS, cwd: project });
+
   for (const [name, c] of cases) {
     const runs: RunResult[] = [];
     const url = name === '--online with secrets' ? secretUrl : anvil.url;
     for (const [i, view] of c.views.entries()) {
       const record = i === 0 ? ['--record', join(dir, `${name}.rec`)] : [];
-      runs.push(await runTxray([...c.args, ...view, '--rpc-url', url, ...record], { TXRAY_CACHE_DIR: join(dir, 'cache'), ...c.env }, c.stdin, cwd));
+      runs.push(await runTxray([...c.args, ...view, '--rpc-url', url, ...record], { TXRAY_CACHE_DIR: join(dir, 'cache'), ...c.env }, c.stdin, c.cwd ?? cwd));
     }
     live.set(name, runs);
   }
@@ -148,6 +161,17 @@ describe('txray replay reproduces the live run with no network', () => {
   test('the online case asked the services live (the replay did not need them)', () => {
     const doc = JSON.parse(live.get('--online with secrets')![1]!.stdout);
     expect(JSON.stringify(doc.calls)).toContain('"source":"sourcify"');
+  });
+
+  test("the project's recording holds the source text of the line it showed (and the replay, made in an empty folder, shows it)", () => {
+    const shown = live.get("a project's failure, placed at its source line")![0]!.stdout;
+    const at = /^ {2}at (src\/\S+\.sol):(\d+):\d+$/m.exec(shown);
+    expect(at).not.toBeNull();
+    const doc = JSON.parse(gunzipSync(readFileSync(join(dir, "a project's failure, placed at its source line.rec"))).toString('utf8'));
+    const files = doc.disk.artifacts.flatMap((a: any) => Object.values(a.debug?.runtime?.files ?? {})).filter((f: any) => f?.path === at![1]);
+    expect(files.length).toBeGreaterThan(0);
+    const line = (files[0].text as string).split('\n')[Number(at![2]) - 1]!.trim();
+    expect(shown).toContain(line);
   });
 
   test('no secret is in any file: not the URL\'s credentials or path key, not -H\'s value, not ETHERSCAN_API_KEY', () => {
