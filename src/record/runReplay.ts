@@ -12,6 +12,7 @@ import { errorDocument, renderJson } from '../render/renderJson.js';
 import { errorCodeName, errorMessage, exitCodeForError } from '../cli/errorWords.js';
 import { type Io, type OutStream, SafeWriter } from '../cli/io.js';
 import { jsonIndent } from '../cli/writeOutcomes.js';
+import { VERSION } from '../cli/createProgram.js';
 import { createReplayer, type Replayer } from './createReplayer.js';
 import { readRecording } from './readRecording.js';
 import type { Recording } from './types.js';
@@ -81,6 +82,8 @@ async function replayRun(words: readonly string[], io: Io, main: Main, stderr: S
     throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no answer to ${escapeShort(replayer.missing[0]!, 80)}, which this view needs; record again with the view options you replay with.`);
   }
   await stderr.write(`txray: replayed from ${escapeShort(file, 80)}, recorded ${escapeShort(rec.recorded, 40)}\n`);
+  // txray's own data (built-in ABIs, the signature database, the address book) is the replaying txray's.
+  if (rec.txray !== VERSION) await stderr.write(`txray: recorded by txray ${escapeShort(rec.txray, 40)}, replayed by ${VERSION}: names from txray's own data may differ from the recorded run's.\n`);
   await stderr.writeAll(err.chunks);
   await new SafeWriter(io.stdout).writeAll(out.chunks);
   return code;

@@ -201,6 +201,39 @@ describe('txray replay reproduces the live run with no network', () => {
   });
 });
 
+/**
+ * A real mainnet transaction (test/fixtures/real, served as recorded; what the fixtures do not hold the
+ * server says it does not know, as fixtures.test.ts's does) recorded into test/fixtures/recordings/, which
+ * test/unit/replay.test.ts replays without any node. UPDATE_RECORDINGS=1 writes it again; otherwise the
+ * committed recording's outputs must be what txray shows of the case today.
+ */
+describe('the committed real-chain recording', () => {
+  const REAL = fileURLToPath(new URL('../fixtures/real/mainnet-eip1559-51-logs-b18000000/', import.meta.url));
+  const OUT = fileURLToPath(new URL('../fixtures/recordings/', import.meta.url));
+  test('is what txray records of the case today', async () => {
+    const read = (f: string): any => JSON.parse(readFileSync(join(REAL, f), 'utf8'));
+    const [tx, rcpt, meta] = [read('tx.json'), read('receipt.json'), read('meta.json')];
+    const server = await startRpcServer(({ method, params }) => {
+      const asked = String(params[0]).toLowerCase() === meta.hash.toLowerCase();
+      if (method === 'eth_getTransactionByHash') return { result: asked ? tx : null };
+      if (method === 'eth_getTransactionReceipt') return { result: asked ? rcpt : null };
+      if (method === 'trace_transaction' || method === 'debug_traceTransaction') return { error: { code: -32601, message: 'Method not found' } };
+      return { error: { code: -32000, message: 'not recorded: these fixtures hold no chain state' } };
+    });
+    try {
+      const file = process.env.UPDATE_RECORDINGS === '1' ? join(OUT, 'mainnet-51-logs.rec') : join(dir, 'real.rec');
+      const text = await runTxray([meta.hash, '-r', server.url, '--record', file], {}, undefined, cwd);
+      expect(text.code).toBe(rcpt.status === '0x1' ? 0 : 1);
+      if (process.env.UPDATE_RECORDINGS === '1') {
+        writeFileSync(join(OUT, 'mainnet-51-logs.txt'), text.stdout);
+      }
+      expect(text.stdout).toBe(readFileSync(join(OUT, 'mainnet-51-logs.txt'), 'utf8'));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a view the recording cannot serve', () => {
   test('--state on a recording made without it: exit 5, one line naming it and how to record it', async () => {
     const r = await replay(join(dir, 'success.rec'), ['--state']);
