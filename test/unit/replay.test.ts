@@ -4,11 +4,11 @@
  * The text is the live run's, byte for byte; the JSON view's facts are the recorded node answers'.
  */
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { fakeIo } from '../support/fakeIo.js';
 
 const REC = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.rec', import.meta.url));
 /** The signature database the build ships beside the bundle (txray's own, not the recording's). */
@@ -16,15 +16,10 @@ const SIGDB = new URL('../../dist/sigdb/', import.meta.url);
 const TEXT = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.txt', import.meta.url));
 
 async function replay(view: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
   // A proxy at a closed port: were anything asked of the network, it would fail.
-  const code = await main(['replay', REC, ...view], { stdout, stderr, env: { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }, sigdb: SIGDB });
-  return { code, out, err };
+  const { io, text } = fakeIo({ HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }, { sigdb: SIGDB });
+  const code = await main(['replay', REC, ...view], io);
+  return { code, ...text() };
 }
 
 /** The node's answer to `method` as the recording holds it. */
