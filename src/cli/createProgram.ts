@@ -102,7 +102,7 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
 /** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
 export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
   return withCommonOptions(new Command('txray'), 'lookup', io)
-    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.\nShell completions: txray completions bash|zsh|fish.')
+    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.\nA run recorded with --record, again with no node: txray replay --help.\nShell completions: txray completions bash|zsh|fish.')
     .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
     .addOption(tracerOption('auto: trace_transaction, else debug_traceTransaction (callTracer), else re-executed locally on the node\'s state; parity; geth (events placed inside the tree); local; none'))
     .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')
