@@ -79,8 +79,20 @@ function chainIdOf(rpc: ReadonlyMap<string, RpcAnswer[]>): number | null {
   return text === null ? null : Number(text);
 }
 
-/** `secrets`: what a failure's words must never carry (the URL's credentials and key, -H values, the Etherscan key). */
-export function createRecorder(secrets: readonly string[]): Recorder {
+/** A service's body without the Etherscan key, should the service say it back (its words about a bad key may). */
+function keyless(json: unknown, key: string | null): unknown {
+  if (key === null || key.length < 4) return json;
+  const text = JSON.stringify(json);
+  if (text === undefined || !text.includes(key)) return json;
+  try {
+    return JSON.parse(text.split(key).join('***'));
+  } catch {
+    return null;
+  }
+}
+
+/** `secrets`: what a failure's words must never carry (the URL's credentials and key, -H values); `serviceKey`: ETHERSCAN_API_KEY. */
+export function createRecorder(secrets: readonly string[], serviceKey: string | null): Recorder {
   const rpc = new Map<string, RpcAnswer[]>();
   const http = new Map<string, HttpRecord[]>();
   let disk: { readonly labels: DecoderParts['labels']; readonly artifacts: ReadonlyArray<{ readonly kept: RecordedArtifact; readonly seen?: () => RecordedDebug }> } | null = null;
@@ -93,7 +105,7 @@ export function createRecorder(secrets: readonly string[]): Recorder {
     client: (inner) => recordingClient(inner, (key, a) => note(rpc, key, a), secrets),
     online: (network) => async (url, signal) => {
       const answer = await network(url, signal);
-      note(http, answerKeys.http(url), { status: answer.status, json: answer.json, retryAfterMs: answer.retryAfterMs });
+      note(http, answerKeys.http(url), { status: answer.status, json: keyless(answer.json, serviceKey), retryAfterMs: answer.retryAfterMs });
       return answer;
     },
     parts(load) {

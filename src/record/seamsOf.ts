@@ -6,6 +6,7 @@
 import type { DecoderOptions } from '../decode/createDecoder.js';
 import type { InspectOptions } from '../cli/parseOptions.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
+import type { OnlineGet } from '../rpc/fetchOnline.js';
 import { createRecorder, type Recorder } from './createRecorder.js';
 import type { Replayer } from './createReplayer.js';
 
@@ -18,12 +19,13 @@ export interface Seams {
 }
 
 export function seamsOf(opts: InspectOptions, record: boolean, replay: Replayer | undefined, secrets: readonly string[]): Seams {
-  const recorder = record ? createRecorder(secrets) : null;
+  const recorder = record ? createRecorder(secrets, opts.online?.etherscanKey ?? null) : null;
   if (recorder === null && replay === undefined) return { opts, parts: undefined, client: (connect) => connect(), recorder };
-  const online = opts.online === null ? null : { ...opts.online, cacheDir: null, seam: (network: Parameters<Recorder['online']>[0]) => {
+  const seam = (network: OnlineGet): OnlineGet => {
     const get = replay?.online ?? network;
     return recorder === null ? get : recorder.online(get);
-  } };
+  };
+  const online = opts.online === null ? null : { ...opts.online, cacheDir: null, seam };
   return {
     opts: { ...opts, online },
     parts: (fromDisk) => {

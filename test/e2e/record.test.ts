@@ -90,7 +90,11 @@ beforeAll(async () => {
     if (m?.[2]?.toLowerCase() !== showcase) return json(res, 404, { customCode: 'not_found', message: 'not found' });
     json(res, 200, { abi: compiled.Showcase!.abi, compilation: { name: 'Showcase' }, proxyResolution: { implementations: [] } });
   });
-  const etherscan = createServer((req, res) => json(res, 200, new URL(req.url ?? '/', 'http://x').searchParams.get('apikey') === SECRETS.etherscan ? { status: '1', message: 'OK', result: [{ ABI: 'Contract source code not verified' }] } : { status: '0', result: 'Invalid API Key' }));
+  // Etherscan says the key back (a service's words may hold it): the recording must not.
+  const etherscan = createServer((req, res) => {
+    const key = new URL(req.url ?? '/', 'http://x').searchParams.get('apikey');
+    json(res, 200, key === SECRETS.etherscan ? { status: '1', message: `OK for ${key}`, result: [{ ABI: 'Contract source code not verified' }] } : { status: '0', result: 'Invalid API Key' });
+  });
   const signatures = createServer((_req, res) => json(res, 200, { ok: true, result: { function: {}, event: {} } }));
   const [sourcifyUrl, etherscanUrl, signaturesUrl] = await Promise.all([listen(sourcify), listen(etherscan), listen(signatures)]);
   const online = ['--online', '--sourcify-url', sourcifyUrl, '--signatures-url', signaturesUrl, '--etherscan-url', `${etherscanUrl}/v2/api`];
