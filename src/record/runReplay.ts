@@ -27,6 +27,8 @@ type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<numbe
 /** The view options: how the answers are shown, never what is asked (except --state, checked against the recording). */
 const VIEW_FLAGS = new Set(['--json', '--color', '--no-color', '--state', '--gas', '--full', '-q', '--quiet', '--debug']);
 const VIEW_VALUED = new Set(['--gas-out', '--html', '--as']);
+/** What a recorded command line may not bring into a replay: its own views, and a file to write (a hostile file's --record). */
+const RECORDED_VALUED = new Set([...VIEW_VALUED, '--record']);
 
 export const REPLAY_HELP = `Usage: txray replay <file> [view options]
 
@@ -73,7 +75,7 @@ async function replayRun(words: readonly string[], io: Io, main: Main, stderr: S
   const rec = await readRecording(file);
   const block = rec.argv[0] === 'block';
   if (view.includes('--state') && !rec.made.state && !block) throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no state changes (it was made without --state); record again with --state.`);
-  const argv = [...withoutOptions(rec.argv, VIEW_FLAGS, VIEW_VALUED), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
+  const argv = [...withoutOptions(rec.argv, VIEW_FLAGS, RECORDED_VALUED), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
   const replayer = createReplayer(rec);
   const out = held(io.stdout);
   const err = held(io.stderr);
