@@ -193,6 +193,17 @@ describe('txray replay reproduces the live run with no network', () => {
     expect(doc.format).toBe('txray-recording');
   });
 
+  test('a run that failed replays its failure: the same line, the same exit code', async () => {
+    const file = join(dir, 'refused.rec');
+    const live = await runTxray([`0x${'ab'.repeat(32)}`, '-r', `http://127.0.0.1:${closedPort}`, '--record', file], {}, undefined, cwd);
+    expect(live.code).toBe(5);
+    expect(live.stderr).toMatch(/connection refused/);
+    const again = await replay(file);
+    expect(again.code).toBe(5);
+    expect(again.stdout).toBe(live.stdout);
+    expect(again.stderr.replace(replayedLine(file), '')).toBe(live.stderr);
+  });
+
   test('a recording of a replay (--record again) is equivalent: the same answers, the same output', async () => {
     const first = join(dir, 'token transfer with --state.rec');
     const second = join(dir, 'again.rec');
