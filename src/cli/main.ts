@@ -177,6 +177,8 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
     return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
   } catch (e) {
     const code = exitCodeForError(e);
+    // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
+    if (code === ExitCode.usage) recording.done = undefined;
     if (code === ExitCode.interrupted) return code;
     const message = errorMessage(e);
     await log.say(`txray: ${message}`);

@@ -6,7 +6,7 @@
  * closed port too): stdout and the exit code as the live run's, byte for byte; stderr as the live run's
  * after the one "replayed from" line. No secret is in any file; every damaged file is one line, exit 2.
  */
-import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -316,6 +316,13 @@ describe('a damaged or hostile file: one line, exit 2, never a stack trace', () 
       if (view.length === 0) expect(r.stdout).toBe('');
       else expect(JSON.parse(r.stdout)).toMatchObject({ status: 'error', error: { code: 'usage' } });
     }
+  });
+
+  test('a run stopped by a usage error writes no recording (its replay could not say the same)', async () => {
+    const file = join(dir, 'usage.rec');
+    const r = await runTxray([`0x${'ab'.repeat(32)}`, '--abi', join(dir, 'no-such.json'), '--record', file, '-r', `http://127.0.0.1:${closedPort}`], {}, undefined, cwd);
+    expect(r.code).toBe(2);
+    expect(existsSync(file)).toBe(false);
   });
 
   test('options that are not view options are refused before the file is read', async () => {
