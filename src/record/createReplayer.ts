@@ -40,6 +40,9 @@ function resultOf(method: string, a: RpcAnswer): unknown {
   throw new RpcFailure(a.f.kind, a.f.message, { method, rpcCode: a.f.code, data: a.f.data });
 }
 
+/** The node's own words of an error txray said as `<method>: the node answered error <code>: <words>`. */
+const nodeWords = (message: string): string => /: the node answered error [^:]*: (.*)$/.exec(message)?.[1] ?? message;
+
 function replayClient(rec: Recording, missing: string[]): RpcClient {
   const next = reader(rec.rpc);
   const answerTo = (method: string, params: readonly unknown[]): RpcAnswer => {
@@ -52,9 +55,11 @@ function replayClient(rec: Recording, missing: string[]): RpcClient {
     call: async (method, params) => resultOf(method, answerTo(method, params)),
     async batch(calls) {
       const answers = calls.map((c) => answerTo(c.method, c.params));
-      const failed = answers.find((a) => 'f' in a);
+      // A request that failed as a whole fails the batch; an error the node answered one call (asked alone when
+      // recorded) is that call's error in the batch, in the node's own words.
+      const failed = answers.find((a) => 'f' in a && a.f.kind !== 'rpc-error');
       if (failed !== undefined) resultOf(calls[answers.indexOf(failed)]!.method, failed);
-      return answers.map((a): BatchAnswer => ('r' in a ? { result: a.r } : { error: (a as { e: string }).e }));
+      return answers.map((a): BatchAnswer => ('r' in a ? { result: a.r } : 'e' in a ? { error: a.e } : { error: nodeWords(a.f.message) }));
     },
     where: rec.endpoint,
     close: async () => undefined,

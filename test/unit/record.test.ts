@@ -99,6 +99,11 @@ describe('a replay answers as the recorded run was answered', () => {
     expect(err).toMatchObject({ kind: 'rpc-error', rpcCode: 3, data: '0x08c379a0' });
   });
 
+  test('an error the node answered a call asked alone is, asked in a batch by the replay, that call\'s error in the node\'s words', async () => {
+    const r = createReplayer(recording({ rpc: [['["eth_call",[]]', [{ f: { kind: 'rpc-error', message: 'eth_call: the node answered error 3: execution reverted', code: 3 } }]]] }));
+    expect(await r.client.batch([{ method: 'eth_call', params: [] }], deadline)).toEqual([{ error: 'execution reverted' }]);
+  });
+
   test('a request the recording lacks fails and is noted (main then prints only the line naming it)', async () => {
     const r = createReplayer(recording());
     await expect(r.client.call('debug_traceTransaction', ['0xh'], deadline)).rejects.toBeInstanceOf(RpcFailure);
