@@ -128,6 +128,8 @@ beforeAll(async () => {
     }
     live.set(name, runs);
   }
+  // --html to a file (the page, not stdout), for the replay's page to be compared with.
+  await runTxray([h.showcase!, '--rpc-url', anvil.url, '--html', join(dir, 'live.html')], {}, undefined, cwd);
   // Nothing to answer a replay: the node, the front and the stand-ins stopped; a closed port for the proxy variables.
   await anvil.stop();
   await Promise.all([calledFront.close(), stop(sourcify), stop(etherscan), stop(signatures)]);
@@ -191,6 +193,14 @@ describe('txray replay reproduces the live run with no network', () => {
     expect(doc.endpoint).toBe(calledFront.url);
     expect(Object.keys(doc)[0]).toBe('format');
     expect(doc.format).toBe('txray-recording');
+  });
+
+  test('--html to a file: the replay writes the live page, byte for byte', async () => {
+    const r = await replay(join(dir, 'success.rec'), ['--html', join(dir, 'replayed.html')]);
+    expect(r.code).toBe(0);
+    const page = readFileSync(join(dir, 'live.html'), 'utf8');
+    expect(page).toMatch(/^<!doctype html>/i);
+    expect(readFileSync(join(dir, 'replayed.html'), 'utf8')).toBe(page);
   });
 
   test('a run that failed replays its failure: the same line, the same exit code', async () => {
