@@ -72,8 +72,12 @@ async function freePort(): Promise<number> {
 
 const BASE_VIEWS = [[], ['--json'], ['--gas'], ['--html', '-']];
 
+/** The node while the live runs are made (stopped before any replay; afterAll stops it if a live run threw). */
+let running: Awaited<ReturnType<typeof startAnvil>> | undefined;
+
 beforeAll(async () => {
   const anvil = await startAnvil();
+  running = anvil;
   const s = await makeScenarios(anvil.rpc);
   const h = s.hashes as Record<string, string>;
   const block = Number((await anvil.rpc('eth_getTransactionReceipt', [h.showcase])).blockNumber);
@@ -132,11 +136,13 @@ beforeAll(async () => {
   await runTxray([h.showcase!, '--rpc-url', anvil.url, '--html', join(dir, 'live.html')], {}, undefined, cwd);
   // Nothing to answer a replay: the node, the front and the stand-ins stopped; a closed port for the proxy variables.
   await anvil.stop();
+  running = undefined;
   await Promise.all([calledFront.close(), stop(sourcify), stop(etherscan), stop(signatures)]);
   closedPort = await freePort();
 }, 300_000);
 
 afterAll(async () => {
+  await running?.stop();
   await calledFront?.close().catch(() => undefined);
 });
 
