@@ -30,7 +30,7 @@ const VIEW_VALUED = new Set(['--gas-out', '--html', '--as']);
 /** What a recorded command line may not bring into a replay: its own views, and a file to write (a hostile file's --record). */
 const RECORDED_VALUED = new Set([...VIEW_VALUED, '--record']);
 
-export const REPLAY_HELP = `Usage: txray replay <file> [view options]
+const REPLAY_HELP = `Usage: txray replay <file> [view options]
 
 Run a command recorded with --record again from the file alone: no node, no service, no project files.
 View options: --json, --color, --no-color, --state, --gas, --gas-out <file>, --html <file>, --full, --as <address>,
