@@ -37,6 +37,10 @@ describe('a recorded command line', () => {
     expect(recordedArgv(argv)).toEqual(['0xabc', '--json', '--state']);
   });
 
+  test("keeps a service's URL without a key in its query", () => {
+    expect(recordedArgv(['0xabc', '--etherscan-url', 'https://x.example/api?apikey=SECRET&v=2', '--sourcify-url=https://s.example/server?key=K'])).toEqual(['0xabc', '--etherscan-url', 'https://x.example/api?v=2', '--sourcify-url=https://s.example/server']);
+  });
+
   test('keeps what follows -- as it is', () => {
     expect(recordedArgv(['call', '0xabc', 'f(int256)', '--', '-H'])).toEqual(['call', '0xabc', 'f(int256)', '--', '-H']);
   });
