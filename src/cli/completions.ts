@@ -1,6 +1,6 @@
 /**
  * `txray completions <bash|zsh|fish>`: a completion script made from the commander definitions of
- * `txray`, `txray call` and `txray block` (createProgram.ts), so it never drifts from --help: every option, the choices
+ * `txray`, `txray call` and `txray block` (createProgram.ts; `txray replay` takes the lookup's view options), so it never drifts from --help: every option, the choices
  * an option declares (--tracer), file names where the option's argument is a <file> or <path>, and for
  * --rpc-url the aliases of the nearest foundry.toml's [rpc_endpoints] (read by awk where the shell asks:
  * no node starts on Tab).
@@ -8,6 +8,7 @@
 import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { createBlockProgram, createCallProgram, createProgram } from './createProgram.js';
+import { REPLAY_OPTIONS } from '../record/replayOptions.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** `txray block`'s words besides a number or a hash. */
@@ -52,10 +53,12 @@ function specsOf(cmd: Command): Spec[] {
   return specs;
 }
 
-/** Every front door's options, from their own definitions. */
-function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[] } {
+/** Every front door's options, from their own definitions; `txray replay`'s are the lookup's view options and --record. */
+function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[]; readonly replay: Spec[] } {
   const quiet = { writeOut: () => undefined };
-  return { lookup: specsOf(createProgram(quiet, () => undefined)), call: specsOf(createCallProgram(quiet, () => undefined)), block: specsOf(createBlockProgram(quiet, () => undefined)) };
+  const lookup = specsOf(createProgram(quiet, () => undefined));
+  const replays = (name: string | undefined): boolean => name !== undefined && (REPLAY_OPTIONS.flags.has(name) || REPLAY_OPTIONS.valued.has(name) || name === REPLAY_OPTIONS.record);
+  return { lookup, call: specsOf(createCallProgram(quiet, () => undefined)), block: specsOf(createBlockProgram(quiet, () => undefined)), replay: lookup.filter((s) => replays(s.long)) };
 }
 
 const names = (specs: readonly Spec[]): string[] => specs.flatMap((s) => [s.long, s.short].filter((n): n is string => n !== undefined));
@@ -118,6 +121,16 @@ ${valueCases(p.block)}
   completions)
     [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "${words(SHELLS)}" -- "$cur"))
     return ;;
+  replay)
+    case "$prev" in
+${valueCases(p.replay)}
+    esac
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W "${words(names(p.replay))}" -- "$cur"))
+    else
+      compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+    return ;;
   esac
   case "$prev" in
 ${valueCases(p.lookup)}
@@ -125,7 +138,7 @@ ${valueCases(p.lookup)}
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${words(names(p.lookup))}" -- "$cur"))
   elif [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "call block completions" -- "$cur"))
+    COMPREPLY=($(compgen -W "call block completions replay" -- "$cur"))
   fi
 }
 complete -F _txray txray
@@ -174,10 +187,15 @@ ${args(p.block)} \\
     '1:block:(${words(BLOCK_TAGS)})'
   elif [[ \${words[2]} == completions ]]; then
     _arguments '1: :(completions)' '2:shell:(${words(SHELLS)})'
+  elif [[ \${words[2]} == replay ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments -s \\
+${args(p.replay)} \\
+    '1:recording:_files'
   else
     _arguments -s \\
 ${args(p.lookup)} \\
-    '1: :(call block completions)' \\
+    '1: :(call block completions replay)' \\
     '*:transaction hash: '
   fi
 }
@@ -224,11 +242,14 @@ complete -c txray -f
 complete -c txray -n '__fish_use_subcommand' -a 'call' -d 'what a call would do, before it is sent'
 complete -c txray -n '__fish_use_subcommand' -a 'block' -d 'every transaction of a block, what failed, what looks like MEV'
 complete -c txray -n '__fish_use_subcommand' -a 'completions' -d 'print a shell completion script'
+complete -c txray -n '__fish_use_subcommand' -a 'replay' -d 'a run recorded with --record, again with no node'
+complete -c txray -n '__fish_seen_subcommand_from replay' -F
 complete -c txray -n '__fish_seen_subcommand_from block' -a '${words(BLOCK_TAGS)}'
 complete -c txray -n '__fish_seen_subcommand_from completions' -a '${words(SHELLS)}'
-${lines(p.lookup, 'not __fish_seen_subcommand_from call block completions').join('\n')}
+${lines(p.lookup, 'not __fish_seen_subcommand_from call block completions replay').join('\n')}
 ${lines(p.call, '__fish_seen_subcommand_from call').join('\n')}
 ${lines(p.block, '__fish_seen_subcommand_from block').join('\n')}
+${lines(p.replay, '__fish_seen_subcommand_from replay').join('\n')}
 `;
 }
 

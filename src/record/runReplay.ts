@@ -16,6 +16,7 @@ import { VERSION } from '../cli/createProgram.js';
 import { createReplayer, type Replayer } from './createReplayer.js';
 import { readRecording } from './readRecording.js';
 import type { Recording } from './types.js';
+import { REPLAY_OPTIONS } from './replayOptions.js';
 import { withoutOptions } from './withoutOptions.js';
 
 export interface RunSeams {
@@ -24,11 +25,10 @@ export interface RunSeams {
 
 type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<number>;
 
-/** The view options: how the answers are shown, never what is asked (except --state, checked against the recording). */
-const VIEW_FLAGS = new Set(['--json', '--color', '--no-color', '--state', '--gas', '--full', '-q', '--quiet', '--debug']);
-const VIEW_VALUED = new Set(['--gas-out', '--html', '--as']);
+const VIEW_FLAGS = REPLAY_OPTIONS.flags;
+const VIEW_VALUED = REPLAY_OPTIONS.valued;
 /** What a recorded command line may not bring into a replay: its own views, and a file to write (a hostile file's --record). */
-const RECORDED_VALUED = new Set([...VIEW_VALUED, '--record']);
+const RECORDED_VALUED = new Set([...VIEW_VALUED, REPLAY_OPTIONS.record]);
 
 const REPLAY_HELP = `Usage: txray replay <file> [view options]
 
@@ -45,7 +45,7 @@ function replayArgs(words: readonly string[]): { file: string; view: string[] } 
     const word = words[i]!;
     const name = word.split('=')[0]!;
     if (VIEW_FLAGS.has(word)) view.push(word);
-    else if (VIEW_VALUED.has(name) || name === '--record') {
+    else if (VIEW_VALUED.has(name) || name === REPLAY_OPTIONS.record) {
       if (word.includes('=')) view.push(word);
       else if (i + 1 < words.length) view.push(word, words[++i]!);
       else throw new UsageError(`${word} needs a value; see txray replay --help.`);
