@@ -94,6 +94,16 @@ function bash(p: ReturnType<typeof programs>): string {
     if (free.length > 0) lines.push(`      ${free.join('|')}) return ;;`);
     return lines.join('\n');
   };
+  /** A subcommand's case: its options' values, its option names after a dash, else `otherwise` (an elif or else branch). */
+  const subcommand = (name: string, specs: readonly Spec[], otherwise: string): string => `  ${name})
+    case "$prev" in
+${valueCases(specs)}
+    esac
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W "${words(names(specs))}" -- "$cur"))
+    ${otherwise}
+    fi
+    return ;;`;
   return `# txray completions for bash: made by \`txray completions bash\` from txray's own option definitions.
 # Install: add  source <(txray completions bash)  to ~/.bashrc
 ${SH_ALIASES}
@@ -108,29 +118,13 @@ ${valueCases(p.call)}
     esac
     [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "${words(names(p.call))}" -- "$cur"))
     return ;;
-  block)
-    case "$prev" in
-${valueCases(p.block)}
-    esac
-    if [[ "$cur" == -* ]]; then
-      COMPREPLY=($(compgen -W "${words(names(p.block))}" -- "$cur"))
-    elif [ "$COMP_CWORD" -eq 2 ]; then
-      COMPREPLY=($(compgen -W "${words(BLOCK_TAGS)}" -- "$cur"))
-    fi
-    return ;;
+${subcommand('block', p.block, `elif [ "$COMP_CWORD" -eq 2 ]; then
+      COMPREPLY=($(compgen -W "${words(BLOCK_TAGS)}" -- "$cur"))`)}
   completions)
     [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "${words(SHELLS)}" -- "$cur"))
     return ;;
-  replay)
-    case "$prev" in
-${valueCases(p.replay)}
-    esac
-    if [[ "$cur" == -* ]]; then
-      COMPREPLY=($(compgen -W "${words(names(p.replay))}" -- "$cur"))
-    else
-      compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-    fi
-    return ;;
+${subcommand('replay', p.replay, `else
+      compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur")`)}
   esac
   case "$prev" in
 ${valueCases(p.lookup)}
