@@ -4,7 +4,8 @@
 // as a hosted endpoint does; and `txray call` against `cast call --trace` on the same simulated calls.
 // A benchmark, not a test: it prints figures and asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import os from 'node:os';
@@ -17,7 +18,7 @@ import { writeInternalProject } from './lib/internalProject.mjs';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-// BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes).
+// BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes); BENCH_ONLY=r: only (r), --record and replay.
 const ONLY = process.env.BENCH_ONLY;
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 // (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
@@ -237,12 +238,48 @@ function printInternalRow(r) {
   console.log(`| ${r.case} | ${r.withMs.toFixed(0)} | ${r.withoutMs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ≤ ${r.goal}× | ${r.ratio <= r.goal ? 'yes' : 'no'} |`);
 }
 
+/**
+ * (r) --record and txray replay on the 14-call showcase: the recording's size (gzip, and its JSON), and
+ * the replay's wall time against the live lookup's on loopback, alternately (goal: ≤ 1.1×, a replay asks nothing).
+ */
+async function recordRow(hash, url) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'txray-bench-record-'));
+  const file = join(dir, 'a.rec');
+  try {
+    const made = await measure(process.execPath, [bin, hash, '-r', url, '--record', file], PLAIN_ENV);
+    if (made.code !== 0) throw new Error(`--record exited ${made.code}`);
+    const json = gunzipSync(readFileSync(file)).length;
+    const live = [];
+    const replayed = [];
+    for (let i = 0; i < RUNS; i++) {
+      live.push((await measure(process.execPath, [bin, hash, '-r', url], PLAIN_ENV)).ms);
+      replayed.push((await measure(process.execPath, [bin, 'replay', file], PLAIN_ENV)).ms);
+    }
+    return { bytes: statSync(file).size, json, liveMs: median(live), replayMs: median(replayed) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printRecordRow(r) {
+  const ratio = r.replayMs / r.liveMs;
+  console.log('| case | recording bytes (gzip) | its JSON bytes | live ms, no extra CA | replay ms, no extra CA | replay / live | goal | met |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`| (r) 14 calls, loopback, --record then txray replay | ${r.bytes} | ${r.json} | ${r.liveMs.toFixed(0)} | ${r.replayMs.toFixed(0)} | ${ratio.toFixed(2)}× | < 1 MB, ≤ 1.1× | ${r.bytes < 1024 * 1024 && ratio <= 1.1 ? 'yes' : 'no'} |`);
+}
+
 const anvil = await startAnvil(['--gas-limit', '300000000']);
 const proxy = await delayProxy(anvil.url, 40);
 try {
-  if (ONLY === 'i') {
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (i) only`);
-    printInternalRow(await internalRow(anvil));
+  if (ONLY === 'i' || ONLY === 'r') {
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (${ONLY}) only`);
+    if (ONLY === 'i') printInternalRow(await internalRow(anvil));
+    else {
+      const { showcase } = await deploy(anvil.rpc);
+      const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+      await receipt(anvil.rpc, a);
+      printRecordRow(await recordRow(a, anvil.url));
+    }
     await proxy.close();
     await anvil.stop();
     process.exit(0);
@@ -399,6 +436,8 @@ try {
   for (const r of simulations) console.log(compareRow(r));
   console.log('');
   printInternalRow(internal);
+  console.log('');
+  printRecordRow(await recordRow(a, anvil.url));
 } finally {
   await proxy.close();
   await anvil.stop();

@@ -6,7 +6,7 @@
 // checked, so a bundle that cannot inspect a transaction fails the build here.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 
@@ -46,6 +46,7 @@ const url = `http://127.0.0.1:${server.address().port}`;
 const bundle = loadBundle({ cache: false });
 const sink = () => new Writable({ write: (_chunk, _enc, done) => done() });
 const hashes = Object.keys(answers);
+const RECORDED = `${tmpdir()}/txray-warmup-${process.pid}.rec`;
 const expected = (hash) => (answers[hash].eth_getTransactionReceipt.status === '0x1' ? 0 : 1);
 const runs = [
   ...hashes.map((h) => [[h, '-r', url], expected(h)]),
@@ -55,15 +56,19 @@ const runs = [
   ...local.runs.map((args) => [[...args, '-r', url], expected(args[0])]),
   [['--help'], 0],
   [['0x12', '-r', url], 2],
+  // --record, then txray replay of what it wrote (its reading and checking of the file compiled too).
+  [[hashes[0], '-r', url, '--record', RECORDED], expected(hashes[0])],
+  [['replay', RECORDED], expected(hashes[0])],
 ];
 try {
   for (const [argv, want] of runs) {
     const io = { stdout: sink(), stderr: sink(), env: {}, cwd: tmpdir(), sigdb: new URL('../dist/sigdb/', import.meta.url) };
-    const code = await bundle.exports.main([...argv, '--no-project-abis'], io);
+    const code = await bundle.exports.main(argv[0] === 'replay' ? argv : [...argv, '--no-project-abis'], io);
     if (code !== want) throw new Error(`warm-up run \`txray ${argv.join(' ')}\` exited ${code}, expected ${want}`);
   }
 } finally {
   server.close();
+  rmSync(RECORDED, { force: true });
 }
 if (!parts.has('evm')) throw new Error('the warm-up runs never loaded dist/evm.cjs');
 for (const compiled of [bundle, ...parts.values()]) {

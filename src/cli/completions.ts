@@ -1,6 +1,6 @@
 /**
  * `txray completions <bash|zsh|fish>`: a completion script made from the commander definitions of
- * `txray`, `txray call`, `txray block` (createProgram.ts) and `txray debug` (createDebugProgram.ts), so it never drifts from --help: every option, the choices
+ * `txray`, `txray call`, `txray block` (createProgram.ts), `txray debug` (createDebugProgram.ts) and `txray replay` (the lookup's view options), so it never drifts from --help: every option, the choices
  * an option declares (--tracer), file names where the option's argument is a <file> or <path>, and for
  * --rpc-url the aliases of the nearest foundry.toml's [rpc_endpoints] (read by awk where the shell asks:
  * no node starts on Tab).
@@ -9,6 +9,7 @@ import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { createDebugProgram } from './createDebugProgram.js';
 import { createBlockProgram, createCallProgram, createProgram } from './createProgram.js';
+import { REPLAY_OPTIONS } from '../record/replayOptions.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** `txray block`'s words besides a number or a hash. */
@@ -53,14 +54,17 @@ function specsOf(cmd: Command): Spec[] {
   return specs;
 }
 
-/** Every front door's options, from their own definitions. */
-function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[]; readonly debug: Spec[] } {
+/** Every front door's options, from their own definitions; `txray replay`'s are the lookup's view options and --record. */
+function programs(): { readonly lookup: Spec[]; readonly call: Spec[]; readonly block: Spec[]; readonly debug: Spec[]; readonly replay: Spec[] } {
   const quiet = { writeOut: () => undefined };
+  const lookup = specsOf(createProgram(quiet, () => undefined));
+  const replays = (name: string | undefined): boolean => name !== undefined && (REPLAY_OPTIONS.flags.has(name) || REPLAY_OPTIONS.valued.has(name) || name === REPLAY_OPTIONS.record);
   return {
-    lookup: specsOf(createProgram(quiet, () => undefined)),
+    lookup,
     call: specsOf(createCallProgram(quiet, () => undefined)),
     block: specsOf(createBlockProgram(quiet, () => undefined)),
     debug: specsOf(createDebugProgram(quiet, () => undefined)),
+    replay: lookup.filter((s) => replays(s.long)),
   };
 }
 
@@ -100,6 +104,16 @@ function bash(p: ReturnType<typeof programs>): string {
   // A front door whose words after it are options only (their values completed as their kinds say).
   const optionsOnly = (name: string, specs: readonly Spec[]): string =>
     [`  ${name})`, '    case "$prev" in', valueCases(specs), '    esac', `    [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "${words(names(specs))}" -- "$cur"))`, '    return ;;'].join('\n');
+  /** A subcommand's case: its options' values, its option names after a dash, else `otherwise` (an elif or else branch). */
+  const subcommand = (name: string, specs: readonly Spec[], otherwise: string): string => `  ${name})
+    case "$prev" in
+${valueCases(specs)}
+    esac
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W "${words(names(specs))}" -- "$cur"))
+    ${otherwise}
+    fi
+    return ;;`;
   return `# txray completions for bash: made by \`txray completions bash\` from txray's own option definitions.
 # Install: add  source <(txray completions bash)  to ~/.bashrc
 ${SH_ALIASES}
@@ -109,20 +123,14 @@ _txray() {
   COMPREPLY=()
   case "\${COMP_WORDS[1]}" in
 ${optionsOnly('call', p.call)}
-  block)
-    case "$prev" in
-${valueCases(p.block)}
-    esac
-    if [[ "$cur" == -* ]]; then
-      COMPREPLY=($(compgen -W "${words(names(p.block))}" -- "$cur"))
-    elif [ "$COMP_CWORD" -eq 2 ]; then
-      COMPREPLY=($(compgen -W "${words(BLOCK_TAGS)}" -- "$cur"))
-    fi
-    return ;;
+${subcommand('block', p.block, `elif [ "$COMP_CWORD" -eq 2 ]; then
+      COMPREPLY=($(compgen -W "${words(BLOCK_TAGS)}" -- "$cur"))`)}
 ${optionsOnly('debug', p.debug)}
   completions)
     [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "${words(SHELLS)}" -- "$cur"))
     return ;;
+${subcommand('replay', p.replay, `else
+      compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur")`)}
   esac
   case "$prev" in
 ${valueCases(p.lookup)}
@@ -130,7 +138,7 @@ ${valueCases(p.lookup)}
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${words(names(p.lookup))}" -- "$cur"))
   elif [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "call block debug completions" -- "$cur"))
+    COMPREPLY=($(compgen -W "call block debug completions replay" -- "$cur"))
   fi
 }
 complete -F _txray txray
@@ -184,10 +192,15 @@ ${args(p.debug)} \\
     '1:transaction hash: '
   elif [[ \${words[2]} == completions ]]; then
     _arguments '1: :(completions)' '2:shell:(${words(SHELLS)})'
+  elif [[ \${words[2]} == replay ]]; then
+    shift words; (( CURRENT-- ))
+    _arguments -s \\
+${args(p.replay)} \\
+    '1:recording:_files'
   else
     _arguments -s \\
 ${args(p.lookup)} \\
-    '1: :(call block debug completions)' \\
+    '1: :(call block debug completions replay)' \\
     '*:transaction hash: '
   fi
 }
@@ -235,12 +248,15 @@ complete -c txray -n '__fish_use_subcommand' -a 'call' -d 'what a call would do,
 complete -c txray -n '__fish_use_subcommand' -a 'block' -d 'every transaction of a block, what failed, what looks like MEV'
 complete -c txray -n '__fish_use_subcommand' -a 'debug' -d 'step through a transaction in the terminal'
 complete -c txray -n '__fish_use_subcommand' -a 'completions' -d 'print a shell completion script'
+complete -c txray -n '__fish_use_subcommand' -a 'replay' -d 'a run recorded with --record, again with no node'
+complete -c txray -n '__fish_seen_subcommand_from replay' -F
 complete -c txray -n '__fish_seen_subcommand_from block' -a '${words(BLOCK_TAGS)}'
 complete -c txray -n '__fish_seen_subcommand_from completions' -a '${words(SHELLS)}'
-${lines(p.lookup, 'not __fish_seen_subcommand_from call block debug completions').join('\n')}
+${lines(p.lookup, 'not __fish_seen_subcommand_from call block debug completions replay').join('\n')}
 ${lines(p.call, '__fish_seen_subcommand_from call').join('\n')}
 ${lines(p.block, '__fish_seen_subcommand_from block').join('\n')}
 ${lines(p.debug, '__fish_seen_subcommand_from debug').join('\n')}
+${lines(p.replay, '__fish_seen_subcommand_from replay').join('\n')}
 `;
 }
 

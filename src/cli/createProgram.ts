@@ -88,6 +88,7 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
       .option('--internal', 'also show the Solidity internal functions each call ran, where its code matches an artifact with a source map (runs the transaction in txray\'s EVM)');
   }
   return cmd
+    .option('--record <file>', 'also write every answer the run read into <file> (no secrets), for txray replay <file> with no node; see docs/record.md')
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--debug', 'stack traces and request timings on stderr')
     .helpOption('-h, --help', 'show this help')
@@ -102,7 +103,7 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
 /** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
 export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
   return withCommonOptions(new Command('txray'), 'lookup', io)
-    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.\nTo step through a transaction in the terminal: txray debug --help.\nShell completions: txray completions bash|zsh|fish.')
+    .description('Show what an Ethereum transaction did: status, why it failed, logs and the full call tree.\n\nTo see what a call would do before it is sent: txray call --help.\nTo step through a transaction in the terminal: txray debug --help.\nA run recorded with --record, again with no node: txray replay --help.\nShell completions: txray completions bash|zsh|fish.')
     .argument('[hashes...]', 'transaction hashes (0x + 64 hex digits); - reads them from stdin, one per line')
     .addOption(tracerOption('auto: trace_transaction, else debug_traceTransaction (callTracer), else re-executed locally on the node\'s state; parity; geth (events placed inside the tree); local; none'))
     .option('--html <file>', 'also write a self-contained HTML report (call tree, gas flame graph, search); - writes it to stdout instead of the text view; with several hashes, a folder (one page each and index.html)')

@@ -15,16 +15,19 @@ import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
-import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs } from './createProgram.js';
+import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs, VERSION } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { planCall } from '../pipeline/planCall.js';
-import type { Decoder } from '../decode/createDecoder.js';
+import type { Decoder, DecoderOptions } from '../decode/createDecoder.js';
+import type { RunSeams } from '../record/runReplay.js';
+import type { Recorder } from '../record/createRecorder.js';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingMeta } from '../record/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { isData } from '../raw/hex.js';
 import { runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
-import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions } from './parseOptions.js';
+import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions, parseOutputFile } from './parseOptions.js';
 import { completeSettingsOf } from './completeSettingsOf.js';
 import { createWriters, jsonIndent, type Outcome, type Writers } from './writeOutcomes.js';
 import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
@@ -130,7 +133,19 @@ function proxyLines(opts: InspectOptions): string[] {
   });
 }
 
-export async function main(argv: readonly string[], io: Io): Promise<number> {
+/**
+ * `seams`: set by `txray replay` (src/record/runReplay.ts), whose run reads the recording instead of the
+ * node, the services and the disk.
+ */
+export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}): Promise<number> {
+  if (argv[0] === 'replay') return (await import('../record/runReplay.js')).runReplay(argv.slice(1), io, main);
+  const recording: { done?: (code: number) => Promise<number> } = {};
+  const code = await runMain(argv, io, seams, recording);
+  return recording.done === undefined ? code : recording.done(code);
+}
+
+/** main's run; with --record, `recording.done` writes the file once the client is closed. */
+async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }): Promise<number> {
   const out = new SafeWriter(io.stdout);
   const log = new RunLog(new SafeWriter(io.stderr), argv.includes('--debug'));
   // Made at most once, when first needed (a call's ambiguous name may need the node before the inputs do).
@@ -145,12 +160,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (argv[0] === 'debug') return await (await import('./runDebug.js')).runDebug(argv.slice(1), io, out, log);
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
-    const opts = await optionsOf(args, io);
-    log.debugOn = opts.debug;
-    log.secrets = secretsOfRun(opts);
+    const given = await optionsOf(args, io);
+    log.debugOn = given.opts.debug;
+    log.secrets = secretsOfRun(given.opts);
+    const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
+    const seam = record === undefined && seams.replay === undefined ? null : (await import('../record/seamsOf.js')).seamsOf(given.opts, record !== undefined, seams.replay, log.secrets);
+    const opts = seam?.opts ?? given.opts;
+    if (seam?.recorder != null) recording.done = recordingWriter(seam.recorder, record!, argv, given.stdin, opts, log);
     if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
-    const { afterRequests, decoderReady } = await loadDecoder(opts, io);
-    const connect = (): Promise<RpcClient> => (client ??= connectTo(opts, io, log));
+    const { afterRequests, decoderReady } = await loadDecoder(opts, io, seam?.parts);
+    const connect = (): Promise<RpcClient> => (client ??= seam === null ? connectTo(opts, io, log) : seam.client(() => connectTo(opts, io, log)));
     if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await connect(), opts.command.block, { opts, io, out, log, decoderReady });
     const inputs = await pipelineInputs(opts, decoderReady, connect);
     const single = inputs.length === 1;
@@ -160,6 +179,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
   } catch (e) {
     const code = exitCodeForError(e);
+    // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
+    if (code === ExitCode.usage) recording.done = undefined;
     if (code === ExitCode.interrupted) return code;
     const message = errorMessage(e);
     await log.say(`txray: ${message}`);
@@ -177,13 +198,32 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-/** The options, with what they may need read first: stdin for "-", the Foundry project's endpoints for a word. */
-async function optionsOf(args: ParsedArgs, io: Io): Promise<InspectOptions> {
+/** The options, with what they may need read first: stdin for "-" (returned too), the Foundry project's endpoints for a word. */
+async function optionsOf(args: ParsedArgs, io: Io): Promise<{ readonly opts: InspectOptions; readonly stdin: string | undefined }> {
   const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
   // A word for the node (`--rpc-url mainnet`) is looked up in the Foundry project's [rpc_endpoints].
   const named = args.options.rpcUrl ?? io.env.ETH_RPC_URL;
   const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
-  return parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry, args.block);
+  return { opts: parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry, args.block), stdin };
+}
+
+/** --record: once the run is done, its recording written to `file` (a file that cannot be written is said, exit 2 where the run was a success). */
+function recordingWriter(recorder: Recorder, file: string, argv: readonly string[], stdin: string | undefined, opts: InspectOptions, log: RunLog): (code: number) => Promise<number> {
+  return async (code) => {
+    const { recordedArgv } = await import('../record/recordedArgv.js');
+    const { writeRecording } = await import('../record/writeRecording.js');
+    const online = opts.online !== null;
+    const made = { state: opts.state, online, etherscan: online && opts.online!.etherscanKey !== null };
+    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv), stdin: stdin ?? null, made };
+    try {
+      const bytes = await writeRecording(file, recorder.recording(meta));
+      if (opts.debug) log.debug(`--record: ${bytes} bytes written`);
+      return code;
+    } catch (e) {
+      await log.say(`txray: ${errorMessage(e)}`);
+      return code === ExitCode.success ? exitCodeForError(e) : code;
+    }
+  };
 }
 
 function secretsOfRun(opts: InspectOptions): string[] {
@@ -198,12 +238,12 @@ function secretsOfRun(opts: InspectOptions): string[] {
  * first poll has connected and written the requests: it then runs while the node works.
  * A call's signature may be a bare name that the ABIs know, and its arguments are checked against them.
  */
-async function loadDecoder(opts: InspectOptions, io: Io): Promise<{ readonly afterRequests: Promise<void>; readonly decoderReady: Promise<Decoder> }> {
+async function loadDecoder(opts: InspectOptions, io: Io, parts?: DecoderOptions['parts']): Promise<{ readonly afterRequests: Promise<void>; readonly decoderReady: Promise<Decoder> }> {
   const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.command.kind === 'call';
   const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
   const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
     .then(() => import('../decode/createDecoder.js'))
-    .then((m) => m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null }));
+    .then((m) => m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null, parts }));
   if (needsDecoderFirst) await decoderReady;
   else decoderReady.catch(() => undefined);
   return { afterRequests, decoderReady };

@@ -47,6 +47,8 @@ export interface RawCliOptions {
   readonly sourcifyUrl?: string;
   readonly signaturesUrl?: string;
   readonly etherscanUrl?: string;
+  /** --record: read by main (src/record/), not a setting of the run. */
+  readonly record?: string;
 }
 
 /** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */

@@ -31,6 +31,17 @@ export interface DecoderOptions {
   readonly labelsFile: string | undefined;
   /** The sharded signature database, or null to go without it. */
   readonly dbDir: URL | null;
+  /**
+   * The seam of what is read from disk (src/record/): given how to read it, what the decoder takes
+   * (--record keeps what was read; a replay reads nothing). Absent: read from disk.
+   */
+  readonly parts?: (fromDisk: () => DecoderParts) => DecoderParts;
+}
+
+/** What the decoder reads from disk: the artifacts (--abi, then the project's) and the labels (--labels-file, then --labels). */
+export interface DecoderParts {
+  readonly artifacts: readonly Artifact[];
+  readonly labels: ReadonlyArray<readonly [string, string]>;
 }
 
 export interface Decoder {
@@ -100,15 +111,18 @@ function tokenMetaOf(model: InspectModel, decoded: DecodedModel, tokens: TokenAn
 
 /** Throws UsageError for a bad --abi, --labels or --labels-file: called before any request. */
 export function createDecoder(opts: DecoderOptions): Decoder {
+  const fromDisk = (): DecoderParts => {
+    const labels: Array<[string, string]> = opts.labelsFile === undefined ? [] : labelsFromFile(opts.labelsFile);
+    labels.push(...opts.labels.map((l, i) => parseLabel(l, i)));
+    const artifacts = loadAbiPaths(opts.abiPaths);
+    if (opts.projectAbis) artifacts.push(...loadProjectAbis(opts.cwd, opts.env).artifacts);
+    return { artifacts, labels };
+  };
+  const parts = opts.parts === undefined ? fromDisk() : opts.parts(fromDisk);
   const labels = new Map<string, string>(Object.entries(BUILTIN_LABELS));
-  if (opts.labelsFile !== undefined) for (const [a, n] of labelsFromFile(opts.labelsFile)) labels.set(a, n);
-  opts.labels.forEach((l, i) => {
-    const [a, n] = parseLabel(l, i);
-    labels.set(a, n);
-  });
+  for (const [a, n] of parts.labels) labels.set(a, n);
   const index = new AbiIndex(opts.dbDir);
-  for (const artifact of loadAbiPaths(opts.abiPaths)) index.addArtifact(artifact);
-  if (opts.projectAbis) for (const artifact of loadProjectAbis(opts.cwd, opts.env).artifacts) index.addArtifact(artifact);
+  for (const artifact of parts.artifacts) index.addArtifact(artifact);
   index.addBuiltins();
   return decoderOver(index, labels);
 }

@@ -26,6 +26,8 @@ export interface OnlineSettings {
   readonly cacheDir: string | null;
   /** Proxies from the environment, as the node's requests use them. */
   readonly proxy: ProxySettings;
+  /** The seam every service answer passes (src/record/): given the network's GET, the GET to use. */
+  readonly seam?: (network: OnlineGet) => OnlineGet;
 }
 
 /** An ABI item as kept: names and types only, every one checked. */
@@ -140,7 +142,9 @@ class ServiceTrouble {
   }
 }
 
-type Get = (url: URL, signal: AbortSignal) => Promise<{ readonly status: number; readonly json: unknown; readonly retryAfterMs: number | null }>;
+/** One GET of a service: its status, its body as JSON (null where it is not), its Retry-After. */
+export type OnlineGet = (url: URL, signal: AbortSignal) => Promise<{ readonly status: number; readonly json: unknown; readonly retryAfterMs: number | null }>;
+type Get = OnlineGet;
 
 /** What every request of one lookup shares: the client, the services, the chain and the deadline. */
 interface Ask {
@@ -287,7 +291,7 @@ export async function fetchOnline(o: OnlineLookup): Promise<OnlineFound> {
   const s = o.settings;
   const deadlineAt = Date.now() + o.timeoutMs;
   const linked = eitherSignal(deadlineSignal(o.timeoutMs), o.interrupt);
-  const http = lazyHttp(s.proxy, o.timeoutMs);
+  const http = lazyHttp(s.proxy, o.timeoutMs, s.seam);
   const a: Ask = { get: http.get, s, chainId: o.chainId, signal: linked.signal, deadlineAt };
   const trouble: Troubles = { sourcify: new ServiceTrouble(), etherscan: new ServiceTrouble(), signatures: new ServiceTrouble() };
   try {
@@ -304,14 +308,18 @@ export async function fetchOnline(o: OnlineLookup): Promise<OnlineFound> {
 }
 
 /** The HTTP client, made by the first request (the ones that start beside it wait for the same one), and the requests counted. */
-function lazyHttp(proxy: ProxySettings, timeoutMs: number): { get: Get; requests: () => number; close: () => Promise<void> } {
+function lazyHttp(proxy: ProxySettings, timeoutMs: number, seam?: (network: Get) => Get): { get: Get; requests: () => number; close: () => Promise<void> } {
   let http: ReturnType<typeof makeGet> | null = null;
   let requests = 0;
+  const network: Get = async (url, signal) => {
+    http ??= makeGet(proxy, timeoutMs);
+    return (await http).get(url, signal);
+  };
+  const get = seam === undefined ? network : seam(network);
   return {
-    get: async (url, signal) => {
-      http ??= makeGet(proxy, timeoutMs);
+    get: (url, signal) => {
       requests++;
-      return (await http).get(url, signal);
+      return get(url, signal);
     },
     requests: () => requests,
     // A client that could not be made has nothing to close (its failure was already said).

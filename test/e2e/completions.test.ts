@@ -84,6 +84,9 @@ describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) 
     ['txray call --over', ['--override-balance', '--override-code', '--override-nonce', '--override-state-diff']],
     ['txray completions ', ['bash', 'fish', 'zsh']],
     ['txray debug --a', ['--abi', '--at']],
+    ['txray repl', ['replay']],
+    // Its view options only: not --sourcify-url nor --signatures-url, which a lookup offers here.
+    ['txray replay --s', ['--state']],
   ])('%s<Tab> offers %j', (line, want) => {
     expect(ensureShell(shell)).toBe(true);
     expect([...offers[shell]!(line)].sort()).toEqual(want);
@@ -93,6 +96,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) 
     expect(ensureShell(shell)).toBe(true);
     expect(offers[shell]!('txray --abi Tok')).toContain('Token.abi.json');
     expect(offers[shell]!('txray --abi my')).toEqual(['my file.json']);
+    expect(offers[shell]!('txray replay Tok')).toContain('Token.abi.json');
   });
 
   test('every option --help shows, of txray and of txray call, is in the script (it is made from the same definitions)', async () => {

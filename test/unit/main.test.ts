@@ -1,17 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { exitCodeForError, main } from '../../src/cli/main.js';
 import { Interrupted, RpcFailure, UsageError } from '../../src/errors.js';
-
-function fakeIo(env: Record<string, string | undefined>) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  return { io: { stdout, stderr, env }, text: () => ({ out, err }) };
-}
+import { fakeIo } from '../support/fakeIo.js';
 
 describe('exit codes are mapped in one place', () => {
   test.each([

@@ -1,0 +1,65 @@
+/**
+ * --record: an artifact's source maps and files as the run reads them. Nothing is read before a failed
+ * frame asks (as without --record); what was asked, and only that, goes into the recording: the map, and
+ * each source file's text by id. A recording of a project's transaction therefore holds the lines it showed.
+ */
+import type { CodeDebug, DebugSource, SourceTable } from '../locate/sourceMap.js';
+import type { RecordedCodeDebug, RecordedDebug, RecordedFile } from './types.js';
+
+/** A file's bytes as text where they are UTF-8 (they read back byte for byte), else base64. */
+function fileOf(path: string, bytes: Uint8Array): RecordedFile {
+  const buf = Buffer.from(bytes);
+  const text = buf.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(buf) ? { path, text } : { path, base64: buf.toString('base64') };
+}
+
+/** The table, with each file asked for noted in `files` (by id). */
+function watchedTable(table: SourceTable, files: Record<string, RecordedFile | null>): SourceTable {
+  return {
+    count: table.count,
+    edited: table.edited,
+    file(id) {
+      const before = new Set(table.edited);
+      const file = table.file(id);
+      if (file !== null) files[String(id)] = fileOf(file.path, file.bytes);
+      else {
+        const edited = [...table.edited].find((p) => !before.has(p));
+        files[String(id)] ??= edited === undefined ? null : { path: edited, edited: true };
+      }
+      return file;
+    },
+  };
+}
+
+/** One code's debug, read through; `seen()` is what was read (undefined: never asked). */
+function watchedCode(read: () => CodeDebug | null): { read: () => CodeDebug | null; seen: () => RecordedCodeDebug | null | undefined } {
+  let asked = false;
+  let out: CodeDebug | null = null;
+  let files: Record<string, RecordedFile | null> = {};
+  return {
+    read() {
+      if (!asked) {
+        asked = true;
+        const inner = read();
+        files = {};
+        out = inner === null ? null : { map: inner.map, viaIR: inner.viaIR, sources: watchedTable(inner.sources, files) };
+      }
+      return out;
+    },
+    seen: () => (!asked ? undefined : out === null ? null : { map: out.map, viaIR: out.viaIR, count: out.sources.count, files }),
+  };
+}
+
+/** The debug, read through, and what was read of it. */
+export function recordDebug(debug: DebugSource): { readonly debug: DebugSource; readonly seen: () => RecordedDebug } {
+  const runtime = watchedCode(() => debug.runtime());
+  const creation = watchedCode(() => debug.creation());
+  return {
+    debug: { runtime: runtime.read, creation: creation.read },
+    seen() {
+      const r = runtime.seen();
+      const c = creation.seen();
+      return { ...(r === undefined ? {} : { runtime: r }), ...(c === undefined ? {} : { creation: c }) };
+    },
+  };
+}

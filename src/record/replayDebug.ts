@@ -1,0 +1,34 @@
+/** A replay: an artifact's source maps and files as the recording holds them (what the recorded run read). */
+import type { CodeDebug, DebugSource, SourceFile, SourceTable } from '../locate/sourceMap.js';
+import type { RecordedCodeDebug, RecordedDebug } from './types.js';
+
+function tableOf(rec: RecordedCodeDebug): SourceTable {
+  const edited = new Set<string>();
+  const files = new Map<number, SourceFile | null>();
+  return {
+    count: rec.count,
+    edited,
+    file(id) {
+      if (!files.has(id)) {
+        const f = rec.files[String(id)];
+        let file: SourceFile | null = null;
+        if (f !== undefined && f !== null) {
+          if ('edited' in f) edited.add(f.path);
+          else file = { path: f.path, bytes: 'text' in f ? Buffer.from(f.text, 'utf8') : Buffer.from(f.base64, 'base64') };
+        }
+        files.set(id, file);
+      }
+      return files.get(id)!;
+    },
+  };
+}
+
+function codeOf(rec: RecordedCodeDebug | null | undefined): () => CodeDebug | null {
+  // Made once: the table remembers which edited files were asked for, as the recorded run's did.
+  const made: CodeDebug | null = rec === undefined || rec === null ? null : { map: rec.map, viaIR: rec.viaIR, sources: tableOf(rec) };
+  return () => made;
+}
+
+export function replayDebug(rec: RecordedDebug): DebugSource {
+  return { runtime: codeOf(rec.runtime), creation: codeOf(rec.creation) };
+}

@@ -1,0 +1,49 @@
+/**
+ * A real mainnet transaction's recording (test/fixtures/recordings/, made by test/e2e/record.test.ts from
+ * test/fixtures/real's answers) replayed in-process: no node is started, nothing is asked of the network.
+ * The text is the live run's, byte for byte; the JSON view's facts are the recorded node answers'.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { fakeIo } from '../support/fakeIo.js';
+
+const REC = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.rec', import.meta.url));
+/** The signature database the build ships beside the bundle (txray's own, not the recording's). */
+const SIGDB = new URL('../../dist/sigdb/', import.meta.url);
+const TEXT = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.txt', import.meta.url));
+
+async function replay(view: string[]): Promise<{ code: number; out: string; err: string }> {
+  // A proxy at a closed port: were anything asked of the network, it would fail.
+  const { io, text } = fakeIo({ HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }, { sigdb: SIGDB });
+  const code = await main(['replay', REC, ...view], io);
+  return { code, ...text() };
+}
+
+/** The node's answer to `method` as the recording holds it. */
+function recorded(method: string): any {
+  const doc = JSON.parse(gunzipSync(readFileSync(REC)).toString('utf8'));
+  const entry = doc.rpc.find(([key]: [string]) => JSON.parse(key)[0] === method);
+  return entry[1][0].r;
+}
+
+describe('a recorded real-chain lookup, replayed without a node', () => {
+  test('the text view is the live run\'s, byte for byte, and stderr says where it came from', async () => {
+    const r = await replay([]);
+    expect(r.out).toBe(readFileSync(TEXT, 'utf8'));
+    expect(r.err).toMatch(/^txray: replayed from .*mainnet-51-logs\.rec, recorded \d{4}-/);
+    expect(r.code).toBe(recorded('eth_getTransactionReceipt').status === '0x1' ? 0 : 1);
+  });
+
+  test('the JSON view carries the recorded transaction and receipt', async () => {
+    const r = await replay(['--json']);
+    const doc = JSON.parse(r.out);
+    const receipt = recorded('eth_getTransactionReceipt');
+    expect(doc.hash).toBe(receipt.transactionHash);
+    expect(doc.status).toBe(receipt.status === '0x1' ? 'success' : 'reverted');
+    expect(doc.logs).toHaveLength(receipt.logs.length);
+    expect(doc.transaction.from.toLowerCase()).toBe(recorded('eth_getTransactionByHash').from.toLowerCase());
+  });
+});
