@@ -7,6 +7,7 @@ import type { LogDecoding } from '../decode/decodeLogs.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
+import { compareMined } from './compareMined.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
@@ -43,7 +44,9 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.
   const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, mined, s.lookup.timeoutMs);
-  const model = await completeModel(client, await s.decoderReady, plain, s.complete, await earlyLogs, replay);
+  const decoder = await s.decoderReady;
+  const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, replay);
+  const model = source.kind === 'call' ? await compareMined(client, decoder, completed, source.plan.replay, s.lookup.timeoutMs) : completed;
   s.onStage?.('decoded');
   return model;
 }

@@ -1,0 +1,34 @@
+/** The text view's `Compared with the mined transaction` section (`txray call --tx`). */
+import type { ChalkInstance } from 'chalk';
+import { groupDigits, shortHex } from '../format/format.js';
+import type { InspectModel } from '../model/types.js';
+import type { OutcomeFacts } from '../model/replayFacts.js';
+import type { Hex } from '../raw/types.js';
+import { comparisonOf, revertWords } from './comparisonOf.js';
+import type { AddressStyle } from '../words/formatDecoded.js';
+
+const statusWords = (o: OutcomeFacts, c: ChalkInstance): string => (o.status === 'success' ? c.green('✔ success') : c.red('✘ reverted'));
+
+/** `mined → now`, dimmed where both are the same. */
+function pair(label: string, mined: string, now: string, c: ChalkInstance): string {
+  const same = mined === now;
+  return `  ${label.padEnd(13)}${mined} → ${now}${same ? c.dim(' (same)') : ''}\n`;
+}
+
+export function* renderComparison(m: InspectModel, c: ChalkInstance): Generator<string> {
+  const cmp = comparisonOf(m);
+  const replay = m.simulation?.replay;
+  if (cmp === null || replay === undefined) return;
+  const s: AddressStyle = { decoded: m.decoded, short: true };
+  const where = replay.blockNumber === null ? '' : ` (block ${groupDigits(replay.blockNumber)}, index ${replay.transactionIndex})`;
+  yield `\n${c.bold('Compared with the mined transaction')} ${shortHex(replay.hash as Hex, 8)}${where}\n`;
+  const { mined, now } = cmp;
+  yield pair('Status', statusWords(mined, c), statusWords(now, c), c);
+  yield pair('Gas used', mined.gasUsed === null ? '?' : groupDigits(mined.gasUsed), now.gasUsed === null ? '?' : groupDigits(now.gasUsed), c);
+  yield pair('Revert', revertWords(mined, s), revertWords(now, s), c);
+  yield pair('Logs', String(mined.logs), String(now.logs), c);
+  if (replay.mismatch === null) return;
+  yield replay.mismatch.length === 0
+    ? `  ${c.green('Reproduces the receipt')}: the same status, gas used and logs (address, topics, data, order)${replay.replayed > 0 ? `, after the block's ${replay.replayed} earlier transaction(s)` : ''}\n`
+    : `  ${c.yellow('Differs from the receipt')}: ${replay.mismatch.join('; ')}\n`;
+}
