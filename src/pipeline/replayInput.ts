@@ -4,6 +4,7 @@
  * gives another. Unknown to the node is exit 3; a pending one has no position to run at.
  */
 import { NotFound, RpcFailure, UsageError } from '../errors.js';
+import { shortHash } from '../format/format.js';
 import { isAddress, isData, isQuantity, isRecord } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
@@ -25,8 +26,6 @@ export interface ReplayPlan {
   /** --from names another sender. */
   readonly anotherSender: boolean;
 }
-
-const shortHash = (h: string): string => `${h.slice(0, 10)}…${h.slice(-4)}`;
 
 /** The transaction and its receipt; exit 3 where the node does not know it. */
 async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; receipt: Record<string, unknown> | null }> {

@@ -1,9 +1,8 @@
 /** The text view's `Compared with the mined transaction` section (`txray call --tx`). */
 import type { ChalkInstance } from 'chalk';
-import { groupDigits, shortHex } from '../format/format.js';
+import { groupDigits, shortHash } from '../format/format.js';
 import type { InspectModel } from '../model/types.js';
 import type { OutcomeFacts } from '../model/replayFacts.js';
-import type { Hex } from '../raw/types.js';
 import { comparisonOf, revertWords } from './comparisonOf.js';
 import type { AddressStyle } from '../words/formatDecoded.js';
 
@@ -21,7 +20,7 @@ export function* renderComparison(m: InspectModel, c: ChalkInstance): Generator<
   if (cmp === null || replay === undefined) return;
   const s: AddressStyle = { decoded: m.decoded, short: true };
   const where = replay.blockNumber === null ? '' : ` (block ${groupDigits(replay.blockNumber)}, index ${replay.transactionIndex})`;
-  yield `\n${c.bold('Compared with the mined transaction')} ${shortHex(replay.hash as Hex, 8)}${where}\n`;
+  yield `\n${c.bold('Compared with the mined transaction')} ${shortHash(replay.hash)}${where}\n`;
   const { mined, now } = cmp;
   yield pair('Status', statusWords(mined, c), statusWords(now, c), c);
   yield pair('Gas used', mined.gasUsed === null ? '?' : groupDigits(mined.gasUsed), now.gasUsed === null ? '?' : groupDigits(now.gasUsed), c);

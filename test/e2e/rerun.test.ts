@@ -1,0 +1,133 @@
+/**
+ * `txray call --tx`: a mined transaction run again, unchanged and changed. A Foundry project with a real
+ * bug (test/fixtures/rerun: Bank's withdrawal limit divides basis points by 100,000, so a withdrawal of
+ * 30% of a balance reverts with OverLimit) compiled with solc from npm, the buggy build deployed on a
+ * real anvil; the fixed build is the project in the working directory. Expected values come from the
+ * node: the receipts, and anvil's own debug_traceCall with the same state overrides.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Abi, encodeAbiParameters, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
+import { describe, expect, test } from 'vitest';
+import { DEV, inOneBlock, receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { type Anvil, withAnvil } from '../support/scenarioNode.js';
+import { schemaErrors } from '../support/schema.js';
+import { writeFoundryProject } from '../support/sourceProject.js';
+
+const fixture = (which: string): string => new URL(`../fixtures/rerun/${which}`, import.meta.url).pathname;
+const buggyDir = mkdtempSync(join(tmpdir(), 'txray-rerun-buggy-'));
+const fixedDir = mkdtempSync(join(tmpdir(), 'txray-rerun-fixed-'));
+const buggy = writeFoundryProject(buggyDir, { fixture: fixture('buggy') });
+writeFoundryProject(fixedDir, { fixture: fixture('fixed') });
+const FIXED_ARTIFACT = join(fixedDir, 'out', 'Bank.sol', 'Bank.json');
+const fixedArtifact = JSON.parse(readFileSync(FIXED_ARTIFACT, 'utf8'));
+const abi = buggy.Bank!.abi as Abi;
+const BPS = 5000n;
+const ETHER = 10n ** 18n;
+
+/** The fixed runtime code as deployed with the buggy one's constructor arguments: its immutables written where solc says. */
+function fixedRuntime(owner: string): Hex {
+  let code = (fixedArtifact.deployedBytecode.object as string).slice(2);
+  const refs = fixedArtifact.deployedBytecode.immutableReferences as Record<string, Array<{ start: number; length: number }>>;
+  // The AST ids of limitBps and owner, in declaration order (the fixed build's own ids).
+  const [bpsId, ownerId] = Object.keys(refs).map(Number).sort((a, b) => a - b);
+  const put = (id: number, word: string): void => {
+    for (const { start } of refs[String(id)]!) code = code.slice(0, start * 2) + word + code.slice(start * 2 + 64);
+  };
+  put(bpsId!, BPS.toString(16).padStart(64, '0'));
+  put(ownerId!, owner.slice(2).toLowerCase().padStart(64, '0'));
+  return `0x${code}`;
+}
+
+const FRESH = '0x000000000000000000000000000000000000beef';
+/** Where Bank keeps balanceOf[who] (its mapping at slot 0). */
+const balanceSlot = (who: string): Hex => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [who as Hex, 0n]));
+
+let anvil: Anvil;
+let bank: string;
+let failed: string;
+let dependent: string;
+let pending: string;
+withAnvil(
+  async (rpc) => {
+    const at = (await receipt(rpc, await send(rpc, { data: encodeDeployData({ abi, bytecode: buggy.Bank!.bytecode as Hex, args: [BPS] }) }))).contractAddress as string;
+    await receipt(rpc, await send(rpc, { to: at, value: `0x${ETHER.toString(16)}`, data: encodeFunctionData({ abi, functionName: 'deposit' }) }));
+    const hash = await send(rpc, { to: at, gas: '0x30000', data: encodeFunctionData({ abi, functionName: 'withdraw', args: [(3n * ETHER) / 10n] }) });
+    await receipt(rpc, hash);
+    // DEV.other deposits and withdraws in one block: the withdrawal succeeds only after the deposit.
+    const later = await inOneBlock(rpc, async () => {
+      await rpc('eth_sendTransaction', [{ from: DEV.other, to: at, gas: '0x30000', value: `0x${ETHER.toString(16)}`, data: encodeFunctionData({ abi, functionName: 'deposit' }) }]);
+      return rpc('eth_sendTransaction', [{ from: DEV.other, to: at, gas: '0x30000', data: encodeFunctionData({ abi, functionName: 'withdraw', args: [ETHER / 100n] }) }]);
+    });
+    await receipt(rpc, later);
+    // Later, DEV.sender deposits 9 ether more: at the latest block the buggy limit (5%) lets 0.3 ether out.
+    await receipt(rpc, await send(rpc, { to: at, value: `0x${(9n * ETHER).toString(16)}`, data: encodeFunctionData({ abi, functionName: 'deposit' }) }));
+    // One that stays pending: automine off from here on.
+    await rpc('evm_setAutomine', [false]);
+    const waiting = await send(rpc, { to: at, gas: '0x30000', data: encodeFunctionData({ abi, functionName: 'withdraw', args: [1n] }) });
+    return { bank: at, failed: hash, dependent: later, pending: waiting };
+  },
+  (s) => {
+    ({ anvil, bank, failed, dependent, pending } = s);
+  },
+);
+
+type Trace = { gasUsed: Hex; error?: string; output?: Hex; logs?: Array<{ address: string; topics: string[]; data: string }>; calls?: Trace[] };
+
+/** anvil's own debug_traceCall (callTracer with logs) of the mined transaction's call at `block`, with `overrides`. */
+async function anvilTrace(hash: string, block: string, overrides: Record<string, unknown> | null, change: Record<string, unknown> = {}): Promise<Trace> {
+  const tx = await anvil.rpc('eth_getTransactionByHash', [hash]);
+  const call = { from: tx.from, to: tx.to, gas: tx.gas, value: tx.value, data: tx.input, ...change };
+  return anvil.rpc('debug_traceCall', [call, block, { tracer: 'callTracer', tracerConfig: { withLog: true }, ...(overrides === null ? {} : { stateOverrides: overrides }) }]);
+}
+
+/** Every log of a trace, in the order emitted (a failed frame's are none: they never reach a receipt). */
+function logsOf(t: Trace): Array<{ address: string; topics: string[]; data: string }> {
+  if (t.error !== undefined) return [];
+  return [...(t.logs ?? []).map((l) => ({ address: l.address.toLowerCase(), topics: l.topics, data: l.data })), ...(t.calls ?? []).flatMap(logsOf)];
+}
+
+const parentOf = async (hash: string): Promise<string> => `0x${(BigInt((await anvil.rpc('eth_getTransactionByHash', [hash])).blockNumber) - 1n).toString(16)}`;
+const txray = (args: string[], cwd = fixedDir) => runTxray(['call', ...args, '--rpc-url', anvil.url], {}, undefined, cwd);
+
+describe('txray call --tx: unchanged, it reproduces the receipt', () => {
+  test('the failed withdrawal: the same revert and gas as the receipt and anvil\'s own trace, said so; exit 1', async () => {
+    const mined = await anvil.rpc('eth_getTransactionReceipt', [failed]);
+    const trace: Trace = await anvil.rpc('debug_traceTransaction', [failed, { tracer: 'callTracer' }]);
+    const r = await txray(['--tx', failed, '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.replayOf).toMatchObject({ hash: failed, blockNumber: BigInt(mined.blockNumber).toString(), transactionIndex: 0, at: 'position', changed: false, reproduced: true, differences: [] });
+    expect(doc.comparison.mined).toEqual({ status: 'reverted', gasUsed: BigInt(mined.gasUsed).toString(), revert: doc.comparison.now.revert, logs: 0 });
+    expect(doc.comparison.now).toMatchObject({ status: 'reverted', gasUsed: BigInt(mined.gasUsed).toString(), logs: 0 });
+    const limit = ((ETHER * BPS) / 100_000n).toString();
+    expect(doc.comparison.now.revert).toMatchObject({ kind: 'custom', name: 'OverLimit', data: trace.output });
+    expect(doc.comparison.now.revert.args.map((a: { value: string }) => a.value)).toEqual([((3n * ETHER) / 10n).toString(), limit]);
+    const text = (await txray(['--tx', failed])).stdout;
+    expect(text).toContain(`Re-run of ${failed} at its position in block ${BigInt(mined.blockNumber)} (index 0): nothing was sent`);
+    expect(text).toMatch(/Compared with the mined transaction[^\n]*\n {2}Status +✘ reverted → ✘ reverted \(same\)\n/);
+    expect(text).toContain(`Gas used     ${BigInt(mined.gasUsed).toLocaleString('en-US')} → ${BigInt(mined.gasUsed).toLocaleString('en-US')} (same)`);
+    expect(text).toContain('Reproduces the receipt: the same status, gas used and logs (address, topics, data, order)');
+  });
+
+  test('one that depends on an earlier transaction of its block: reproduced only by replaying it; on the parent block alone it reverts', async () => {
+    const mined = await anvil.rpc('eth_getTransactionReceipt', [dependent]);
+    expect(Number(mined.transactionIndex)).toBe(1);
+    const doc = jsonOf(await txray(['--tx', dependent, '--json']));
+    expect(doc.replayOf).toMatchObject({ at: 'position', reproduced: true, replayedBefore: 1 });
+    expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(mined.gasUsed).toString(), revert: null, logs: mined.logs.length });
+    expect(doc.logs.map((l: { address: string; topics: string[]; data: string }) => [l.address.toLowerCase(), l.topics, l.data])).toEqual(mined.logs.map((l: { address: string; topics: string[]; data: string }) => [l.address.toLowerCase(), l.topics, l.data]));
+    // The state before its block has no deposit of DEV.other: the withdrawal is over a limit of 0, as anvil says too.
+    const parent = await parentOf(dependent);
+    const there = await anvilTrace(dependent, parent, null);
+    const r = await txray(['--tx', dependent, '--block', String(BigInt(parent)), '--json']);
+    expect(r.code).toBe(1);
+    const atParent = jsonOf(r);
+    expect(atParent.replayOf).toMatchObject({ at: String(BigInt(parent)), reproduced: null });
+    expect(atParent.comparison.now).toMatchObject({ status: 'reverted', gasUsed: BigInt(there.gasUsed).toString(), revert: { name: 'OverLimit', data: there.output } });
+    expect(atParent.comparison.mined.status).toBe('success');
+  });
+});
