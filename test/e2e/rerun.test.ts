@@ -131,3 +131,109 @@ describe('txray call --tx: unchanged, it reproduces the receipt', () => {
     expect(atParent.comparison.mined.status).toBe('success');
   });
 });
+
+describe('txray call --tx with the fixed contract', () => {
+  /** The forms of --override-code that all name the fixed build: its Foundry artifact, a Hardhat artifact, a hex file, its name in the project. */
+  function forms(): Array<[string, string]> {
+    const dir = mkdtempSync(join(tmpdir(), 'txray-rerun-forms-'));
+    const hardhat = join(dir, 'Bank.hardhat.json');
+    const d = fixedArtifact.deployedBytecode;
+    writeFileSync(hardhat, JSON.stringify({ _format: 'hh-sol-artifact-1', contractName: 'Bank', sourceName: 'contracts/Bank.sol', abi: fixedArtifact.abi, bytecode: fixedArtifact.bytecode.object, deployedBytecode: d.object, linkReferences: {}, deployedLinkReferences: {} }));
+    const hexFile = join(dir, 'bank.hex');
+    writeFileSync(hexFile, `${fixedRuntime(DEV.sender)}\n`);
+    return [['a Foundry artifact', FIXED_ARTIFACT], ['a Hardhat artifact', hardhat], ['a file of hex', hexFile], ['its name in the project', 'Bank']];
+  }
+
+  test.each(forms())('as %s: it would have succeeded; gas and logs equal anvil\'s debug_traceCall with the same override', async (_form, code) => {
+    const want = await anvilTrace(failed, await parentOf(failed), { [bank]: { code: fixedRuntime(DEV.sender) } });
+    expect(want.error).toBeUndefined();
+    const r = await txray(['--tx', failed, '--override-code', `${bank}:${code}`, '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.simulation.overrides[bank.toLowerCase()].code).toBe(fixedRuntime(DEV.sender));
+    expect(doc.replayOf).toMatchObject({ at: 'position', changed: true, reproduced: null });
+    expect(doc.comparison.mined).toMatchObject({ status: 'reverted', revert: { name: 'OverLimit' } });
+    expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(want.gasUsed).toString(), revert: null, logs: logsOf(want).length });
+    expect(doc.logs.map((l: { address: string; topics: string[]; data: string }) => ({ address: l.address.toLowerCase(), topics: l.topics, data: l.data }))).toEqual(logsOf(want));
+    // Names from the fixed build: the target and its event.
+    expect(doc.labels[bank.toLowerCase()]).toBe('Bank');
+    expect(doc.logs[0].event.name).toBe('Withdrawn');
+  });
+
+  test('text: the comparison section, mined → now; names and the failing line from the fix', async () => {
+    const text = (await txray(['--tx', failed, '--override-code', `${bank}:Bank`])).stdout;
+    expect(text).toMatch(/\nCompared with the mined transaction 0x[0-9a-f]{8}…[0-9a-f]{6} \(block \d+, index 0\)\n {2}Status +✘ reverted → ✔ success\n/);
+    expect(text).toMatch(/ {2}Revert +OverLimit\(amount: 300000000000000000 \[3e17\], limit: 50000000000000000 \[5e16\]\) → none\n {2}Logs +0 → 1\n/);
+    expect(text).toContain(`To             Bank(${bank}`.replace(bank, (await anvil.rpc('eth_getTransactionByHash', [failed])).to.replace(/^0x/, '0x')).slice(0, 20));
+    // A new input that the fixed limit still refuses: the revert placed in the fixed source.
+    const source = readFileSync(join(fixedDir, 'src', 'Bank.sol'), 'utf8').split('\n');
+    const line = source.findIndex((l) => l.includes('revert OverLimit(amount, limit);')) + 1;
+    const r = await txray(['--tx', failed, '--override-code', `${bank}:Bank`, 'withdraw', '0.6ether', '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(doc.failure.sourceLocation).toMatchObject({ file: 'src/Bank.sol', line });
+    expect(doc.comparison.now.revert.args.map((a: { value: string }) => a.value)).toEqual([((6n * ETHER) / 10n).toString(), ((ETHER * BPS) / 10_000n).toString()]);
+    const shown = (await txray(['--tx', failed, '--override-code', `${bank}:Bank`, 'withdraw', '0.6ether'])).stdout;
+    expect(shown).toContain(`src/Bank.sol:${line}`);
+  });
+
+  test('a gas limit too low: out of gas, as anvil says with the same limit and override', async () => {
+    const want = await anvilTrace(failed, await parentOf(failed), { [bank]: { code: fixedRuntime(DEV.sender) } }, { gas: '0x7530' });
+    expect(want.error).toBeDefined();
+    const r = await txray(['--tx', failed, '--override-code', `${bank}:Bank`, '--gas-limit', '30000', '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(doc.comparison.now).toMatchObject({ status: 'reverted', gasUsed: BigInt(want.gasUsed).toString(), logs: 0 });
+    expect(doc.failure.error).toMatch(/out of gas/i);
+  });
+});
+
+describe('txray call --tx: the other changes', () => {
+  test('--block latest after the state changed: the later deposit lets it through, as anvil\'s debug_traceCall at latest says', async () => {
+    const latest = await anvil.rpc('eth_blockNumber', []);
+    const want = await anvilTrace(failed, latest, null);
+    const doc = jsonOf(await txray(['--tx', failed, '--block', 'latest', '--json']));
+    expect(doc.replayOf).toMatchObject({ at: String(BigInt(latest)), changed: false, reproduced: null });
+    expect(doc.simulation.method).toBe('debug_traceCall');
+    expect(doc.comparison.now).toEqual({ status: want.error === undefined ? 'success' : 'reverted', gasUsed: BigInt(want.gasUsed).toString(), revert: null, logs: logsOf(want).length });
+    expect(doc.comparison.now.status).toBe('success');
+  });
+
+  test('--override-state-diff and the same as --state-override\'s file: a larger balance lifts the limit; equal to anvil with the same overrides', async () => {
+    const slot = balanceSlot(DEV.sender);
+    const stateDiff = { [slot]: `0x${(10n * ETHER).toString(16).padStart(64, '0')}` };
+    const want = await anvilTrace(failed, await parentOf(failed), { [bank]: { stateDiff } });
+    const viaOption = jsonOf(await txray(['--tx', failed, '--override-state-diff', `${bank}:${slot}:10ether`, '--json']));
+    const file = join(mkdtempSync(join(tmpdir(), 'txray-rerun-state-')), 'state.json');
+    writeFileSync(file, JSON.stringify({ [bank]: { stateDiff } }));
+    const viaFile = jsonOf(await txray(['--tx', failed, '--state-override', file, '--json']));
+    for (const doc of [viaOption, viaFile]) {
+      expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(want.gasUsed).toString(), revert: null, logs: logsOf(want).length });
+      expect(doc.simulation.overrides).toEqual({ [bank.toLowerCase()]: { stateDiff } });
+    }
+  });
+
+  test('--from another sender with --override-balance and --override-nonce (and --state-override\'s state): as anvil runs it', async () => {
+    const overrides = { [FRESH]: { balance: '0xde0b6b3a7640000', nonce: '0x7' } };
+    const want = await anvilTrace(failed, await parentOf(failed), overrides, { from: FRESH });
+    const r = await txray(['--tx', failed, '--from', FRESH, '--override-balance', `${FRESH}:1ether`, '--override-nonce', `${FRESH}:7`, '--json']);
+    const doc = jsonOf(r);
+    expect(doc.transaction.from.toLowerCase()).toBe(FRESH);
+    expect(doc.comparison.now).toMatchObject({ status: want.error === undefined ? 'success' : 'reverted', gasUsed: BigInt(want.gasUsed).toString(), revert: { name: 'OverLimit', data: want.output } });
+    // `state` replaces the whole storage: the sender's balance reads as zero, so does its limit.
+    const file = join(mkdtempSync(join(tmpdir(), 'txray-rerun-state-')), 'state.json');
+    writeFileSync(file, JSON.stringify({ [bank]: { state: {} } }));
+    const cleared = await anvilTrace(failed, await parentOf(failed), { [bank]: { state: {} } });
+    const doc2 = jsonOf(await txray(['--tx', failed, '--state-override', file, '--json']));
+    expect(doc2.comparison.now).toMatchObject({ status: 'reverted', gasUsed: BigInt(cleared.gasUsed).toString(), revert: { name: 'OverLimit', data: cleared.output } });
+  });
+
+  test('--value and a new input with --data: the new call runs, as anvil runs it', async () => {
+    const data = encodeFunctionData({ abi, functionName: 'deposit' });
+    const want = await anvilTrace(failed, await parentOf(failed), null, { data, value: '0x64' });
+    const doc = jsonOf(await txray(['--tx', failed, '--data', data, '--value', '100', '--json']));
+    expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(want.gasUsed).toString(), revert: null, logs: logsOf(want).length });
+    expect(doc.transaction.value).toBe('0x64');
+  });
+});
