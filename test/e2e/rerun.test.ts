@@ -11,10 +11,12 @@ import { join } from 'node:path';
 import { type Abi, encodeAbiParameters, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { DEV, inOneBlock, receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { forward, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { type Anvil, withAnvil } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
 import { writeFoundryProject } from '../support/sourceProject.js';
+import { withReport } from '../support/withReport.js';
 
 const fixture = (which: string): string => new URL(`../fixtures/rerun/${which}`, import.meta.url).pathname;
 const buggyDir = mkdtempSync(join(tmpdir(), 'txray-rerun-buggy-'));
@@ -235,5 +237,84 @@ describe('txray call --tx: the other changes', () => {
     const doc = jsonOf(await txray(['--tx', failed, '--data', data, '--value', '100', '--json']));
     expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(want.gasUsed).toString(), revert: null, logs: logsOf(want).length });
     expect(doc.transaction.value).toBe('0x64');
+  });
+});
+
+describe('txray call --tx on an endpoint that serves no trace or debug methods', () => {
+  test('the same re-runs, unchanged and fixed: run here, the mined revert from a local run of the mined transaction', async () => {
+    const bare = await startRpcServer(({ method, params }) => (/^(debug|trace)_/.test(method) ? { error: { code: -32601, message: 'Method not found' } } : forward(anvil.url, method, params)));
+    try {
+      const through = (args: string[]) => runTxray(['call', ...args, '--rpc-url', bare.url, '--json'], {}, undefined, fixedDir);
+      const direct = (args: string[]) => runTxray(['call', ...args, '--rpc-url', anvil.url, '--json'], {}, undefined, fixedDir);
+      for (const args of [['--tx', failed], ['--tx', failed, '--override-code', `${bank}:Bank`], ['--tx', failed, '--block', 'latest']]) {
+        const [a, b] = [await through(args), await direct(args)];
+        expect(a.code).toBe(b.code);
+        expect(jsonOf(a).comparison).toEqual(jsonOf(b).comparison);
+        expect(jsonOf(a).replayOf).toEqual(jsonOf(b).replayOf);
+      }
+      expect(bare.requests.some((r) => r.method === 'debug_traceTransaction')).toBe(true);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('txray call --tx: the report', () => {
+  test('--html shows the comparison, mined → now, in a real Chromium', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'txray-rerun-html-')), 'rerun.html');
+    const r = await txray(['--tx', failed, '--override-code', `${bank}:Bank`, '--html', file, '--quiet']);
+    expect(r.code).toBe(0);
+    await withReport(file, async (page, problems) => {
+      const section = page.locator('section', { has: page.locator('h2', { hasText: 'Compared with the mined transaction' }) });
+      const rows = await section.locator('tbody tr').allInnerTexts();
+      expect(rows.map((t) => t.split('\t').map((c) => c.trim()))).toEqual([
+        ['status', '✘ reverted', '✔ success'],
+        ['gas used', expect.stringMatching(/^[\d,]+$/), expect.stringMatching(/^[\d,]+$/)],
+        ['revert', expect.stringMatching(/^OverLimit\(/), 'none'],
+        ['logs', '0', '1'],
+      ]);
+      expect(await page.locator('header').innerText()).toMatch(new RegExp(`re-run of\\s+${failed} at its position in block \\d+ \\(index 0\\), changed: nothing was sent`));
+      expect(problems).toEqual([]);
+    });
+  });
+});
+
+describe('txray call --tx: errors', () => {
+  const NOWHERE = 'http://127.0.0.1:9';
+  const offline = (args: string[]) => runTxray(['call', ...args, '--rpc-url', NOWHERE], {}, undefined, fixedDir);
+
+  test('an unknown hash is exit 3, one line', async () => {
+    const r = await txray(['--tx', `0x${'ab'.repeat(32)}`]);
+    expect([r.code, r.stdout]).toEqual([3, '']);
+    expect(r.stderr).toMatch(/^txray: .* does not know transaction 0x(ab){32}: wrong chain, not broadcast yet, or dropped; nothing was run\.\n$/);
+  });
+
+  test('a pending one has no position: a clear line; at --block pending it runs, with nothing mined to compare', async () => {
+    const r = await txray(['--tx', pending]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^txray: transaction 0x[0-9a-f]{8}…[0-9a-f]{6} is pending: it has no position in a block yet; run it on the pending state with --block pending\.\n$/);
+    const doc = jsonOf(await txray(['--tx', pending, '--block', 'pending', '--json']));
+    expect(doc.replayOf).toMatchObject({ hash: pending, blockNumber: null, transactionIndex: null });
+    expect(doc.comparison).toBeNull();
+  });
+
+  test.each([
+    ['a missing artifact file', ['--override-code', `${FRESH}:./build/Nope.json`], /^txray: --override-code \.\/build\/Nope\.json: no such file\.\n$/],
+    ['a contract name the project lacks', ['--override-code', `${FRESH}:Vault`], /^txray: --override-code: the project in the working directory has no contract Vault with runtime code in its build/],
+    ['bad hex', ['--override-code', `${FRESH}:0xzz`], /^txray: --override-code takes runtime code as hex bytes/],
+    ['an artifact without deployed bytecode', ['--override-code', `${FRESH}:ABI`], /^txray: --override-code .*ABI\.json: the artifact has no deployed bytecode/],
+    ['a state-override file with state and stateDiff', ['--state-override', 'BOTH'], /^txray: --state-override .*both\.json: 0x0{36}beef has both state and stateDiff/],
+    ['a state-override file that is not JSON', ['--state-override', 'NOTJSON'], /^txray: --state-override .*bad\.json: not valid JSON\.\n$/],
+    ['--tx with --raw', ['--raw', '0x02'], /^txray: --tx runs a mined transaction again: it takes no --raw\.\n$/],
+  ])('%s: exit 2, one line naming it, before any request', async (_what, extra, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'txray-rerun-bad-'));
+    const files: Record<string, string> = { ABI: join(dir, 'ABI.json'), BOTH: join(dir, 'both.json'), NOTJSON: join(dir, 'bad.json') };
+    writeFileSync(files.ABI!, JSON.stringify({ abi: fixedArtifact.abi }));
+    writeFileSync(files.BOTH!, JSON.stringify({ [FRESH]: { state: {}, stateDiff: {} } }));
+    writeFileSync(files.NOTJSON!, '{ nope');
+    const r = await offline(['--tx', failed, ...extra.map((a) => a.replace(/ABI|BOTH|NOTJSON/, (k) => files[k]!))]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.split('\n').length).toBe(2);
   });
 });
