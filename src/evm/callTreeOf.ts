@@ -5,8 +5,7 @@
  *   CALL / STATICCALL / DELEGATECALL / CALLCODE → 'call' with its callType (a staticcall's value 0)
  *   CREATE / CREATE2                            → 'create' with its creationMethod, `to` the created address
  *   SELFDESTRUCT                                → 'suicide': `from` the destroyed contract, `to` the beneficiary
- * A frame that failed without returning data (out of gas, an invalid opcode) has no output and no gas used
- * (the root keeps the transaction's, which the run sets).
+ * A frame that failed without returning data (out of gas, an invalid opcode) has no output and no gas used.
  */
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { CallNode, CallTree } from '../model/types.js';
@@ -16,23 +15,23 @@ import type { Frame } from './recorder.js';
 export interface RecordedCalls {
   readonly tree: CallTree;
   readonly logs: readonly FrameLog[];
+  /** The whole run's gas used, as the run set it on the top frame: known where the tree's root has none (it ran out of gas). */
+  readonly gasUsed: bigint | null;
 }
 
 function nodeOf(f: Frame, traceAddress: readonly number[]): CallNode {
   const noResult = f.error !== null && f.output === null;
-  // The root's gas used is the whole transaction's (set by the run), known even where it ran out of gas.
-  const gasUsed = noResult && traceAddress.length > 0 ? null : f.gasUsed;
   const base = { from: f.from, value: f.value ?? 0n, gas: f.gas, error: f.error, traceAddress, children: [] };
   switch (f.type) {
     case 'CREATE':
     case 'CREATE2': {
       const ok = f.error === null;
-      return { ...base, type: 'create', creationMethod: f.type.toLowerCase(), to: ok ? f.to : null, input: f.input, output: ok ? (f.output ?? '0x') : f.output, gasUsed };
+      return { ...base, type: 'create', creationMethod: f.type.toLowerCase(), to: ok ? f.to : null, input: f.input, output: ok ? (f.output ?? '0x') : f.output, gasUsed: noResult ? null : f.gasUsed };
     }
     case 'SELFDESTRUCT':
       return { ...base, type: 'suicide', to: f.to, input: null, output: null, gas: null, gasUsed: null };
     default:
-      return { ...base, type: 'call', callType: f.type.toLowerCase(), to: f.to, input: f.input, output: noResult ? null : (f.output ?? '0x'), gasUsed };
+      return { ...base, type: 'call', callType: f.type.toLowerCase(), to: f.to, input: f.input, output: noResult ? null : (f.output ?? '0x'), gasUsed: noResult ? null : f.gasUsed };
   }
 }
 
@@ -52,5 +51,5 @@ export function callTreeOf(top: Frame, logs: readonly FrameLog[]): RecordedCalls
       stack.push({ frame: call, node: child });
     });
   }
-  return { tree: { root, count, maxDepth }, logs };
+  return { tree: { root, count, maxDepth }, logs, gasUsed: top.gasUsed };
 }

@@ -163,8 +163,8 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     gasUsed:
       answers.method === 'debug_traceCall' && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed)
         ? answers.callTrace.gasUsed
-        : answers.method === 'local' && tree !== null && tree.root.gasUsed !== null
-          ? toQuantity(tree.root.gasUsed)
+        : answers.method === 'local' && answers.recorded !== null && answers.recorded.gasUsed !== null
+          ? toQuantity(answers.recorded.gasUsed)
         : outcome !== null && isQuantity(outcome.gasUsed)
           ? outcome.gasUsed
           : null,
