@@ -145,7 +145,7 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
     .option('--gas-limit <n>', 'the gas limit (default: the node\'s; eth_estimateGas is asked and shown)')
     .option('--override-balance <addr:wei>', 'simulate with this balance (wei or with a unit), repeatable', collect)
     .option('--override-nonce <addr:n>', 'simulate with this nonce, repeatable', collect)
-    .option('--override-code <addr:code>', 'simulate with this runtime code: hex, an artifact JSON (its immutables from the code there), a file of hex, or a contract name of the project; repeatable', collect)
+    .option('--override-code <addr:code>', 'simulate with this runtime code (hex, an artifact or hex file, or a contract name of the project), repeatable', collect)
     .option('--override-state-diff <addr:slot:value>', 'simulate with this storage slot set, repeatable', collect)
     .option('--state-override <file>', "simulate on geth's state-override object from a JSON file: {addr: {balance, nonce, code, state, stateDiff}}")
     .option('--tx <hash>', 'run this mined transaction again at its position in its block (or at --block), with the changes the other options make; compared with the mined one')

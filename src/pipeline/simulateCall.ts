@@ -135,18 +135,19 @@ function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | nul
 
 export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {
   const checked = plan.hash !== null ? await checkSigned(client, plan, s.timeoutMs) : [];
-  const answers: SimulationAnswers | PositionAnswers =
-    plan.replay?.at === 'position'
-      ? await fetchAtPosition(client, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs))
-      : await fetchSimulation(client, {
-          call: plan.call,
-          block: plan.block,
-          overrides: plan.overrides,
-          tracer: s.tracer,
-          state: s.state,
-          estimate: plan.call.gas === undefined,
-          deadline: deadlineSignal(s.timeoutMs),
-        });
+  // --tx at its position: no node tracer starts there, so it runs here.
+  const position = plan.replay?.at === 'position' ? await fetchAtPosition(client, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs)) : null;
+  const answers: SimulationAnswers =
+    position ??
+    (await fetchSimulation(client, {
+      call: plan.call,
+      block: plan.block,
+      overrides: plan.overrides,
+      tracer: s.tracer,
+      state: s.state,
+      estimate: plan.call.gas === undefined,
+      deadline: deadlineSignal(s.timeoutMs),
+    }));
   const warnings = [...checked, ...answers.warnings];
   const warn = (m: string): void => void warnings.push(m);
   const tx = transactionOf(plan);
@@ -180,7 +181,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     gasEstimateError: answers.estimateError,
     signed: plan.hash !== null,
     output: outcome !== null && 'output' in outcome && isData(outcome.output) ? outcome.output : null,
-    ...(plan.replay !== undefined ? { replay: replayFactsOf(plan.replay, 'local' in answers ? (answers as PositionAnswers).local : null) } : {}),
+    ...(plan.replay !== undefined ? { replay: replayFactsOf(plan.replay, position?.local ?? null) } : {}),
   };
   // eth_call alone: no tree to take the failure from, so it comes from the revert data eth_call returned.
   const failure =

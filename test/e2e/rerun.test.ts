@@ -240,6 +240,24 @@ describe('txray call --tx: the other changes', () => {
   });
 });
 
+describe('the new override forms in a plain txray call', () => {
+  test('--override-code <addr>:<name> and --state-override: the call runs the fixed build, as anvil\'s debug_traceCall with the same overrides', async () => {
+    const latest = await anvil.rpc('eth_blockNumber', []);
+    const data = encodeFunctionData({ abi, functionName: 'withdraw', args: [ETHER] });
+    const slot = balanceSlot(DEV.sender);
+    const overrides = { [bank.toLowerCase()]: { code: fixedRuntime(DEV.sender), stateDiff: { [slot]: `0x${(2n * ETHER).toString(16).padStart(64, '0')}` } } };
+    const want: Trace = await anvil.rpc('debug_traceCall', [{ from: DEV.sender, to: bank, data }, latest, { tracer: 'callTracer', tracerConfig: { withLog: true }, stateOverrides: overrides }]);
+    const file = join(mkdtempSync(join(tmpdir(), 'txray-rerun-plain-')), 'state.json');
+    writeFileSync(file, JSON.stringify({ [bank]: { stateDiff: overrides[bank.toLowerCase()]!.stateDiff } }));
+    const r = await txray([bank, 'withdraw', '1ether', '--from', DEV.sender, '--block', String(BigInt(latest)), '--override-code', `${bank}:Bank`, '--state-override', file, '--json']);
+    const doc = jsonOf(r);
+    expect(doc.simulation.overrides).toEqual(overrides);
+    expect(doc.replayOf).toBeUndefined();
+    expect([r.code, doc.status, doc.simulation.gasUsed]).toEqual([want.error === undefined ? 0 : 1, want.error === undefined ? 'success' : 'reverted', BigInt(want.gasUsed).toString()]);
+    expect(doc.labels[bank.toLowerCase()]).toBe('Bank');
+  });
+});
+
 describe('txray call --tx on an endpoint that serves no trace or debug methods', () => {
   test('the same re-runs, unchanged and fixed: run here, the mined revert from a local run of the mined transaction', async () => {
     const bare = await startRpcServer(({ method, params }) => (/^(debug|trace)_/.test(method) ? { error: { code: -32601, message: 'Method not found' } } : forward(anvil.url, method, params)));
