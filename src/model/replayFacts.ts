@@ -1,5 +1,5 @@
 /** `txray call --tx`: what the model says of the mined transaction a simulation ran again. */
-import type { DecodedRevert, Status } from './types.js';
+import type { DecodedRevert, NetChange, Status } from './types.js';
 import type { Hex } from '../raw/types.js';
 
 /** An outcome as the comparison reads it: the mined one from its receipt, the new one from the run. */
@@ -12,6 +12,8 @@ export interface OutcomeFacts {
   readonly revert: { readonly data: Hex; readonly decoded: DecodedRevert } | null;
   /** Reverted, and no tracer nor local run gave its revert data. */
   readonly revertUnknown?: true;
+  /** Every holder's net movement per asset (the action stage's); null where not known. */
+  readonly netChanges: readonly NetChange[] | null;
 }
 
 export interface ReplayFacts {

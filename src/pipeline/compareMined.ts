@@ -1,57 +1,29 @@
 /**
  * `txray call --tx`: the mined outcome beside the new one, for the comparison (render/comparisonOf.ts).
- * The receipt says the status, the gas used and the logs; a revert's data is in no receipt: an unchanged
- * run at its position that reproduced the receipt has it, else the node's callTracer (top call only),
- * else a re-execution of the mined transaction here. Decoded with the same ABIs as the rest.
+ * Where the run is the mined transaction unchanged and reproduced its receipt, the run's own outcome is
+ * the mined one; otherwise the mined transaction is looked up as any hash is (`minedModel`: its trace,
+ * or a re-execution where the node has none), which gives its revert and its net changes, decoded with
+ * the same ABIs as the rest.
  */
-import type { Decoder } from '../decode/createDecoder.js';
-import { decodeCustomError } from '../decode/revertArgs.js';
-import { Interrupted } from '../errors.js';
-import { decodeRevert } from '../model/decodeRevert.js';
-import type { OutcomeFacts } from '../model/replayFacts.js';
+import { outcomeOf } from '../model/outcomeOf.js';
 import type { InspectModel } from '../model/types.js';
-import { isData, isQuantity, isRecord } from '../raw/hex.js';
-import type { Hex } from '../raw/types.js';
-import type { RpcClient } from '../rpc/createRpcClient.js';
-import { deadlineSignal } from '../rpc/deadline.js';
-import { runMined } from '../sources/runMined.js';
+import { isQuantity } from '../raw/hex.js';
 import type { ReplayPlan } from './replayInput.js';
 
-const ONLY_TOP_CALL = { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } };
-
-/** The mined transaction's revert data: the node's callTracer, else a run here; null where neither gives it. */
-async function minedRevertData(client: RpcClient, replay: ReplayPlan, timeoutMs: number): Promise<Hex | null> {
-  const deadline = deadlineSignal(timeoutMs);
-  const passOn = (err: unknown): null => {
-    if (err instanceof Interrupted) throw err;
-    return null;
-  };
-  const traced = await client.call('debug_traceTransaction', [replay.hash, ONLY_TOP_CALL], deadline).catch(passOn);
-  if (isRecord(traced) && isData(traced.output)) return traced.output;
-  const local = await runMined(client, { ...replay.tx }, { ...replay.receipt! }, deadline, {}).catch(passOn);
-  return local === null || local.mismatch.length > 0 ? null : local.calls.tree.root.output;
+/** Whether the mined transaction must be looked up for the comparison (it was not reproduced as it is). */
+export function needsMined(model: InspectModel, replay: ReplayPlan | undefined): boolean {
+  const facts = model.simulation?.replay;
+  return replay?.receipt != null && facts !== undefined && !(facts.mismatch !== null && facts.mismatch.length === 0);
 }
 
-function decodedRevert(decoder: Decoder, data: Hex): NonNullable<OutcomeFacts['revert']> {
-  const revert = decodeRevert(data);
-  return { data, decoded: { revert, custom: revert.kind === 'error' || revert.kind === 'panic' ? null : decodeCustomError(decoder.index, data) } };
-}
-
-export async function compareMined(client: RpcClient, decoder: Decoder, model: InspectModel, replay: ReplayPlan | undefined, timeoutMs: number): Promise<InspectModel> {
+/** `model` with the mined outcome set: the run's own where it reproduced the receipt, else `mined`'s. */
+export function compareMined(model: InspectModel, replay: ReplayPlan | undefined, mined: InspectModel | null): InspectModel {
   const sim = model.simulation;
   const facts = sim?.replay;
   const receipt = replay?.receipt;
-  if (sim === undefined || facts === undefined || replay === undefined || receipt == null) return model;
-  const reverted = receipt.status === '0x0';
-  // Unchanged and reproduced at its position: the run's own revert is the mined one.
-  const reproduced = facts.mismatch !== null && facts.mismatch.length === 0;
-  const data = !reverted ? null : reproduced ? (model.tree?.root.output ?? null) : await minedRevertData(client, replay, timeoutMs);
-  const mined: OutcomeFacts = {
-    status: reverted ? 'reverted' : 'success',
-    gasUsed: isQuantity(receipt.gasUsed) ? BigInt(receipt.gasUsed) : null,
-    logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
-    revert: data === null ? null : decodedRevert(decoder, data),
-    ...(reverted && data === null ? { revertUnknown: true as const } : {}),
-  };
-  return { ...model, simulation: { ...sim, replay: { ...facts, mined } } };
+  if (sim === undefined || facts === undefined || receipt == null) return model;
+  const outcome = mined === null ? outcomeOf(model) : outcomeOf(mined);
+  // The receipt's own figures, whichever model gave the rest.
+  const fromReceipt = { status: receipt.status === '0x0' ? ('reverted' as const) : ('success' as const), gasUsed: isQuantity(receipt.gasUsed) ? BigInt(receipt.gasUsed) : null, logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0 };
+  return { ...model, simulation: { ...sim, replay: { ...facts, mined: { ...outcome, ...fromReceipt } } } };
 }

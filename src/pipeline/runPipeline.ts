@@ -7,7 +7,8 @@ import type { LogDecoding } from '../decode/decodeLogs.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { compareMined } from './compareMined.js';
+import { compareMined, needsMined } from './compareMined.js';
+import type { ReplayPlan } from './replayInput.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
@@ -46,7 +47,13 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, mined, s.lookup.timeoutMs);
   const decoder = await s.decoderReady;
   const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, replay);
-  const model = source.kind === 'call' ? await compareMined(client, decoder, completed, source.plan.replay, s.lookup.timeoutMs) : completed;
+  const model = source.kind === 'call' ? compareMined(completed, source.plan.replay, await minedModel(client, completed, source.plan.replay, s)) : completed;
   s.onStage?.('decoded');
   return model;
+}
+
+/** `txray call --tx`: the mined transaction looked up as any hash is, where the comparison needs it (not for --state). */
+function minedModel(client: RpcClient, model: InspectModel, replay: ReplayPlan | undefined, s: PipelineSettings): Promise<InspectModel> | null {
+  if (replay === undefined || !needsMined(model, replay)) return null;
+  return runPipeline(client, { kind: 'hash', hash: replay.hash }, { ...s, lookup: { ...s.lookup, state: false }, onStage: undefined });
 }

@@ -3,7 +3,7 @@ import type { OutcomeFacts } from '../model/replayFacts.js';
 import { decodedRevertJson, type RevertJson } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import { comparisonOf } from './comparisonOf.js';
+import { comparisonOf, netChangeDifferences } from './comparisonOf.js';
 
 export interface JsonOutcome {
   readonly status: 'success' | 'reverted';
@@ -26,7 +26,19 @@ export interface JsonReplay {
     readonly differences: readonly string[];
     readonly replayedBefore: number;
   };
-  readonly comparison: { readonly mined: JsonOutcome; readonly now: JsonOutcome } | null;
+  readonly comparison: { readonly mined: JsonOutcome; readonly now: JsonOutcome; readonly netChanges: readonly JsonNetChangeDifference[] } | null;
+}
+
+/** A holder's net change of one asset where the two runs differ: signed, base units, decimal (0 where a run has none). */
+export interface JsonNetChangeDifference {
+  readonly holder: Hex;
+  readonly asset: 'ETH' | Hex;
+  readonly standard: string;
+  readonly tokenId?: string;
+  readonly symbol?: string;
+  readonly decimals?: number;
+  readonly mined: string;
+  readonly now: string;
 }
 
 const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
@@ -52,6 +64,6 @@ export function comparisonJson(m: InspectModel): Partial<JsonReplay> {
       differences: r.mismatch ?? [],
       replayedBefore: r.replayed,
     },
-    comparison: cmp === null ? null : { mined: outcomeJson(cmp.mined), now: outcomeJson(cmp.now) },
+    comparison: cmp === null ? null : { mined: outcomeJson(cmp.mined), now: outcomeJson(cmp.now), netChanges: netChangeDifferences(cmp).map((n) => ({ ...n, mined: n.mined.toString(), now: n.now.toString() })) },
   };
 }

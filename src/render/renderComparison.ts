@@ -3,8 +3,10 @@ import type { ChalkInstance } from 'chalk';
 import { groupDigits, shortHash } from '../format/format.js';
 import type { InspectModel } from '../model/types.js';
 import type { OutcomeFacts } from '../model/replayFacts.js';
-import { comparisonOf, revertWords } from './comparisonOf.js';
-import type { AddressStyle } from '../words/formatDecoded.js';
+import { comparisonOf, type NetChangeDifference, netChangeDifferences, revertWords } from './comparisonOf.js';
+import { changeText } from './describeNetChanges.js';
+import { escapeText } from '../raw/escape.js';
+import { type AddressStyle, showAddress } from '../words/formatDecoded.js';
 
 const statusWords = (o: OutcomeFacts, c: ChalkInstance): string => (o.status === 'success' ? c.green('✔ success') : c.red('✘ reverted'));
 
@@ -26,6 +28,10 @@ export function* renderComparison(m: InspectModel, c: ChalkInstance): Generator<
   yield pair('Gas used', mined.gasUsed === null ? '?' : groupDigits(mined.gasUsed), now.gasUsed === null ? '?' : groupDigits(now.gasUsed), c);
   yield pair('Revert', revertWords(mined, s), revertWords(now, s), c);
   yield pair('Logs', String(mined.logs), String(now.logs), c);
+  const names = { address: (a: string) => showAddress(a, s), symbol: escapeText };
+  const shown = (n: NetChangeDifference, change: bigint): string => (change === 0n ? 'none' : changeText({ ...n, change }, names));
+  // Where they differ only: the full section of the new run follows below.
+  for (const [i, n] of netChangeDifferences(cmp).entries()) yield `  ${(i === 0 ? 'Net changes' : '').padEnd(13)}${showAddress(n.holder, s)}: ${shown(n, n.mined)} → ${shown(n, n.now)}\n`;
   if (replay.mismatch === null) return;
   yield replay.mismatch.length === 0
     ? `  ${c.green('Reproduces the receipt')}: the same status, gas used and logs (address, topics, data, order)${replay.replayed > 0 ? `, after the block's ${replay.replayed} earlier transaction(s)` : ''}\n`

@@ -11,7 +11,7 @@
 
 import { checksumAddress } from '../decode/keccak.js';
 import { calledFromChain, type PlacedFrame } from '../render/calledFromChain.js';
-import { describeNetChanges } from '../render/describeNetChanges.js';
+import { changeText, describeNetChanges } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -596,6 +596,11 @@ function comparisonSection(): HTMLElement | null {
     ['gas used', gas(c.mined), gas(c.now)],
     ['revert', revert(c.mined), revert(c.now)],
     ['logs', String(c.mined.logs), String(c.now.logs)],
+    // The net changes where they differ, as the text view's rows (each holder and asset once).
+    ...(c.netChanges ?? []).map((n) => {
+      const text = (change: string): string => (big(change) === 0n ? 'none' : changeText({ ...n, change: big(change) }, { address: (a) => addressText(a), symbol: escapeText }));
+      return [`net change ${addressText(n.holder)}`, text(n.mined), text(n.now)];
+    }),
   ];
   const note = r.reproduced === true ? 'Reproduces the receipt: the same status, gas used and logs (address, topics, data, order).' : r.reproduced === false ? `Differs from the receipt: ${r.differences.join('; ')}` : null;
   return section('Compared with the mined transaction', tableOf(['', 'mined', 'now'], rows, 'comparison'), note === null ? null : h('p', { class: 'hint' }, note));

@@ -76,7 +76,7 @@ withAnvil(
   },
 );
 
-type Trace = { gasUsed: Hex; error?: string; output?: Hex; logs?: Array<{ address: string; topics: string[]; data: string }>; calls?: Trace[] };
+type Trace = { gasUsed: Hex; value?: Hex; error?: string; output?: Hex; logs?: Array<{ address: string; topics: string[]; data: string }>; calls?: Trace[] };
 
 /** anvil's own debug_traceCall (callTracer with logs) of the mined transaction's call at `block`, with `overrides`. */
 async function anvilTrace(hash: string, block: string, overrides: Record<string, unknown> | null, change: Record<string, unknown> = {}): Promise<Trace> {
@@ -158,6 +158,10 @@ describe('txray call --tx with the fixed contract', () => {
     expect(doc.comparison.mined).toMatchObject({ status: 'reverted', revert: { name: 'OverLimit' } });
     expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(want.gasUsed).toString(), revert: null, logs: logsOf(want).length });
     expect(doc.logs.map((l: { address: string; topics: string[]; data: string }) => ({ address: l.address.toLowerCase(), topics: l.topics, data: l.data }))).toEqual(logsOf(want));
+    // The net changes that differ: the ether the fixed withdrawal paid out (anvil's inner call's value); the mined one moved none.
+    const paid = BigInt(want.calls![0]!.value!);
+    const differ = doc.comparison.netChanges.map((n: { holder: string; asset: string; mined: string; now: string }) => [n.holder.toLowerCase(), n.asset, n.mined, n.now]);
+    expect(differ.sort()).toEqual([[DEV.sender, 'ETH', '0', paid.toString()], [bank.toLowerCase(), 'ETH', '0', (-paid).toString()]].sort());
     // Names from the fixed build: the target and its event.
     expect(doc.labels[bank.toLowerCase()]).toBe('Bank');
     expect(doc.logs[0].event.name).toBe('Withdrawn');
@@ -166,7 +170,7 @@ describe('txray call --tx with the fixed contract', () => {
   test('text: the comparison section, mined → now; names and the failing line from the fix', async () => {
     const text = (await txray(['--tx', failed, '--override-code', `${bank}:Bank`])).stdout;
     expect(text).toMatch(/\nCompared with the mined transaction 0x[0-9a-f]{8}…[0-9a-f]{6} \(block \d+, index 0\)\n {2}Status +✘ reverted → ✔ success\n/);
-    expect(text).toMatch(/ {2}Revert +OverLimit\(amount: 300000000000000000 \[3e17\], limit: 50000000000000000 \[5e16\]\) → none\n {2}Logs +0 → 1\n/);
+    expect(text).toMatch(/ {2}Revert +OverLimit\(amount: 300000000000000000 \[3e17\], limit: 50000000000000000 \[5e16\]\) → none\n {2}Logs +0 → 1\n {2}Net changes +0xf39F…2266: none → \+0\.3 ETH\n {15}Bank\(0x5FbD…0aa3\): none → −0\.3 ETH\n/);
     expect(text).toContain(`To             Bank(${bank}`.replace(bank, (await anvil.rpc('eth_getTransactionByHash', [failed])).to.replace(/^0x/, '0x')).slice(0, 20));
     // A new input that the fixed limit still refuses: the revert placed in the fixed source.
     const source = readFileSync(join(fixedDir, 'src', 'Bank.sol'), 'utf8').split('\n');
@@ -290,6 +294,8 @@ describe('txray call --tx: the report', () => {
         ['gas used', expect.stringMatching(/^[\d,]+$/), expect.stringMatching(/^[\d,]+$/)],
         ['revert', expect.stringMatching(/^OverLimit\(/), 'none'],
         ['logs', '0', '1'],
+        ['net change 0xf39F…2266', 'none', '+0.3 ETH'],
+        ['net change Bank(0x5FbD…0aa3)', 'none', '−0.3 ETH'],
       ]);
       expect(await page.locator('header').innerText()).toMatch(new RegExp(`re-run of\\s+${failed} at its position in block \\d+ \\(index 0\\), changed: nothing was sent`));
       expect(problems).toEqual([]);
