@@ -17,13 +17,16 @@ export function needsMined(model: InspectModel, replay: ReplayPlan | undefined):
 }
 
 /** `model` with the mined outcome set: the run's own where it reproduced the receipt, else `mined`'s. */
-export function compareMined(model: InspectModel, replay: ReplayPlan | undefined, mined: InspectModel | null): InspectModel {
+export function compareMined(model: InspectModel, replay: ReplayPlan | undefined, mined: InspectModel | 'failed' | null): InspectModel {
   const sim = model.simulation;
   const facts = sim?.replay;
   const receipt = replay?.receipt;
   if (sim === undefined || facts === undefined || receipt == null) return model;
-  const outcome = mined === null ? outcomeOf(model) : outcomeOf(mined);
+  // A lookup that failed leaves the receipt's figures alone: its revert and net changes are not known.
+  const outcome = mined === 'failed' ? { revert: null, revertUnknown: true as const, netChanges: null } : outcomeOf(mined ?? model);
   // The receipt's own figures, whichever model gave the rest.
   const fromReceipt = { status: receipt.status === '0x0' ? ('reverted' as const) : ('success' as const), gasUsed: isQuantity(receipt.gasUsed) ? BigInt(receipt.gasUsed) : null, logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0 };
-  return { ...model, simulation: { ...sim, replay: { ...facts, mined: { ...outcome, ...fromReceipt } } } };
+  const { revertUnknown, ...rest } = outcome;
+  const minedFacts = { ...rest, ...(revertUnknown === true && fromReceipt.status === 'reverted' ? { revertUnknown } : {}), ...fromReceipt };
+  return { ...model, simulation: { ...sim, replay: { ...facts, mined: minedFacts } } };
 }
