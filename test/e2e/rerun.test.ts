@@ -196,6 +196,17 @@ describe('txray call --tx with the fixed contract', () => {
 });
 
 describe('txray call --tx: the other changes', () => {
+  test('--state at its position: the fixed withdrawal\'s storage change, as anvil\'s prestateTracer with the same override', async () => {
+    const overrides = { [bank]: { code: fixedRuntime(DEV.sender) } };
+    const tx = await anvil.rpc('eth_getTransactionByHash', [failed]);
+    const diff = await anvil.rpc('debug_traceCall', [{ from: tx.from, to: tx.to, gas: tx.gas, data: tx.input }, await parentOf(failed), { tracer: 'prestateTracer', tracerConfig: { diffMode: true }, stateOverrides: overrides }]);
+    const slot = balanceSlot(DEV.sender);
+    const key = Object.keys(diff.post).find((a) => a.toLowerCase() === bank.toLowerCase())!;
+    const doc = jsonOf(await txray(['--tx', failed, '--override-code', `${bank}:Bank`, '--state', '--json']));
+    const change = doc.storageChanges.find((c: { address: string; slot: string }) => c.address.toLowerCase() === bank.toLowerCase() && c.slot === slot);
+    expect([BigInt(change.before), BigInt(change.after)]).toEqual([BigInt(diff.pre[key].storage[slot]), BigInt(diff.post[key].storage[slot])]);
+  });
+
   test('--block latest after the state changed: the later deposit lets it through, as anvil\'s debug_traceCall at latest says', async () => {
     const latest = await anvil.rpc('eth_blockNumber', []);
     const want = await anvilTrace(failed, latest, null);
