@@ -49,12 +49,14 @@ const balanceSlot = (who: string): Hex => keccak256(encodeAbiParameters([{ type:
 
 let anvil: Anvil;
 let bank: string;
+let created: string;
 let failed: string;
 let dependent: string;
 let pending: string;
 withAnvil(
   async (rpc) => {
-    const at = (await receipt(rpc, await send(rpc, { data: encodeDeployData({ abi, bytecode: buggy.Bank!.bytecode as Hex, args: [BPS] }) }))).contractAddress as string;
+    const deploy = await send(rpc, { data: encodeDeployData({ abi, bytecode: buggy.Bank!.bytecode as Hex, args: [BPS] }) });
+    const at = (await receipt(rpc, deploy)).contractAddress as string;
     await receipt(rpc, await send(rpc, { to: at, value: `0x${ETHER.toString(16)}`, data: encodeFunctionData({ abi, functionName: 'deposit' }) }));
     const hash = await send(rpc, { to: at, gas: '0x30000', data: encodeFunctionData({ abi, functionName: 'withdraw', args: [(3n * ETHER) / 10n] }) });
     await receipt(rpc, hash);
@@ -69,10 +71,10 @@ withAnvil(
     // One that stays pending: automine off from here on.
     await rpc('evm_setAutomine', [false]);
     const waiting = await send(rpc, { to: at, gas: '0x30000', data: encodeFunctionData({ abi, functionName: 'withdraw', args: [1n] }) });
-    return { bank: at, failed: hash, dependent: later, pending: waiting };
+    return { bank: at, created: deploy, failed: hash, dependent: later, pending: waiting };
   },
   (s) => {
-    ({ anvil, bank, failed, dependent, pending } = s);
+    ({ anvil, bank, created, failed, dependent, pending } = s);
   },
 );
 
@@ -113,6 +115,15 @@ describe('txray call --tx: unchanged, it reproduces the receipt', () => {
     expect(text).toMatch(/Compared with the mined transaction[^\n]*\n {2}Status +✘ reverted → ✘ reverted \(same\)\n/);
     expect(text).toContain(`Gas used     ${BigInt(mined.gasUsed).toLocaleString('en-US')} → ${BigInt(mined.gasUsed).toLocaleString('en-US')} (same)`);
     expect(text).toContain('Reproduces the receipt: the same status, gas used and logs (address, topics, data, order)');
+  });
+
+  test('a contract creation: its init code runs again, the same gas and status as its receipt', async () => {
+    const mined = await anvil.rpc('eth_getTransactionReceipt', [created]);
+    const doc = jsonOf(await txray(['--tx', created, '--json']));
+    expect(doc.replayOf).toMatchObject({ changed: false, reproduced: true });
+    expect(doc.comparison.now).toMatchObject({ status: 'success', gasUsed: BigInt(mined.gasUsed).toString(), logs: 0 });
+    const r = await txray(['--tx', created, 'withdraw', '1']);
+    expect([r.code, r.stderr]).toEqual([2, 'txray: --tx: that transaction creates a contract; its init code runs as it is (no new input).\n']);
   });
 
   test('one that depends on an earlier transaction of its block: reproduced only by replaying it; on the parent block alone it reverts', async () => {
