@@ -18,7 +18,8 @@ import { writeInternalProject } from './lib/internalProject.mjs';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-// BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes); BENCH_ONLY=r: only (r), --record and replay.
+// BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes);
+// BENCH_ONLY=r: only (r), --record and replay; BENCH_ONLY=i: only (i), --internal; BENCH_ONLY=t: only the rows (t), txray call --tx against cast run.
 const ONLY = process.env.BENCH_ONLY;
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 // (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
@@ -145,6 +146,20 @@ function compare(label, hash, url, extra = [], floor = false) {
 /** `txray call` against `cast call --trace` on the same call: both simulate it at the latest block. */
 function compareCall(label, words, url) {
   return compareRuns(label, ['call', ...words, '-r', url, '--no-color'], ['call', '--trace', ...words, '--rpc-url', url], null);
+}
+
+/** `txray call --tx` against `cast run` on the same mined transaction: both run it again where it stood in its block. */
+function compareRerun(label, hash, url) {
+  return compareRuns(label, ['call', '--tx', hash, '-r', url, '--no-color'], ['run', hash, '--rpc-url', url], null);
+}
+
+/** (t): the (a) showcase and (c)'s index 100 of 101, re-run with txray call --tx; goal: as fast as cast run or faster. */
+async function rerunRows(a, cHash, url, slowUrl) {
+  return [
+    { ...(await compareRerun('(t) call --tx: 14 calls, loopback', a, url)), goal: 1 },
+    { ...(await compareRerun('(t) call --tx: 14 calls, +40 ms/request', a, slowUrl)), goal: 1 },
+    { ...(await compareRerun('(t) call --tx: index 100 of 101, +40 ms/request', cHash, slowUrl)), goal: 1 },
+  ];
 }
 
 async function compareRuns(label, txrayArgs, castArgs, floor) {
@@ -296,6 +311,20 @@ try {
     await anvil.stop();
     process.exit(0);
   }
+  if (ONLY === 't') {
+    const { showcase: ts } = await deploy(anvil.rpc);
+    const ta = await send(anvil.rpc, { to: ts, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+    const tToken = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Token', [10n ** 24n]) }))).contractAddress;
+    const { hash: tc } = await crowdedBlock(anvil.rpc, tToken, 100);
+    const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
+    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; rows (t) only`);
+    console.log('| re-run | txray call --tx ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const r of await rerunRows(ta, tc, anvil.url, proxy.url)) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${(r.txrayMs / r.castMs).toFixed(2)}× | ${(r.plainMs / r.castMs).toFixed(2)}× | ${f(r.txrayMB)} | ${f(r.castMB)} | ≤ ${r.goal}× |`);
+    await proxy.close();
+    await anvil.stop();
+    process.exit(0);
+  }
   const { showcase } = await deploy(anvil.rpc);
   // (a) the 14-call showcase.
   const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
@@ -355,6 +384,7 @@ try {
     { ...(await compareCall('(s) call: a revert with a custom error, loopback', failWords, anvil.url)), goal: 1 },
   ];
   const internal = await internalRow(anvil);
+  const reruns = await rerunRows(a, cHash, anvil.url, proxy.url);
   const bJson = [];
   for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
   const report = await measureReport(b, anvil.url);
@@ -434,6 +464,9 @@ try {
   console.log('\n| simulation | txray call ms | no NODE_EXTRA_CA_CERTS | cast call --trace ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of simulations) console.log(compareRow(r));
+  console.log('\n| re-run | txray call --tx ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal | met |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of reruns) console.log(compareRow(r));
   console.log('');
   printInternalRow(internal);
   console.log('');

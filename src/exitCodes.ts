@@ -36,7 +36,8 @@ export const exitCodeHelp = `Exit codes:
 export const callExitCodeHelp = `Exit codes:
   0    the call would succeed
   1    the call would revert (the reason decoded as for a mined transaction)
-  2    usage error (bad address, signature, argument, amount or raw transaction), before any request
+  2    usage error (bad address, signature, argument, amount, override or raw transaction), before any request
+  3    --tx: the node does not know the transaction
   5    the node could not run it (insufficient funds, nonce, unsupported method, unreachable, …)
   6    the call would succeed, but a user operation or Safe transaction it carries would fail
   70   internal error in txray (please report it)

@@ -124,6 +124,7 @@ Examples:
   txray call 0xA0b8…eB48 "approve(address,uint256)" 0x7099…79C8 1 --override-balance 0xf39F…2266:10ether
   txray call --create 0x6080… "constructor(uint256)" 42 --from 0xf39F…2266
   txray call --raw "$(cast mktx …)"       # a signed transaction, simulated exactly; never sent
+  txray call --tx 0x5c50…e3a1 --override-code 0x5FbD…0aa3:Bank   # would the fixed Bank in out/ have worked?
 
   Arguments take the forms cast takes: decimal or 0x-hex integers, amounts with a unit (1.5ether,
   10gwei), true/false, hex bytes, strings, tuples as (a,b) and arrays as [a,b].
@@ -136,7 +137,7 @@ ${callExitCodeHelp}
 export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
   return withCommonOptions(new Command('txray call'), 'simulation', io)
     .description('Simulate a call or a signed transaction at a block and show what it would do (never sent): would it revert and why, the call tree, events, state changes.')
-    .argument('[words...]', '<to> [signature] [arguments...]; with --create: [constructor(types)] [arguments...]')
+    .argument('[words...]', '<to> [signature] [arguments...]; with --create: [constructor(types)] [arguments...]; with --tx: [signature] [arguments...] (a new input)')
     .option('--from <address>', 'the sender (default: the zero address)')
     .option('--value <amount>', 'ETH to send, in wei or with a unit (1.5ether, 10gwei)')
     .option('--data <hex>', 'the calldata itself instead of a signature and arguments')
@@ -146,8 +147,10 @@ export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) =>
     .option('--gas-limit <n>', 'the gas limit (default: the node\'s; eth_estimateGas is asked and shown)')
     .option('--override-balance <addr:wei>', 'simulate with this balance (wei or with a unit), repeatable', collect)
     .option('--override-nonce <addr:n>', 'simulate with this nonce, repeatable', collect)
-    .option('--override-code <addr:hex>', 'simulate with this runtime code, repeatable', collect)
+    .option('--override-code <addr:code>', 'simulate with this runtime code (hex, an artifact or hex file, or a contract name of the project), repeatable', collect)
     .option('--override-state-diff <addr:slot:value>', 'simulate with this storage slot set, repeatable', collect)
+    .option('--state-override <file>', "simulate on geth's state-override object from a JSON file: {addr: {balance, nonce, code, state, stateDiff}}")
+    .option('--tx <hash>', 'run this mined transaction again at its position in its block (or at --block), with the changes the other options make; compared with the mined one')
     .addOption(tracerOption('auto: debug_traceCall (callTracer), else trace_call, else run locally on the node\'s state; geth; parity; local; none (eth_simulateV1, else eth_call: no tree)'))
     .option('--html <file>', 'also write a self-contained HTML report; - writes it to stdout instead of the text view')
     .option('--full', 'every line: the call tree and logs without folding runs of 10 or more alike calls or events')

@@ -17,7 +17,9 @@ import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs, VERSION } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
-import { planCall } from '../pipeline/planCall.js';
+import { type CallInput, planCall } from '../pipeline/planCall.js';
+import { isChanged, replayInput, type ReplayPlan, stateBlockOf } from '../pipeline/replayInput.js';
+import { namedCodes, resolveCodes } from '../pipeline/resolveCodes.js';
 import type { Decoder, DecoderOptions } from '../decode/createDecoder.js';
 import type { RunSeams } from '../record/runReplay.js';
 import type { Recorder } from '../record/createRecorder.js';
@@ -270,19 +272,30 @@ async function pipelineInputs(opts: InspectOptions, decoderReady: Promise<Decode
   const command = opts.command;
   if (command.kind === 'lookup') return command.inputs;
   if (command.kind !== 'call') return [];
-  const { call } = command;
   const decoder = await decoderReady;
+  // Contract names of --override-code are looked up before any request (a name the project lacks is exit 2).
+  const named = namedCodes(command.call.codes, decoder.index.artifacts);
+  const { call, replay } = await callOfReplay(command.call, connect, opts.timeoutMs);
+  const withCodes = { ...call, overrides: await resolveCodes(connect, named, call.overrides, replay === null ? (call.block === 'default' ? 'latest' : call.block) : stateBlockOf(replay), opts.timeoutMs) };
   let plan: CallPlan;
   try {
-    plan = await planCall(call, decoder.index);
+    plan = await planCall(withCodes, decoder.index);
   } catch (err) {
     // A bare name several loaded functions fit: the target's own code may tell which (one request).
-    if (!(err instanceof AmbiguousFunction) || call.to === null) throw err;
-    const override = (call.overrides?.[call.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
-    const prefer = await targetArtifact(await connect(), decoder, call.to, call.block, opts.timeoutMs, isData(override) ? override : undefined);
-    plan = await planCall(call, decoder.index, prefer);
+    if (!(err instanceof AmbiguousFunction) || withCodes.to === null) throw err;
+    const override = (withCodes.overrides?.[withCodes.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
+    const prefer = await targetArtifact(await connect(), decoder, withCodes.to, replay === null ? withCodes.block : stateBlockOf(replay), opts.timeoutMs, isData(override) ? override : undefined);
+    plan = await planCall(withCodes, decoder.index, prefer);
   }
+  if (replay !== null) plan = { ...plan, replay: { ...replay, changed: isChanged(plan.call, plan.overrides, replay.tx) } };
   return [{ kind: 'call', text: 'call', hash: plan.hash, plan }];
+}
+
+/** --tx: the call the mined transaction makes, with the changes asked; a plain call as it is. */
+async function callOfReplay(given: CallInput, connect: () => Promise<RpcClient>, timeoutMs: number): Promise<{ readonly call: CallInput; readonly replay: Omit<ReplayPlan, 'changed'> | null }> {
+  if (given.replay === undefined) return { call: given, replay: null };
+  const { input, replay } = await replayInput(await connect(), given, timeoutMs);
+  return { call: input, replay };
 }
 
 interface Run {

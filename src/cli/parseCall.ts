@@ -8,7 +8,9 @@ import { parseAmount } from '../decode/encodeCall.js';
 import { escapeShort } from '../raw/escape.js';
 import { isAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
-import type { CallInput } from '../pipeline/planCall.js';
+import type { CallInput, CodeOverride } from '../pipeline/planCall.js';
+import { parseOverrideCode } from './parseOverrideCode.js';
+import { parseStateOverride } from './parseStateOverride.js';
 
 export interface RawCallOptions {
   readonly from?: string;
@@ -22,6 +24,8 @@ export interface RawCallOptions {
   readonly overrideNonce?: readonly string[];
   readonly overrideCode?: readonly string[];
   readonly overrideStateDiff?: readonly string[];
+  readonly stateOverride?: string;
+  readonly tx?: string;
 }
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
@@ -74,8 +78,13 @@ function splitOverride(text: string, option: string, parts: number): [Hex, ...st
   return [address(pieces[0]!, `${option}:`), ...pieces.slice(1)];
 }
 
-export function parseOverrides(raw: RawCallOptions): Record<string, Record<string, unknown>> | null {
-  const out: Record<string, Record<string, unknown>> = {};
+/**
+ * The state overrides: --state-override's file first, the options on top (a slot of --override-state-diff
+ * joins the file's `state` where it replaces the account's storage). Code from an artifact or a contract
+ * name is set once known (`codes`).
+ */
+export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []): Record<string, Record<string, unknown>> | null {
+  const out: Record<string, Record<string, unknown>> = raw.stateOverride === undefined ? {} : parseStateOverride(raw.stateOverride);
   const entry = (a: Hex): Record<string, unknown> => (out[a] ??= {});
   for (const t of raw.overrideBalance ?? []) {
     const [a, v] = splitOverride(t, '--override-balance', 2);
@@ -88,30 +97,60 @@ export function parseOverrides(raw: RawCallOptions): Record<string, Record<strin
     entry(a).nonce = hex(n);
   }
   for (const t of raw.overrideCode ?? []) {
-    const [a, v] = splitOverride(t, '--override-code', 2);
-    entry(a).code = bytes(v!, '--override-code');
+    // A path may hold a colon of its own: the address is what comes before the first one.
+    const colon = t.indexOf(':');
+    const [a] = splitOverride(colon < 0 ? t : `${t.slice(0, colon)}:x`, '--override-code', 2);
+    const source = parseOverrideCode(t.slice(colon + 1));
+    if (source.kind === 'hex') entry(a).code = source.code;
+    else codes.push({ address: a, source });
   }
   for (const t of raw.overrideStateDiff ?? []) {
     const [a, slot, value] = splitOverride(t, '--override-state-diff', 3);
-    const diff = (entry(a).stateDiff ??= {}) as Record<string, Hex>;
+    const e = entry(a);
+    const diff = (e.state ?? (e.stateDiff ??= {})) as Record<string, Hex>;
     diff[word(slot!, '--override-state-diff slot')] = word(value!, '--override-state-diff value');
   }
   return Object.keys(out).length === 0 ? null : out;
 }
 
+/** --tx: the mined transaction to run again, and the changes asked (each absent where not given). */
+function parseReplay(words: readonly string[], raw: RawCallOptions, base: Pick<CallInput, 'overrides' | 'codes'>, gasLimit: bigint | undefined): CallInput {
+  const text = raw.tx!.trim();
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new UsageError(`--tx takes a transaction hash (0x and 64 hex digits), not '${escapeShort(text, 70)}'.`);
+  const clash = raw.create !== undefined ? '--create' : raw.raw !== undefined ? '--raw' : null;
+  if (clash !== null) throw new UsageError(`--tx runs a mined transaction again: it takes no ${clash}.`);
+  const [sig, ...args] = words;
+  if (raw.data !== undefined && sig !== undefined) throw new UsageError('give either --data or a signature with its arguments, not both.');
+  if (sig !== undefined && /^0x[0-9a-fA-F]{40}$/.test(sig)) throw new UsageError('--tx calls the transaction\'s own target: give the new signature and arguments without an address.');
+  return {
+    to: null,
+    args,
+    ...(sig !== undefined ? { sig } : {}),
+    ...(raw.data !== undefined ? { data: bytes(raw.data, '--data') } : {}),
+    from: raw.from === undefined ? ZERO_ADDRESS : address(raw.from, '--from'),
+    value: raw.value === undefined ? 0n : amount(raw.value, '--value'),
+    block: raw.block === undefined ? 'position' : parseBlock(raw.block, false),
+    ...(gasLimit !== undefined ? { gasLimit } : {}),
+    ...base,
+    replay: { hash: text.toLowerCase() as Hex, from: raw.from !== undefined, value: raw.value !== undefined },
+  };
+}
+
 export function parseCall(words: readonly string[], raw: RawCallOptions): CallInput {
-  const overrides = parseOverrides(raw);
-  const block = parseBlock(raw.block, raw.raw !== undefined);
+  const codes: CodeOverride[] = [];
+  const overrides = parseOverrides(raw, codes);
   const gasLimit = raw.gasLimit === undefined ? undefined : amount(raw.gasLimit, '--gas-limit', 2n ** 64n - 1n);
+  if (raw.tx !== undefined) return parseReplay(words, raw, { overrides, codes }, gasLimit);
+  const block = parseBlock(raw.block, raw.raw !== undefined);
   if (raw.raw !== undefined) {
     const extra = words.length > 0 ? 'target, signature or arguments' : raw.from !== undefined ? '--from' : raw.value !== undefined ? '--value' : raw.data !== undefined ? '--data' : raw.create !== undefined ? '--create' : raw.gasLimit !== undefined ? '--gas-limit' : null;
     if (extra !== null) throw new UsageError(`--raw simulates the signed transaction exactly as it is: it takes no ${extra}.`);
     bytes(raw.raw, '--raw');
-    return { to: null, args: [], from: ZERO_ADDRESS, value: 0n, raw: raw.raw.trim(), block, overrides };
+    return { to: null, args: [], from: ZERO_ADDRESS, value: 0n, raw: raw.raw.trim(), block, overrides, codes };
   }
   const from = raw.from === undefined ? ZERO_ADDRESS : address(raw.from, '--from');
   const value = raw.value === undefined ? 0n : amount(raw.value, '--value');
-  const common = { from, value, block, overrides, ...(gasLimit !== undefined ? { gasLimit } : {}) };
+  const common = { from, value, block, overrides, codes, ...(gasLimit !== undefined ? { gasLimit } : {}) };
   if (raw.create !== undefined) {
     if (raw.data !== undefined) throw new UsageError('--create takes the init code itself; leave out --data.');
     const [sig, ...args] = words;

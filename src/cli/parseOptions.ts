@@ -424,7 +424,8 @@ export function parseOptions(
     concurrency: raw.concurrency === undefined ? DEFAULT_CONCURRENCY : wholeNumber(raw.concurrency, '--concurrency', 1, 64),
     waitMs: parseWait(raw.wait, confirmations),
     confirmations,
-    abiPaths: raw.abi ?? [],
+    // An --override-code artifact names and places its code as --abi's would.
+    abiPaths: [...(raw.abi ?? []), ...(callInput?.codes.flatMap((c) => (c.source.kind === 'artifact' ? [c.source.file] : [])) ?? [])],
     projectAbis: raw.projectAbis !== false,
     state: raw.state === true,
     gas: raw.gas === true,

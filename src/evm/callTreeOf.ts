@@ -15,6 +15,8 @@ import type { Frame } from './recorder.js';
 export interface RecordedCalls {
   readonly tree: CallTree;
   readonly logs: readonly FrameLog[];
+  /** The whole run's gas used, as the run set it on the top frame: known where the tree's root has none (it ran out of gas). */
+  readonly gasUsed: bigint | null;
 }
 
 function nodeOf(f: Frame, traceAddress: readonly number[]): CallNode {
@@ -49,5 +51,5 @@ export function callTreeOf(top: Frame, logs: readonly FrameLog[]): RecordedCalls
       stack.push({ frame: call, node: child });
     });
   }
-  return { tree: { root, count, maxDepth }, logs };
+  return { tree: { root, count, maxDepth }, logs, gasUsed: top.gasUsed };
 }

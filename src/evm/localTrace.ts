@@ -8,7 +8,7 @@
  */
 import { Interrupted } from '../errors.js';
 import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
-import { Account, bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx, hexToBytes, unpadBytes } from './evmEngine.js';
+import { bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx } from './evmEngine.js';
 import { createLocalEvm, type Hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
@@ -116,11 +116,28 @@ export interface MinedContext {
   readonly accessList: Promise<unknown>;
 }
 
+/** How a mined transaction is run again: as it was mined, or changed (`txray call --tx`). */
+export interface Rerun {
+  /** Changed: the block's earlier transactions are always replayed first (the receipt cannot say they are not needed). */
+  readonly changed: boolean;
+  /** Sent by another account (--from): it runs at that account's nonce. */
+  readonly anotherSender: boolean;
+}
+
+const AS_MINED: Rerun = { changed: false, anotherSender: false };
+
+/** The transaction at its sender's nonce where another account sends it (the signed nonce is the original sender's). */
+async function withNonce(state: NodeState, tx: Json, rerun: Rerun): Promise<Json> {
+  if (!rerun.anotherSender || !isAddress(tx.from)) return tx;
+  const account = await state.getAccount(createAddressFromString(tx.from));
+  return { ...tx, nonce: `0x${(account?.nonce ?? 0n).toString(16)}` };
+}
+
 /**
  * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
  * block's state) and describe it as geth's tracers would.
  */
-export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, ahead: MinedContext, opts: LocalOptions): Promise<LocalTrace> {
+export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
   const blockNumber = BigInt(tx.blockNumber as string);
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
@@ -143,10 +160,17 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
   // On the parent's state first. The EVM may refuse it there (a nonce or a balance that earlier
   // transactions of its block changed): then, as where its result differs from the receipt, the block's
   // earlier transactions are replayed first, as `cast run` does. The first transaction has no such excuse.
-  const firstTry = await unwound(state, () => traced(() => runRaw(tx))).catch((err: unknown) => {
-    if (index === 0 || !isRefusal(err)) throw err;
-    return null;
-  });
+  // A changed run (txray call --tx) has no receipt to tell whether the parent's state sufficed.
+  const firstTry =
+    rerun.changed && index > 0
+      ? null
+      : await unwound(state, async () => {
+          const now = await withNonce(state, tx, rerun);
+          return traced(() => runRaw(now));
+        }).catch((err: unknown) => {
+          if (index === 0 || !isRefusal(err)) throw err;
+          return null;
+        });
   let outcome = firstTry;
   let mismatch = firstTry === null ? ['refused on the parent block\'s state'] : compare(firstTry.result);
   let replayed = 0;
@@ -164,7 +188,8 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
       }
       replayed++;
     }
-    outcome = await traced(() => runRaw(tx));
+    const now = await withNonce(state, tx, rerun);
+    outcome = await traced(() => runRaw(now));
     mismatch = compare(outcome.result);
   }
   if (outcome === null) throw new Error('refused on the parent block\'s state');
@@ -187,31 +212,18 @@ export interface LocalSimulation {
 
 /**
  * `txray call` on a node without a call tracer: the call run here on the state `reader` reads (after the block `at.header` names),
- * with the state overrides applied first, as debug_traceCall would run it (a call without a gas price
+ * (a reader that applies the state overrides, see overrideReader.ts), as debug_traceCall would run it (a call without a gas price
  * pays no fee and is held to no base fee, as eth_call is).
  */
 export async function simulateLocally(
   reader: StateReader,
   call: Json,
   at: { readonly header: Json; readonly chainId: unknown },
-  overrides: Readonly<Record<string, unknown>> | null,
   opts: LocalOptions,
 ): Promise<LocalSimulation> {
   const { header } = at;
   const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined;
   const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
-  for (const [address, o] of Object.entries(overrides ?? {})) {
-    const a = createAddressFromString(address);
-    const fields = o as { balance?: string; nonce?: string; code?: string; stateDiff?: Record<string, string> };
-    if (fields.code !== undefined) await state.putCode(a, hexToBytes(fields.code as Hex));
-    if (fields.balance !== undefined || fields.nonce !== undefined) {
-      const account = (await state.getAccount(a)) ?? new Account();
-      if (fields.balance !== undefined) account.balance = BigInt(fields.balance);
-      if (fields.nonce !== undefined) account.nonce = BigInt(fields.nonce);
-      await state.putAccount(a, account);
-    }
-    for (const [slot, value] of Object.entries(fields.stateDiff ?? {})) await state.putStorage(a, hexToBytes(slot as Hex), unpadBytes(hexToBytes(value as Hex)));
-  }
   const from = createAddressFromString(call.from as string);
   const q = (v: unknown): bigint | undefined => (typeof v === 'string' ? BigInt(v) : undefined);
   const fields = {

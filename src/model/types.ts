@@ -1,3 +1,4 @@
+import type { ReplayFacts } from './replayFacts.js';
 import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
@@ -228,6 +229,8 @@ export interface Simulation {
   readonly signed: boolean;
   /** eth_call's return data, when no tracer answered (with a tree, the root call holds it). */
   readonly output: Hex | null;
+  /** `txray call --tx`: the mined transaction it ran again (model/replayFacts.ts). */
+  readonly replay?: ReplayFacts;
 }
 
 export interface InspectModel {

@@ -21,6 +21,8 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { runCall } from '../sources/runCall.js';
 import { runMined } from '../sources/runMined.js';
+import { changedTransaction } from '../sources/fetchAtPosition.js';
+import { runAtPosition } from '../sources/runAtPosition.js';
 import { blockOf } from './blockOf.js';
 import { codesAt } from './codesAt.js';
 import type { CallPlan } from './simulateCall.js';
@@ -46,10 +48,17 @@ export function transactionReplay(client: RpcClient, mined: MinedAnswers | null,
   };
 }
 
-/** The replay of a simulated call, at the block it was simulated at. */
+/** The replay of a simulated call, at the block it was simulated at (`txray call --tx`: at the transaction's position). */
 export function callReplay(client: RpcClient, plan: CallPlan, model: InspectModel, timeoutMs: number): FactsReplay {
   return async (trailOf) => {
-    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), { exits: true, jumps: true, ...(trailOf === undefined ? {} : { trailOf }) });
+    const config = { exits: true, jumps: true, ...(trailOf === undefined ? {} : { trailOf }) };
+    const replay = plan.replay;
+    if (replay?.at === 'position') {
+      const rerun = { changed: replay.changed, anotherSender: replay.anotherSender };
+      const { trace } = await runAtPosition(client, changedTransaction(replay.tx, plan.call), replay.receipt!, plan.overrides, deadlineSignal(timeoutMs), config, rerun);
+      return trace.facts ?? 'no facts';
+    }
+    const local = await runCall(client, plan.call, blockOf(model), plan.overrides, deadlineSignal(timeoutMs), config);
     return local.facts ?? 'no facts';
   };
 }

@@ -8,6 +8,7 @@ import { type AbiIndex, signatureOf } from '../decode/abiIndex.js';
 import { encodeCall, encodeCreate, parseSignature } from '../decode/encodeCall.js';
 import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
 import type { Hex } from '../raw/types.js';
+import type { CodeSource } from '../cli/parseOverrideCode.js';
 import type { CallPlan } from './simulateCall.js';
 
 export interface CallInput {
@@ -29,6 +30,16 @@ export interface CallInput {
   readonly gasLimit?: bigint;
   /** geth-style state overrides by lower-case address; null without any. */
   readonly overrides: Record<string, Record<string, unknown>> | null;
+  /** --override-code from an artifact or a contract name: set into `overrides` once resolved (resolveCodes.ts). */
+  readonly codes: readonly CodeOverride[];
+  /** --tx: the mined transaction to run again, and which of from and value were given (else its own). */
+  readonly replay?: { readonly hash: Hex; readonly from: boolean; readonly value: boolean };
+}
+
+/** One --override-code whose code is not hex as given. */
+export interface CodeOverride {
+  readonly address: Hex;
+  readonly source: Exclude<CodeSource, { readonly kind: 'hex' }>;
 }
 
 const hex = (n: bigint): Hex => `0x${n.toString(16)}`;

@@ -7,6 +7,9 @@ import type { LogDecoding } from '../decode/decodeLogs.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
+import { compareMined, needsMined } from './compareMined.js';
+import type { ReplayPlan } from './replayInput.js';
+import { Interrupted } from '../errors.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
@@ -28,6 +31,8 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   let earlyLogs: Promise<LogDecoding | undefined> | undefined;
   let plain: InspectModel;
   let mined: MinedAnswers | null = null;
+  // --tx, changed: the mined transaction is looked up beside the run (the comparison needs its outcome).
+  const early = source.kind === 'call' && source.plan.replay?.changed === true && source.plan.replay.receipt !== null ? lookupMined(client, source.plan.replay.hash, s) : null;
   if (source.kind === 'call') {
     plain = await simulateCall(client, source.plan, { timeoutMs: s.lookup.timeoutMs, tracer: s.lookup.tracer, state: s.lookup.state === true, keepAnswers: s.lookup.keepAnswers });
   } else {
@@ -43,7 +48,25 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.
   const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, mined, s.lookup.timeoutMs);
-  const model = await completeModel(client, await s.decoderReady, plain, s.complete, await earlyLogs, replay);
+  const decoder = await s.decoderReady;
+  const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, replay);
+  const model = source.kind === 'call' ? compareMined(completed, source.plan.replay, await minedModel(client, completed, source.plan.replay, s, early)) : completed;
   s.onStage?.('decoded');
   return model;
+}
+
+/** The mined transaction looked up as any hash is (not for --state); 'failed' where the lookup failed (the comparison says what it cannot). */
+function lookupMined(client: RpcClient, hash: Hex, s: PipelineSettings): Promise<InspectModel | 'failed'> {
+  const looked = runPipeline(client, { kind: 'hash', hash }, { ...s, lookup: { ...s.lookup, state: false }, onStage: undefined }).catch((err: unknown) => {
+    if (err instanceof Interrupted) throw err;
+    return 'failed' as const;
+  });
+  looked.catch(() => undefined);
+  return looked;
+}
+
+/** `txray call --tx`: the mined model, where the comparison needs it (the run did not reproduce the receipt as it is). */
+async function minedModel(client: RpcClient, model: InspectModel, replay: ReplayPlan | undefined, s: PipelineSettings, early: Promise<InspectModel | 'failed'> | null): Promise<InspectModel | 'failed' | null> {
+  if (replay === undefined || !needsMined(model, replay)) return null;
+  return early ?? lookupMined(client, replay.hash, s);
 }

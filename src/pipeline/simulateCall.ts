@@ -15,8 +15,11 @@ import type { Hex, RpcTransaction } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
-import { fetchSimulation } from '../sources/fetchSimulation.js';
+import { fetchSimulation, type SimulationAnswers } from '../sources/fetchSimulation.js';
+import { fetchAtPosition, type PositionAnswers } from '../sources/fetchAtPosition.js';
+import type { ReplayFacts } from '../model/replayFacts.js';
 import { treeOf } from './modelAnswers.js';
+import type { ReplayPlan } from './replayInput.js';
 import { stateOf } from './stateOf.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
@@ -27,6 +30,8 @@ export interface CallPlan {
   /** A number (hex), a tag, a block hash, or 'default' (pending where the node has it, else latest). */
   readonly block: string;
   readonly overrides: Readonly<Record<string, unknown>> | null;
+  /** --tx: the mined transaction run again, and where. */
+  readonly replay?: ReplayPlan;
 }
 
 export interface SimulateSettings {
@@ -114,17 +119,35 @@ async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number)
   return warnings;
 }
 
+/** What the model says of the re-run, before the comparison stage adds the mined outcome. */
+function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | null): ReplayFacts {
+  return {
+    hash: replay.hash,
+    blockNumber: replay.blockNumber,
+    transactionIndex: replay.transactionIndex,
+    at: replay.at,
+    changed: replay.changed,
+    mismatch: local === null || replay.changed ? null : local.mismatch,
+    replayed: local?.replayed ?? 0,
+    mined: null,
+  };
+}
+
 export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {
   const checked = plan.hash !== null ? await checkSigned(client, plan, s.timeoutMs) : [];
-  const answers = await fetchSimulation(client, {
-    call: plan.call,
-    block: plan.block,
-    overrides: plan.overrides,
-    tracer: s.tracer,
-    state: s.state,
-    estimate: plan.call.gas === undefined,
-    deadline: deadlineSignal(s.timeoutMs),
-  });
+  // --tx at its position: no node tracer starts there, so it runs here.
+  const position = plan.replay?.at === 'position' ? await fetchAtPosition(client, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs)) : null;
+  const answers: SimulationAnswers =
+    position ??
+    (await fetchSimulation(client, {
+      call: plan.call,
+      block: plan.block,
+      overrides: plan.overrides,
+      tracer: s.tracer,
+      state: s.state,
+      estimate: plan.call.gas === undefined,
+      deadline: deadlineSignal(s.timeoutMs),
+    }));
   const warnings = [...checked, ...answers.warnings];
   const warn = (m: string): void => void warnings.push(m);
   const tx = transactionOf(plan);
@@ -141,8 +164,8 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     gasUsed:
       answers.method === 'debug_traceCall' && isRecord(answers.callTrace) && isQuantity(answers.callTrace.gasUsed)
         ? answers.callTrace.gasUsed
-        : answers.method === 'local' && tree !== null && tree.root.gasUsed !== null
-          ? toQuantity(tree.root.gasUsed)
+        : answers.method === 'local' && answers.recorded !== null && answers.recorded.gasUsed !== null
+          ? toQuantity(answers.recorded.gasUsed)
         : outcome !== null && isQuantity(outcome.gasUsed)
           ? outcome.gasUsed
           : null,
@@ -158,6 +181,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
     gasEstimateError: answers.estimateError,
     signed: plan.hash !== null,
     output: outcome !== null && 'output' in outcome && isData(outcome.output) ? outcome.output : null,
+    ...(plan.replay !== undefined ? { replay: replayFactsOf(plan.replay, position?.local ?? null) } : {}),
   };
   // eth_call alone: no tree to take the failure from, so it comes from the revert data eth_call returned.
   const failure =

@@ -36,7 +36,7 @@ export interface NetChangeRow {
 }
 
 /** One net change: signed, exact, with the token's symbol and decimals where known. */
-function changeText(n: NetChangeFacts, names: NetChangeNames): string {
+export function changeText(n: NetChangeFacts, names: NetChangeNames): string {
   const sign = n.change < 0n ? '−' : '+';
   const size = n.change < 0n ? -n.change : n.change;
   // Exact, as the Transfers section: wei below a microether.

@@ -13,6 +13,7 @@ import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
 import { failureLine, raisedIn } from '../words/failureLine.js';
+import { comparisonJson, type JsonReplay } from './comparisonJson.js';
 import { writeJson } from './writeJson.js';
 
 export const SCHEMA_VERSION = 1;
@@ -129,6 +130,9 @@ export interface JsonDocument {
   /** Where two shown addresses bear one label: what tells each apart (the token's symbol, else its short address), by lower-case address. */
   readonly instances: Readonly<Record<string, string>>;
   readonly simulation: JsonSimulation | null;
+  /** `txray call --tx` only (render/comparisonJson.ts). */
+  readonly replayOf?: JsonReplay['replayOf'];
+  readonly comparison?: JsonReplay['comparison'];
   readonly warnings: readonly string[];
   readonly error?: JsonError;
 }
@@ -400,6 +404,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     labels: labelsJson(m),
     instances: Object.fromEntries(m.decoded?.instances ?? []),
     simulation: simulationJson(m),
+    ...comparisonJson(m),
     warnings: m.warnings,
   };
 }

@@ -17,6 +17,7 @@ import { failureLine, raisedIn } from '../words/failureLine.js';
 import { describeNetChanges } from './describeNetChanges.js';
 import { operationRows, operationsNote } from './renderOperations.js';
 import { wrapMark } from './wrapMark.js';
+import { renderComparison } from './renderComparison.js';
 import { isOutOfGas } from '../model/buildModel.js';
 import { type AddressStyle, formatDecoded, formatDecodedRun, formatOutputs, sciHint, showAddress } from '../words/formatDecoded.js';
 import { FOLD_AT } from './foldRuns.js';
@@ -364,11 +365,14 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   const c = o.chalk;
   const number = groupDigits(s.block.number);
   const asked = /^0x[0-9a-f]{1,16}$/i.test(s.block.asked) ? '' : ` (${escapeText(s.block.asked.length === 66 ? shortHex(s.block.asked as Hex, 8) : s.block.asked)})`;
-  yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
+  const r = s.replay;
+  if (r === undefined) yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
+  else if (r.at === 'position') yield `${c.bold('Re-run')} of ${r.hash} at its position in block ${number} (index ${r.transactionIndex}${r.replayed > 0 ? `, after ${r.replayed} earlier transaction(s)` : ''})${r.changed ? ', changed' : ''}: nothing was sent\n`;
+  else yield `${c.bold('Re-run')} of ${r.hash} on the state after block ${number}${asked}${r.changed ? ', changed' : ''}: nothing was sent\n`;
   yield* actionRow(m, c);
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
   yield row(c, 'Status', `${verdict}${operationsNote(m, c)}`);
-  const by = s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : s.method === 'eth_simulateV1' ? c.dim(' (the outcome and its events: no call tree)') : ''}`;
+  const by = r?.at === 'position' ? `txray's own EVM on the parent block's state and the block's earlier transactions ${c.dim('(no node tracer starts between two transactions)')}` : s.method === 'local' ? `txray's own EVM on the node's state ${c.dim('(the node has no call tracer)')}` : `${s.method}${s.method === 'eth_call' ? c.dim(' (the outcome only: no call tree)') : s.method === 'eth_simulateV1' ? c.dim(' (the outcome and its events: no call tree)') : ''}`;
   yield row(c, 'Simulated by', by);
   if (s.signed && m.hash !== null) yield row(c, 'Hash if sent', m.hash);
   if (s.overrides !== null) {
@@ -400,6 +404,7 @@ function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
     yield* simulationHead(m, m.simulation, o);
     yield* transactionRows(m, o);
     if (m.status === 'reverted') yield* failureRows(m, o);
+    yield* renderComparison(m, c);
     yield* operationRows(m, c);
     if (m.receipt) yield* logRows(m.receipt.logs, o, m);
     return;

@@ -11,7 +11,7 @@
 
 import { checksumAddress } from '../decode/keccak.js';
 import { calledFromChain, type PlacedFrame } from '../render/calledFromChain.js';
-import { describeNetChanges } from '../render/describeNetChanges.js';
+import { changeText, describeNetChanges } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -585,7 +585,9 @@ function header(): HTMLElement {
   if (doc.action) kv(t, 'action', h('strong', {}, doc.action.summary));
   kv(t, 'status', doc.outcome === 'partial' ? `${String(doc.status)}, partial: ${failedCount()}` : String(doc.status));
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
-  if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
+  const rerun = doc.replayOf;
+  if (rerun) kv(t, 're-run of', `${rerun.hash} ${rerun.at === 'position' ? `at its position in block ${groupDigits(big(sim?.block.number ?? '0'))} (index ${String(rerun.transactionIndex)})` : `on the state after block ${groupDigits(big(rerun.at))}`}${rerun.changed ? ', changed' : ''}: nothing was sent`);
+  else if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
   if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
   // What a call returned, as the text view's Returns row says it (cast call prints it too).
   const output = sim?.output ?? root?.output ?? null;
@@ -626,6 +628,30 @@ function header(): HTMLElement {
   // A success that carried a failed operation is not a plain success, at a glance either.
   const badge = doc.outcome === 'partial' ? 'partial' : String(doc.status);
   return h('header', {}, h('h1', {}, h('span', { class: `status ${badge}` }, badge), ' ', h('code', {}, String(doc.hash ?? (sim ? 'simulation' : '')))), warningsList(), t);
+}
+
+/** txray call --tx: the mined outcome beside the new one, as the text view's section says them. */
+function comparisonSection(): HTMLElement | null {
+  const c = doc.comparison;
+  const r = doc.replayOf;
+  if (!c || !r) return null;
+  type Outcome = typeof c.mined;
+  const status = (o: Outcome): string => (o.status === 'success' ? '✔ success' : '✘ reverted');
+  const gas = (o: Outcome): string => (o.gasUsed === null ? '?' : groupDigits(big(o.gasUsed)));
+  const revert = (o: Outcome): string => (o.revert === null ? (o.status === 'success' ? 'none' : 'not known') : (revertWords(o.revert) ?? 'not decoded'));
+  const rows = [
+    ['status', status(c.mined), status(c.now)],
+    ['gas used', gas(c.mined), gas(c.now)],
+    ['revert', revert(c.mined), revert(c.now)],
+    ['logs', String(c.mined.logs), String(c.now.logs)],
+    // The net changes where they differ, as the text view's rows (each holder and asset once).
+    ...(c.netChanges ?? []).map((n) => {
+      const text = (change: string): string => (big(change) === 0n ? 'none' : changeText({ ...n, change: big(change) }, { address: (a) => addressText(a), symbol: escapeText }));
+      return [`net change ${addressText(n.holder)}`, text(n.mined), text(n.now)];
+    }),
+  ];
+  const note = r.reproduced === true ? 'Reproduces the receipt: the same status, gas used and logs (address, topics, data, order).' : r.reproduced === false ? `Differs from the receipt: ${r.differences.join('; ')}` : null;
+  return section('Compared with the mined transaction', tableOf(['', 'mined', 'now'], rows, 'comparison'), note === null ? null : h('p', { class: 'hint' }, note));
 }
 
 /** The input's call, and the calls inside its bytes arguments (a list per level), as the text view shows them. */
@@ -754,6 +780,8 @@ if (root !== null) {
 
 const main = h('main');
 main.append(header());
+const compared = comparisonSection();
+if (compared !== null) main.append(compared);
 for (const s of operationSections()) main.append(s);
 if (root !== null) {
   redraw();

@@ -3,6 +3,7 @@ import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalSimulation } from '../evm/localTrace.js';
 import { isRecord } from '../raw/hex.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
+import { overrideReader } from '../evm/overrideReader.js';
 import { nodeReader } from './nodeReader.js';
 
 export async function runCall(client: RpcClient, call: Record<string, unknown>, block: string, overrides: Readonly<Record<string, unknown>> | null, deadline: AbortSignal, opts: LocalOptions): Promise<LocalSimulation> {
@@ -13,5 +14,5 @@ export async function runCall(client: RpcClient, call: Record<string, unknown>, 
   const { simulateLocally } = await loadLocalTrace();
   const h = await header;
   if (!isRecord(h)) throw new Error(`the node has no block ${block}`);
-  return simulateLocally(nodeReader(client, block, deadline), call, { header: h, chainId: await chainId }, overrides, opts);
+  return simulateLocally(overrideReader(nodeReader(client, block, deadline), overrides), call, { header: h, chainId: await chainId }, opts);
 }

@@ -110,7 +110,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('txray completions %s', (shell) 
 
 test('zsh: a value name with a colon (<addr:hex>) is not cut into a command', () => {
   const text = spawnSync('cat', [scripts.zsh!], { encoding: 'utf8' }).stdout;
-  expect(text).toContain("--override-code'[simulate with this runtime code, repeatable]:addr/hex: '");
+  expect(text).toContain("--override-code'[simulate with this runtime code]:addr/code: '");
   expect(text).not.toMatch(/\]:addr:hex:/);
 });
 

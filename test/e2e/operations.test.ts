@@ -11,8 +11,8 @@ import { type Abi, decodeErrorResult, decodeEventLog, getAddress, type Hex, pars
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { launchBrowser } from '../../scripts/lib/browser.mjs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { withReport } from '../support/withReport.js';
 import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { makeOperations, MULTICALL3, type OperationsNode } from '../support/operationsNode.js';
@@ -313,13 +313,7 @@ describe('the HTML report', () => {
     const made = await txray(s.hashes.partialBundle, '--html', file, '--quiet');
     expect(made.code).toBe(6);
     const doc = jsonOf(await txray(s.hashes.partialBundle, '--json'));
-    const browser = await launchBrowser(inject('chromiumPath'));
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(`file://${file}`);
-      await page.waitForSelector('html[data-ready="true"]');
+    await withReport(file, async (page, problems) => {
       expect(problems).toEqual([]);
       const section = page.locator('section', { has: page.locator('h2', { hasText: 'User operations (2)' }) });
       const rows = await section.locator('tbody tr').allTextContents();
@@ -331,8 +325,6 @@ describe('the HTML report', () => {
       expect(await page.locator('header').textContent()).toContain('partial: 1 of 2 user operations failed');
       // Not a plain success at a glance either: the badge says partial.
       expect(await page.locator('header h1 .status').textContent()).toBe('partial');
-    } finally {
-      await browser.close();
-    }
+    });
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * An artifact's runtime code with its immutables taken from the code deployed at the address it is
+ * put in (`--override-code <addr>:<artifact>`): solc leaves zeros where a deployment writes each
+ * immutable, always as a PUSH32's operand (the artifact's immutableReferences say where; a Hardhat
+ * artifact does not, and its zero PUSH32s are those places). The deployed code is another build (the
+ * fix is what differs), so places are paired by order among the PUSH32s of both, which holds where
+ * the change adds or removes none: every other PUSH32 (event topics, constants) must then be the same
+ * in both, or nothing is taken rather than a wrong value. The metadata trailer is not code.
+ */
+import { withoutMetadata } from './matchCode.js';
+import type { Hex } from '../raw/types.js';
+
+const PUSH1 = 0x60;
+const PUSH32 = 0x7f;
+
+/** The byte offsets of every PUSH32's operand in `hex` (no 0x), instruction by instruction. */
+function push32Operands(hex: string): number[] {
+  const out: number[] = [];
+  const length = hex.length / 2;
+  for (let pc = 0; pc < length; pc++) {
+    const op = Number.parseInt(hex.slice(pc * 2, pc * 2 + 2), 16);
+    if (op === PUSH32) out.push(pc + 1);
+    if (op >= PUSH1 && op <= PUSH32) pc += op - PUSH1 + 1;
+  }
+  return out;
+}
+
+const operand = (hex: string, at: number): string => hex.slice(at * 2, at * 2 + 64);
+
+/** `code` with its immutables from `deployed`; `masks` the artifact's 32-byte immutable ranges (none: its zero PUSH32s). A string says why it cannot be done. */
+export function fillImmutables(code: Hex, masks: ReadonlyArray<readonly [number, number]>, deployed: Hex): Hex | string {
+  const mine = code.slice(2).toLowerCase();
+  const body = withoutMetadata(mine);
+  const ours = push32Operands(body);
+  const wide = masks.filter(([, length]) => length === 32).map(([start]) => start);
+  const sites = new Set(masks.length > 0 ? wide : ours.filter((at) => /^0+$/.test(operand(body, at))));
+  if (sites.size === 0) return code;
+  const theirBody = withoutMetadata(deployed.slice(2).toLowerCase());
+  if (theirBody.length === 0) return 'there is no code there to take them from';
+  const theirs = push32Operands(theirBody);
+  if (theirs.length !== ours.length || ![...sites].every((at) => ours.includes(at))) return 'its PUSH32 instructions do not pair with the artifact\'s';
+  let out = mine;
+  for (let i = 0; i < ours.length; i++) {
+    const at = ours[i]!;
+    const value = operand(theirBody, theirs[i]!);
+    if (!sites.has(at)) {
+      if (operand(body, at) !== value) return 'its PUSH32 constants differ from the artifact\'s';
+      continue;
+    }
+    out = `${out.slice(0, at * 2)}${value}${out.slice(at * 2 + 64)}`;
+  }
+  return `0x${out}`;
+}

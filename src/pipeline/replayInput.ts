@@ -1,0 +1,81 @@
+/**
+ * `txray call --tx <hash>`: the mined transaction asked for (with its receipt, one batch), and the call
+ * input it makes: its own sender, target, value, input and gas limit, each replaced where an option
+ * gives another. Unknown to the node is exit 3; a pending one has no position to run at.
+ */
+import { NotFound, RpcFailure, UsageError } from '../errors.js';
+import { shortHash } from '../format/format.js';
+import { isAddress, isData, isQuantity, isRecord } from '../raw/hex.js';
+import type { Hex } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import type { CallInput } from './planCall.js';
+
+/** What a re-run starts from and where it runs. */
+export interface ReplayPlan {
+  readonly hash: Hex;
+  /** The transaction and its receipt as the node gave them (the receipt null while pending). */
+  readonly tx: Readonly<Record<string, unknown>>;
+  readonly receipt: Readonly<Record<string, unknown>> | null;
+  readonly blockNumber: bigint | null;
+  readonly transactionIndex: number | null;
+  /** 'position': where it was mined; else the block asked for (--block). */
+  readonly at: string;
+  /** Anything differs from the mined transaction (a field, the input, an override). */
+  readonly changed: boolean;
+  /** --from names another sender. */
+  readonly anotherSender: boolean;
+}
+
+/** The transaction and its receipt; exit 3 where the node does not know it. */
+async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; receipt: Record<string, unknown> | null }> {
+  const answers = await client.batch([{ method: 'eth_getTransactionByHash', params: [hash] }, { method: 'eth_getTransactionReceipt', params: [hash] }], deadlineSignal(timeoutMs));
+  const [tx, receipt] = answers.map((a) => {
+    if ('error' in a) throw new RpcFailure('rpc-error', `${client.where}: ${a.error}`);
+    return a.result;
+  });
+  if (tx === null || tx === undefined) throw new NotFound(`${client.where} does not know transaction ${hash}: wrong chain, not broadcast yet, or dropped; nothing was run.`);
+  if (!isRecord(tx) || !isAddress(tx.from) || !isData(tx.input) || !isQuantity(tx.gas) || !isQuantity(tx.value)) throw new RpcFailure('malformed', `${client.where} gave a malformed transaction for ${hash}.`);
+  return { tx, receipt: isRecord(receipt) ? receipt : null };
+}
+
+/** The call input of `--tx` (`given` as parsed), and the plan of the re-run, once the transaction is fetched. */
+export async function replayInput(client: RpcClient, given: CallInput, timeoutMs: number): Promise<{ readonly input: CallInput; readonly replay: Omit<ReplayPlan, 'changed'> }> {
+  const asked = given.replay!;
+  const { tx, receipt } = await fetchMined(client, asked.hash, timeoutMs);
+  const mined = isQuantity(tx.blockNumber) && isQuantity(tx.transactionIndex);
+  if (!mined && given.block === 'position') throw new UsageError(`transaction ${shortHash(asked.hash)} is pending: it has no position in a block yet; run it on the pending state with --block pending.`);
+  if (mined && receipt === null) throw new RpcFailure('malformed', `${client.where} gave no receipt for the mined transaction ${asked.hash}.`);
+  const to = isAddress(tx.to) ? (tx.to.toLowerCase() as Hex) : null;
+  if (to === null && (given.sig !== undefined || given.data !== undefined)) throw new UsageError('--tx: that transaction creates a contract; its init code runs as it is (no new input).');
+  const input: CallInput = {
+    ...given,
+    to,
+    from: asked.from ? given.from : (tx.from as Hex).toLowerCase() as Hex,
+    value: asked.value ? given.value : BigInt(tx.value as string),
+    gasLimit: given.gasLimit ?? BigInt(tx.gas as string),
+    // A new input replaces the mined one; a creation's input is its init code.
+    ...(given.sig === undefined && given.data === undefined ? (to === null ? { create: tx.input as Hex } : { data: tx.input as Hex }) : {}),
+  };
+  const replay = {
+    hash: asked.hash,
+    tx,
+    receipt,
+    blockNumber: mined ? BigInt(tx.blockNumber as string) : null,
+    transactionIndex: mined ? Number(BigInt(tx.transactionIndex as string)) : null,
+    at: given.block,
+    anotherSender: asked.from && given.from.toLowerCase() !== (tx.from as string).toLowerCase(),
+  };
+  return { input, replay };
+}
+
+/** Whether the call to run differs from the mined transaction in any way. */
+export function isChanged(call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, tx: Readonly<Record<string, unknown>>): boolean {
+  const same = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+  const quantity = (a: unknown, b: unknown): boolean => isQuantity(a) && isQuantity(b) && BigInt(a) === BigInt(b);
+  return overrides !== null || !same(call.from, tx.from) || !quantity(call.value, tx.value) || !quantity(call.gas, tx.gas) || !same(call.data, tx.input);
+}
+
+/** The block a re-run's state is read at before it runs: its parent block at its position, else the one asked. */
+export const stateBlockOf = (replay: Pick<ReplayPlan, 'at' | 'blockNumber'>): string =>
+  replay.at === 'position' ? `0x${(replay.blockNumber! - 1n).toString(16)}` : replay.at === 'default' ? 'latest' : replay.at;

@@ -1,0 +1,45 @@
+/**
+ * --override-code from an artifact or a contract name, made into runtime code: a name is looked up in
+ * the project's build (before any request: a name it lacks is exit 2), then each artifact's immutables
+ * are taken from the code at its address (one batch of eth_getCode at the block the run starts from).
+ */
+import type { Artifact } from '../decode/abiIndex.js';
+import { UsageError } from '../errors.js';
+import type { ArtifactCode } from '../cli/parseOverrideCode.js';
+import { fillImmutables } from '../locate/fillImmutables.js';
+import { escapeShort } from '../raw/escape.js';
+import type { Hex } from '../raw/types.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
+import { codesAt } from './codesAt.js';
+import type { CodeOverride } from './planCall.js';
+
+/** Each override's artifact code: the file's, or the project's contract of that name (exit 2 where it has none, or several that differ). */
+export function namedCodes(codes: readonly CodeOverride[], artifacts: readonly Artifact[]): Array<{ readonly address: Hex; readonly artifact: ArtifactCode }> {
+  return codes.map(({ address, source }) => {
+    if (source.kind === 'artifact') return { address, artifact: source.artifact };
+    const found = artifacts.filter((a) => a.source === 'project' && a.name === source.name && a.deployedBytecode !== undefined);
+    const name = escapeShort(source.name, 60);
+    if (found.length === 0) throw new UsageError(`--override-code: the project in the working directory has no contract ${name} with runtime code in its build (forge build, or give an artifact file or hex).`);
+    if (new Set(found.map((a) => a.deployedBytecode)).size > 1) throw new UsageError(`--override-code: the project has ${found.length} contracts named ${name}; give its artifact file instead.`);
+    return { address, artifact: { name: found[0]!.name, code: found[0]!.deployedBytecode!, masks: found[0]!.runtimeMasks ?? [] } };
+  });
+}
+
+/** `overrides` with each artifact's code set, its immutables from the code at `block`. */
+export async function resolveCodes(
+  connect: () => Promise<RpcClient>,
+  named: ReadonlyArray<{ readonly address: Hex; readonly artifact: ArtifactCode }>,
+  overrides: Readonly<Record<string, Record<string, unknown>>> | null,
+  block: string,
+  timeoutMs: number,
+): Promise<Record<string, Record<string, unknown>> | null> {
+  if (named.length === 0) return overrides === null ? null : { ...overrides };
+  const deployed = await codesAt(await connect(), named.map((n) => n.address), block, timeoutMs);
+  const out: Record<string, Record<string, unknown>> = { ...(overrides ?? {}) };
+  for (const { address, artifact } of named) {
+    const filled = fillImmutables(artifact.code, artifact.masks, deployed.get(address) ?? '0x');
+    if (!filled.startsWith('0x')) throw new UsageError(`--override-code ${address}: the immutables of ${escapeShort(artifact.name, 60)} could not be taken from the code at that address (${filled}); give the code as hex.`);
+    out[address] = { ...(out[address] ?? {}), code: filled };
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/** --json's `replayOf` and `comparison` (`txray call --tx`), absent from every other document. */
+import type { OutcomeFacts } from '../model/replayFacts.js';
+import { decodedRevertJson, type RevertJson } from '../model/decodeRevert.js';
+import type { InspectModel } from '../model/types.js';
+import type { Hex } from '../raw/types.js';
+import { comparisonOf, netChangeDifferences } from './comparisonOf.js';
+
+export interface JsonOutcome {
+  readonly status: 'success' | 'reverted';
+  /** Decimal, after refunds, as the receipt counts it. */
+  readonly gasUsed: string | null;
+  readonly revert: RevertJson | null;
+  readonly logs: number;
+}
+
+export interface JsonReplay {
+  readonly replayOf: {
+    readonly hash: Hex;
+    readonly blockNumber: string | null;
+    readonly transactionIndex: number | null;
+    /** "position", or the block it ran on (decimal). */
+    readonly at: string;
+    readonly changed: boolean;
+    /** Unchanged at its position: whether the run reproduced the receipt (status, gas used, logs); else null. */
+    readonly reproduced: boolean | null;
+    readonly differences: readonly string[];
+    readonly replayedBefore: number;
+  };
+  readonly comparison: { readonly mined: JsonOutcome; readonly now: JsonOutcome; readonly netChanges: readonly JsonNetChangeDifference[] } | null;
+}
+
+/** A holder's net change of one asset where the two runs differ: signed, base units, decimal (0 where a run has none). */
+export interface JsonNetChangeDifference {
+  readonly holder: Hex;
+  readonly asset: 'ETH' | Hex;
+  readonly standard: string;
+  readonly tokenId?: string;
+  readonly symbol?: string;
+  readonly decimals?: number;
+  readonly mined: string;
+  readonly now: string;
+}
+
+const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
+  status: o.status,
+  gasUsed: o.gasUsed === null ? null : o.gasUsed.toString(),
+  revert: o.revert === null ? null : decodedRevertJson(o.revert.decoded),
+  logs: o.logs,
+});
+
+/** The two fields, or nothing for a document that is no re-run. */
+export function comparisonJson(m: InspectModel): Partial<JsonReplay> {
+  const r = m.simulation?.replay;
+  if (r === undefined) return {};
+  const cmp = comparisonOf(m);
+  return {
+    replayOf: {
+      hash: r.hash,
+      blockNumber: r.blockNumber === null ? null : r.blockNumber.toString(),
+      transactionIndex: r.transactionIndex,
+      at: r.at === 'position' ? 'position' : m.simulation!.block.number.toString(),
+      changed: r.changed,
+      reproduced: r.mismatch === null ? null : r.mismatch.length === 0,
+      differences: r.mismatch ?? [],
+      replayedBefore: r.replayed,
+    },
+    comparison: cmp === null ? null : { mined: outcomeJson(cmp.mined), now: outcomeJson(cmp.now), netChanges: netChangeDifferences(cmp).map((n) => ({ ...n, mined: n.mined.toString(), now: n.now.toString() })) },
+  };
+}
