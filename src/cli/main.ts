@@ -18,10 +18,11 @@ import { runInOrder } from '../rpc/runInOrder.js';
 import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs, VERSION } from './createProgram.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { type CallInput, planCall } from '../pipeline/planCall.js';
-import { isChanged, replayInput, type ReplayPlan, stateBlockOf } from '../pipeline/replayInput.js';
+import { isChanged, replayInput, stateBlockOf } from '../pipeline/replayInput.js';
+import type { ReplayPlan } from '../sources/replayPlan.js';
 import { namedCodes, resolveCodes } from '../pipeline/resolveCodes.js';
 import type { Decoder, DecoderOptions } from '../decode/createDecoder.js';
-import type { RunSeams } from '../record/runReplay.js';
+import type { RunSeams } from './runReplay.js';
 import type { Recorder } from '../record/createRecorder.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingMeta } from '../record/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
@@ -136,11 +137,11 @@ function proxyLines(opts: InspectOptions): string[] {
 }
 
 /**
- * `seams`: set by `txray replay` (src/record/runReplay.ts), whose run reads the recording instead of the
+ * `seams`: set by `txray replay` (src/cli/runReplay.ts), whose run reads the recording instead of the
  * node, the services and the disk.
  */
 export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}): Promise<number> {
-  if (argv[0] === 'replay') return (await import('../record/runReplay.js')).runReplay(argv.slice(1), io, main);
+  if (argv[0] === 'replay') return (await import('./runReplay.js')).runReplay(argv.slice(1), io, main);
   const recording: { done?: (code: number) => Promise<number> } = {};
   const code = await runMain(argv, io, seams, recording);
   return recording.done === undefined ? code : recording.done(code);
@@ -166,7 +167,7 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
     log.debugOn = given.opts.debug;
     log.secrets = secretsOfRun(given.opts);
     const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
-    const seam = record === undefined && seams.replay === undefined ? null : (await import('../record/seamsOf.js')).seamsOf(given.opts, record !== undefined, seams.replay, log.secrets);
+    const seam = record === undefined && seams.replay === undefined ? null : (await import('./seamsOf.js')).seamsOf(given.opts, record !== undefined, seams.replay, log.secrets);
     const opts = seam?.opts ?? given.opts;
     if (seam?.recorder != null) recording.done = recordingWriter(seam.recorder, record!, argv, given.stdin, opts, log);
     if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);

@@ -1,5 +1,5 @@
 /** `txray call --tx`: a model's outcome in the comparison's terms (status, gas used, logs, revert, net changes). */
-import type { OutcomeFacts } from './replayFacts.js';
+import type { OutcomeFacts } from './types.js';
 import type { InspectModel } from './types.js';
 
 /** A model's outcome as the comparison reads it (a mined one's gas and logs from its receipt). */

@@ -1,4 +1,3 @@
-import type { ReplayFacts } from './replayFacts.js';
 import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
@@ -229,7 +228,7 @@ export interface Simulation {
   readonly signed: boolean;
   /** eth_call's return data, when no tracer answered (with a tree, the root call holds it). */
   readonly output: Hex | null;
-  /** `txray call --tx`: the mined transaction it ran again (model/replayFacts.ts). */
+  /** `txray call --tx`: the mined transaction it ran again (below). */
   readonly replay?: ReplayFacts;
 }
 
@@ -658,3 +657,35 @@ export type RevertJson =
   | { readonly kind: 'text'; readonly text: string }
   | ({ readonly kind: 'custom'; readonly selector: Hex; readonly data: Hex } & Partial<Decoded>)
   | { readonly kind: 'empty' };
+
+/** `txray call --tx`: what the model says of the mined transaction a simulation ran again. */
+/** An outcome as the comparison reads it: the mined one from its receipt, the new one from the run. */
+export interface OutcomeFacts {
+  readonly status: Extract<Status, 'success' | 'reverted'>;
+  /** After refunds, as the receipt counts it. */
+  readonly gasUsed: bigint | null;
+  readonly logs: number;
+  /** Its revert data decoded; null for a success, or where it could not be had (`revertUnknown`). */
+  readonly revert: { readonly data: Hex; readonly decoded: DecodedRevert } | null;
+  /** Reverted, and no tracer nor local run gave its revert data. */
+  readonly revertUnknown?: true;
+  /** Every holder's net movement per asset (the action stage's); null where not known. */
+  readonly netChanges: readonly NetChange[] | null;
+}
+
+export interface ReplayFacts {
+  readonly hash: Hex;
+  /** Null for a pending transaction (run at --block). */
+  readonly blockNumber: bigint | null;
+  readonly transactionIndex: number | null;
+  /** 'position': where it was mined; else the block asked for, as --block gave it. */
+  readonly at: string;
+  /** Anything differs from the mined transaction (a field, the input, an override). */
+  readonly changed: boolean;
+  /** At its position: where the run differs from the receipt (empty: it reproduced it); null elsewhere, or when changed. */
+  readonly mismatch: readonly string[] | null;
+  /** The block's earlier transactions replayed before it (at its position). */
+  readonly replayed: number;
+  /** The mined outcome; null while it is pending (no receipt). Set by the comparison stage (compareMined.ts). */
+  readonly mined: OutcomeFacts | null;
+}

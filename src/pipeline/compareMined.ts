@@ -8,7 +8,7 @@
 import { outcomeOf } from '../model/outcomeOf.js';
 import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
-import type { ReplayPlan } from './replayInput.js';
+import type { ReplayPlan } from '../sources/replayPlan.js';
 
 /** Whether the mined transaction must be looked up for the comparison (it was not reproduced as it is). */
 export function needsMined(model: InspectModel, replay: ReplayPlan | undefined): boolean {

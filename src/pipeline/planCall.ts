@@ -8,7 +8,7 @@ import { type AbiIndex, signatureOf } from '../decode/abiIndex.js';
 import { encodeCall, encodeCreate, parseSignature } from '../decode/encodeCall.js';
 import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
 import type { Hex } from '../raw/types.js';
-import type { CodeSource } from '../cli/parseOverrideCode.js';
+import type { CodeSource } from './codeSource.js';
 import type { CallPlan } from './simulateCall.js';
 
 export interface CallInput {

@@ -10,22 +10,8 @@ import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { CallInput } from './planCall.js';
+import type { ReplayPlan } from '../sources/replayPlan.js';
 
-/** What a re-run starts from and where it runs. */
-export interface ReplayPlan {
-  readonly hash: Hex;
-  /** The transaction and its receipt as the node gave them (the receipt null while pending). */
-  readonly tx: Readonly<Record<string, unknown>>;
-  readonly receipt: Readonly<Record<string, unknown>> | null;
-  readonly blockNumber: bigint | null;
-  readonly transactionIndex: number | null;
-  /** 'position': where it was mined; else the block asked for (--block). */
-  readonly at: string;
-  /** Anything differs from the mined transaction (a field, the input, an override). */
-  readonly changed: boolean;
-  /** --from names another sender. */
-  readonly anotherSender: boolean;
-}
 
 /** The transaction and its receipt; exit 3 where the node does not know it. */
 async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; receipt: Record<string, unknown> | null }> {

@@ -5,7 +5,7 @@
  */
 import type { Artifact } from '../decode/abiIndex.js';
 import { UsageError } from '../errors.js';
-import type { ArtifactCode } from '../cli/parseOverrideCode.js';
+import type { ArtifactCode } from './codeSource.js';
 import { fillImmutables } from '../locate/fillImmutables.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';

@@ -8,7 +8,7 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { compareMined, needsMined } from './compareMined.js';
-import type { ReplayPlan } from './replayInput.js';
+import type { ReplayPlan } from '../sources/replayPlan.js';
 import { Interrupted } from '../errors.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';

@@ -17,9 +17,9 @@ import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
 import { fetchSimulation, type SimulationAnswers } from '../sources/fetchSimulation.js';
 import { fetchAtPosition, type PositionAnswers } from '../sources/fetchAtPosition.js';
-import type { ReplayFacts } from '../model/replayFacts.js';
+import type { ReplayFacts } from '../model/types.js';
 import { treeOf } from './modelAnswers.js';
-import type { ReplayPlan } from './replayInput.js';
+import type { ReplayPlan } from '../sources/replayPlan.js';
 import { stateOf } from './stateOf.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */

@@ -1,5 +1,5 @@
 /** --json's `replayOf` and `comparison` (`txray call --tx`), absent from every other document. */
-import type { OutcomeFacts } from '../model/replayFacts.js';
+import type { OutcomeFacts } from '../model/types.js';
 import { decodedRevertJson, type RevertJson } from '../model/decodeRevert.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';

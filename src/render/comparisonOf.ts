@@ -2,7 +2,7 @@
  * `txray call --tx`: the mined outcome and the new one side by side, as every view tells them (text,
  * JSON, HTML): status, gas used (after refunds, as a receipt counts it), the revert and the number of logs.
  */
-import type { OutcomeFacts } from '../model/replayFacts.js';
+import type { OutcomeFacts } from '../model/types.js';
 import type { InspectModel, NetChange } from '../model/types.js';
 import { outcomeOf } from '../model/outcomeOf.js';
 import { describeRevert } from '../model/decodeRevert.js';

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { groupDigits, shortHash } from '../format/format.js';
 import type { InspectModel } from '../model/types.js';
-import type { OutcomeFacts } from '../model/replayFacts.js';
+import type { OutcomeFacts } from '../model/types.js';
 import { comparisonOf, type NetChangeDifference, netChangeDifferences, revertWords } from './comparisonOf.js';
 import { changeText } from './describeNetChanges.js';
 import { escapeText } from '../raw/escape.js';

@@ -6,7 +6,7 @@
 import type { LocalTrace } from '../evm/localTrace.js';
 import { isRecord } from '../raw/hex.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import type { ReplayPlan } from '../pipeline/replayInput.js';
+import type { ReplayPlan } from './replayPlan.js';
 import type { SimulationAnswers } from './fetchSimulation.js';
 import { runAtPosition } from './runAtPosition.js';
 

@@ -4,11 +4,11 @@
  * recorded again). The disk cache of --online is left aside by both, so that every answer passes the seam.
  */
 import type { DecoderOptions } from '../decode/createDecoder.js';
-import type { InspectOptions } from '../cli/parseOptions.js';
+import type { InspectOptions } from './parseOptions.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import type { OnlineGet } from '../rpc/fetchOnline.js';
-import { createRecorder, type Recorder } from './createRecorder.js';
-import type { Replayer } from './createReplayer.js';
+import { createRecorder, type Recorder } from '../record/createRecorder.js';
+import type { Replayer } from '../record/createReplayer.js';
 
 export interface Seams {
   readonly opts: InspectOptions;

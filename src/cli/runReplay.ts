@@ -9,15 +9,15 @@ import { ExitCode } from '../exitCodes.js';
 import { RpcFailure, UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
-import { errorCodeName, errorMessage, exitCodeForError } from '../cli/errorWords.js';
-import { type Io, type OutStream, SafeWriter } from '../cli/io.js';
-import { jsonIndent } from '../cli/writeOutcomes.js';
-import { VERSION } from '../cli/createProgram.js';
-import { createReplayer, type Replayer } from './createReplayer.js';
-import { readRecording } from './readRecording.js';
-import type { Recording } from './types.js';
-import { REPLAY_OPTIONS } from './replayOptions.js';
-import { withoutOptions } from './withoutOptions.js';
+import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
+import { type Io, type OutStream, SafeWriter } from './io.js';
+import { jsonIndent } from './writeOutcomes.js';
+import { VERSION } from './createProgram.js';
+import { createReplayer, type Replayer } from '../record/createReplayer.js';
+import { readRecording } from '../record/readRecording.js';
+import type { Recording } from '../record/types.js';
+import { REPLAY_OPTIONS } from '../record/replayOptions.js';
+import { withoutOptions } from '../record/withoutOptions.js';
 
 export interface RunSeams {
   readonly replay?: Replayer;
