@@ -164,6 +164,39 @@ export interface LocalEvm {
   readonly runRaw: (raw: Json, guessing?: boolean) => Promise<RunResult>;
 }
 
+/**
+ * The block's transactions as the node gave them, made EthereumJS transactions once each (a replay runs
+ * each in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
+ * and rebuilds that copy's parameter tables, which cost most of a small transfer's run: the first
+ * transaction's copy, its tables built, is handed to all the others as it is (no transaction changes it;
+ * runTx only sets its hardfork to the block's, which it already is).
+ */
+function transactionsOf(common: Common): (raw: Json) => Promise<EvmTx> {
+  const made = new WeakMap<Json, Promise<EvmTx>>();
+  let shared: Common | null = null;
+  const make = async (raw: Json): Promise<EvmTx> => {
+    const t = await createTxFromRPC(raw as never, { common: shared ?? common, freeze: false });
+    if (shared === null) {
+      const rules = t.common;
+      rules.copy = () => rules;
+      rules.updateParams = () => undefined;
+      shared = rules;
+    }
+    // The sender the node names: recovering it from the signature costs more than the rest of a small
+    // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
+    if (isAddress(raw.from)) {
+      const sender = createAddressFromString(raw.from);
+      t.getSenderAddress = () => sender;
+    }
+    return t;
+  };
+  return (raw) => {
+    let p = made.get(raw);
+    if (p === undefined) made.set(raw, (p = make(raw)));
+    return p;
+  };
+}
+
 /** The EVM set up on the state `reader` reads, with `header` as its block context, on chain `chainId`. */
 export async function createLocalEvm(reader: StateReader, header: Json, chainId: number): Promise<LocalEvm> {
   const common = commonFor(chainId, header);
@@ -173,14 +206,9 @@ export async function createLocalEvm(reader: StateReader, header: Json, chainId:
   for (const op of CALL_OPS) wrapOpcode(vm, op, (r) => shareJumpAnalysis(r.interpreter), null);
   const block = blockContext(header, common);
   const run = async (t: EvmTx, skipNonce = false): Promise<RunResult> => runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
+  const txOf = transactionsOf(common);
   const runRaw = async (raw: Json, guessing = false): Promise<RunResult> => {
-    const t = await createTxFromRPC(raw as never, { common, freeze: false });
-    // The sender the node names: recovering it from the signature costs more than the rest of a small
-    // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
-    if (isAddress(raw.from)) {
-      const sender = createAddressFromString(raw.from);
-      t.getSenderAddress = () => sender;
-    }
+    const t = await txOf(raw);
     // On guesses (see NodeState.guess) a nonce or a balance is often not the real one yet.
     return guessing ? runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce: true, skipBalance: true }) : run(t);
   };
