@@ -5,6 +5,7 @@
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { isAddress } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
@@ -30,14 +31,40 @@ function hardforkOf(header: Json): string {
 
 const KNOWN_CHAINS: Readonly<Record<number, typeof Mainnet>> = { 1: Mainnet, 11155111: Sepolia, 17000: Holesky, 560048: Hoodi };
 
+/** Inputs longer than this are hashed afresh each time (code, call data): what repeats is short. */
+const REMEMBERED_INPUT = 128;
+/** At most this many hashes are remembered (then the memory starts over). */
+const REMEMBERED_HASHES = 1 << 16;
+
+/**
+ * keccak256 for one EVM, remembering its answers for short inputs: contracts hash the same few keys
+ * over and over (a mapping's slot is hashed at each read and each write of it, in every transaction of
+ * a replayed block: a block of transfers from one sender hashes its balance's key hundreds of times),
+ * and in a process this short the hash runs mostly unoptimised. Each caller gets its own copy.
+ */
+function rememberingKeccak(): (data: Uint8Array) => Uint8Array {
+  const known = new Map<string, Uint8Array>();
+  return (data) => {
+    if (data.length > REMEMBERED_INPUT) return keccak_256(data);
+    const key = Buffer.from(data.buffer, data.byteOffset, data.length).toString('latin1');
+    let hash = known.get(key);
+    if (hash === undefined) {
+      if (known.size >= REMEMBERED_HASHES) known.clear();
+      known.set(key, (hash = keccak_256(data)));
+    }
+    return hash.slice();
+  };
+}
+
 /**
  * Mainnet and the public testnets: the hardfork by block number and time, as their clients decide it;
  * any other chain (anvil, Hardhat, devnets): by what the header carries.
  */
 function commonFor(chainId: number, header: Json): Common {
   const known = KNOWN_CHAINS[chainId];
-  if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header) });
-  const common = new Common({ chain: known });
+  const customCrypto = { keccak256: rememberingKeccak() };
+  if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header), customCrypto });
+  const common = new Common({ chain: known, customCrypto });
   common.setHardforkBy({ blockNumber: BigInt(header.number as string), timestamp: BigInt(header.timestamp as string) });
   return common;
 }
@@ -135,8 +162,7 @@ const patched = new WeakSet<object>();
  * EVM makes a new interpreter for every message inside its own call, with no hook between the two, so
  * no single instance can be patched before it runs. That is safe: an interpreter of an EVM not set up
  * here (none exists in txray today) calls the original analysis unchanged, and an EVM's cache lives and
- * dies with that EVM. The prototype is reached from the first frame that makes a call, before its child
- * starts.
+ * dies with that EVM. The prototype is reached from the first PUSH the EVM runs (see reachInterpreter).
  */
 function shareJumpAnalysis(interpreter: object): void {
   const proto: { _getValidJumpDestinations?: JumpAnalysis } = Object.getPrototypeOf(interpreter);
@@ -152,7 +178,26 @@ function shareJumpAnalysis(interpreter: object): void {
   };
 }
 
-const CALL_OPS = [0xf1, 0xf2, 0xf4, 0xfa] as const;
+/**
+ * Hand `reached` the interpreter of the first frame that runs a PUSH (PUSH0 to PUSH32). The analysis
+ * runs at a frame's first JUMP or JUMPI, and code reaches a jump only after a PUSH of its destination:
+ * so even the first frame's analysis is shared, and a run of contracts that make no call (a block of
+ * token transfers) shares it too. Each PUSH's own handler is put back after its first run, unless
+ * something wrapped it since (then this one stays, and costs a check).
+ */
+function reachInterpreter(vm: VM, reached: (interpreter: object) => void): void {
+  for (let op = 0x5f; op <= 0x7f; op++) {
+    const entry = opcodeTable(vm)[op];
+    if (entry === undefined) continue;
+    const original = entry.opHandler;
+    const once: OpEntry['opHandler'] = (runState, common) => {
+      reached(runState.interpreter);
+      if (entry.opHandler === once) entry.opHandler = original;
+      return original(runState, common);
+    };
+    entry.opHandler = once;
+  }
+}
 
 export interface LocalEvm {
   readonly common: Common;
@@ -203,7 +248,7 @@ export async function createLocalEvm(reader: StateReader, header: Json, chainId:
   const state = new NodeState(reader, { common });
   const vm = await createVM({ common, stateManager: state, blockchain: readerBlockchain(reader) as never });
   sharing.set(vm.evm, new WeakMap());
-  for (const op of CALL_OPS) wrapOpcode(vm, op, (r) => shareJumpAnalysis(r.interpreter), null);
+  reachInterpreter(vm, shareJumpAnalysis);
   const block = blockContext(header, common);
   const run = async (t: EvmTx, skipNonce = false): Promise<RunResult> => runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
   const txOf = transactionsOf(common);
