@@ -5,9 +5,8 @@
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { isAddress } from '../raw/hex.js';
-import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
+import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, keccak_256, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
 import type { Hex } from '../raw/types.js';
