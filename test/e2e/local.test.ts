@@ -224,6 +224,14 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     // tx, receipt, the two refused tracers, block, chain id, access list, the first reads, then what the
     // replay reads in a batch or two (not one request per slot: 100 holders' balances).
     expect(httpRequests).toBeLessThanOrEqual(14);
+    // The state diff after that replay (its guesses were the node's values: new holders' empty balances) is the prestateTracer's.
+    const withState = jsonOf(await runTxray([hash, '-r', far.url, '--json', '--state'], {}, undefined, project));
+    const gethState = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
+    const sorted = (rows: unknown[]) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(withState.stateSource).toBe('local');
+    expect(withState.storageChanges.length).toBeGreaterThan(0);
+    expect(sorted(withState.storageChanges)).toEqual(sorted(gethState.storageChanges));
+    expect(sorted(withState.balanceChanges)).toEqual(sorted(gethState.balanceChanges));
     far.requests.length = 0;
     const text = await runTxray([hash, '-r', far.url], {}, undefined, project);
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
