@@ -114,8 +114,11 @@ const oneNoble = {
     const home = packageRoot('@ethereumjs/util');
     const versions = new Map();
     b.onResolve({ filter: /^@noble\/(hashes|curves)(\/|$)/ }, async (args) => {
-      if (args.pluginData?.oneNoble || !/[\\/]node_modules[\\/]@ethereumjs[\\/]/.test(args.importer)) return undefined;
+      // src/evm/evmEngine.ts hands txray's EVM code the EVM's own keccak: that copy, whatever its version.
+      const engine = /[\\/]src[\\/]evm[\\/]evmEngine\.ts$/.test(args.importer);
+      if (args.pluginData?.oneNoble || !(engine || /[\\/]node_modules[\\/]@ethereumjs[\\/]/.test(args.importer))) return undefined;
       const found = await b.resolve(args.path, { resolveDir: home, kind: args.kind, pluginData: { oneNoble: true } });
+      if (engine) return found;
       const mine = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: { oneNoble: true } });
       const versionOf = (file) => {
         const root = /^(.*[\\/]node_modules[\\/]@noble[\\/][^\\/]+)[\\/]/.exec(file)?.[1];

@@ -6,7 +6,7 @@
  */
 import type { VM } from '@ethereumjs/vm';
 import { isAddress } from '../raw/hex.js';
-import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, Mainnet, runTx, Sepolia } from './evmEngine.js';
+import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, keccak_256, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
 import type { Hex } from '../raw/types.js';
@@ -30,14 +30,40 @@ function hardforkOf(header: Json): string {
 
 const KNOWN_CHAINS: Readonly<Record<number, typeof Mainnet>> = { 1: Mainnet, 11155111: Sepolia, 17000: Holesky, 560048: Hoodi };
 
+/** Inputs longer than this are hashed afresh each time (code, call data): what repeats is short. */
+const REMEMBERED_INPUT = 128;
+/** At most this many hashes are remembered (then the memory starts over). */
+const REMEMBERED_HASHES = 1 << 16;
+
+/**
+ * keccak256 for one EVM, remembering its answers for short inputs: contracts hash the same few keys
+ * over and over (a mapping's slot is hashed at each read and each write of it, in every transaction of
+ * a replayed block: a block of transfers from one sender hashes its balance's key hundreds of times),
+ * and in a process this short the hash runs mostly unoptimised. Each caller gets its own copy.
+ */
+function rememberingKeccak(): (data: Uint8Array) => Uint8Array {
+  const known = new Map<string, Uint8Array>();
+  return (data) => {
+    if (data.length > REMEMBERED_INPUT) return keccak_256(data);
+    const key = Buffer.from(data.buffer, data.byteOffset, data.length).toString('latin1');
+    let hash = known.get(key);
+    if (hash === undefined) {
+      if (known.size >= REMEMBERED_HASHES) known.clear();
+      known.set(key, (hash = keccak_256(data)));
+    }
+    return hash.slice();
+  };
+}
+
 /**
  * Mainnet and the public testnets: the hardfork by block number and time, as their clients decide it;
  * any other chain (anvil, Hardhat, devnets): by what the header carries.
  */
 function commonFor(chainId: number, header: Json): Common {
   const known = KNOWN_CHAINS[chainId];
-  if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header) });
-  const common = new Common({ chain: known });
+  const customCrypto = { keccak256: rememberingKeccak() };
+  if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header), customCrypto });
+  const common = new Common({ chain: known, customCrypto });
   common.setHardforkBy({ blockNumber: BigInt(header.number as string), timestamp: BigInt(header.timestamp as string) });
   return common;
 }
@@ -135,8 +161,7 @@ const patched = new WeakSet<object>();
  * EVM makes a new interpreter for every message inside its own call, with no hook between the two, so
  * no single instance can be patched before it runs. That is safe: an interpreter of an EVM not set up
  * here (none exists in txray today) calls the original analysis unchanged, and an EVM's cache lives and
- * dies with that EVM. The prototype is reached from the first frame that makes a call, before its child
- * starts.
+ * dies with that EVM. The prototype is reached from the first PUSH the EVM runs (see reachInterpreter).
  */
 function shareJumpAnalysis(interpreter: object): void {
   const proto: { _getValidJumpDestinations?: JumpAnalysis } = Object.getPrototypeOf(interpreter);
@@ -152,7 +177,26 @@ function shareJumpAnalysis(interpreter: object): void {
   };
 }
 
-const CALL_OPS = [0xf1, 0xf2, 0xf4, 0xfa] as const;
+/**
+ * Hand `reached` the interpreter of the first frame that runs a PUSH (PUSH0 to PUSH32). The analysis
+ * runs at a frame's first JUMP or JUMPI, and code reaches a jump only after a PUSH of its destination:
+ * so even the first frame's analysis is shared, and a run of contracts that make no call (a block of
+ * token transfers) shares it too. Each PUSH's own handler is put back after its first run, unless
+ * something wrapped it since (then this one stays, and costs a check).
+ */
+function reachInterpreter(vm: VM, reached: (interpreter: object) => void): void {
+  for (let op = 0x5f; op <= 0x7f; op++) {
+    const entry = opcodeTable(vm)[op];
+    if (entry === undefined) continue;
+    const original = entry.opHandler;
+    const once: OpEntry['opHandler'] = (runState, common) => {
+      reached(runState.interpreter);
+      if (entry.opHandler === once) entry.opHandler = original;
+      return original(runState, common);
+    };
+    entry.opHandler = once;
+  }
+}
 
 export interface LocalEvm {
   readonly common: Common;
@@ -164,23 +208,51 @@ export interface LocalEvm {
   readonly runRaw: (raw: Json, guessing?: boolean) => Promise<RunResult>;
 }
 
-/** The EVM set up on the state `reader` reads, with `header` as its block context, on chain `chainId`. */
-export async function createLocalEvm(reader: StateReader, header: Json, chainId: number): Promise<LocalEvm> {
-  const common = commonFor(chainId, header);
-  const state = new NodeState(reader, { common });
-  const vm = await createVM({ common, stateManager: state, blockchain: readerBlockchain(reader) as never });
-  sharing.set(vm.evm, new WeakMap());
-  for (const op of CALL_OPS) wrapOpcode(vm, op, (r) => shareJumpAnalysis(r.interpreter), null);
-  const block = blockContext(header, common);
-  const run = async (t: EvmTx, skipNonce = false): Promise<RunResult> => runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
-  const runRaw = async (raw: Json, guessing = false): Promise<RunResult> => {
-    const t = await createTxFromRPC(raw as never, { common, freeze: false });
+/**
+ * The block's transactions as the node gave them, made EthereumJS transactions once each (a replay runs
+ * each in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
+ * and rebuilds that copy's parameter tables, which cost most of a small transfer's run: the first
+ * transaction's copy, its tables built, is handed to all the others as it is (no transaction changes it;
+ * runTx only sets its hardfork to the block's, which it already is).
+ */
+function transactionsOf(common: Common): (raw: Json) => Promise<EvmTx> {
+  const made = new WeakMap<Json, Promise<EvmTx>>();
+  let shared: Common | null = null;
+  const make = async (raw: Json): Promise<EvmTx> => {
+    const t = await createTxFromRPC(raw as never, { common: shared ?? common, freeze: false });
+    if (shared === null) {
+      const rules = t.common;
+      rules.copy = () => rules;
+      rules.updateParams = () => undefined;
+      shared = rules;
+    }
     // The sender the node names: recovering it from the signature costs more than the rest of a small
     // run (secp256k1's tables are built on first use), and the receipt check catches a wrong one.
     if (isAddress(raw.from)) {
       const sender = createAddressFromString(raw.from);
       t.getSenderAddress = () => sender;
     }
+    return t;
+  };
+  return (raw) => {
+    let p = made.get(raw);
+    if (p === undefined) made.set(raw, (p = make(raw)));
+    return p;
+  };
+}
+
+/** The EVM set up on the state `reader` reads, with `header` as its block context, on chain `chainId`. */
+export async function createLocalEvm(reader: StateReader, header: Json, chainId: number): Promise<LocalEvm> {
+  const common = commonFor(chainId, header);
+  const state = new NodeState(reader, { common });
+  const vm = await createVM({ common, stateManager: state, blockchain: readerBlockchain(reader) as never });
+  sharing.set(vm.evm, new WeakMap());
+  reachInterpreter(vm, shareJumpAnalysis);
+  const block = blockContext(header, common);
+  const run = async (t: EvmTx, skipNonce = false): Promise<RunResult> => runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce });
+  const txOf = transactionsOf(common);
+  const runRaw = async (raw: Json, guessing = false): Promise<RunResult> => {
+    const t = await txOf(raw);
     // On guesses (see NodeState.guess) a nonce or a balance is often not the real one yet.
     return guessing ? runTx(vm, { tx: t, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true, skipNonce: true, skipBalance: true }) : run(t);
   };

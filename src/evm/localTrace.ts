@@ -68,26 +68,74 @@ const isRefusal = (err: unknown): boolean => err instanceof Error && /doesn't ha
 /** At most this many runs on guesses before a replay (each costs one batch request, and a run of every transaction). */
 const GUESS_ROUNDS = 3;
 
+/** An error a replayed transaction may end with and the replay go on past (the EVM's own, a refusal): not an interrupt, not missing state. */
+const passable = (err: unknown): boolean => !(err instanceof Interrupted || err instanceof NoState);
+
 /**
- * What a replay of `txs` will read, fetched before it runs, in a few batches instead of one request per
- * read: every sender and recipient at once; then the transactions run on guesses (NodeState.guess), what
- * they read and nobody fetched yet is asked for in one batch, and again while the guesses find more. The
- * journal is left as it was.
+ * The block's earlier transactions run in order while guessing, each as the real replay runs it (its
+ * nonce and balance checked) for as long as nothing was guessed: up to the first guess the run is on real
+ * state. One the EVM refuses after a guess is run again past the checks, to learn what it reads; the
+ * round is then no replay. Returns whether it may be one (every refusal a real one).
  */
-async function learnReads(state: NodeState, txs: readonly Json[], runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
-  state.fetchAhead(txs.flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
+async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<boolean> {
+  let asReplayed = true;
+  for (const t of earlier) {
+    try {
+      await unwound(state, () => runRaw(t, false));
+    } catch (err) {
+      if (!passable(err)) throw err;
+      // A nonce or a balance may be a guess's (or an earlier transaction's that ran on one).
+      if (!isRefusal(err) || state.guessedSoFar() === 0) continue;
+      asReplayed = false;
+      await unwound(state, () => runRaw(t, true)).catch((e: unknown) => {
+        if (!passable(e)) throw e;
+      });
+    }
+  }
+  return asReplayed;
+}
+
+/**
+ * Replay the block's `earlier` transactions before `tx`, with what they read fetched in a few batches
+ * instead of one request per read: every sender and recipient at once; then they run on guesses
+ * (NodeState.guess), `tx` after them, and what they read and nobody fetched yet is asked for in one
+ * batch, and again while the guesses find more. Where every guess of a round turns out to be the node's
+ * value (an account or a slot that is empty: a new holder's balance), that round was the replay and is
+ * kept; otherwise the journal is put back and, after the last round, they run once more on real state.
+ */
+async function replayEarlier(state: NodeState, earlier: readonly Json[], tx: Json, runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
+  state.fetchAhead([...earlier, tx].flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
   for (let round = 0; round < GUESS_ROUNDS; round++) {
     const depth = state.depth();
     await state.checkpoint();
-    const missing = await state.guess(async () => {
-      for (const t of txs) {
-        await unwound(state, () => runRaw(t, true)).catch((err: unknown) => {
-          if (err instanceof Interrupted || err instanceof NoState) throw err;
+    try {
+      let asReplayed = false;
+      const missed = await state.guess(async () => void (asReplayed = await guessEarlier(state, earlier, runRaw)));
+      // `tx` on top, only to learn its reads: undone whatever happens.
+      const own = await state.guess(() => unwound(state, async () => {
+        const top = state.depth();
+        await state.checkpoint();
+        await runRaw(tx, true).catch((err: unknown) => {
+          if (!passable(err)) throw err;
         });
+        await state.unwindTo(top);
+      }));
+      state.fetchAhead([...missed.accounts, ...own.accounts], [...missed.slots, ...own.slots]);
+      if (asReplayed && (await state.guessedRight(missed))) {
+        await state.commit();
+        return;
       }
-    }).finally(() => state.unwindTo(depth));
-    if (missing.accounts.length + missing.slots.length === 0) return;
-    state.fetchAhead(missing.accounts, missing.slots);
+      await state.unwindTo(depth);
+    } catch (err) {
+      await state.unwindTo(depth);
+      throw err;
+    }
+  }
+  for (const t of earlier) {
+    // One the EVM refuses here was refused by no one when it was mined: what follows may differ, and the receipt check says so.
+    await unwound(state, () => runRaw(t, false)).catch((err: unknown) => {
+      if (!passable(err)) throw err;
+    });
   }
 }
 
@@ -178,16 +226,8 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
     await state.revert();
     await state.checkpoint();
     const earlier = (block.transactions as unknown[]).slice(0, index).filter(isRecord);
-    await learnReads(state, [...earlier, tx], runRaw);
-    for (const t of earlier) {
-      try {
-        await unwound(state, () => runRaw(t));
-      } catch (err) {
-        // One the EVM refuses here was refused by no one when it was mined: what follows may differ, and the receipt check says so.
-        if (err instanceof Interrupted || err instanceof NoState) throw err;
-      }
-      replayed++;
-    }
+    await replayEarlier(state, earlier, tx, runRaw);
+    replayed = earlier.length;
     const now = await withNonce(state, tx, rerun);
     outcome = await traced(() => runRaw(now));
     mismatch = compare(outcome.result);

@@ -110,6 +110,21 @@ export class NodeState extends SimpleStateManager {
     return { accounts: [...notes.accounts], slots: [...notes.slots] };
   }
 
+  /** While guessing: how many reads have been guessed so far (0: the run is on real state until now). */
+  guessedSoFar(): number {
+    return this.guessing === null ? 0 : this.guessing.accounts.size + this.guessing.slots.size;
+  }
+
+  /**
+   * Whether the guesses `notes` (as guess returned them) were the node's values after all: each read
+   * now (fetchAhead first, to ask for them together), and compared with the empty answer it was given.
+   */
+  async guessedRight(notes: { readonly accounts: readonly string[]; readonly slots: readonly string[] }): Promise<boolean> {
+    const accounts = await Promise.all(notes.accounts.map((a) => this.remote(createAddressFromString(a))));
+    const slots = await Promise.all(notes.slots.map((id) => this.remoteStorage(createAddressFromString(id.slice(0, 42)), hexToBytes(id.slice(43) as `0x${string}`))));
+    return accounts.every((f) => f.nonce === 0n && f.balance === 0n && f.code.length === 0) && slots.every((v) => v.length === 0);
+  }
+
   private remote(address: Address): Promise<Fetched> {
     const a = address.toString().toLowerCase();
     let p = this.accounts.get(a);

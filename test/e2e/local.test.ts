@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { call, crowdedBlock, DEV, dependentRevert, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
+import { call, crowdedBlock, DEV, dependentRevert, inOneBlock, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { forward, type RpcServer, startRpcServer } from '../support/rpcServer.js';
 import { type Anvil, withScenarioNode } from '../support/scenarioNode.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -224,6 +224,14 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     // tx, receipt, the two refused tracers, block, chain id, access list, the first reads, then what the
     // replay reads in a batch or two (not one request per slot: 100 holders' balances).
     expect(httpRequests).toBeLessThanOrEqual(14);
+    // The state diff after that replay (its guesses were the node's values: new holders' empty balances) is the prestateTracer's.
+    const withState = jsonOf(await runTxray([hash, '-r', far.url, '--json', '--state'], {}, undefined, project));
+    const gethState = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
+    const sorted = (rows: unknown[]) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(withState.stateSource).toBe('local');
+    expect(withState.storageChanges.length).toBeGreaterThan(0);
+    expect(sorted(withState.storageChanges)).toEqual(sorted(gethState.storageChanges));
+    expect(sorted(withState.balanceChanges)).toEqual(sorted(gethState.balanceChanges));
     far.requests.length = 0;
     const text = await runTxray([hash, '-r', far.url], {}, undefined, project);
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
@@ -241,6 +249,44 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(shape(doc.calls)).toEqual(shape(geth.calls));
     expect(doc.failure.revert).toEqual(geth.failure.revert);
     expect(doc.failure.revert).toMatchObject({ name: 'InsufficientBalance' });
+  });
+});
+
+describe('a replay whose guesses were wrong', () => {
+  let bare: RpcServer;
+  beforeAll(async () => {
+    // No traces and no eth_createAccessList (as Hardhat and some endpoints): the replay learns the token's balance slots by guessing them.
+    bare = await startRpcServer(async ({ method, params }) =>
+      /^(trace_|debug_|eth_createAccessList$)/.test(method) ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params),
+    );
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  test('an earlier transfer that a guessed-empty balance would make revert: replayed on the real balance, and the one after it succeeds as mined, the tree and state diff anvil\'s tracers give', async () => {
+    // anvil's third default account (unlocked, as the first two are).
+    const third = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
+    await receipt(anvil.rpc, await send(anvil.rpc, { to: token, data: call('Token', 'transfer', [third, 7n]) }));
+    // DEV.sender pays `third` 5 (its balance is not empty: a guess of empty makes this revert), then `third` sends on 12, which it has only after.
+    const target = await inOneBlock(anvil.rpc, async () => {
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [third, 5n]) });
+      return anvil.rpc('eth_sendTransaction', [{ from: third, to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.sender, 12n]) }]);
+    });
+    expect((await receipt(anvil.rpc, target)).status).toBe('0x1');
+    const r = await runTxray([target, '-r', bare.url, '--json', '--state'], {}, undefined, project);
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    expect(doc.traceSource).toBe('local');
+    expect(doc.reexecution).toMatchObject({ replayed: 1, matchedReceipt: true, differences: [] });
+    const geth = jsonOf(await runTxray([target, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
+    expect(shape(doc.calls)).toEqual(shape(geth.calls));
+    expect(gasOf(doc.calls)).toEqual(gasOf(geth.calls));
+    expect(doc.stateSource).toBe('local');
+    const sorted = (rows: unknown[]) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(sorted(doc.storageChanges)).toEqual(sorted(geth.storageChanges));
+    expect(sorted(doc.balanceChanges)).toEqual(sorted(geth.balanceChanges));
+    expect(doc.storageChanges.length).toBeGreaterThan(0);
   });
 });
 
