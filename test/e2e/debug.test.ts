@@ -6,7 +6,7 @@
  * generous deadline, never for a fixed time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -119,6 +119,25 @@ describe('--at … --json', () => {
     // The internal functions open there, as the walk of the struct logs says: the failure is two deep (_take, then Rules.check).
     expect(j.callStack).toEqual(stackOf(FAILING, origin));
     expect(j.callStack.length).toBe(4);
+  });
+
+  test('a build that kept no ASTs: the call stack has the external frames only, as without internal functions', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'txray-debug-noast-'));
+    cpSync(dir, bare, { recursive: true });
+    for (const folder of readdirSync(join(bare, 'out')).filter((f) => f.endsWith('.sol'))) {
+      for (const file of readdirSync(join(bare, 'out', folder))) {
+        const doc = JSON.parse(readFileSync(join(bare, 'out', folder, file), 'utf8'));
+        delete doc.ast;
+        writeFileSync(join(bare, 'out', folder, file), JSON.stringify(doc));
+      }
+    }
+    const r = await runTxray(['debug', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, bare);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const j = jsonOf(r);
+    expect(j.step).toBe(logs.failing.findIndex((l) => l.op === 'REVERT') + 1);
+    // The frame still matched its artifact and map: only the ASTs are missing.
+    expect([j.contract, j.source?.file]).toEqual(['Bank', 'src/lib/Rules.sol']);
+    expect(j.callStack).toEqual(FAILING);
   });
 
   test('<file>:<line> by a tail of the path: the first step the source map puts on that line; its state is the struct log\'s', async () => {
