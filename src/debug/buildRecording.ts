@@ -14,6 +14,7 @@ import { walkCalls } from '../model/walk.js';
 import { type CodeArtifact, matchArtifact } from '../locate/matchCode.js';
 import { type CodeDebug, decompressMap, instructions } from '../locate/sourceMap.js';
 import type { Hex } from '../raw/types.js';
+import { internalTable } from './internalTable.js';
 import { lineTable } from './lineTable.js';
 import type { DebugFrame, DebugRecording, FrameSource } from './types.js';
 
@@ -36,7 +37,7 @@ const creationArtifact = (init: Hex, artifacts: readonly DebugArtifact[]): Debug
 function sourceOf(code: Hex, debug: CodeDebug | null): FrameSource | null {
   if (debug === null) return null;
   const map = decompressMap(debug.map);
-  return map === null ? null : { index: instructions(code).index, map, sources: debug.sources };
+  return map === null ? null : { index: instructions(code).index, map, sources: debug.sources, debug };
 }
 
 /** What ran in a frame, its artifact and its map, by the call node. */
@@ -90,5 +91,5 @@ export function buildRecording(steps: StepLog, root: CallNode, codes: ReadonlyMa
     return { traceAddress: f.traceAddress, kind, ...known, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: last[i]! < 0 ? f.first - 1 : last[i]! };
   });
   const base = { steps, frames, failure: failureOf(frames, nodes) };
-  return { ...base, lines: lineTable(base) };
+  return { ...base, lines: lineTable(base), internal: internalTable(base) };
 }

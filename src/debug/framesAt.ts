@@ -1,17 +1,18 @@
 /**
- * The frames open at a step, outermost first: the seam where internal function calls join the
- * external frames. Today every frame is an external call (`Contract::function`); the stage that tells
- * internal calls from jumps, the source map and the AST adds its frames here, and the call-stack pane,
- * the status line and the keys that step over or out of calls (n, o, p) follow them without change.
+ * The frames open at a step, outermost first: each external call (`Contract::function`) followed by
+ * the internal functions open in it where they are known (`Contract.function`, internalTable.ts) —
+ * in a frame that called another, those open at its call. The call-stack pane, `--at … --json`'s
+ * callStack and the keys that step over or out of calls (n, o, p, through levelAt) follow them.
  */
 import { shortAddress } from '../format/format.js';
+import { openAt } from '../locate/openAt.js';
 import type { DebugRecording } from './types.js';
 
 export interface OpenFrame {
-  readonly kind: 'external';
-  /** The recording's frame. */
+  readonly kind: 'external' | 'internal';
+  /** The recording's frame (for an internal function, the frame it runs in). */
   readonly frame: number;
-  /** `Contract::function`, or what is known of them (the address, the selector). */
+  /** `Contract::function`, or what is known of them (the address, the selector); `Contract.function` for an internal one. */
   readonly name: string;
 }
 
@@ -24,11 +25,21 @@ function frameName(rec: DebugRecording, index: number): string {
 }
 
 export function framesAt(rec: DebugRecording, step: number): OpenFrame[] {
-  const out: OpenFrame[] = [];
+  const chain: number[] = [];
   let at: number | null = rec.frames.length === 0 ? null : rec.steps.frame[step]!;
   while (at !== null) {
-    out.push({ kind: 'external', frame: at, name: frameName(rec, at) });
+    chain.push(at);
     at = rec.frames[at]!.parent;
   }
-  return out.reverse();
+  chain.reverse();
+  const out: OpenFrame[] = [];
+  chain.forEach((frame, k) => {
+    out.push({ kind: 'external', frame, name: frameName(rec, frame) });
+    const items = rec.internal.calls[frame];
+    if (items == null) return;
+    // A caller stands at its call: the step before its callee's first.
+    const position = k === chain.length - 1 ? step : rec.frames[chain[k + 1]!]!.first - 1;
+    for (const c of openAt(items, position)) out.push({ kind: 'internal', frame, name: c.contract === null ? c.name : `${c.contract}.${c.name}` });
+  });
+  return out;
 }

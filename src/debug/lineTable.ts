@@ -6,7 +6,7 @@
 import { placeAt } from './placeAt.js';
 import type { DebugRecording, LineTable, SourcePlace } from './types.js';
 
-export function lineTable(rec: Omit<DebugRecording, 'lines'>): LineTable {
+export function lineTable(rec: Omit<DebugRecording, 'lines' | 'internal'>): LineTable {
   const ids = new Int32Array(rec.steps.count);
   const places: SourcePlace[] = [];
   const byKey = new Map<string, number>();

@@ -13,6 +13,7 @@ export function statusLine(rec: DebugRecording, step: number): string {
   const s = rec.steps;
   if (s.count === 0) return 'step 0/0 · - · - · -';
   const p = placeAt(rec, step);
-  const frame = framesAt(rec, step).at(-1);
+  // The external frame's name, as the shape says, also where an internal function runs in it (the call stack lists those).
+  const frame = framesAt(rec, step).findLast((f) => f.kind === 'external');
   return [`step ${step + 1}/${s.count}`, p === null ? '-' : `${escapeText(p.file)}:${p.line}`, frame === undefined ? '-' : escapeText(frame.name), `pc ${s.pc[step]} ${opcodeName(s.op[step]!)}`].join(' · ');
 }

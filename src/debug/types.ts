@@ -4,13 +4,16 @@
  * map where one matched). The screen, the keys and `--at` are pure views of it and a cursor.
  */
 import type { StepLog } from '../evm/stepLog.js';
-import type { MapTable, SourceTable } from '../locate/sourceMap.js';
+import type { CodeDebug, MapTable, SourceTable } from '../locate/sourceMap.js';
+import type { InternalItem } from '../model/types.js';
 
 /** A frame's code with its matched source map: each pc's instruction index, and the map's entries. */
 export interface FrameSource {
   readonly index: Int32Array;
   readonly map: MapTable;
   readonly sources: SourceTable;
+  /** The artifact's map and files as matched (what internalCallsOf reads). */
+  readonly debug: CodeDebug;
 }
 
 export interface DebugFrame {
@@ -45,6 +48,14 @@ export interface DebugRecording {
   readonly failure: number | null;
   /** Every step's line (lineTable.ts). */
   readonly lines: LineTable;
+  /** The frames' internal function calls, where known (internalTable.ts). */
+  readonly internal: InternalTable;
+}
+
+/** By frame: its internal calls with step indexes as positions (null: none known); by step: how many are open, its callers' included. */
+export interface InternalTable {
+  readonly calls: ReadonlyArray<readonly InternalItem[] | null>;
+  readonly open: Int32Array;
 }
 
 /** Each step's line as a number (-1: no place), the same for the same frame, file and line; and each number's place. */

@@ -6,7 +6,7 @@
  * generous deadline, never for a fixed time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -17,15 +17,31 @@ import { stepJson } from '../../src/debug/stepJson.js';
 import { createRpcClient } from '../../src/rpc/createRpcClient.js';
 import { runMined } from '../../src/sources/runMined.js';
 import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
+import { readBuilt, walkInternal, type WalkedSpan } from '../support/internalWalk.js';
 import { referenceMap } from '../support/referenceMap.js';
 import { type Reference, referenceSteps } from '../support/referenceSteps.js';
 import { BIN, jsonOf, runTxray } from '../support/runTxray.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'txray-debug-'));
+const FAILING = ['Teller::cashOut', 'Bank::withdraw'];
 let scene: DebugScene;
 const logs: Record<'failing' | 'deposit', StructLog[]> = { failing: [], deposit: [] };
 let failing: Reference;
 let deposit: Reference;
+/** The failing run's internal calls as the walk of anvil's struct logs with the source map and the ASTs finds them. */
+const spans: WalkedSpan[] = [];
+
+/** How many of `spans` are open at each of `n` steps (after the jump in, up to the jump out). */
+function openCounts(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (const s of spans) for (let i = s.from + 1; i <= s.to; i++) out[i]! += 1;
+  return out;
+}
+
+/** The call stack at step i as the walk says it: each depth's external frame, then the internal calls open in it, outermost first. */
+function stackOf(names: readonly string[], i: number): string[] {
+  return names.slice(0, logs.failing[i]!.depth).flatMap((name, d) => [name, ...spans.filter((s) => s.depth === d + 1 && s.from < i && i <= s.to).sort((a, b) => a.from - b.from).map((s) => s.name)]);
+}
 
 beforeAll(async () => {
   scene = await debugScene(dir);
@@ -33,7 +49,9 @@ beforeAll(async () => {
   logs.deposit = await structLogs(scene, scene.deposit);
   const teller = referenceMap(dir, 'Teller.sol', 'Teller');
   const bank = referenceMap(dir, 'Bank.sol', 'Bank');
-  failing = referenceSteps(logs.failing, [teller, bank], ['Teller::cashOut', 'Bank::withdraw']);
+  const names = new Map([[scene.teller.toLowerCase(), 'Teller'], [scene.bank.toLowerCase(), 'Bank']]);
+  walkInternal(logs.failing, readBuilt(dir), (a) => names.get(a.toLowerCase()), scene.teller, spans);
+  failing = referenceSteps(logs.failing, [teller, bank], FAILING, openCounts(logs.failing.length));
   // Ledger's artifact is left out of the project: its frame has no source and no name but its address.
   const ledger = `${scene.ledger.slice(0, 6)}…${scene.ledger.slice(-4)}`;
   deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::${toFunctionSelector('record(address,uint256)')}`]);
@@ -98,7 +116,28 @@ describe('--at … --json', () => {
     expect(j.source).toEqual({ file: 'src/lib/Rules.sol', line: lineOf('src/lib/Rules.sol', 'revert Insufficient(') });
     expect(failing.place(origin)).toEqual(j.source);
     expect([j.contract, j.function, j.traceAddress]).toEqual(['Bank', 'withdraw', [0]]);
-    expect(j.callStack).toEqual(['Teller::cashOut', 'Bank::withdraw']);
+    // The internal functions open there, as the walk of the struct logs says: the failure is two deep (_take, then Rules.check).
+    expect(j.callStack).toEqual(stackOf(FAILING, origin));
+    expect(j.callStack.length).toBe(4);
+  });
+
+  test('a build that kept no ASTs: the call stack has the external frames only, as without internal functions', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'txray-debug-noast-'));
+    cpSync(dir, bare, { recursive: true });
+    for (const folder of readdirSync(join(bare, 'out')).filter((f) => f.endsWith('.sol'))) {
+      for (const file of readdirSync(join(bare, 'out', folder))) {
+        const doc = JSON.parse(readFileSync(join(bare, 'out', folder, file), 'utf8'));
+        delete doc.ast;
+        writeFileSync(join(bare, 'out', folder, file), JSON.stringify(doc));
+      }
+    }
+    const r = await runTxray(['debug', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, bare);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const j = jsonOf(r);
+    expect(j.step).toBe(logs.failing.findIndex((l) => l.op === 'REVERT') + 1);
+    // The frame still matched its artifact and map: only the ASTs are missing.
+    expect([j.contract, j.source?.file]).toEqual(['Bank', 'src/lib/Rules.sol']);
+    expect(j.callStack).toEqual(FAILING);
   });
 
   test('<file>:<line> by a tail of the path: the first step the source map puts on that line; its state is the struct log\'s', async () => {
@@ -266,6 +305,48 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     expect(after).not.toContain('Teller::cashOut');
     const cursor = tmux('display-message', '-p', '-t', 'dbg', '#{cursor_flag}').trim();
     expect(cursor).toBe('1');
+    tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('internal functions: the call stack at the failure lists those the struct-log walk finds open; n steps over _fee, o out of it to the caller\'s next line, p back over it', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const ref = failing;
+    openDebugger(scene.failing);
+    const origin = logs.failing.findIndex((l) => l.op === 'REVERT');
+    const opened = await waitFor('the status line at the failure', (s) => statusOf(s) === ref.status(origin));
+    const shown = stackOf(FAILING, origin);
+    expect(shown.length).toBeGreaterThan(FAILING.length);
+    // The calls pane lists them in order, the innermost marked.
+    const pane = opened.split('\n').map((l) => l.match(/([ >]) ((?:Teller|Bank|Rules)[:.][:\w]+)\s*$/)).filter((m) => m !== null);
+    expect(pane.map((m) => m![2])).toEqual(shown);
+    expect(pane.at(-1)![1]).toBe('>');
+    const feeLine = lineOf('src/Bank.sol', 'uint256 fee = _fee(amount);');
+    const takeLine = lineOf('src/Bank.sol', '_take(who, amount + fee);');
+    const on = (i: number, line: number, depth = 2) => logs.failing[i]!.depth === depth && ref.place(i)?.file === 'src/Bank.sol' && ref.place(i)?.line === line;
+    const feeAt = logs.failing.findIndex((_, i) => on(i, feeLine));
+    expect(feeAt).toBeGreaterThan(0);
+    tmux('send-keys', '-t', 'dbg', `:step ${feeAt + 1}`, 'Enter');
+    await waitFor('the fee line', (s) => statusOf(s) === ref.status(feeAt));
+    // n: over _fee (its body's steps are one level deeper), to the next line of withdraw.
+    let at = ref.over(feeAt);
+    await press(ref, ['n'], at);
+    expect(on(at, takeLine)).toBe(true);
+    // p: back over _fee, to the first step of the fee line.
+    await press(ref, ['p'], (at = ref.back(at)));
+    expect(at).toBe(feeAt);
+    // o from inside _fee: to the caller's next line.
+    const body = logs.failing.findIndex((_, i) => on(i, lineOf('src/Bank.sol', 'return amount / 100;')));
+    expect(body).toBeGreaterThan(feeAt);
+    tmux('send-keys', '-t', 'dbg', `:step ${body + 1}`, 'Enter');
+    const inFee = await waitFor('the body of _fee', (s) => statusOf(s) === ref.status(body));
+    expect(inFee).toContain('> Bank._fee');
+    await press(ref, ['o'], (at = ref.out(body)));
+    expect(on(at, takeLine)).toBe(true);
+    // n over _take, which reverts inside: out of Bank, to the teller.
+    await press(ref, ['n'], (at = ref.over(at)));
+    expect(logs.failing[at]!.depth).toBe(1);
+    tmux('send-keys', '-t', 'dbg', 'q');
+    await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
     tmux('kill-session', '-t', 'dbg');
   });
 

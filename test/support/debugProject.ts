@@ -43,7 +43,7 @@ export interface StructLog {
 
 /** The project written into `dir` (Ledger's artifact removed), the contracts deployed, the transactions mined. */
 export async function debugScene(dir: string): Promise<DebugScene> {
-  const compiled = writeFoundryProject(dir, { fixture: DEBUG_FIXTURE, optimizer: false });
+  const compiled = writeFoundryProject(dir, { fixture: DEBUG_FIXTURE, optimizer: false, ast: true });
   // Ledger's code runs without an artifact to match: the debugger shows its opcodes and `-`.
   rmSync(join(dir, 'out', 'Ledger.sol'), { recursive: true });
   const anvil = await startAnvil(['--steps-tracing']);

@@ -105,15 +105,27 @@ export function readBuilt(dir: string): Built {
   return { codes, definitions, files };
 }
 
+const spanOf = (c: WalkedCall, from: number, to: number, depth: number): WalkedSpan => ({ from, to, name: c.contract === null ? c.name : `${c.contract}.${c.name}`, depth });
+
 const CALLS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 
-/** What a frame ran, by traceAddress ("0,1"): its internal calls, for frames whose code `codeOf` names. */
-export function walkInternal(logs: readonly StructLog[], built: Built, codeOf: (address: string) => string | undefined, to: string): Map<string, WalkedCall[]> {
+/** A listed call's steps: the step of its jump in (`from`) and of its jump out (`to`; the frame's last step where it never returned). */
+export interface WalkedSpan {
+  readonly from: number;
+  readonly to: number;
+  /** `Contract.function` (the function alone where no contract defines it). */
+  readonly name: string;
+  /** The depth of the frame it ran in. */
+  readonly depth: number;
+}
+
+/** What a frame ran, by traceAddress ("0,1"): its internal calls, for frames whose code `codeOf` names; each listed call's steps pushed to `spans`. */
+export function walkInternal(logs: readonly StructLog[], built: Built, codeOf: (address: string) => string | undefined, to: string, spans: WalkedSpan[] = []): Map<string, WalkedCall[]> {
   const out = new Map<string, WalkedCall[]>();
   const frame = (start: number, depth: number, address: string, path: number[]): number => {
     const code = built.codes.get(codeOf(address) ?? '');
     const top: WalkedCall[] = [];
-    const open: Array<{ call: WalkedCall | null; gas: number; list: WalkedCall[]; owner: WalkedCall | null }> = [];
+    const open: Array<{ call: WalkedCall | null; gas: number; list: WalkedCall[]; owner: WalkedCall | null; at: number }> = [];
     let child = 0;
     let k = start;
     let last = start;
@@ -142,16 +154,18 @@ export function walkInternal(logs: readonly StructLog[], built: Built, codeOf: (
           call = { name: fn.name, contract: fn.contract, file: file.path, line: file.bytes.subarray(0, fn.s).toString('latin1').split('\n').length, gasUsed: 0n, children: [], callsBefore: child };
           list.push(call);
         }
-        open.push({ call, gas: step.gas, list, owner: call });
+        open.push({ call, gas: step.gas, list, owner: call, at: k });
       } else if (site.j === 'o') {
         const o = open.pop();
         if (o?.call) o.call.gasUsed = BigInt(o.gas - step.gas);
+        if (o?.call) spans.push(spanOf(o.call, o.at, k, depth));
       }
     }
     // A frame that ends inside its internal calls: its last step's gas; a revert marks them.
     const reverted = logs[last]!.op === 'REVERT' || logs[last]!.op === 'INVALID';
     for (const o of open) {
       if (o.call === null) continue;
+      spans.push(spanOf(o.call, o.at, last, depth));
       o.call.gasUsed = BigInt(o.gas - logs[last]!.gas);
       if (reverted) o.call.reverted = true;
     }

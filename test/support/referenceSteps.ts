@@ -1,9 +1,10 @@
 /**
  * Where the debugger's keys should land, worked out from the node's struct logs and the compiler's
  * source maps alone (test/support/referenceMap.ts), by the rules docs/debug.md gives: a line is a
- * (frame, file, line); `n` the next line at this depth or above; `s` the next line anywhere; `o` out
- * of the frame, then the caller's next line; `p` back to the first step of the previous line at this
- * depth or above; `c` the next arrival at a breakpoint's line.
+ * (frame, file, line); a level is the depth plus the internal calls open (where given); `n` the next
+ * line at this level or above; `s` the next line anywhere; `o` out of the frame or internal call, then
+ * the caller's next line; `p` back to the first step of the previous line at this level or above; `c`
+ * the next arrival at a breakpoint's line.
  */
 import type { StructLog } from './debugProject.js';
 import type { PcLine } from './referenceMap.js';
@@ -19,8 +20,11 @@ export interface Reference {
   toBreakpoint(i: number, file: string, line: number): number;
 }
 
-/** `maps[d - 1]` reads the code run at depth d, `names[d - 1]` names its frame (this test's transactions call one contract per depth). */
-export function referenceSteps(logs: readonly StructLog[], maps: ReadonlyArray<PcLine | null>, names: readonly string[]): Reference {
+/**
+ * `maps[d - 1]` reads the code run at depth d, `names[d - 1]` names its frame (this test's transactions call one contract per depth);
+ * `internal[i]`: how many internal function calls are open at step i (test/support/internalWalk.ts), levels for n, o and p beside the depth.
+ */
+export function referenceSteps(logs: readonly StructLog[], maps: ReadonlyArray<PcLine | null>, names: readonly string[], internal?: ArrayLike<number>): Reference {
   const n = logs.length;
   // Each step's frame: a new one wherever the depth goes up.
   const frame: number[] = [];
@@ -36,32 +40,32 @@ export function referenceSteps(logs: readonly StructLog[], maps: ReadonlyArray<P
     const p = place(i);
     return p === null ? null : `${frame[i]}:${p.file}:${p.line}`;
   };
-  const depth = (i: number): number => logs[i]!.depth;
+  const level = (i: number): number => logs[i]!.depth + (internal?.[i] ?? 0);
   const first = (from: number, fits: (j: number) => boolean): number => {
     for (let j = from + 1; j < n; j++) if (fits(j)) return j;
     return n - 1;
   };
-  const over = (i: number): number => first(i, (j) => depth(j) <= depth(i) && (key(i) === null || (key(j) !== null && (depth(j) < depth(i) || key(j) !== key(i)))));
+  const over = (i: number): number => first(i, (j) => level(j) <= level(i) && (key(i) === null || (key(j) !== null && (level(j) < level(i) || key(j) !== key(i)))));
   return {
     n,
     place,
     status: (i) => {
       const p = place(i);
-      return `step ${i + 1}/${n} · ${p === null ? '-' : `${p.file}:${p.line}`} · ${names[depth(i) - 1]} · pc ${logs[i]!.pc} ${logs[i]!.op}`;
+      return `step ${i + 1}/${n} · ${p === null ? '-' : `${p.file}:${p.line}`} · ${names[logs[i]!.depth - 1]} · pc ${logs[i]!.pc} ${logs[i]!.op}`;
     },
     over,
     into: (i) => first(i, (j) => key(i) === null || (key(j) !== null && key(j) !== key(i))),
     out: (i) => {
-      const back = first(i, (j) => depth(j) < depth(i));
-      return depth(back) < depth(i) ? over(back) : back;
+      const back = first(i, (j) => level(j) < level(i));
+      return level(back) < level(i) ? over(back) : back;
     },
     back: (i) => {
       let j = i - 1;
-      while (j >= 0 && (depth(j) > depth(i) || key(j) === null || key(j) === key(i))) j--;
+      while (j >= 0 && (level(j) > level(i) || key(j) === null || key(j) === key(i))) j--;
       if (j < 0) return 0;
       let land = j;
-      for (let k = j - 1; k >= 0 && depth(k) >= depth(j); k--) {
-        if (depth(k) > depth(j) || key(k) === null) continue;
+      for (let k = j - 1; k >= 0 && level(k) >= level(j); k--) {
+        if (level(k) > level(j) || key(k) === null) continue;
         if (key(k) !== key(j)) break;
         land = k;
       }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { buildRecording } from '../../src/debug/buildRecording.js';
+import { internalTable } from '../../src/debug/internalTable.js';
 import { lineTable } from '../../src/debug/lineTable.js';
 import { moveCursor } from '../../src/debug/moveCursor.js';
 import { openCursor } from '../../src/debug/openCursor.js';
@@ -31,14 +32,15 @@ function recording(): DebugRecording {
   steps.add(event(2, 0x50, [1n]));
   steps.add(event(3, 0x00, []));
   steps.leave();
-  const map = decompressMap('13:10:0;38:7:0;0:10:1')!;
-  const source = { index: instructions(CODE).index, map, sources: { count: 2, file: (id: number) => FILES[id] ?? null, edited: new Set<string>() } };
+  const sources = { count: 2, file: (id: number) => FILES[id] ?? null, edited: new Set<string>() };
+  const debug = { map: '13:10:0;38:7:0;0:10:1', sources, viaIR: false };
+  const source = { index: instructions(CODE).index, map: decompressMap(debug.map)!, sources, debug };
   const base = {
     steps,
     failure: null,
     frames: [{ traceAddress: [], kind: 'call', codeAddress: '0x00000000000000000000000000000000000000aa', storageAddress: '0x00000000000000000000000000000000000000aa', contract: 'A', function: 'run', selector: '0x12345678', error: null, parent: null, first: 0, last: 2, source, code: instructions(CODE).bytes }],
   };
-  return { ...base, lines: lineTable(base) };
+  return { ...base, lines: lineTable(base), internal: internalTable(base) };
 }
 
 const type = (rec: DebugRecording, keys: string[]) => keys.reduce((c, k) => moveCursor(rec, c, k), openCursor(rec));
