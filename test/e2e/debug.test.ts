@@ -6,7 +6,7 @@
  * generous deadline, never for a fixed time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -324,6 +324,16 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     // (the line wraps at the pane's width)
     expect(screen.replace(/\n/g, '')).toContain(`txray: transaction ${scene.transfer} ran no code (a plain transfer, or a call to an account without code): there is no step to show.`);
     tmux('kill-session', '-t', 'dbg');
+  });
+
+  test('--record: refused by name, one line, exit 2, no file written, before any request', async () => {
+    const file = join(dir, 'debug.rec');
+    for (const record of [['--record', file], [`--record=${file}`]]) {
+      const r = await runTxray(['debug', scene.failing, ...record, '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr.trim().split('\n')).toEqual(['txray: txray debug takes no --record: a recording replays a lookup, a call or a block (txray <hash> --record <file>), not the debugger.']);
+      expect(existsSync(file)).toBe(false);
+    }
   });
 
   test('without a terminal and without --json: a clear one-line error, exit 2, before any request', async () => {

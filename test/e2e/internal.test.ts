@@ -355,4 +355,20 @@ describe('--internal recorded, replayed in an empty folder with no project', () 
       for (const name of names) expect(recorded).toContain(`"nodeType":"FunctionDefinition","kind":"function","name":"${name}"`);
     }
   });
+
+  test('txray call --tx <hash> --internal: the mined transaction\'s internal calls, as the opcode trace has them; recorded, the same in a replay', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'txray-internal-calltx-'));
+    const empty = mkdtempSync(join(tmpdir(), 'txray-internal-calltx-replay-'));
+    for (const key of ['settle', 'overLimit'] as const) {
+      const expected = await expectedOf('plain', tx.plain[key]!);
+      const file = join(work, `${key}.rec`);
+      const r = await run(['call', '--tx', tx.plain[key]!, '--internal', '--json', '--record', file], dirs.plain);
+      expect(r.code, r.stderr).toBe(key === 'overLimit' ? 1 : 0);
+      const got = internalOf(jsonOf(r));
+      expect([...got.keys()].sort(), key).toEqual([...expected.keys()].sort());
+      for (const [at, calls] of expected) expect(got.get(at), `${key} [${at}]`).toEqual(jsonShape(calls));
+      const again = await runTxray(['replay', file, '--json'], {}, undefined, empty);
+      expect(again.stdout, key).toBe(r.stdout);
+    }
+  });
 });
