@@ -153,6 +153,8 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
   const log = new RunLog(new SafeWriter(io.stderr), argv.includes('--debug'));
   // Made at most once, when first needed (a call's ambiguous name may need the node before the inputs do).
   let client: Promise<RpcClient> | undefined;
+  // A call's overrides once resolved: --record keeps an --override-code file's or name's code as it was used.
+  let overrides: Readonly<Record<string, unknown>> | null = null;
   try {
     // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
     if (argv[0] === 'completions') {
@@ -169,12 +171,14 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
     const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
     const seam = record === undefined && seams.replay === undefined ? null : (await import('./seamsOf.js')).seamsOf(given.opts, record !== undefined, seams.replay, log.secrets);
     const opts = seam?.opts ?? given.opts;
-    if (seam?.recorder != null) recording.done = recordingWriter(seam.recorder, record!, argv, given.stdin, opts, log);
+    if (seam?.recorder != null) recording.done = recordingWriter(seam.recorder, record!, argv, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
     if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
     const { afterRequests, decoderReady } = await loadDecoder(opts, io, seam?.parts);
     const connect = (): Promise<RpcClient> => (client ??= seam === null ? connectTo(opts, io, log) : seam.client(() => connectTo(opts, io, log)));
     if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await connect(), opts.command.block, { opts, io, out, log, decoderReady });
     const inputs = await pipelineInputs(opts, decoderReady, connect);
+    const first = inputs[0];
+    overrides = first !== undefined && 'kind' in first && first.kind === 'call' ? first.plan.overrides : null;
     const single = inputs.length === 1;
     const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
     const node = await connect();
@@ -210,14 +214,21 @@ async function optionsOf(args: ParsedArgs, io: Io): Promise<{ readonly opts: Ins
   return { opts: parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry, args.block), stdin };
 }
 
+/** The code a call's overrides set at `address`, if any. */
+function codeSetAt(overrides: Readonly<Record<string, unknown>> | null, address: string): string | undefined {
+  const set = overrides?.[address];
+  const code = typeof set === 'object' && set !== null && 'code' in set ? set.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** --record: once the run is done, its recording written to `file` (a file that cannot be written is said, exit 2 where the run was a success). */
-function recordingWriter(recorder: Recorder, file: string, argv: readonly string[], stdin: string | undefined, opts: InspectOptions, log: RunLog): (code: number) => Promise<number> {
+function recordingWriter(recorder: Recorder, file: string, argv: readonly string[], stdin: string | undefined, opts: InspectOptions, log: RunLog, codeAt: (address: string) => string | undefined): (code: number) => Promise<number> {
   return async (code) => {
     const { recordedArgv } = await import('../record/recordedArgv.js');
     const { writeRecording } = await import('../record/writeRecording.js');
     const online = opts.online !== null;
     const made = { state: opts.state, online, etherscan: online && opts.online!.etherscanKey !== null };
-    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv), stdin: stdin ?? null, made };
+    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv, codeAt), stdin: stdin ?? null, made };
     try {
       const bytes = await writeRecording(file, recorder.recording(meta));
       if (opts.debug) log.debug(`--record: ${bytes} bytes written`);

@@ -23,6 +23,11 @@ import { showRecording } from './showRecording.js';
 
 /** The arguments, or 'help' when help was printed. */
 function parseDebugArgs(argv: readonly string[], write: (s: string) => void): DebugArgs | 'help' {
+  // Words after `--` are not options; before them, --record is refused by name (the other front doors take it).
+  const options = argv.indexOf('--') < 0 ? argv : argv.slice(0, argv.indexOf('--'));
+  if (options.some((w) => w === '--record' || w.startsWith('--record='))) {
+    throw new UsageError('txray debug takes no --record: a recording replays a lookup, a call or a block (txray <hash> --record <file>), not the debugger.');
+  }
   let parsed: DebugArgs | undefined;
   let help = '';
   const program = createDebugProgram({ writeOut: (s) => (help += s) }, (a) => (parsed = a));

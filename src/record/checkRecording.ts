@@ -49,6 +49,8 @@ function abiOk(abi: unknown): boolean {
 function codeDebugOk(c: unknown): boolean {
   if (c === undefined || c === null) return true;
   if (!isRecord(c) || typeof c.map !== 'string' || typeof c.viaIR !== 'boolean' || !isInt(c.count, 0, 1e6) || !isRecord(c.files)) return false;
+  // An AST outline is read as hostile by functionDefinitions: here only its place is checked (by id, an object or null).
+  if (c.asts !== undefined && !(isRecord(c.asts) && Object.entries(c.asts).every(([id, a]) => /^\d{1,6}$/.test(id) && (a === null || isRecord(a))))) return false;
   return Object.entries(c.files).every(
     ([id, f]) => /^\d{1,6}$/.test(id) && (f === null || (isRecord(f) && typeof f.path === 'string' && (typeof f.text === 'string' || typeof f.base64 === 'string' || f.edited === true))),
   );

@@ -4,6 +4,7 @@
  * each source file's text by id. A recording of a project's transaction therefore holds the lines it showed.
  */
 import type { CodeDebug, DebugSource, SourceTable } from '../locate/sourceMap.js';
+import { astOutline } from './astOutline.js';
 import type { RecordedCodeDebug, RecordedDebug, RecordedFile } from './types.js';
 
 /** A file's bytes as text where they are UTF-8 (they read back byte for byte), else base64. */
@@ -13,11 +14,22 @@ function fileOf(path: string, bytes: Uint8Array): RecordedFile {
   return Buffer.from(text, 'utf8').equals(buf) ? { path, text } : { path, base64: buf.toString('base64') };
 }
 
-/** The table, with each file asked for noted in `files` (by id). */
-function watchedTable(table: SourceTable, files: Record<string, RecordedFile | null>): SourceTable {
+/** The table, with each file asked for noted in `files` (by id), and of each AST asked for its outline in `asts`. */
+function watchedTable(table: SourceTable, files: Record<string, RecordedFile | null>, asts: Record<string, unknown>): SourceTable {
+  const ast = table.ast?.bind(table);
   return {
     count: table.count,
     edited: table.edited,
+    ...(ast === undefined
+      ? {}
+      : {
+          ast(id: number): unknown {
+            // What --internal reads of it, given as the recording keeps it: live and replayed alike.
+            const outline = astOutline(ast(id));
+            asts[String(id)] = outline;
+            return outline;
+          },
+        }),
     file(id) {
       const before = new Set(table.edited);
       const file = table.file(id);
@@ -36,17 +48,19 @@ function watchedCode(read: () => CodeDebug | null): { read: () => CodeDebug | nu
   let asked = false;
   let out: CodeDebug | null = null;
   let files: Record<string, RecordedFile | null> = {};
+  let asts: Record<string, unknown> | undefined;
   return {
     read() {
       if (!asked) {
         asked = true;
         const inner = read();
         files = {};
-        out = inner === null ? null : { map: inner.map, viaIR: inner.viaIR, sources: watchedTable(inner.sources, files) };
+        asts = inner?.sources.ast === undefined ? undefined : {};
+        out = inner === null ? null : { map: inner.map, viaIR: inner.viaIR, sources: watchedTable(inner.sources, files, asts ?? {}) };
       }
       return out;
     },
-    seen: () => (!asked ? undefined : out === null ? null : { map: out.map, viaIR: out.viaIR, count: out.sources.count, files }),
+    seen: () => (!asked ? undefined : out === null ? null : { map: out.map, viaIR: out.viaIR, count: out.sources.count, files, ...(asts === undefined || Object.keys(asts).length === 0 ? {} : { asts }) }),
   };
 }
 

@@ -5,9 +5,11 @@ import type { RecordedCodeDebug, RecordedDebug } from './types.js';
 function tableOf(rec: RecordedCodeDebug): SourceTable {
   const edited = new Set<string>();
   const files = new Map<number, SourceFile | null>();
+  const asts = rec.asts;
   return {
     count: rec.count,
     edited,
+    ...(asts === undefined ? {} : { ast: (id: number): unknown => asts[String(id)] ?? null }),
     file(id) {
       if (!files.has(id)) {
         const f = rec.files[String(id)];

@@ -35,6 +35,8 @@ export interface RecordedCodeDebug {
   readonly viaIR: boolean;
   readonly count: number;
   readonly files: Readonly<Record<string, RecordedFile | null>>;
+  /** --internal: each file's AST as far as it reads one (astOutline.ts), by id; null: the build kept none. */
+  readonly asts?: Readonly<Record<string, unknown>>;
 }
 
 /** An artifact's debug as far as the run read it: absent where never asked, null where there was none. */

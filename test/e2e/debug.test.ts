@@ -407,6 +407,16 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     tmux('kill-session', '-t', 'dbg');
   });
 
+  test('--record: refused by name, one line, exit 2, no file written, before any request', async () => {
+    const file = join(dir, 'debug.rec');
+    for (const record of [['--record', file], [`--record=${file}`]]) {
+      const r = await runTxray(['debug', scene.failing, ...record, '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr.trim().split('\n')).toEqual(['txray: txray debug takes no --record: a recording replays a lookup, a call or a block (txray <hash> --record <file>), not the debugger.']);
+      expect(() => readFileSync(file), 'no file written').toThrow(/ENOENT/);
+    }
+  });
+
   test('without a terminal and without --json: a clear one-line error, exit 2, before any request', async () => {
     const r = await runTxray(['debug', scene.failing, '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
     expect(r.code).toBe(2);

@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
@@ -20,6 +21,7 @@ import { jumpsOfSteps } from '../../src/locate/jumpsOfSteps.js';
 import { openAt } from '../../src/locate/openAt.js';
 import type { InternalCall, InternalItem } from '../../src/model/types.js';
 import { type Built, readBuilt, type StructLog, walkInternal, type WalkedCall } from '../support/internalWalk.js';
+import { forward, startRpcServer } from '../support/rpcServer.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
 import { type Compiled, writeFoundryProject, writeHardhatProject } from '../support/sourceProject.js';
@@ -309,6 +311,64 @@ describe('--internal in the views', () => {
       expect(bars.map((b) => b.replace(/ · .*$/, '')).sort()).toEqual(['◦ Bank._fee', '◦ Bank._notify', '◦ Bank._settle', '◦ Oracle._bump']);
     } finally {
       await browser.close();
+    }
+  });
+});
+
+describe('--internal recorded, replayed in an empty folder with no project', () => {
+  test('the same internal calls, text and JSON, with no node; the recording holds the function definitions it read', async () => {
+    // The node behind a front closed before the replays: nothing answers at the recorded endpoint.
+    const front = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    const work = mkdtempSync(join(tmpdir(), 'txray-internal-rec-'));
+    const empty = mkdtempSync(join(tmpdir(), 'txray-internal-replay-'));
+    const keys = ['settle', 'overLimit'] as const;
+    const live = new Map<string, Array<Awaited<ReturnType<typeof runTxray>>>>();
+    try {
+      for (const key of keys) {
+        const args = [tx.plain[key]!, '--internal', '-r', front.url];
+        const plain = await runTxray([...args, '--record', join(work, `${key}.rec`)], {}, undefined, dirs.plain);
+        live.set(key, [plain, await runTxray([...args, '--json'], {}, undefined, dirs.plain)]);
+      }
+    } finally {
+      await front.close();
+    }
+    for (const key of keys) {
+      const [text, json] = live.get(key)!;
+      // Live, with --record as without it: the opcode trace's internal calls.
+      const expected = await expectedOf('plain', tx.plain[key]!);
+      expect(expected.size).toBeGreaterThan(0);
+      const got = internalOf(jsonOf(json!));
+      for (const [at, calls] of expected) expect(got.get(at), `${key} [${at}]`).toEqual(jsonShape(calls));
+      expect(text!.stdout).toContain('◦');
+      const file = join(work, `${key}.rec`);
+      const again = await runTxray(['replay', file], {}, undefined, empty);
+      expect(again.stdout, key).toBe(text!.stdout);
+      expect(again.code).toBe(text!.code);
+      const againJson = await runTxray(['replay', file, '--json'], {}, undefined, empty);
+      expect(againJson.stdout, key).toBe(json!.stdout);
+      // What the replay had of the ASTs was the recording's: each listed function's definition is in it.
+      const doc = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8'));
+      const recorded = JSON.stringify(doc.disk.artifacts.map((a: any) => a.debug?.runtime?.asts ?? null));
+      const names = new Set<string>();
+      const each = (calls: readonly WalkedCall[]): void => calls.forEach((c) => (names.add(c.name), each(c.children)));
+      for (const calls of expected.values()) each(calls);
+      for (const name of names) expect(recorded).toContain(`"nodeType":"FunctionDefinition","kind":"function","name":"${name}"`);
+    }
+  });
+
+  test('txray call --tx <hash> --internal: the mined transaction\'s internal calls, as the opcode trace has them; recorded, the same in a replay', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'txray-internal-calltx-'));
+    const empty = mkdtempSync(join(tmpdir(), 'txray-internal-calltx-replay-'));
+    for (const key of ['settle', 'overLimit'] as const) {
+      const expected = await expectedOf('plain', tx.plain[key]!);
+      const file = join(work, `${key}.rec`);
+      const r = await run(['call', '--tx', tx.plain[key]!, '--internal', '--json', '--record', file], dirs.plain);
+      expect(r.code, r.stderr).toBe(key === 'overLimit' ? 1 : 0);
+      const got = internalOf(jsonOf(r));
+      expect([...got.keys()].sort(), key).toEqual([...expected.keys()].sort());
+      for (const [at, calls] of expected) expect(got.get(at), `${key} [${at}]`).toEqual(jsonShape(calls));
+      const again = await runTxray(['replay', file, '--json'], {}, undefined, empty);
+      expect(again.stdout, key).toBe(r.stdout);
     }
   });
 });

@@ -5,14 +5,14 @@
  * real anvil; the fixed build is the project in the working directory. Expected values come from the
  * node: the receipts, and anvil's own debug_traceCall with the same state overrides.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Abi, encodeAbiParameters, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { DEV, inOneBlock, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { forward, startRpcServer } from '../support/rpcServer.js';
-import { jsonOf, runTxray } from '../support/runTxray.js';
+import { jsonOf, type RunResult, runTxray } from '../support/runTxray.js';
 import { type Anvil, withAnvil } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
 import { writeFoundryProject } from '../support/sourceProject.js';
@@ -300,6 +300,56 @@ describe('txray call --tx on an endpoint that serves no trace or debug methods',
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('txray call --tx --record, replayed with no node, no network and no project', () => {
+  test('unchanged, and with --override-code from an artifact file and from a project name: the same text, JSON and comparison', async () => {
+    // The node behind a front that is closed before the replays: nothing answers at the recorded endpoint.
+    const front = await startRpcServer(({ method, params }) => forward(anvil.url, method, params));
+    const work = mkdtempSync(join(tmpdir(), 'txray-rerun-record-'));
+    // The artifact in a folder removed after recording: the replay can only take its code from the recording.
+    mkdirSync(join(work, 'art'));
+    const artifact = join(work, 'art', 'Bank.json');
+    copyFileSync(FIXED_ARTIFACT, artifact);
+    const empty = mkdtempSync(join(tmpdir(), 'txray-rerun-empty-'));
+    const cases: Array<[string, string[]]> = [
+      ['unchanged', ['--tx', failed]],
+      ['an artifact file', ['--tx', failed, '--override-code', `${bank}:${artifact}`]],
+      ['a project contract name', ['--tx', failed, '--override-code', `${bank}:Bank`]],
+    ];
+    const live = new Map<string, RunResult[]>();
+    try {
+      for (const [name, args] of cases) {
+        const file = join(work, `${name}.rec`);
+        const text = await runTxray(['call', ...args, '--rpc-url', front.url, '--record', file], {}, undefined, fixedDir);
+        const json = await runTxray(['call', ...args, '--rpc-url', front.url, '--json'], {}, undefined, fixedDir);
+        live.set(name, [text, json]);
+      }
+    } finally {
+      await front.close();
+    }
+    rmSync(join(work, 'art'), { recursive: true });
+    const closed = `http://127.0.0.1:${front.port}`;
+    const offline = { HTTP_PROXY: closed, HTTPS_PROXY: closed, http_proxy: closed, https_proxy: closed };
+    for (const [name] of cases) {
+      const file = join(work, `${name}.rec`);
+      const [text, json] = live.get(name)!;
+      // The live runs went as the tests above say: the mined revert compared with the run now.
+      expect([text!.code, text!.stderr], name).toEqual([name === 'unchanged' ? 1 : 0, '']);
+      expect(text!.stdout).toContain('Compared with the mined transaction');
+      expect(jsonOf(json!).comparison.mined.status).toBe('reverted');
+      const again = await runTxray(['replay', file], offline, undefined, empty);
+      expect(again.stdout, name).toBe(text!.stdout);
+      expect(again.code).toBe(text!.code);
+      expect(again.stderr).toMatch(/^txray: replayed from .*, recorded \S+\n$/);
+      const againJson = await runTxray(['replay', file, '--json'], offline, undefined, empty);
+      expect(againJson.stdout, name).toBe(json!.stdout);
+      expect(againJson.code).toBe(json!.code);
+      expect(jsonOf(againJson).comparison).toEqual(jsonOf(json!).comparison);
+    }
+    // The fixed build's code, named from its artifact, ran in the replays as live.
+    expect(jsonOf(live.get('an artifact file')![1]!).comparison.now.status).toBe('success');
   });
 });
 

@@ -41,6 +41,13 @@ describe('a recorded command line', () => {
     expect(recordedArgv(['0xabc', '--etherscan-url', 'https://x.example/api?apikey=SECRET&v=2', '--sourcify-url=https://s.example/server?key=K'])).toEqual(['0xabc', '--etherscan-url', 'https://x.example/api?v=2', '--sourcify-url=https://s.example/server']);
   });
 
+  test('keeps an --override-code that named a file or a contract as the code the run used there, in both forms; hex as given', () => {
+    const used = { '0x00000000000000000000000000000000000000aa': '0x6001', '0x00000000000000000000000000000000000000bb': '0x6002' };
+    const codeAt = (a: string): string | undefined => used[a as keyof typeof used];
+    const argv = ['call', '--tx', '0xabc', '--override-code', '0x00000000000000000000000000000000000000AA:out/Bank.sol/Bank.json', '--override-code=0x00000000000000000000000000000000000000bb:Bank', '--override-code', '0x00000000000000000000000000000000000000cc:0x60'];
+    expect(recordedArgv(argv, codeAt)).toEqual(['call', '--tx', '0xabc', '--override-code', '0x00000000000000000000000000000000000000AA:0x6001', '--override-code=0x00000000000000000000000000000000000000bb:0x6002', '--override-code', '0x00000000000000000000000000000000000000cc:0x60']);
+  });
+
   test('keeps what follows -- as it is', () => {
     expect(recordedArgv(['call', '0xabc', 'f(int256)', '--', '-H'])).toEqual(['call', '0xabc', 'f(int256)', '--', '-H']);
   });
@@ -57,6 +64,8 @@ describe("a service's request is found again without its key", () => {
 describe('a hostile recording is refused with a reason', () => {
   test('a well-formed one is taken', () => {
     expect(checkRecording(recording())).toMatchObject({ format: RECORDING_FORMAT });
+    const outline = { nodeType: 'SourceUnit', nodes: [] };
+    expect(checkRecording(recording({ disk: { labels: [], artifacts: [{ name: 'A', source: 'project', abi: [], debug: { runtime: { map: '', viaIR: false, count: 1, files: {}, asts: { '0': outline, '1': null } } } }] } }))).toMatchObject({ format: RECORDING_FORMAT });
   });
 
   test.each<[string, unknown, RegExp]>([
@@ -68,6 +77,7 @@ describe('a hostile recording is refused with a reason', () => {
     ['an ABI item whose name is markup', recording({ disk: { labels: [], artifacts: [{ name: 'A', source: 'project', abi: [{ type: 'function', name: '<b>x</b>', inputs: [], outputs: [], stateMutability: 'view' }] }] } }), /artifact/],
     ['a storage layout of another shape', recording({ disk: { labels: [], artifacts: [{ name: 'A', source: 'project', abi: [], storageLayout: { storage: 'x' } as never }] } }), /artifact/],
     ['a label that is no address', recording({ disk: { labels: [['0x12', 'N']], artifacts: [] } }), /label/],
+    ['an AST outline that is not an object', recording({ disk: { labels: [], artifacts: [{ name: 'A', source: 'project', abi: [], debug: { runtime: { map: '', viaIR: false, count: 1, files: {}, asts: { '0': 'x' } } } }] } }), /artifact/],
     ['a status that is no HTTP status', recording({ http: [['u', [{ status: 42, json: null, retryAfterMs: null }]]] }), /unknown shape/],
   ])('%s', (_what, doc, why) => {
     const checked = checkRecording(doc);
