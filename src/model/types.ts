@@ -669,6 +669,8 @@ export interface OutcomeFacts {
   readonly revert: { readonly data: Hex; readonly decoded: DecodedRevert } | null;
   /** Reverted, and no tracer nor local run gave its revert data. */
   readonly revertUnknown?: true;
+  /** Failed without a revert: the error word, as failure.error says it ("out of gas", an invalid opcode). */
+  readonly error?: string;
   /** Every holder's net movement per asset (the action stage's); null where not known. */
   readonly netChanges: readonly NetChange[] | null;
 }

@@ -11,6 +11,8 @@ export interface JsonOutcome {
   readonly gasUsed: string | null;
   readonly revert: RevertJson | null;
   readonly logs: number;
+  /** Failed without a revert: the error word, as failure.error says it ("out of gas"); absent otherwise. */
+  readonly error?: string;
 }
 
 export interface JsonReplay {
@@ -46,6 +48,7 @@ const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
   gasUsed: o.gasUsed === null ? null : o.gasUsed.toString(),
   revert: o.revert === null ? null : decodedRevertJson(o.revert.decoded),
   logs: o.logs,
+  ...(o.error !== undefined ? { error: o.error } : {}),
 });
 
 /** The two fields, or nothing for a document that is no re-run. */

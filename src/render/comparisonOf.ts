@@ -22,6 +22,7 @@ export function comparisonOf(m: InspectModel): Comparison | null {
 
 /** A revert in one line, as the failure line says it (escaped); "none" for a success. */
 export function revertWords(o: OutcomeFacts, s: AddressStyle): string {
+  if (o.error !== undefined) return escapeText(o.error);
   if (o.revert === null) return o.status === 'success' ? 'none' : o.revertUnknown ? 'not known (no trace gave its data)' : 'reverted without data';
   const { custom, revert } = o.revert.decoded;
   return custom !== null ? formatDecoded(custom, s) : escapeText(describeRevert(revert));

@@ -34,6 +34,6 @@ export function* renderComparison(m: InspectModel, c: ChalkInstance): Generator<
   for (const [i, n] of netChangeDifferences(cmp).entries()) yield `  ${(i === 0 ? 'Net changes' : '').padEnd(13)}${showAddress(n.holder, s)}: ${shown(n, n.mined)} → ${shown(n, n.now)}\n`;
   if (replay.mismatch === null) return;
   yield replay.mismatch.length === 0
-    ? `  ${c.green('Reproduces the receipt')}: the same status, gas used and logs (address, topics, data, order)${replay.replayed > 0 ? `, after the block's ${replay.replayed} earlier transaction(s)` : ''}\n`
+    ? `  ${c.green('Reproduces the receipt')}: the same status, gas used and logs (address, topics, data, order)${replay.replayed > 0 ? `, after the block's ${replay.replayed === 1 ? 'earlier transaction' : `${replay.replayed} earlier transactions`}` : ''}\n`
     : `  ${c.yellow('Differs from the receipt')}: ${replay.mismatch.join('; ')}\n`;
 }

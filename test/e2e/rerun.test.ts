@@ -131,6 +131,9 @@ describe('txray call --tx: unchanged, it reproduces the receipt', () => {
     expect(Number(mined.transactionIndex)).toBe(1);
     const doc = jsonOf(await txray(['--tx', dependent, '--json']));
     expect(doc.replayOf).toMatchObject({ at: 'position', reproduced: true, replayedBefore: 1 });
+    const text = (await txray(['--tx', dependent])).stdout;
+    expect(text).toContain(`at its position in block ${BigInt(mined.blockNumber)} (index 1, after 1 earlier transaction): nothing was sent`);
+    expect(text).toContain('Reproduces the receipt: the same status, gas used and logs (address, topics, data, order), after the block\'s earlier transaction\n');
     expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(mined.gasUsed).toString(), revert: null, logs: mined.logs.length });
     expect(doc.logs.map((l: { address: string; topics: string[]; data: string }) => [l.address.toLowerCase(), l.topics, l.data])).toEqual(mined.logs.map((l: { address: string; topics: string[]; data: string }) => [l.address.toLowerCase(), l.topics, l.data]));
     // The state before its block has no deposit of DEV.other: the withdrawal is over a limit of 0, as anvil says too.
@@ -207,6 +210,21 @@ describe('txray call --tx with the fixed contract', () => {
 });
 
 describe('txray call --tx: the other changes', () => {
+  test('a successful one with too little gas: the comparison says out of gas, as the failure does (text and JSON)', async () => {
+    const r = await txray(['--tx', dependent, '--gas-limit', '30000', '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.failure).toMatchObject({ error: expect.stringMatching(/out of gas/i), revert: null });
+    expect(doc.comparison.mined).toMatchObject({ status: 'success', revert: null });
+    expect(doc.comparison.mined.error).toBeUndefined();
+    expect(doc.comparison.now).toMatchObject({ status: 'reverted', revert: null, error: doc.failure.error });
+    const text = (await txray(['--tx', dependent, '--gas-limit', '30000'])).stdout;
+    expect(text).toContain(`Failed: ${doc.failure.error}`);
+    expect(text).toMatch(new RegExp(`\\n {2}Revert +none → ${doc.failure.error}\\n`));
+    expect(text).not.toContain('not known');
+  });
+
   test('--state at its position: the fixed withdrawal\'s storage change, as anvil\'s prestateTracer with the same override', async () => {
     const overrides = { [bank]: { code: fixedRuntime(DEV.sender) } };
     const tx = await anvil.rpc('eth_getTransactionByHash', [failed]);
@@ -339,9 +357,27 @@ describe('txray call --tx: errors', () => {
     const r = await txray(['--tx', pending]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^txray: transaction 0x[0-9a-f]{8}…[0-9a-f]{6} is pending: it has no position in a block yet; run it on the pending state with --block pending\.\n$/);
+    const waiting = await anvil.rpc('eth_getBlockByNumber', ['pending', false]);
+    expect((await txray(['--tx', pending, '--block', 'pending'])).stdout).toContain(`on the pending state (block ${BigInt(waiting.number)}, not mined yet): nothing was sent`);
     const doc = jsonOf(await txray(['--tx', pending, '--block', 'pending', '--json']));
     expect(doc.replayOf).toMatchObject({ hash: pending, blockNumber: null, transactionIndex: null });
     expect(doc.comparison).toBeNull();
+  });
+
+  test('refused at its position (no funds for its fee, a nonce, a gas limit under its intrinsic gas): exit 5, one line in the node\'s words', async () => {
+    const tx = await anvil.rpc('eth_getTransactionByHash', [failed]);
+    // anvil's debug_traceCall refuses the same call, priced as it was mined, on a zero balance.
+    await expect(anvilTrace(failed, await parentOf(failed), { [tx.from]: { balance: '0x0' } }, { gasPrice: tx.gasPrice })).rejects.toThrow(/insufficient funds for gas \* price \+ value/i);
+    const cases: Array<[string[], RegExp]> = [
+      [['--tx', failed, '--override-balance', `${tx.from}:0`], /^txray: --tx: insufficient funds for gas \* price \+ value at its position: the sender 0x[0-9a-f]{40} has 0 wei and it needs [\d,]+ wei; nothing was run\.\n$/],
+      [['--tx', failed, '--override-nonce', `${tx.from}:99`], new RegExp(`^txray: --tx: nonce too low at its position: the sender 0x[0-9a-f]{40} is at nonce 99 and the transaction has ${BigInt(tx.nonce)}; nothing was run\\.\\n$`)],
+      [['--tx', created, '--gas-limit', '30000'], /^txray: --tx: intrinsic gas too low at its position: the gas limit is 30,000 and it needs at least [\d,]+; nothing was run\.\n$/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await txray(args);
+      expect([r.code, r.stdout]).toEqual([5, '']);
+      expect(r.stderr).toMatch(message);
+    }
   });
 
   test.each([
