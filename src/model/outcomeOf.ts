@@ -16,6 +16,7 @@ export function outcomeOf(m: InspectModel): OutcomeFacts {
     revert: !reverted || f === null || f.revert === null || data === null ? null : { data, decoded: { revert: f.revert, custom: m.decoded?.error ?? null } },
     ...(error !== null ? { error } : reverted && (f === null || f.revert === null) ? { revertUnknown: true as const } : {}),
     netChanges: m.netChanges ?? null,
+    labels: m.decoded?.labels ?? null,
   };
 }
 

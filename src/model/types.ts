@@ -673,6 +673,8 @@ export interface OutcomeFacts {
   readonly error?: string;
   /** Every holder's net movement per asset (the action stage's); null where not known. */
   readonly netChanges: readonly NetChange[] | null;
+  /** The names its own lookup gave addresses (the mined transaction's may differ from the new run's: an override's code has its own). */
+  readonly labels: ReadonlyMap<string, string> | null;
 }
 
 export interface ReplayFacts {

@@ -41,6 +41,8 @@ export interface JsonNetChangeDifference {
   readonly decimals?: number;
   readonly mined: string;
   readonly now: string;
+  /** Where the mined lookup and the new run name the holder differently: each one's name (null: none). */
+  readonly names?: { readonly mined: string | null; readonly now: string | null };
 }
 
 const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({

@@ -647,7 +647,9 @@ function comparisonSection(): HTMLElement | null {
     // The net changes where they differ, as the text view's rows (each holder and asset once).
     ...(c.netChanges ?? []).map((n) => {
       const text = (change: string): string => (big(change) === 0n ? 'none' : changeText({ ...n, change: big(change) }, { address: (a) => addressText(a), symbol: escapeText }));
-      return [`net change ${addressText(n.holder)}`, text(n.mined), text(n.now)];
+      // Where the mined lookup named the holder otherwise (an override's code is another contract), each side's name.
+      const names = n.names === undefined ? '' : ` (${[n.names.mined === null ? null : `mined: ${n.names.mined}`, n.names.now === null ? null : `now: ${n.names.now}`].filter((x) => x !== null).join(', ')})`;
+      return [`net change ${n.names === undefined ? addressText(n.holder) : `${short(n.holder)}${names}`}`, text(n.mined), text(n.now)];
     }),
   ];
   const note = r.reproduced === true ? 'Reproduces the receipt: the same status, gas used and logs (address, topics, data, order).' : r.reproduced === false ? `Differs from the receipt: ${r.differences.join('; ')}` : null;

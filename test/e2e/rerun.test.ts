@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Abi, encodeAbiParameters, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
+import { type Abi, encodeAbiParameters, getAddress, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { DEV, inOneBlock, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { forward, startRpcServer } from '../support/rpcServer.js';
@@ -210,6 +210,33 @@ describe('txray call --tx with the fixed contract', () => {
 });
 
 describe('txray call --tx: the other changes', () => {
+  test('the mined side as its own lookup says it: an override\'s contract name only for the new run, the mined revert decoded as `txray <hash>` decodes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'txray-rerun-names-'));
+    // Sink: code that stops at once, in a Hardhat artifact of its own name.
+    const sink = join(dir, 'Sink.json');
+    writeFileSync(sink, JSON.stringify({ _format: 'hh-sol-artifact-1', contractName: 'Sink', sourceName: 'contracts/Sink.sol', abi: [], bytecode: '0x6000', deployedBytecode: '0x00', linkReferences: {}, deployedLinkReferences: {} }));
+    // From the buggy project, whose build names the mined code.
+    const lookedUp = jsonOf(await runTxray([dependent, '--json', '--rpc-url', anvil.url], {}, undefined, buggyDir));
+    const minedName = lookedUp.labels[bank.toLowerCase()];
+    expect(minedName).toBe('Bank');
+    const doc = jsonOf(await txray(['--tx', dependent, '--override-code', `${bank}:${sink}`, '--json'], buggyDir));
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.labels[bank.toLowerCase()]).toBe('Sink');
+    const row = doc.comparison.netChanges.find((n: { holder: string }) => n.holder.toLowerCase() === bank.toLowerCase());
+    expect(row.names).toEqual({ mined: minedName, now: 'Sink' });
+    const text = (await txray(['--tx', dependent, '--override-code', `${bank}:${sink}`], buggyDir)).stdout;
+    const short = `${getAddress(bank).slice(0, 6)}…${getAddress(bank).slice(-4)}`;
+    expect(text).toMatch(new RegExp(` {2}${short} \\(mined: ${minedName}, now: Sink\\): −[\\d.]+ ETH → none\\n`));
+    expect(text.split('Compared with the mined transaction')[1]!.split('\nLogs (')[0]).not.toContain(`Sink(${short})`);
+    // A Hardhat artifact of the fix (its ABI loaded as --abi's are): the mined revert's names still come from the project, as the plain lookup's.
+    const hardhat = join(dir, 'Bank.hardhat.json');
+    writeFileSync(hardhat, JSON.stringify({ _format: 'hh-sol-artifact-1', contractName: 'Bank', sourceName: 'contracts/Bank.sol', abi: fixedArtifact.abi, bytecode: fixedArtifact.bytecode.object, deployedBytecode: fixedArtifact.deployedBytecode.object, linkReferences: {}, deployedLinkReferences: {} }));
+    const plain = jsonOf(await runTxray([failed, '--json', '--rpc-url', anvil.url], {}, undefined, fixedDir)).failure.revert;
+    const rerun = jsonOf(await txray(['--tx', failed, '--override-code', `${bank}:${hardhat}`, '--json'])).comparison.mined.revert;
+    expect({ source: rerun.source, contract: rerun.contract, name: rerun.name }).toEqual({ source: plain.source, contract: plain.contract, name: plain.name });
+    expect(plain.source).toBe('project');
+  });
+
   test('a successful one with too little gas: the comparison says out of gas, as the failure does (text and JSON)', async () => {
     const r = await txray(['--tx', dependent, '--gas-limit', '30000', '--json']);
     expect(r.code).toBe(1);
