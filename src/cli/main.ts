@@ -11,6 +11,7 @@ import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import { shortHash } from '../format/format.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
+import { writeJson } from '../render/writeJson.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
@@ -183,7 +184,7 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
     const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
     const node = await connect();
     if (opts.debug) for (const line of proxyLines(opts)) log.debug(line);
-    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
+    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, minedDecoderReady: minedDecoder(opts, io, seam?.parts), lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
   } catch (e) {
     const code = exitCodeForError(e);
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
@@ -194,7 +195,12 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
     if (log.debugOn && e instanceof Error && e.stack) await log.say(e.stack);
     if (argv.includes('--json')) {
       const error = { code: errorCodeName(e), message: log.scrubbed(message) };
-      if (argv[0] === 'block') {
+      if (argv[0] === 'debug') {
+        // txray debug's own small document (schema/debug.schema.json), not a lookup's.
+        const { errorJson } = await import('../debug/errorJson.js');
+        await out.writeAll(writeJson(errorJson(pickHash(argv), error.code, error.message), jsonIndent(io)));
+        await out.write('\n');
+      } else if (argv[0] === 'block') {
         const { blockErrorDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
         await out.writeAll(renderBlockJson(blockErrorDocument(error), jsonIndent(io)));
       } else await out.writeAll(renderJson(errorDocument(pickHash(argv), error, []), jsonIndent(io)));
@@ -263,6 +269,22 @@ async function loadDecoder(opts: InspectOptions, io: Io, parts?: DecoderOptions[
   return { afterRequests, decoderReady };
 }
 
+/**
+ * `txray call --tx` with an artifact file in --override-code: that file's ABI and name describe the new
+ * code, not the mined one, so the mined transaction's lookup gets a decoder of its own without them (as
+ * `txray <hash>` would decode it). parseOptions puts those files after --abi's.
+ */
+function minedDecoder(opts: InspectOptions, io: Io, parts?: DecoderOptions['parts']): Promise<Decoder> | undefined {
+  const call = opts.command.kind === 'call' ? opts.command.call : null;
+  const files = call?.replay === undefined ? 0 : call.codes.filter((c) => c.source.kind === 'artifact').length;
+  if (files === 0) return undefined;
+  const ready = import('../decode/createDecoder.js').then((m) =>
+    m.createDecoder({ abiPaths: opts.abiPaths.slice(0, opts.abiPaths.length - files), projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null, parts }),
+  );
+  ready.catch(() => undefined);
+  return ready;
+}
+
 function connectTo(opts: InspectOptions, io: Io, log: RunLog): Promise<RpcClient> {
   return createRpcClient({
     url: opts.url,
@@ -316,6 +338,8 @@ interface Run {
   readonly log: RunLog;
   readonly writers: Writers;
   readonly decoderReady: Promise<Decoder>;
+  /** --tx: the mined transaction's lookup decodes without --override-code's artifact files (see minedDecoder). */
+  readonly minedDecoderReady: Promise<Decoder> | undefined;
   /** One for the run: the tracer the node has is learned once. */
   readonly lookup: InspectSettings;
 }
@@ -368,6 +392,7 @@ async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { read
       lookup: r.lookup,
       complete: completeSettingsOf(opts, io, log, opts.view === 'json' || opts.html !== undefined || opts.gas || opts.gasOut !== undefined, tag),
       decoderReady,
+      minedDecoderReady: r.minedDecoderReady?.then((d) => d.forInput()),
       onStage: opts.debug ? (stage) => log.debug(`${tag}${stage} at ${log.elapsed()}`) : undefined,
     });
     return { input: input.text, hash: input.hash, model, code: exitCodeForModel(model) };

@@ -88,7 +88,13 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
   try {
     const recorded = await record(client, args, hash, io, timeoutMs);
     if (recorded === null) {
-      await log.say(`txray: transaction ${hash} is not mined yet; txray debug steps through mined transactions.`);
+      const message = `transaction ${hash} is not mined yet; txray debug steps through mined transactions.`;
+      await log.say(`txray: ${message}`);
+      if (args.json === true) {
+        const [{ errorJson }, { writeJson }] = await Promise.all([import('../debug/errorJson.js'), import('../render/writeJson.js')]);
+        await out.writeAll(writeJson(errorJson(hash, 'pending', message), io.stdout.isTTY === true ? 2 : 0));
+        await out.write('\n');
+      }
       return ExitCode.pending;
     }
     return await showRecording({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);

@@ -6,6 +6,7 @@
 import type { AtTarget } from '../debug/parseAt.js';
 import { findStep } from '../debug/findStep.js';
 import type { DebugRecording } from '../debug/types.js';
+import { NotFound } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import { escapeShort } from '../raw/escape.js';
 import { writeJson } from '../render/writeJson.js';
@@ -28,10 +29,8 @@ export async function showRecording(s: Shown, terminal: TerminalIo | undefined, 
   const { rec, warnings } = s;
   for (const w of warnings) await log.say(`txray: warning: ${escapeShort(w, 300)}`);
   const found = s.at === null ? null : findStep(rec, s.at);
-  if (found !== null && 'none' in found) {
-    await log.say(`txray: ${escapeShort(found.none, 200)}`);
-    return ExitCode.notFound;
-  }
+  // Said as every other error is (one line, and with --json the error document): exit 3.
+  if (found !== null && 'none' in found) throw new NotFound(escapeShort(found.none, 200));
   if (s.json && found !== null) {
     const { stepJson } = await import('../debug/stepJson.js');
     // Escaped as every JSON document of txray is (a file name or a warning could hold controls); indented on a terminal.

@@ -64,16 +64,40 @@ function opcodePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
   return ['no source map matched this code: its opcodes', ...all.slice(first, first + rows - 1).map(([at, text]) => `${at === pc ? '>' : ' '}${String(at).padStart(6)}  ${text}`)];
 }
 
-const HELP = [
-  'keys',
-  '  n  next line in this frame (over calls)     s  step into',
-  '  o  out, to the caller\'s next line           p  previous line (back in time)',
-  '  j  next opcode    k  previous opcode        g  first step    G  last step',
-  '  f  the failing step                         c  continue to the next breakpoint',
-  '  b  breakpoint at this line (again: remove)  :  a command, then Enter',
-  '     :break <file>:<line>    :step <i>        ?  close this help (or Escape)',
-  '  q  quit (Ctrl-C too)',
+/** The keys, in pairs as the help puts them side by side where the terminal is wide enough. */
+const HELP_KEYS = [
+  'n  next line in this frame (over calls)', 's  step into',
+  'o  out, to the caller\'s next line', 'p  previous line (back in time)',
+  'j  next opcode    k  previous opcode', 'g  first step    G  last step',
+  'f  the failing step', 'c  continue to the next breakpoint',
+  'b  breakpoint at this line (again: remove)', ':  a command, then Enter',
+  '   :break <file>:<line>    :step <i>', '?  close this help (or Escape)',
+  'q  quit (Ctrl-C too)',
 ];
+
+/** Words of `text` in lines of at most `width` columns, each after the first indented by `indent` (a word longer than a line is cut by fit). */
+function wrap(text: string, width: number, indent: string): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/(?<=\S) (?=\S)/)) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && displayWidth(next) > width) {
+      out.push(line);
+      line = `${indent}${word}`;
+    } else line = next;
+  }
+  return [...out, line];
+}
+
+/** The help over the whole screen's width: the keys two a line where they fit, else one a line, wrapped where even that is too wide. */
+function helpLines(width: number): string[] {
+  const column = Math.max(...HELP_KEYS.map((k) => displayWidth(k))) + 2;
+  const lines = ['keys'];
+  if (2 + 2 * column <= width) {
+    for (let k = 0; k < HELP_KEYS.length; k += 2) lines.push(`  ${HELP_KEYS[k]!.padEnd(column)}${HELP_KEYS[k + 1] ?? ''}`.trimEnd());
+  } else for (const key of HELP_KEYS) lines.push(...wrap(`  ${key}`, width, '     '));
+  return lines;
+}
 
 /** The right pane: frames, stack, memory, storage, each cut to its share of the rows. */
 function statePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
@@ -99,13 +123,19 @@ export function renderScreen(rec: DebugRecording, c: Cursor, width: number, heig
   const rows = Math.max(3, height - 2);
   const left = Math.max(20, Math.floor(width * 0.55));
   const right = Math.max(0, width - left - 3);
-  const source = c.help ? HELP : (sourcePane(rec, c, rows) ?? opcodePane(rec, c, rows));
-  const state = statePane(rec, c, rows);
   const lines: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const l = fit(source[r] ?? '', left);
-    const marked = !c.help && source[r]?.startsWith('>') === true ? `${BOLD}${l}${RESET}` : l;
-    lines.push(`${marked} │ ${fit(state[r] ?? '', right)}`);
+  // The help takes the whole width: beside the panes, its lines would be cut.
+  if (c.help) {
+    const help = helpLines(width);
+    for (let r = 0; r < rows; r++) lines.push(fit(help[r] ?? '', width));
+  } else {
+    const source = sourcePane(rec, c, rows) ?? opcodePane(rec, c, rows);
+    const state = statePane(rec, c, rows);
+    for (let r = 0; r < rows; r++) {
+      const l = fit(source[r] ?? '', left);
+      const marked = source[r]?.startsWith('>') === true ? `${BOLD}${l}${RESET}` : l;
+      lines.push(`${marked} │ ${fit(state[r] ?? '', right)}`);
+    }
   }
   const truncated = rec.steps.truncated ? `recorded the first ${rec.steps.count} steps only; the run went on` : null;
   lines.push(fit(c.command !== null ? `:${c.command}` : (c.message ?? truncated ?? 'press ? for keys'), width));

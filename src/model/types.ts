@@ -669,8 +669,12 @@ export interface OutcomeFacts {
   readonly revert: { readonly data: Hex; readonly decoded: DecodedRevert } | null;
   /** Reverted, and no tracer nor local run gave its revert data. */
   readonly revertUnknown?: true;
+  /** Failed without a revert: the error word, as failure.error says it ("out of gas", an invalid opcode). */
+  readonly error?: string;
   /** Every holder's net movement per asset (the action stage's); null where not known. */
   readonly netChanges: readonly NetChange[] | null;
+  /** The names its own lookup gave addresses (the mined transaction's may differ from the new run's: an override's code has its own). */
+  readonly labels: ReadonlyMap<string, string> | null;
 }
 
 export interface ReplayFacts {

@@ -23,7 +23,7 @@ export function compareMined(model: InspectModel, replay: ReplayPlan | undefined
   const receipt = replay?.receipt;
   if (sim === undefined || facts === undefined || receipt == null) return model;
   // A lookup that failed leaves the receipt's figures alone: its revert and net changes are not known.
-  const outcome = mined === 'failed' ? { revert: null, revertUnknown: true as const, netChanges: null } : outcomeOf(mined ?? model);
+  const outcome = mined === 'failed' ? { revert: null, revertUnknown: true as const, netChanges: null, labels: null } : outcomeOf(mined ?? model);
   // The receipt's own figures, whichever model gave the rest.
   const fromReceipt = { status: receipt.status === '0x0' ? ('reverted' as const) : ('success' as const), gasUsed: isQuantity(receipt.gasUsed) ? BigInt(receipt.gasUsed) : null, logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0 };
   const { revertUnknown, ...rest } = outcome;

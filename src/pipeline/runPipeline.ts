@@ -22,6 +22,8 @@ export interface PipelineSettings {
   readonly lookup: InspectSettings;
   readonly complete: CompleteSettings;
   readonly decoderReady: Promise<Decoder>;
+  /** `txray call --tx`: the decoder of the mined transaction's lookup, where it differs (--override-code's artifact files name the new code only). */
+  readonly minedDecoderReady?: Promise<Decoder>;
   /** Told when each stage is done ("answers checked and modelled", "decoded"), for --debug. */
   readonly onStage?: (stage: string) => void;
 }
@@ -57,7 +59,7 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
 
 /** The mined transaction looked up as any hash is (not for --state); 'failed' where the lookup failed (the comparison says what it cannot). */
 function lookupMined(client: RpcClient, hash: Hex, s: PipelineSettings): Promise<InspectModel | 'failed'> {
-  const looked = runPipeline(client, { kind: 'hash', hash }, { ...s, lookup: { ...s.lookup, state: false }, onStage: undefined }).catch((err: unknown) => {
+  const looked = runPipeline(client, { kind: 'hash', hash }, { ...s, decoderReady: s.minedDecoderReady ?? s.decoderReady, lookup: { ...s.lookup, state: false }, onStage: undefined }).catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
     return 'failed' as const;
   });

@@ -49,7 +49,7 @@ export async function traceInternal(
   const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
   const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
   // forge build leaves the ASTs out of its artifacts unless asked (--ast, or ast = true).
-  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst} call(s) ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
+  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst === 1 ? '1 call' : `${withoutAst} calls`} ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
   if (frames.length === 0) {
     s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
     return { model: noAst.length === 0 ? model : { ...model, warnings: [...model.warnings, ...noAst] }, replay };
@@ -75,7 +75,7 @@ export async function traceInternal(
   for (const f of facts.values()) jumps += f.trail?.from.length ?? 0;
   s.debug?.(`--internal: a local run of ${ms} ms kept ${jumps} jump(s) of ${frames.length} frame(s) (${trailOf.size} code(s)); internal calls read for ${read.size}`);
   const unread = frames.length - read.size;
-  const notes = [...noAst, ...(unread === 0 ? [] : [`--internal: ${unread} matched call(s) are shown without internal calls: their run did not fit the artifact's map, or made more than ${MAX_INTERNAL_CALLS.toLocaleString('en-US')} internal calls.`])];
+  const notes = [...noAst, ...(unread === 0 ? [] : [`--internal: ${unread === 1 ? '1 matched call is' : `${unread} matched calls are`} shown without internal calls: their run did not fit the artifact's map, or made more than ${MAX_INTERNAL_CALLS.toLocaleString('en-US')} internal calls.`])];
   const traced = withCallDecodings(model, read);
   return { model: notes.length === 0 ? traced : { ...traced, warnings: [...traced.warnings, ...notes] }, replay: shared };
 }

@@ -11,6 +11,8 @@ export interface JsonOutcome {
   readonly gasUsed: string | null;
   readonly revert: RevertJson | null;
   readonly logs: number;
+  /** Failed without a revert: the error word, as failure.error says it ("out of gas"); absent otherwise. */
+  readonly error?: string;
 }
 
 export interface JsonReplay {
@@ -39,6 +41,8 @@ export interface JsonNetChangeDifference {
   readonly decimals?: number;
   readonly mined: string;
   readonly now: string;
+  /** Where the mined lookup and the new run name the holder differently: each one's name (null: none). */
+  readonly names?: { readonly mined: string | null; readonly now: string | null };
 }
 
 const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
@@ -46,6 +50,7 @@ const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
   gasUsed: o.gasUsed === null ? null : o.gasUsed.toString(),
   revert: o.revert === null ? null : decodedRevertJson(o.revert.decoded),
   logs: o.logs,
+  ...(o.error !== undefined ? { error: o.error } : {}),
 });
 
 /** The two fields, or nothing for a document that is no re-run. */

@@ -22,6 +22,7 @@ export function comparisonOf(m: InspectModel): Comparison | null {
 
 /** A revert in one line, as the failure line says it (escaped); "none" for a success. */
 export function revertWords(o: OutcomeFacts, s: AddressStyle): string {
+  if (o.error !== undefined) return escapeText(o.error);
   if (o.revert === null) return o.status === 'success' ? 'none' : o.revertUnknown ? 'not known (no trace gave its data)' : 'reverted without data';
   const { custom, revert } = o.revert.decoded;
   return custom !== null ? formatDecoded(custom, s) : escapeText(describeRevert(revert));
@@ -31,6 +32,15 @@ export function revertWords(o: OutcomeFacts, s: AddressStyle): string {
 export interface NetChangeDifference extends Omit<NetChange, 'change'> {
   readonly mined: bigint;
   readonly now: bigint;
+  /** Where the two lookups name the holder differently (an override's code is another contract): each one's name, null for none. */
+  readonly names?: { readonly mined: string | null; readonly now: string | null };
+}
+
+/** The holder's names where the mined lookup and the new run differ on it. */
+function namesOf(c: Comparison, holder: string): Pick<NetChangeDifference, 'names'> {
+  const mined = c.mined.labels?.get(holder.toLowerCase()) ?? null;
+  const now = c.now.labels?.get(holder.toLowerCase()) ?? null;
+  return mined === now ? {} : { names: { mined, now } };
 }
 
 /** The net changes that differ between the two outcomes, in the new run's order, then the mined one's; empty where either is not known. */
@@ -47,7 +57,7 @@ export function netChangeDifferences(c: Comparison): NetChangeDifference[] {
     const before = mined.get(k)?.change ?? 0n;
     const after = now.get(k)?.change ?? 0n;
     const { holder, asset, standard, tokenId, symbol, decimals } = n;
-    if (before !== after) out.push({ holder, asset, standard, ...(tokenId !== undefined ? { tokenId } : {}), ...(symbol !== undefined ? { symbol } : {}), ...(decimals !== undefined ? { decimals } : {}), mined: before, now: after });
+    if (before !== after) out.push({ holder, asset, standard, ...(tokenId !== undefined ? { tokenId } : {}), ...(symbol !== undefined ? { symbol } : {}), ...(decimals !== undefined ? { decimals } : {}), mined: before, now: after, ...namesOf(c, holder) });
   }
   return out;
 }

@@ -367,8 +367,8 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   const asked = /^0x[0-9a-f]{1,16}$/i.test(s.block.asked) ? '' : ` (${escapeText(s.block.asked.length === 66 ? shortHex(s.block.asked as Hex, 8) : s.block.asked)})`;
   const r = s.replay;
   if (r === undefined) yield `${c.bold('Simulation')} at block ${number}${asked}: not a mined transaction, nothing was sent\n`;
-  else if (r.at === 'position') yield `${c.bold('Re-run')} of ${r.hash} at its position in block ${number} (index ${r.transactionIndex}${r.replayed > 0 ? `, after ${r.replayed} earlier transaction(s)` : ''})${r.changed ? ', changed' : ''}: nothing was sent\n`;
-  else yield `${c.bold('Re-run')} of ${r.hash} on the state after block ${number}${asked}${r.changed ? ', changed' : ''}: nothing was sent\n`;
+  else if (r.at === 'position') yield `${c.bold('Re-run')} of ${r.hash} at its position in block ${number} (index ${r.transactionIndex}${r.replayed > 0 ? `, after ${r.replayed} earlier ${r.replayed === 1 ? 'transaction' : 'transactions'}` : ''})${r.changed ? ', changed' : ''}: nothing was sent\n`;
+  else yield `${c.bold('Re-run')} of ${r.hash} ${s.block.asked === 'pending' ? `on the pending state (block ${number}, not mined yet)` : `on the state after block ${number}${asked}`}${r.changed ? ', changed' : ''}: nothing was sent\n`;
   yield* actionRow(m, c);
   const verdict = m.status === 'success' ? c.green.bold('✔ would succeed') : c.red.bold('✘ would revert');
   yield row(c, 'Status', `${verdict}${operationsNote(m, c)}`);

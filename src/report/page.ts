@@ -586,7 +586,7 @@ function header(): HTMLElement {
   kv(t, 'status', doc.outcome === 'partial' ? `${String(doc.status)}, partial: ${failedCount()}` : String(doc.status));
   // txray call: a simulation, said plainly; its gas and block come from the simulation, not a receipt.
   const rerun = doc.replayOf;
-  if (rerun) kv(t, 're-run of', `${rerun.hash} ${rerun.at === 'position' ? `at its position in block ${groupDigits(big(sim?.block.number ?? '0'))} (index ${String(rerun.transactionIndex)})` : `on the state after block ${groupDigits(big(rerun.at))}`}${rerun.changed ? ', changed' : ''}: nothing was sent`);
+  if (rerun) kv(t, 're-run of', `${rerun.hash} ${rerun.at === 'position' ? `at its position in block ${groupDigits(big(sim?.block.number ?? '0'))} (index ${String(rerun.transactionIndex)})` : sim?.block.asked === 'pending' ? `on the pending state (block ${groupDigits(big(rerun.at))}, not mined yet)` : `on the state after block ${groupDigits(big(rerun.at))}`}${rerun.changed ? ', changed' : ''}: nothing was sent`);
   else if (sim) kv(t, 'simulated', `at block ${groupDigits(big(sim.block.number))} (${String(sim.block.asked)}) by ${String(sim.method)}: not a mined transaction, nothing was sent`);
   if (sim?.gasUsed) kv(t, 'gas', `${groupDigits(big(sim.gasUsed))} used`);
   // What a call returned, as the text view's Returns row says it (cast call prints it too).
@@ -638,7 +638,7 @@ function comparisonSection(): HTMLElement | null {
   type Outcome = typeof c.mined;
   const status = (o: Outcome): string => (o.status === 'success' ? '✔ success' : '✘ reverted');
   const gas = (o: Outcome): string => (o.gasUsed === null ? '?' : groupDigits(big(o.gasUsed)));
-  const revert = (o: Outcome): string => (o.revert === null ? (o.status === 'success' ? 'none' : 'not known') : (revertWords(o.revert) ?? 'not decoded'));
+  const revert = (o: Outcome): string => (o.error !== undefined ? o.error : o.revert === null ? (o.status === 'success' ? 'none' : 'not known') : (revertWords(o.revert) ?? 'not decoded'));
   const rows = [
     ['status', status(c.mined), status(c.now)],
     ['gas used', gas(c.mined), gas(c.now)],
@@ -647,7 +647,9 @@ function comparisonSection(): HTMLElement | null {
     // The net changes where they differ, as the text view's rows (each holder and asset once).
     ...(c.netChanges ?? []).map((n) => {
       const text = (change: string): string => (big(change) === 0n ? 'none' : changeText({ ...n, change: big(change) }, { address: (a) => addressText(a), symbol: escapeText }));
-      return [`net change ${addressText(n.holder)}`, text(n.mined), text(n.now)];
+      // Where the mined lookup named the holder otherwise (an override's code is another contract), each side's name.
+      const names = n.names === undefined ? '' : ` (${[n.names.mined === null ? null : `mined: ${n.names.mined}`, n.names.now === null ? null : `now: ${n.names.now}`].filter((x) => x !== null).join(', ')})`;
+      return [`net change ${n.names === undefined ? addressText(n.holder) : `${short(n.holder)}${names}`}`, text(n.mined), text(n.now)];
     }),
   ];
   const note = r.reproduced === true ? 'Reproduces the receipt: the same status, gas used and logs (address, topics, data, order).' : r.reproduced === false ? `Differs from the receipt: ${r.differences.join('; ')}` : null;

@@ -10,6 +10,7 @@ import { overrideReader } from '../evm/overrideReader.js';
 import { askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
+import { refusedRun } from './refusedRun.js';
 
 /** `tx` as the node gave it with the changes made (from, gas, value, input); `receipt` the mined one. The run, and the block it ran in. */
 export async function runAtPosition(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, overrides: Readonly<Record<string, unknown>> | null, deadline: AbortSignal, opts: LocalOptions, rerun: Rerun): Promise<{ readonly trace: LocalTrace; readonly block: unknown }> {
@@ -17,6 +18,8 @@ export async function runAtPosition(client: RpcClient, tx: Record<string, unknow
   const { traceLocally } = await loadLocalTrace();
   const reader = nodeReader(client, `0x${(BigInt(tx.blockNumber as string) - 1n).toString(16)}`, deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
-  const trace = await traceLocally(overrideReader(reader, overrides), tx, receipt, ahead, opts, rerun);
+  const trace = await traceLocally(overrideReader(reader, overrides), tx, receipt, ahead, opts, rerun).catch((err: unknown) => {
+    throw refusedRun(err, String(tx.from)) ?? err;
+  });
   return { trace, block: await ahead.block };
 }

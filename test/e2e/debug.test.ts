@@ -70,7 +70,7 @@ const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../schema/debug
 /** `txray debug <hash> --at <at> --json`; a document it prints is checked against the shipped schema. */
 async function debugAt(hash: string, at: string) {
   const r = await runTxray(['debug', hash, '--rpc-url', scene.anvil.url, '--at', at, '--json'], {}, undefined, dir);
-  if (r.code === 0) expect(validate(JSON.parse(r.stdout)), ajv.errorsText(validate.errors)).toBe(true);
+  if (r.stdout !== '') expect(validate(JSON.parse(r.stdout)), ajv.errorsText(validate.errors)).toBe(true);
   return r;
 }
 
@@ -169,17 +169,28 @@ describe('--at … --json', () => {
     expect([j.step, j.steps, j.pc, j.op, j.truncated]).toEqual([n, n, trace.structLogs[n - 1].pc, trace.structLogs[n - 1].op, false]);
   });
 
-  test('no step matches: one line, exit 3; a bad hash: exit 2; an unknown one: exit 3; a bad --at: exit 2', async () => {
+  test('no step matches: one line, exit 3; a bad hash: exit 2; an unknown one: exit 3; a bad --at: exit 2; each with its error document on stdout', async () => {
+    /** The error document --json prints (checked against the schema by debugAt): the stderr line's message. */
+    const errorOf = (r: { stdout: string; stderr: string }, hash: string | null, code: string) => {
+      expect(JSON.parse(r.stdout)).toEqual({ schemaVersion: 1, hash, error: { code, message: r.stderr.trim().replace(/^txray: /, '') } });
+    };
     const none = await debugAt(scene.failing, 'Bank.sol:1');
-    expect([none.code, none.stdout]).toEqual([3, '']);
+    expect(none.code).toBe(3);
     expect(none.stderr.trim().split('\n')).toEqual(['txray: no step ran src/Bank.sol:1']);
+    errorOf(none, scene.failing, 'not_found');
     const past = await debugAt(scene.failing, `step:${logs.failing.length + 1}`);
     expect(past.code).toBe(3);
-    expect((await debugAt(scene.deposit, 'failure')).code).toBe(3);
-    expect((await debugAt('0x1234', 'failure')).code).toBe(2);
+    errorOf(past, scene.failing, 'not_found');
+    const succeeded = await debugAt(scene.deposit, 'failure');
+    expect(succeeded.code).toBe(3);
+    errorOf(succeeded, scene.deposit, 'not_found');
+    const bad = await debugAt('0x1234', 'failure');
+    expect(bad.code).toBe(2);
+    errorOf(bad, null, 'usage');
     const unknown = await debugAt(`0x${'ab'.repeat(32)}`, 'failure');
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('does not know');
+    errorOf(unknown, `0x${'ab'.repeat(32)}`, 'not_found');
     expect((await debugAt(scene.failing, 'nowhere')).code).toBe(2);
     expect((await debugAt(scene.failing, 'Nope.sol:3')).code).toBe(3);
   });

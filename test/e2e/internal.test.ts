@@ -213,6 +213,9 @@ describe('--internal on a mined transaction', () => {
     const doc = jsonOf(r);
     expect(JSON.stringify(doc)).not.toContain('internalCalls');
     expect(doc.warnings.join('\n')).toContain('forge build --ast');
+    // The count in words: "1 call ran", "2 calls ran".
+    const [, count, noun] = /--internal: (\d+) (calls?) ran code whose build carries no AST/.exec(doc.warnings.join('\n')) ?? [];
+    expect(noun).toBe(count === '1' ? 'call' : 'calls');
   });
 });
 
@@ -278,6 +281,10 @@ describe('--internal in the views', () => {
     const stacks = readFileSync(a, 'utf8');
     expect(stacks).toMatch(/::withdraw;Bank\._checkLimit;Bank\._fee \d+\n/);
     expect(stacks).toMatch(/::withdraw;Bank\._debit;SafeMathLib\.sub \d+\n/);
+    // --gas's table keeps one row per contract and function called (docs/options.md says so): no internal rows.
+    const table = (await run([tx.plain.withdraw!, '--internal', '--gas'], dirs.plain)).stdout.split('Gas profile')[1]!;
+    expect(table).toMatch(/::withdraw/);
+    expect(table).not.toMatch(/_checkLimit|_fee|_debit/);
   });
 
   test('txray call --internal: the simulated call\'s internal calls', async () => {

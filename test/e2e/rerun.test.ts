@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Abi, encodeAbiParameters, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
+import { type Abi, encodeAbiParameters, getAddress, encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { DEV, inOneBlock, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { forward, startRpcServer } from '../support/rpcServer.js';
@@ -131,6 +131,9 @@ describe('txray call --tx: unchanged, it reproduces the receipt', () => {
     expect(Number(mined.transactionIndex)).toBe(1);
     const doc = jsonOf(await txray(['--tx', dependent, '--json']));
     expect(doc.replayOf).toMatchObject({ at: 'position', reproduced: true, replayedBefore: 1 });
+    const text = (await txray(['--tx', dependent])).stdout;
+    expect(text).toContain(`at its position in block ${BigInt(mined.blockNumber)} (index 1, after 1 earlier transaction): nothing was sent`);
+    expect(text).toContain('Reproduces the receipt: the same status, gas used and logs (address, topics, data, order), after the block\'s earlier transaction\n');
     expect(doc.comparison.now).toEqual({ status: 'success', gasUsed: BigInt(mined.gasUsed).toString(), revert: null, logs: mined.logs.length });
     expect(doc.logs.map((l: { address: string; topics: string[]; data: string }) => [l.address.toLowerCase(), l.topics, l.data])).toEqual(mined.logs.map((l: { address: string; topics: string[]; data: string }) => [l.address.toLowerCase(), l.topics, l.data]));
     // The state before its block has no deposit of DEV.other: the withdrawal is over a limit of 0, as anvil says too.
@@ -181,7 +184,8 @@ describe('txray call --tx with the fixed contract', () => {
   test('text: the comparison section, mined → now; names and the failing line from the fix', async () => {
     const text = (await txray(['--tx', failed, '--override-code', `${bank}:Bank`])).stdout;
     expect(text).toMatch(/\nCompared with the mined transaction 0x[0-9a-f]{8}…[0-9a-f]{6} \(block \d+, index 0\)\n {2}Status +✘ reverted → ✔ success\n/);
-    expect(text).toMatch(/ {2}Revert +OverLimit\(amount: 300000000000000000 \[3e17\], limit: 50000000000000000 \[5e16\]\) → none\n {2}Logs +0 → 1\n {2}Net changes +0xf39F…2266: none → \+0\.3 ETH\n {15}Bank\(0x5FbD…0aa3\): none → −0\.3 ETH\n/);
+    expect(text).toMatch(/ {2}Revert +OverLimit\(amount: 300000000000000000 \[3e17\], limit: 50000000000000000 \[5e16\]\) → none\n {2}Logs +0 → 1\n {2}Net changes +0xf39F…2266: none → \+0\.3 ETH\n {15}0x5FbD…0aa3 \(now: Bank\): none → −0\.3 ETH\n/);
+    // The mined code is the buggy build, which the fixed project's build does not name: the row names the new run's side only.
     expect(text).toContain(`To             Bank(${bank}`.replace(bank, (await anvil.rpc('eth_getTransactionByHash', [failed])).to.replace(/^0x/, '0x')).slice(0, 20));
     // A new input that the fixed limit still refuses: the revert placed in the fixed source.
     const source = readFileSync(join(fixedDir, 'src', 'Bank.sol'), 'utf8').split('\n');
@@ -207,6 +211,48 @@ describe('txray call --tx with the fixed contract', () => {
 });
 
 describe('txray call --tx: the other changes', () => {
+  test('the mined side as its own lookup says it: an override\'s contract name only for the new run, the mined revert decoded as `txray <hash>` decodes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'txray-rerun-names-'));
+    // Sink: code that stops at once, in a Hardhat artifact of its own name.
+    const sink = join(dir, 'Sink.json');
+    writeFileSync(sink, JSON.stringify({ _format: 'hh-sol-artifact-1', contractName: 'Sink', sourceName: 'contracts/Sink.sol', abi: [], bytecode: '0x6000', deployedBytecode: '0x00', linkReferences: {}, deployedLinkReferences: {} }));
+    // From the buggy project, whose build names the mined code.
+    const lookedUp = jsonOf(await runTxray([dependent, '--json', '--rpc-url', anvil.url], {}, undefined, buggyDir));
+    const minedName = lookedUp.labels[bank.toLowerCase()];
+    expect(minedName).toBe('Bank');
+    const doc = jsonOf(await txray(['--tx', dependent, '--override-code', `${bank}:${sink}`, '--json'], buggyDir));
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.labels[bank.toLowerCase()]).toBe('Sink');
+    const row = doc.comparison.netChanges.find((n: { holder: string }) => n.holder.toLowerCase() === bank.toLowerCase());
+    expect(row.names).toEqual({ mined: minedName, now: 'Sink' });
+    const text = (await txray(['--tx', dependent, '--override-code', `${bank}:${sink}`], buggyDir)).stdout;
+    const short = `${getAddress(bank).slice(0, 6)}…${getAddress(bank).slice(-4)}`;
+    expect(text).toMatch(new RegExp(` {2}${short} \\(mined: ${minedName}, now: Sink\\): −[\\d.]+ ETH → none\\n`));
+    expect(text.split('Compared with the mined transaction')[1]!.split('\nLogs (')[0]).not.toContain(`Sink(${short})`);
+    // A Hardhat artifact of the fix (its ABI loaded as --abi's are): the mined revert's names still come from the project, as the plain lookup's.
+    const hardhat = join(dir, 'Bank.hardhat.json');
+    writeFileSync(hardhat, JSON.stringify({ _format: 'hh-sol-artifact-1', contractName: 'Bank', sourceName: 'contracts/Bank.sol', abi: fixedArtifact.abi, bytecode: fixedArtifact.bytecode.object, deployedBytecode: fixedArtifact.deployedBytecode.object, linkReferences: {}, deployedLinkReferences: {} }));
+    const plain = jsonOf(await runTxray([failed, '--json', '--rpc-url', anvil.url], {}, undefined, fixedDir)).failure.revert;
+    const rerun = jsonOf(await txray(['--tx', failed, '--override-code', `${bank}:${hardhat}`, '--json'])).comparison.mined.revert;
+    expect({ source: rerun.source, contract: rerun.contract, name: rerun.name }).toEqual({ source: plain.source, contract: plain.contract, name: plain.name });
+    expect(plain.source).toBe('project');
+  });
+
+  test('a successful one with too little gas: the comparison says out of gas, as the failure does (text and JSON)', async () => {
+    const r = await txray(['--tx', dependent, '--gas-limit', '30000', '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.failure).toMatchObject({ error: expect.stringMatching(/out of gas/i), revert: null });
+    expect(doc.comparison.mined).toMatchObject({ status: 'success', revert: null });
+    expect(doc.comparison.mined.error).toBeUndefined();
+    expect(doc.comparison.now).toMatchObject({ status: 'reverted', revert: null, error: doc.failure.error });
+    const text = (await txray(['--tx', dependent, '--gas-limit', '30000'])).stdout;
+    expect(text).toContain(`Failed: ${doc.failure.error}`);
+    expect(text).toMatch(new RegExp(`\\n {2}Revert +none → ${doc.failure.error}\\n`));
+    expect(text).not.toContain('not known');
+  });
+
   test('--state at its position: the fixed withdrawal\'s storage change, as anvil\'s prestateTracer with the same override', async () => {
     const overrides = { [bank]: { code: fixedRuntime(DEV.sender) } };
     const tx = await anvil.rpc('eth_getTransactionByHash', [failed]);
@@ -367,7 +413,7 @@ describe('txray call --tx: the report', () => {
         ['revert', expect.stringMatching(/^OverLimit\(/), 'none'],
         ['logs', '0', '1'],
         ['net change 0xf39F…2266', 'none', '+0.3 ETH'],
-        ['net change Bank(0x5FbD…0aa3)', 'none', '−0.3 ETH'],
+        ['net change 0x5FbD…0aa3 (now: Bank)', 'none', '−0.3 ETH'],
       ]);
       expect(await page.locator('header').innerText()).toMatch(new RegExp(`re-run of\\s+${failed} at its position in block \\d+ \\(index 0\\), changed: nothing was sent`));
       expect(problems).toEqual([]);
@@ -389,9 +435,27 @@ describe('txray call --tx: errors', () => {
     const r = await txray(['--tx', pending]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^txray: transaction 0x[0-9a-f]{8}…[0-9a-f]{6} is pending: it has no position in a block yet; run it on the pending state with --block pending\.\n$/);
+    const waiting = await anvil.rpc('eth_getBlockByNumber', ['pending', false]);
+    expect((await txray(['--tx', pending, '--block', 'pending'])).stdout).toContain(`on the pending state (block ${BigInt(waiting.number)}, not mined yet): nothing was sent`);
     const doc = jsonOf(await txray(['--tx', pending, '--block', 'pending', '--json']));
     expect(doc.replayOf).toMatchObject({ hash: pending, blockNumber: null, transactionIndex: null });
     expect(doc.comparison).toBeNull();
+  });
+
+  test('refused at its position (no funds for its fee, a nonce, a gas limit under its intrinsic gas): exit 5, one line in the node\'s words', async () => {
+    const tx = await anvil.rpc('eth_getTransactionByHash', [failed]);
+    // anvil's debug_traceCall refuses the same call, priced as it was mined, on a zero balance.
+    await expect(anvilTrace(failed, await parentOf(failed), { [tx.from]: { balance: '0x0' } }, { gasPrice: tx.gasPrice })).rejects.toThrow(/insufficient funds for gas \* price \+ value/i);
+    const cases: Array<[string[], RegExp]> = [
+      [['--tx', failed, '--override-balance', `${tx.from}:0`], /^txray: --tx: insufficient funds for gas \* price \+ value at its position: the sender 0x[0-9a-f]{40} has 0 wei and it needs [\d,]+ wei; nothing was run\.\n$/],
+      [['--tx', failed, '--override-nonce', `${tx.from}:99`], new RegExp(`^txray: --tx: nonce too low at its position: the sender 0x[0-9a-f]{40} is at nonce 99 and the transaction has ${BigInt(tx.nonce)}; nothing was run\\.\\n$`)],
+      [['--tx', created, '--gas-limit', '30000'], /^txray: --tx: intrinsic gas too low at its position: the gas limit is 30,000 and it needs at least [\d,]+; nothing was run\.\n$/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await txray(args);
+      expect([r.code, r.stdout]).toEqual([5, '']);
+      expect(r.stderr).toMatch(message);
+    }
   });
 
   test.each([

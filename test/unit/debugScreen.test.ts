@@ -87,6 +87,15 @@ describe('commands', () => {
 });
 
 describe('the screen', () => {
+  test.each([[120, 40], [80, 24], [40, 30]])('%i×%i: the help shows every key\'s whole line (beside no pane; wrapped where narrow)', (width, height) => {
+    const rec = recording();
+    const rows = renderScreen(rec, { ...openCursor(rec), help: true }, width, height).map((r) => plain(r).trimEnd());
+    for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(width);
+    const said = rows.slice(0, -2).join(' ').replace(/\s+/g, ' ');
+    for (const words of ['p previous line (back in time)', 'n next line in this frame (over calls)', 'b breakpoint at this line (again: remove)', ':break <file>:<line>', 'c continue to the next breakpoint', '? close this help (or Escape)', 'q quit (Ctrl-C too)']) expect(said).toContain(words);
+    expect(rows.join('\n')).not.toContain('│');
+  });
+
   test.each([[40, 10], [80, 24], [200, 50]])('%i×%i: exactly that many rows, each exactly that wide; the last one the status line', (width, height) => {
     const rec = recording();
     for (const step of [0, 1, 2]) {
