@@ -72,11 +72,14 @@ function checkDisk(d: unknown): void {
   need(disk.artifacts.every(artifactOk), 'an artifact is not one txray reads');
 }
 
+/** How the reason for a recording of a newer format begins: its advice is its own (replay it with that txray). */
+export const NEWER = 'a newer txray made it';
+
 function checkShape(d: unknown): asserts d is Recording {
   need(isRecord(d) && d.format === RECORDING_FORMAT, `not a txray recording (its first field is not "format": "${RECORDING_FORMAT}")`);
   if (!isRecord(d)) return;
   need(isInt(d.version, 1, 1e6), 'its format version is not a number');
-  need(d.version === RECORDING_VERSION, `a newer txray made it (format version ${String(d.version)}; this one reads version ${RECORDING_VERSION}); replay it with that txray`);
+  need(d.version === RECORDING_VERSION, `${NEWER} (format version ${String(d.version)}; this one reads version ${RECORDING_VERSION}): replay it with that txray`);
   need(typeof d.txray === 'string' && typeof d.recorded === 'string' && typeof d.endpoint === 'string', 'its txray, recorded or endpoint field is missing');
   need(/^https?:\/\/[^/@?#\s]+$/.test(d.endpoint as string), 'its endpoint is not scheme://host:port');
   need(d.chainId === null || isInt(d.chainId, 0, 2 ** 53), 'its chain id is not a number');

@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { checkRecording } from './checkRecording.js';
+import { checkRecording, NEWER } from './checkRecording.js';
 import type { Recording } from './types.js';
 
 export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
@@ -63,6 +63,6 @@ export async function readRecording(path: string): Promise<Recording> {
     throw fail('not JSON (damaged, or not a recording)');
   }
   const checked = checkRecording(doc);
-  if (typeof checked === 'string') throw fail(checked);
+  if (typeof checked === 'string') throw checked.startsWith(NEWER) ? new UsageError(`replay ${escapeShort(path, 80)}: ${checked}.`) : fail(checked);
   return checked;
 }
