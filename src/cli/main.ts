@@ -184,7 +184,7 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
     const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
     const node = await connect();
     if (opts.debug) for (const line of proxyLines(opts)) log.debug(line);
-    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, minedDecoderReady: minedDecoder(opts, io, seam?.parts), lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
+    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, minedDecoderReady: minedDecoder(opts, decoderReady), lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
   } catch (e) {
     const code = exitCodeForError(e);
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
@@ -263,24 +263,27 @@ async function loadDecoder(opts: InspectOptions, io: Io, parts?: DecoderOptions[
   const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
   const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
     .then(() => import('../decode/createDecoder.js'))
-    .then((m) => m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null, parts }));
+    .then((m) => m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null, parts, overrideFiles: overrideFilesOf(opts) }));
   if (needsDecoderFirst) await decoderReady;
   else decoderReady.catch(() => undefined);
   return { afterRequests, decoderReady };
 }
 
+/** How many of --abi's paths, at their end, are --override-code's artifact files (parseOptions puts them after --abi's). */
+function overrideFilesOf(opts: InspectOptions): number {
+  const call = opts.command.kind === 'call' ? opts.command.call : null;
+  return call === null ? 0 : call.codes.filter((c) => c.source.kind === 'artifact').length;
+}
+
 /**
  * `txray call --tx` with an artifact file in --override-code: that file's ABI and name describe the new
- * code, not the mined one, so the mined transaction's lookup gets a decoder of its own without them (as
- * `txray <hash>` would decode it). parseOptions puts those files after --abi's.
+ * code, not the mined one, so the mined transaction's lookup decodes without them (as `txray <hash>` would
+ * decode it). Made from what the run's decoder read, not from the disk again: a recording holds one
+ * reading, and its replay (whose command line carries the code as hex) makes the same decoder from it.
  */
-function minedDecoder(opts: InspectOptions, io: Io, parts?: DecoderOptions['parts']): Promise<Decoder> | undefined {
-  const call = opts.command.kind === 'call' ? opts.command.call : null;
-  const files = call?.replay === undefined ? 0 : call.codes.filter((c) => c.source.kind === 'artifact').length;
-  if (files === 0) return undefined;
-  const ready = import('../decode/createDecoder.js').then((m) =>
-    m.createDecoder({ abiPaths: opts.abiPaths.slice(0, opts.abiPaths.length - files), projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null, parts }),
-  );
+function minedDecoder(opts: InspectOptions, decoderReady: Promise<Decoder>): Promise<Decoder> | undefined {
+  if (opts.command.kind !== 'call' || opts.command.call.replay === undefined) return undefined;
+  const ready = decoderReady.then((d) => d.withoutOverrides?.() ?? d);
   ready.catch(() => undefined);
   return ready;
 }

@@ -40,6 +40,8 @@ export interface Artifact {
   readonly storageLayout?: StorageLayout;
   /** Its source maps and source files, where its layout has them (read when a failed frame runs its code). */
   readonly debug?: DebugSource;
+  /** Read from an --override-code file: it describes the code a re-run put there, not the mined code. */
+  readonly override?: true;
 }
 
 const indexedCount = (e: AbiEvent): number => e.inputs.filter((i) => i.indexed).length;

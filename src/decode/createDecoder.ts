@@ -36,6 +36,8 @@ export interface DecoderOptions {
    * (--record keeps what was read; a replay reads nothing). Absent: read from disk.
    */
   readonly parts?: (fromDisk: () => DecoderParts) => DecoderParts;
+  /** How many of abiPaths, at their end, are --override-code's artifact files (their artifacts marked `override`). */
+  readonly overrideFiles?: number;
 }
 
 /** What the decoder reads from disk: the artifacts (--abi, then the project's) and the labels (--labels-file, then --labels). */
@@ -51,6 +53,8 @@ export interface Decoder {
    * that what --online adds for this input decodes this input only.
    */
   forInput(): Decoder;
+  /** `txray call --tx`: the same names without --override-code's artifact files (they name the new code, not the mined); null where there are none. */
+  withoutOverrides?(): Decoder | null;
   /** Whether any artifact carries runtime code, so that asking the node for code can name contracts. */
   readonly canMatchCode: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
@@ -114,17 +118,27 @@ export function createDecoder(opts: DecoderOptions): Decoder {
   const fromDisk = (): DecoderParts => {
     const labels: Array<[string, string]> = opts.labelsFile === undefined ? [] : labelsFromFile(opts.labelsFile);
     labels.push(...opts.labels.map((l, i) => parseLabel(l, i)));
-    const artifacts = loadAbiPaths(opts.abiPaths);
+    const own = opts.abiPaths.length - (opts.overrideFiles ?? 0);
+    const artifacts = [...loadAbiPaths(opts.abiPaths.slice(0, own)), ...loadAbiPaths(opts.abiPaths.slice(own)).map((a): Artifact => ({ ...a, override: true }))];
     if (opts.projectAbis) artifacts.push(...loadProjectAbis(opts.cwd, opts.env).artifacts);
     return { artifacts, labels };
   };
   const parts = opts.parts === undefined ? fromDisk() : opts.parts(fromDisk);
+  return decoderOfParts(parts, opts.dbDir);
+}
+
+function decoderOfParts(parts: DecoderParts, dbDir: URL | null): Decoder {
   const labels = new Map<string, string>(Object.entries(BUILTIN_LABELS));
   for (const [a, n] of parts.labels) labels.set(a, n);
-  const index = new AbiIndex(opts.dbDir);
+  const index = new AbiIndex(dbDir);
   for (const artifact of parts.artifacts) index.addArtifact(artifact);
   index.addBuiltins();
-  return decoderOver(index, labels);
+  const decoder = decoderOver(index, labels);
+  return {
+    ...decoder,
+    // From the parts read once (a recording keeps one reading of the disk), not from the disk again.
+    withoutOverrides: () => (parts.artifacts.some((a) => a.override) ? decoderOfParts({ ...parts, artifacts: parts.artifacts.filter((a) => !a.override) }, dbDir) : null),
+  };
 }
 
 function matchesOf(codes: ReadonlyMap<string, Hex>, index: AbiIndex): Map<string, Artifact> {
