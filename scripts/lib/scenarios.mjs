@@ -51,11 +51,15 @@ export async function send(rpc, tx) {
   return rpc('eth_sendTransaction', [{ from: DEV.sender, ...tx }]);
 }
 
-/** The receipt; anvil can answer eth_sendTransaction a moment before it has mined the block, so wait up to 10 s. */
+/**
+ * The receipt; anvil can answer eth_sendTransaction a moment before it has mined the block, so wait up to
+ * 10 s. Its receipt can also come a moment before eth_getTransactionByHash gives the transaction its block
+ * (a busy machine showed it once): both are waited for, so a test reads a mined transaction.
+ */
 export async function receipt(rpc, hash) {
   for (let waited = 0; waited < 10_000; waited += 50) {
     const r = await rpc('eth_getTransactionReceipt', [hash]);
-    if (r !== null) return r;
+    if (r !== null && (await rpc('eth_getTransactionByHash', [hash]))?.blockNumber != null) return r;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no receipt for ${hash} after 10 s`);
