@@ -66,12 +66,19 @@ export async function runDebugCall(argv: readonly string[], io: Io, out: SafeWri
   if (opts.command.kind !== 'call') throw new UsageError('missing the call; see txray debug call --help.');
   const { createDecoder } = await import('../decode/createDecoder.js');
   const decoder = createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null });
+  // A mined transaction is stepped through at its own position by txray debug <hash>.
+  if (opts.command.call.replay !== undefined) throw new UsageError('txray debug call takes no --tx: to step through a mined transaction where it ran, use txray debug <hash>.');
+  // Contract names and artifact files of --override-code, as txray call takes them (a name the project lacks is exit 2, before any request).
+  const { namedCodes, resolveCodes } = await import('../pipeline/resolveCodes.js');
+  const codes = namedCodes(opts.command.call.codes, decoder.index.artifacts);
   const { planCall } = await import('../pipeline/planCall.js');
-  const plan = await planCall(opts.command.call, decoder.index);
+  const given = opts.command.call;
+  const planned = await planCall(given, decoder.index);
   const client = await createRpcClient({ url: opts.url, headers: opts.headers, interrupt: io.interrupt, timeoutMs: opts.timeoutMs, maxResponseBytes: opts.maxResponseBytes, proxy: opts.proxy, defaultEndpoint: opts.defaultEndpoint });
   try {
     // The latest block where none is named: a pending block's state is not one every node serves to read.
-    const block = plan.block === 'default' ? 'latest' : plan.block;
+    const block = planned.block === 'default' ? 'latest' : planned.block;
+    const plan = { ...planned, overrides: await resolveCodes(async () => client, codes, given.overrides, block, opts.timeoutMs) };
     const { runCall } = await import('../sources/runCall.js');
     const local = await runCall(client, plan.call, block, plan.overrides, deadlineSignal(opts.timeoutMs), { steps: true });
     const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block, overrides: plan.overrides }, decoder.index.artifacts, opts.timeoutMs);

@@ -44,11 +44,15 @@ export async function showRecording(s: Shown, terminal: TerminalIo | undefined, 
   }
   const [{ runScreen }, { openCursor }, { moveCursor }, { renderScreen }] = await Promise.all([import('./terminal.js'), import('../debug/openCursor.js'), import('../debug/moveCursor.js'), import('../debug/renderScreen.js')]);
   const first = openCursor(rec);
+  let interrupted = false;
   const how = await runScreen(terminal!, {
     initial: found === null ? { ...first, message: warnings[0] ?? null } : { ...first, step: found.step },
     draw: (c, width, height) => renderScreen(rec, c, width, height),
     key: (c, key) => moveCursor(rec, c, key),
-    done: (c) => c.quit,
+    done: (c) => {
+      interrupted = c.interrupted === true;
+      return c.quit;
+    },
   });
-  return how === 'signal' ? ExitCode.interrupted : ExitCode.success;
+  return how === 'signal' || interrupted ? ExitCode.interrupted : ExitCode.success;
 }

@@ -32,6 +32,7 @@ function runCommand(rec: DebugRecording, c: Cursor, text: string): Cursor {
     if (target.kind !== 'line') return at(c, c.step, 'write it as :break <file>:<line>');
     const file = resolveFile(rec, target.file);
     if ('error' in file) return at(c, c.step, escapeShort(file.error, 120));
+    if (target.line > file.lines) return at(c, c.step, `${escapeShort(file.path, 80)} has ${file.lines} lines: no breakpoint at line ${target.line}`);
     const key = `${file.path}:${target.line}`;
     return { ...c, breakpoints: new Set([...c.breakpoints, key]), message: `breakpoint at ${escapeShort(key, 100)}` };
   }
@@ -61,7 +62,8 @@ function toggle(rec: DebugRecording, c: Cursor): Cursor {
 
 export function moveCursor(rec: DebugRecording, c: Cursor, key: string): Cursor {
   if (c.command !== null) return typing(rec, c, key);
-  if (key === 'q' || key === '\x03') return { ...c, quit: true };
+  if (key === 'q') return { ...c, quit: true };
+  if (key === '\x03') return { ...c, quit: true, interrupted: true };
   if (c.help) return key === '?' || key === '\x1b' ? { ...c, help: false } : c;
   const last = Math.max(0, rec.steps.count - 1);
   const move = MOVES[key];

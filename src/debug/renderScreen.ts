@@ -61,7 +61,9 @@ function opcodePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
   }
   const here = Math.max(0, all.findIndex(([at]) => at === pc));
   const first = Math.max(0, Math.min(here - Math.floor((rows - 1) / 2), all.length - (rows - 1)));
-  return ['no source map matched this code: its opcodes', ...all.slice(first, first + rows - 1).map(([at, text]) => `${at === pc ? '>' : ' '}${String(at).padStart(6)}  ${text}`)];
+  // A matched map places some steps in no line (the compiler's own code: the dispatcher, ABI decoding).
+  const why = frame?.source == null ? 'no source map matched this code: its opcodes' : 'no source line for this step (code the compiler wrote): its opcodes';
+  return [why, ...all.slice(first, first + rows - 1).map(([at, text]) => `${at === pc ? '>' : ' '}${String(at).padStart(6)}  ${text}`)];
 }
 
 /** The keys, in pairs as the help puts them side by side where the terminal is wide enough. */

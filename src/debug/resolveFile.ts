@@ -5,19 +5,21 @@
  */
 import type { DebugRecording } from './types.js';
 
-export function resolveFile(rec: DebugRecording, text: string): { readonly path: string } | { readonly error: string } {
-  const paths = new Set<string>();
+export function resolveFile(rec: DebugRecording, text: string): { readonly path: string; readonly lines: number } | { readonly error: string } {
+  const lines = new Map<string, number>();
   for (const f of rec.frames) {
     const sources = f.source?.sources;
     if (sources === undefined) continue;
     for (let id = 0; id < sources.count; id++) {
       const file = sources.file(id);
-      if (file !== null) paths.add(file.path);
+      // Its lines as an editor numbers them (a last line without a newline counts).
+      if (file !== null && !lines.has(file.path)) lines.set(file.path, Buffer.from(file.bytes).toString('utf8').split('\n').length);
     }
   }
-  if (paths.has(text)) return { path: text };
-  const tails = [...paths].filter((p) => p.endsWith(`/${text}`));
-  if (tails.length === 1) return { path: tails[0]! };
+  const paths = [...lines.keys()];
+  if (lines.has(text)) return { path: text, lines: lines.get(text)! };
+  const tails = paths.filter((p) => p.endsWith(`/${text}`));
+  if (tails.length === 1) return { path: tails[0]!, lines: lines.get(tails[0]!)! };
   if (tails.length > 1) return { error: `${text} names ${tails.length} files (${tails.slice(0, 3).join(', ')}); write more of its path` };
-  return { error: paths.size === 0 ? 'no source file is known for this transaction (no artifact matched its code)' : `no file ${text} among the transaction's sources` };
+  return { error: paths.length === 0 ? 'no source file is known for this transaction (no artifact matched its code)' : `no file ${text} among the transaction's sources` };
 }

@@ -76,6 +76,8 @@ export interface Cursor {
   /** A one-line message under the panes (what a command did, why a key did nothing). */
   readonly message: string | null;
   readonly quit: boolean;
+  /** Ended by Ctrl-C (exit 130, as an interrupted run), not by q. */
+  readonly interrupted?: boolean;
 }
 
 /** A place in the source: the file as the compiler named it, a 1-based line. */

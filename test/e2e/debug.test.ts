@@ -219,6 +219,30 @@ describe('txray debug call', () => {
   });
 });
 
+describe('txray debug call: --override-code by a project contract\'s name, and --tx', () => {
+  test('a name of the project is its code at that address (an account without code before), as debug_traceCall runs it with that code', async () => {
+    const sender = DEV.sender.toLowerCase();
+    const fresh = '0x00000000000000000000000000000000000b0a4c';
+    const r = await runTxray(['debug', 'call', fresh, 'withdraw(address,uint256)', sender, '1000', '--from', sender, '--override-code', `${fresh}:Bank`, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, dir);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const j = jsonOf(r);
+    const code = await scene.anvil.rpc('eth_getCode', [scene.bank, 'latest']);
+    const call = { from: sender, to: fresh, data: encodeFunctionData({ abi: scene.compiled.Bank!.abi as Abi, functionName: 'withdraw', args: [sender, 1000n] }) };
+    const trace = await scene.anvil.rpc('debug_traceCall', [call, 'latest', { enableMemory: true, stateOverrides: { [fresh]: { code } } }]);
+    const expected: StructLog[] = trace.structLogs;
+    const revert = expected.findIndex((l) => l.op === 'REVERT');
+    expect(revert).toBeGreaterThan(0);
+    expect([j.steps, j.step, j.contract]).toEqual([expected.length, revert + 1, 'Bank']);
+    expect(j).toMatchObject(asStep(expected[revert]!));
+  });
+
+  test('--tx is refused by name: one line, exit 2, pointing to txray debug <hash>', async () => {
+    const r = await runTxray(['debug', 'call', '--tx', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^txray: txray debug call takes no --tx: to step through a mined transaction where it ran, use txray debug <hash>\.\n$/);
+  });
+});
+
 /** tmux, on a server of the test's own (its own socket, no user configuration). */
 const TMUX = ['-L', `txray-debug-${process.pid}`, '-f', '/dev/null'];
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -379,7 +403,8 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     expect(logs.deposit[at]!.depth).toBe(1);
     expect(ref.place(at)).not.toBeNull();
     tmux('send-keys', '-t', 'dbg', 'C-c');
-    const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    // Ctrl-C is an interruption: exit 130, as README's exit codes say (q is 0).
+    const after = await waitFor('the shell again', (s) => s.includes('debugger ended: 130'));
     expect(after).not.toContain('Bank::deposit');
     tmux('kill-session', '-t', 'dbg');
   });

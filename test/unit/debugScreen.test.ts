@@ -50,8 +50,8 @@ describe('files by a tail of their path', () => {
   test('a tail two files share is refused with both named; a longer tail or the whole path is taken', () => {
     const rec = recording();
     expect(resolveFile(rec, 'Bank.sol')).toEqual({ error: 'Bank.sol names 2 files (src/a/Bank.sol, src/b/Bank.sol); write more of its path' });
-    expect(resolveFile(rec, 'a/Bank.sol')).toEqual({ path: 'src/a/Bank.sol' });
-    expect(resolveFile(rec, 'src/b/Bank.sol')).toEqual({ path: 'src/b/Bank.sol' });
+    expect(resolveFile(rec, 'a/Bank.sol')).toMatchObject({ path: 'src/a/Bank.sol' });
+    expect(resolveFile(rec, 'src/b/Bank.sol')).toMatchObject({ path: 'src/b/Bank.sol' });
     expect(resolveFile(rec, 'Vault.sol')).toEqual({ error: 'no file Vault.sol among the transaction\'s sources' });
   });
 });
@@ -65,6 +65,19 @@ describe('commands', () => {
     expect([...set.breakpoints]).toEqual(['src/a/Bank.sol:3']);
     // c stops at its first arrival: step 2 (PUSH1 is on line 2, POP on line 3).
     expect(moveCursor(rec, set, 'c').step).toBe(1);
+  });
+
+  test(':break past a file\'s last line is refused and sets nothing', () => {
+    const rec = recording();
+    const past = type(rec, [':', ...'break a/Bank.sol:999', '\r']);
+    expect(past.breakpoints.size).toBe(0);
+    expect(past.message).toMatch(/^src\/a\/Bank\.sol has \d+ lines: no breakpoint at line 999$/);
+  });
+
+  test('Ctrl-C quits as interrupted (exit 130), q as done', () => {
+    const rec = recording();
+    expect(moveCursor(rec, openCursor(rec), '\x03')).toMatchObject({ quit: true, interrupted: true });
+    expect(moveCursor(rec, openCursor(rec), 'q').interrupted).toBeUndefined();
   });
 
   test('Backspace takes a character back, Escape drops the command, a control character is not typed, :step past the end is refused', () => {
