@@ -57,6 +57,9 @@ describe('the gas profile on anvil', () => {
     expect(out).toMatch(/│ Child\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)::constructor/); // two Child instances: each keeps its address
     expect(out).toMatch(/Self gas adds up to the tracer's root frame, gas used [\d,]+\n/);
     expect(out).toMatch(/Gas outside calls [\d,]+ \(the receipt's [\d,]+, the call tree's root line, minus the root frame's [\d,]+: intrinsic gas less refunds\)/);
+    // Re-executed in txray's own EVM, the root counts the intrinsic gas as geth's callTracer does: said so, by its name.
+    const local = await run([hashes['showcase']!, '--gas', '--tracer', 'local']);
+    expect(local.stdout).toMatch(/Gas outside calls 0 \(the receipt's [\d,]+, the call tree's root line, minus the root frame's [\d,]+: txray's EVM, as geth's callTracer does, counts the intrinsic gas in its root call\)/);
     const plain = await run([hashes['showcase']!]);
     expect(plain.stdout).not.toContain('Gas profile');
     // --gas-out alone writes its file and leaves the text view as it is.
