@@ -35,6 +35,8 @@ function calledCode(model: InspectModel): string[] {
   return [...out];
 }
 
+const NO_MATCH = "--internal: no call ran code that matches an artifact with a source map here (the project's out/ or artifacts/, --abi build-info, Sourcify with --online): no internal calls to list.";
+
 export async function traceInternal(
   client: RpcClient,
   decoder: Decoder,
@@ -44,7 +46,10 @@ export async function traceInternal(
   s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },
 ): Promise<Traced> {
   const fromArtifacts = decoder.index.artifacts.some((a) => a.debug !== undefined);
-  if (model.tree === null || (!fromArtifacts && given.verified.size === 0)) return { model, replay };
+  // Asked for and nothing to list: said, so that an empty tree is not read as "no internal function ran".
+  const unmatched = { ...model, warnings: [...model.warnings, NO_MATCH] };
+  if (model.tree === null) return { model, replay };
+  if (!fromArtifacts && given.verified.size === 0) return { model: unmatched, replay };
   const missing = calledCode(model).filter((a) => !given.codes.has(a) && (fromArtifacts || given.verified.has(a)));
   const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
   const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
@@ -52,7 +57,7 @@ export async function traceInternal(
   const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst === 1 ? '1 call' : `${withoutAst} calls`} ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
   if (frames.length === 0) {
     s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
-    return { model: noAst.length === 0 ? model : { ...model, warnings: [...model.warnings, ...noAst] }, replay };
+    return { model: noAst.length === 0 ? unmatched : { ...model, warnings: [...model.warnings, ...noAst] }, replay };
   }
   const started = performance.now();
   const trailOf = new Set(frames.map((f) => f.codeAddress!));

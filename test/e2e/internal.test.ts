@@ -205,6 +205,10 @@ describe('--internal on a mined transaction', () => {
     const r = await run([tx.plain.overLimit!, '--json', '--internal'], elsewhere);
     expect(r.code).toBe(1);
     expect(JSON.stringify(jsonOf(r))).not.toContain('internalCalls');
+    // Said, in JSON and text alike, so that nothing listed is not read as no internal function ran.
+    expect(jsonOf(r).warnings).toContain("--internal: no call ran code that matches an artifact with a source map here (the project's out/ or artifacts/, --abi build-info, Sourcify with --online): no internal calls to list.");
+    const text = await run([tx.plain.overLimit!, '--internal'], elsewhere);
+    expect(text.stderr + text.stdout).toContain('--internal: no call ran code that matches an artifact with a source map here');
   });
 
   test('artifacts without ASTs (forge build without --ast): nothing listed, and a warning says how to get them', async () => {
