@@ -4,22 +4,15 @@
  * changed as asked and the state overrides applied under the whole block (its earlier transactions
  * run on them too, as they would have had the state been so).
  */
-import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
-import { overrideReader } from '../evm/overrideReader.js';
-import { askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { nodeReader } from './nodeReader.js';
 import { refusedRun } from './refusedRun.js';
+import { runMined } from './runMined.js';
 
 /** `tx` as the node gave it with the changes made (from, gas, value, input); `receipt` the mined one. The run, and the block it ran in. */
 export async function runAtPosition(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, overrides: Readonly<Record<string, unknown>> | null, deadline: AbortSignal, opts: LocalOptions, rerun: Rerun): Promise<{ readonly trace: LocalTrace; readonly block: unknown }> {
-  const ahead = askAhead(client, tx, receipt, deadline);
-  const { traceLocally } = await loadLocalTrace();
-  const reader = nodeReader(client, `0x${(BigInt(tx.blockNumber as string) - 1n).toString(16)}`, deadline);
-  reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
-  const trace = await traceLocally(overrideReader(reader, overrides), tx, receipt, ahead, opts, rerun).catch((err: unknown) => {
+  const trace = await runMined(client, tx, receipt, deadline, opts, { overrides, rerun }).catch((err: unknown) => {
     throw refusedRun(err, String(tx.from)) ?? err;
   });
-  return { trace, block: await ahead.block };
+  return { trace, block: trace.block };
 }

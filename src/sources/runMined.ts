@@ -1,18 +1,28 @@
 /**
  * A mined transaction run in txray's EVM on its parent block's state as the node has it: the first reads
- * asked ahead (askAhead) before the EVM is loaded, so that the wait for them hides the loading.
+ * asked ahead (askAhead) before the EVM is loaded, so that the wait for them hides the loading. `change`
+ * (`txray call --tx`, runAtPosition.ts): the state overrides under the whole block, and how it is run again.
  */
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
-import type { LocalOptions, LocalTrace } from '../evm/localTrace.js';
+import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
+import { overrideReader } from '../evm/overrideReader.js';
 import { askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
 
-/** `tx` and `receipt` as the node gave them (mined: `blockNumber` is a quantity). */
-export async function runMined(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal, opts: LocalOptions): Promise<LocalTrace> {
+/** `tx` and `receipt` as the node gave them (mined: `blockNumber` is a quantity). The run, and the block it ran in. */
+export async function runMined(
+  client: RpcClient,
+  tx: Record<string, unknown>,
+  receipt: Record<string, unknown>,
+  deadline: AbortSignal,
+  opts: LocalOptions,
+  change: { readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun } | null = null,
+): Promise<LocalTrace & { readonly block: unknown }> {
   const ahead = askAhead(client, tx, receipt, deadline);
   const { traceLocally } = await loadLocalTrace();
   const reader = nodeReader(client, `0x${(BigInt(tx.blockNumber as string) - 1n).toString(16)}`, deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
-  return traceLocally(reader, tx, receipt, ahead, opts);
+  const trace = await traceLocally(change === null ? reader : overrideReader(reader, change.overrides), tx, receipt, ahead, opts, change?.rerun);
+  return { ...trace, block: await ahead.block };
 }

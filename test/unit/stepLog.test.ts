@@ -38,13 +38,17 @@ beforeAll(async () => {
 const hexWords = (memory: Uint8Array): string => Buffer.from(memory).toString('hex');
 const word = (v: string | bigint): string => (typeof v === 'bigint' ? v.toString(16) : v.replace(/^0x/, '')).padStart(64, '0');
 
-test('steps recorded by txray\'s EVM are anvil\'s struct logs: pc, opcode, depth, gas, stack, memory and the storage written', async () => {
+/** The transaction's steps as txray's EVM records them, and anvil's struct logs of it. */
+async function recordedAndTraced(): Promise<{ readonly steps: NonNullable<Awaited<ReturnType<typeof runMined>>['steps']>; readonly logs: StructLog[] }> {
   const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
   const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
   const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), { steps: true });
   const traced = (await node.anvil.rpc('debug_traceTransaction', [hash, { enableMemory: true }])) as { structLogs: StructLog[] };
-  const logs = traced.structLogs;
-  const steps = local.steps!;
+  return { steps: local.steps!, logs: traced.structLogs };
+}
+
+test('steps recorded by txray\'s EVM are anvil\'s struct logs: pc, opcode, depth, gas, stack, memory and the storage written', async () => {
+  const { steps, logs } = await recordedAndTraced();
   expect(logs.length).toBeGreaterThan(20);
   expect(steps.truncated).toBe(false);
   expect(steps.count).toBe(logs.length);
@@ -63,12 +67,7 @@ test('steps recorded by txray\'s EVM are anvil\'s struct logs: pc, opcode, depth
 });
 
 test('each step knows its frame (by traceAddress), and each SLOAD the word it read, as the struct logger shows it', async () => {
-  const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
-  const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
-  const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), { steps: true });
-  const traced = (await node.anvil.rpc('debug_traceTransaction', [hash, { enableMemory: true }])) as { structLogs: StructLog[] };
-  const logs = traced.structLogs;
-  const steps = local.steps!;
+  const { steps, logs } = await recordedAndTraced();
   expect(steps.frames.map((f) => f.traceAddress)).toEqual([[], [0]]);
   const inner = logs.findIndex((l) => l.depth === 2);
   expect(steps.frames[1]!.first).toBe(inner);
