@@ -163,7 +163,11 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
       return ExitCode.success;
     }
     // `txray debug <hash>`: the step debugger, a front door with its own options.
-    if (argv[0] === 'debug') return await (await import('./runDebug.js')).runDebug(argv.slice(1), io, out, log);
+    if (argv[0] === 'debug') {
+      // A replay answers from its file only; the debugger would ask the node (checkRecording refuses it too).
+      if (seams.replay !== undefined) throw new UsageError('txray debug cannot be replayed: a recording replays a lookup, a call or a block.');
+      return await (await import('./runDebug.js')).runDebug(argv.slice(1), io, out, log);
+    }
     const args = parseArgv(argv, out);
     if (args === 'done') return ExitCode.success;
     const given = await optionsOf(args, io);

@@ -85,9 +85,10 @@ function checkShape(d: unknown): asserts d is Recording {
   need(/^https?:\/\/[^/@?#\s]+$/.test(d.endpoint as string), 'its endpoint is not scheme://host:port');
   need(d.chainId === null || isInt(d.chainId, 0, 2 ** 53), 'its chain id is not a number');
   need(Array.isArray(d.argv) && d.argv.length <= 10_000 && d.argv.every((w) => typeof w === 'string'), 'its command line is not a list of words');
-  // A replay of a replay would read files without end; completions read no answers.
+  // A replay of a replay would read files without end; completions read no answers; the debugger records
+  // nothing and would ask the node and open the terminal: a recording naming it is not one txray wrote.
   const command = (d.argv as string[])[0];
-  need(command !== 'replay' && command !== 'completions', 'its command is not one txray records');
+  need(command !== 'replay' && command !== 'completions' && command !== 'debug', 'its command is not one txray records');
   need(d.stdin === null || typeof d.stdin === 'string', 'its stdin is not text');
   const made = d.made;
   need(isRecord(made) && typeof made.state === 'boolean' && typeof made.online === 'boolean' && typeof made.etherscan === 'boolean', 'its "made" field is not three flags');

@@ -70,6 +70,7 @@ describe('a hostile recording is refused with a reason', () => {
 
   test.each<[string, unknown, RegExp]>([
     ['a replay of a replay (it would never end)', { ...recording(), argv: ['replay', 'x.rec'] }, /not one txray records/],
+    ['the debugger (a replay of it would ask the node and open the terminal)', { ...recording(), argv: ['debug', 'call', '0x0000000000000000000000000000000000000001', '--at', 'step:1'] }, /not one txray records/],
     ['an endpoint with a path', { ...recording(), endpoint: 'http://h:1/v2/key' }, /scheme:\/\/host:port/],
     ['a newer version', { ...recording(), version: 2 }, /newer txray/],
     ['an answer that is both a result and an error', recording({ rpc: [['["eth_chainId",[]]', [{ r: '0x1', e: 'x' } as never]]] }), /unknown shape/],
