@@ -5,7 +5,7 @@
  * or the full-screen debugger (the terminal module, cli/terminal.ts). Its own front door: its options
  * are the node's and the artifacts', and --at.
  */
-import { NotFound, UsageError } from '../errors.js';
+import { NotFound, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { DebugRecording } from '../debug/types.js';
 import { escapeShort } from '../raw/escape.js';
@@ -51,7 +51,11 @@ async function minedTransaction(client: RpcClient, hash: Hex, timeoutMs: number)
   const deadline = deadlineSignal(timeoutMs);
   const [tx, receipt] = await Promise.all([client.call('eth_getTransactionByHash', [hash], deadline), client.call('eth_getTransactionReceipt', [hash], deadline)]);
   if (tx === null || tx === undefined) throw new NotFound(`the node does not know transaction ${hash}.`);
-  return isRecord(tx) && isQuantity(tx.blockNumber) && isRecord(receipt) ? { tx, receipt } : null;
+  if (!isRecord(tx)) throw new RpcFailure('malformed', `the node gave a malformed transaction for ${hash}.`);
+  if (!isQuantity(tx.blockNumber)) return null;
+  // Mined, and no receipt: the node's fault, not a pending transaction.
+  if (!isRecord(receipt)) throw new RpcFailure('malformed', `the node gave no receipt for the mined transaction ${hash}.`);
+  return { tx, receipt };
 }
 
 /** The recording: the run with steps, and the code of every frame's account (to match artifacts). */

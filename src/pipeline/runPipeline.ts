@@ -59,7 +59,14 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
 
 /** The mined transaction looked up as any hash is (not for --state); 'failed' where the lookup failed (the comparison says what it cannot). */
 function lookupMined(client: RpcClient, hash: Hex, s: PipelineSettings): Promise<InspectModel | 'failed'> {
-  const looked = runPipeline(client, { kind: 'hash', hash }, { ...s, decoderReady: s.minedDecoderReady ?? s.decoderReady, lookup: { ...s.lookup, state: false }, onStage: undefined }).catch((err: unknown) => {
+  const looked = runPipeline(client, { kind: 'hash', hash }, {
+      ...s,
+      decoderReady: s.minedDecoderReady ?? s.decoderReady,
+      lookup: { ...s.lookup, state: false },
+      // The comparison reads its status, failure, net changes and names: no internal calls, no gas profile.
+      complete: { ...s.complete, internal: false, needsGasProfile: false, warnPartialGas: false },
+      onStage: undefined,
+    }).catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
     return 'failed' as const;
   });

@@ -20,6 +20,7 @@ import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '..
 import { readBuilt, walkInternal, type WalkedSpan } from '../support/internalWalk.js';
 import { referenceMap } from '../support/referenceMap.js';
 import { type Reference, referenceSteps } from '../support/referenceSteps.js';
+import { forward, startRpcServer } from '../support/rpcServer.js';
 import { BIN, jsonOf, runTxray } from '../support/runTxray.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'txray-debug-'));
@@ -234,6 +235,18 @@ describe('txray debug call: --override-code by a project contract\'s name, and -
     expect(revert).toBeGreaterThan(0);
     expect([j.steps, j.step, j.contract]).toEqual([expected.length, revert + 1, 'Bank']);
     expect(j).toMatchObject(asStep(expected[revert]!));
+  });
+
+  test('a mined transaction the node gives no receipt for is the node\'s fault (exit 5), not "not mined yet"', async () => {
+    const front = await startRpcServer(({ method, params }) => (method === 'eth_getTransactionReceipt' ? { result: null } : forward(scene.anvil.url, method, params)));
+    try {
+      const r = await runTxray(['debug', scene.failing, '--rpc-url', front.url, '--at', 'failure', '--json'], {}, undefined, dir);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toContain(`the node gave no receipt for the mined transaction ${scene.failing}`);
+      expect(r.stderr).not.toContain('not mined');
+    } finally {
+      await front.close();
+    }
   });
 
   test('--tx is refused by name: one line, exit 2, pointing to txray debug <hash>', async () => {
