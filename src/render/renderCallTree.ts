@@ -278,12 +278,22 @@ type Item = TreeItem | InternalRow | InternalRun;
 /** What makes internal calls alike for folding: the same function, nothing inside, not running at a revert. */
 const internalKey = (x: Item): string | null => ('internal' in x && x.internal.inside.length === 0 && x.internal.reverted !== true ? `${x.internal.contract ?? ''}.${x.internal.name}` : null);
 
-/** Runs of FOLD_AT or more alike internal calls, each as one InternalRun. */
-function foldInternal(items: readonly Item[]): Item[] {
+/**
+ * Runs of FOLD_AT or more alike internal calls, each as one InternalRun; the frame's calls and events
+ * between internal calls fold as everywhere else in the tree (foldRuns).
+ */
+function foldInternal(items: readonly Item[], keyOf: Folding['key']): Item[] {
   const out: Item[] = [];
   for (let i = 0; i < items.length; ) {
-    const key = internalKey(items[i]!);
+    const first = items[i]!;
     let j = i + 1;
+    if (!('internal' in first)) {
+      while (j < items.length && !('internal' in items[j]!)) j++;
+      out.push(...foldRuns(items.slice(i, j) as Array<CallNode | PlacedEvent>, keyOf));
+      i = j;
+      continue;
+    }
+    const key = internalKey(first);
     if (key !== null) while (j < items.length && internalKey(items[j]!) === key) j++;
     if (key !== null && j - i >= FOLD_AT) out.push({ internalRun: items.slice(i, j).map((x) => (x as InternalRow).internal) });
     else out.push(...items.slice(i, j));
@@ -293,10 +303,10 @@ function foldInternal(items: readonly Item[]): Item[] {
 }
 
 /** A frame's internal items as tree items: its calls and events where they ran, its internal calls as rows (alike runs folded unless --full). */
-function internalItems(items: readonly InternalItem[], frame: CallNode, placed: readonly PlacedEvent[], fold: boolean): Item[] {
+function internalItems(items: readonly InternalItem[], frame: CallNode, placed: readonly PlacedEvent[], fold: Folding | null): Item[] {
   // (Events are drawn only where the view places them.)
   const out = items.flatMap((x): Item[] => (typeof x === 'number' ? [frame.children[x]!] : 'event' in x ? (placed[x.event] === undefined ? [] : [placed[x.event]!]) : [{ internal: x, frame, placed }]));
-  return fold ? foldInternal(out) : out;
+  return fold === null ? out : foldInternal(out, fold.key);
 }
 
 function internalRunSegments(run: readonly InternalCall[], c: ChalkInstance, out: Sink): void {
@@ -358,7 +368,7 @@ function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEv
   const placed = events?.byNode.get(node);
   const children = node.children;
   const internal = node.decoded?.internal;
-  if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? [], fold !== null), depth);
+  if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? [], fold), depth);
   if (placed === undefined || placed.length === 0) {
     if (fold !== null && children.length >= FOLD_AT) return pushAll(stack, foldRuns(children, fold.key), depth);
     for (let i = children.length - 1; i >= 0; i--) stack.push({ item: children[i]!, last: i === children.length - 1, depth });
@@ -407,7 +417,7 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
     let build: Build;
     if ('internal' in item) {
       build = (out) => internalSegments(item.internal, c, out);
-      pushAll(stack, internalItems(item.internal.inside, item.frame, item.placed, fold !== null), depth + 1);
+      pushAll(stack, internalItems(item.internal.inside, item.frame, item.placed, fold), depth + 1);
     } else if ('internalRun' in item) {
       folded = true;
       build = (out) => internalRunSegments(item.internalRun, c, out);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { buildCallTree } from '../../src/model/buildCallTree.js';
+import type { CallNode } from '../../src/model/types.js';
 import type { RpcTraceEntry } from '../../src/raw/types.js';
 import { FOLD_AT } from '../../src/render/foldRuns.js';
 import { renderCallTree } from '../../src/render/renderCallTree.js';
@@ -26,9 +27,10 @@ function child(i: number, o: { output?: string; error?: string; to?: string; sub
   } as RpcTraceEntry;
 }
 
-async function lines(children: RpcTraceEntry[], full = false): Promise<string[]> {
+async function lines(children: RpcTraceEntry[], full = false, internal?: (root: CallNode) => void): Promise<string[]> {
   const root: RpcTraceEntry = { ...child(0), traceAddress: [], subtraces: children.filter((c) => c.traceAddress.length === 1).length, action: { callType: 'call', from: A, to: A, gas: '0x1000', input: '0xabcdef01', value: '0x0' } };
   const tree = buildCallTree([root, ...children], () => undefined)!;
+  internal?.(tree.root);
   const out: string[] = [];
   for (const chunk of renderCallTree(tree, { chalk: await makeChalk(0), width: Number.POSITIVE_INFINITY, full })) out.push(...chunk.split('\n').filter((l) => l.trim() !== ''));
   return out.slice(1);
@@ -55,6 +57,15 @@ describe('folding sibling calls', () => {
     const tree = await lines(alike(0, FOLD_AT, { output: (k) => word(k === FOLD_AT - 1 ? 2 : 1) }));
     expect(tree[1]).toMatch(new RegExp(`└─ ${FOLD_AT} × call .* · ${FOLD_AT * 10} gas in all · first ← 32 bytes, last ← 32 bytes$`));
     expect(tree[1]).not.toContain('all ←');
+  });
+
+  test('--internal: a matched frame\'s alike calls fold as any frame\'s do (its internal items list them)', async () => {
+    const n = FOLD_AT + 2;
+    const tree = await lines(alike(0, n), false, (root) => {
+      root.decoded = { ...root.decoded, internal: Array.from({ length: n }, (_, i) => i) };
+    });
+    expect(tree[1]).toMatch(new RegExp(`^ {2}└─ ${n} × call 0x[0-9a-fA-F]{40} · 0x12345678 · ${n * 10} gas in all · all ← no data$`));
+    expect(tree.filter((l) => l.includes(' × '))).toHaveLength(1);
   });
 
   test(`fewer than ${FOLD_AT} alike calls are each drawn: a few are read one by one`, async () => {
