@@ -3,12 +3,10 @@
  * → the writers (cli/writeOutcomes.ts). The code is the most severe of the inputs' (by the model's status,
  * or by the error: cli/errorWords.ts).
  */
-import { CommanderError } from 'commander';
 import { AmbiguousFunction, Interrupted, UsageError } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import { escapeShort } from '../raw/escape.js';
 import { shortHash } from '../format/format.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
 import { writeJson } from '../render/writeJson.js';
@@ -17,6 +15,7 @@ import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs, VERSION } from './createProgram.js';
+import { parseFrontDoor } from './parseFrontDoor.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { type CallInput, planCall } from '../pipeline/planCall.js';
 import { isChanged, replayInput, stateBlockOf } from '../pipeline/replayInput.js';
@@ -66,26 +65,17 @@ export function exitCodeForModel(model: InspectModel): ExitCode {
   return exitCodeForStatus(model.status);
 }
 
-/** Commander's own errors ("unknown option '--x'") as UsageErrors; help and version are not errors. */
+/** The lookup's, `txray call`'s or `txray block`'s words parsed; help and version are printed, not errors. */
 function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done' {
-  let parsed: ParsedArgs | undefined;
-  let helpText = '';
   // `txray call …` and `txray block …` are front doors of their own: their own words and options, the same output options.
   const door = argv[0] === 'call' || argv[0] === 'block' ? argv[0] : null;
   const make = door === 'call' ? createCallProgram : door === 'block' ? createBlockProgram : createProgram;
-  const program = make({ writeOut: (s) => (helpText += s) }, (a) => (parsed = a));
-  try {
-    program.parse(door !== null ? argv.slice(1) : [...argv], { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-        void out.write(helpText);
-        return 'done';
-      }
-      throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').replace(/\.$/, ''), 200)}; see txray ${door !== null ? `${door} ` : ''}--help.`);
-    }
-    throw err;
+  const got = parseFrontDoor(make, door !== null ? argv.slice(1) : argv, `txray ${door !== null ? `${door} ` : ''}--help`);
+  if ('help' in got) {
+    void out.write(got.help);
+    return 'done';
   }
+  const parsed = got.parsed;
   if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
   if (parsed.hashes.length === 0 && parsed.call === undefined && parsed.block === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
   return parsed;

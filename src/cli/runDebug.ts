@@ -8,13 +8,13 @@
 import { NotFound, RpcFailure, UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { DebugRecording } from '../debug/types.js';
-import { escapeShort } from '../raw/escape.js';
 import { isQuantity, isRecord } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { proxySettingsOf } from '../rpc/proxy.js';
 import { createDebugProgram, type DebugArgs } from './createDebugProgram.js';
+import { parseFrontDoor } from './parseFrontDoor.js';
 import type { Io, SafeWriter } from './io.js';
 import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseTimeout } from './parseOptions.js';
 import { recordingOf } from './recordingOf.js';
@@ -28,19 +28,12 @@ function parseDebugArgs(argv: readonly string[], write: (s: string) => void): De
   if (options.some((w) => w === '--record' || w.startsWith('--record='))) {
     throw new UsageError('txray debug takes no --record: a recording replays a lookup, a call or a block (txray <hash> --record <file>), not the debugger.');
   }
-  let parsed: DebugArgs | undefined;
-  let help = '';
-  const program = createDebugProgram({ writeOut: (s) => (help += s) }, (a) => (parsed = a));
-  try {
-    program.parse([...argv], { from: 'user' });
-  } catch (err) {
-    const e = err as { code?: string; message?: string };
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help') {
-      write(help.replace(/^\n+/, ''));
-      return 'help';
-    }
-    throw new UsageError(`${escapeShort(String(e.message ?? err).replace(/^error: /, '').replace(/\.$/, ''), 200)}; see txray debug --help.`);
+  const got = parseFrontDoor(createDebugProgram, argv, 'txray debug --help');
+  if ('help' in got) {
+    write(got.help.replace(/^\n+/, ''));
+    return 'help';
   }
+  const parsed = got.parsed;
   if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray debug --help.');
   if (parsed.json === true && parsed.at === undefined) throw new UsageError('--json prints one step: say which with --at <file>:<line> | step:<i> | failure.');
   return parsed;

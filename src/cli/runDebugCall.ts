@@ -3,13 +3,12 @@
  * and options of `txray call` (the target, signature and arguments, --from, --value, --block, the
  * state overrides…) and --at; then the same view as `txray debug <hash>` (showRecording.ts).
  */
-import { CommanderError } from 'commander';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import { escapeShort } from '../raw/escape.js';
 import { createRpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { createCallProgram, type ParsedArgs } from './createProgram.js';
+import { parseFrontDoor } from './parseFrontDoor.js';
 import type { Io, SafeWriter } from './io.js';
 import { looksLikeAlias, parseOptions } from './parseOptions.js';
 import { recordingOf } from './recordingOf.js';
@@ -33,19 +32,12 @@ function takeAt(argv: readonly string[]): { readonly rest: string[]; readonly at
 
 /** The call's words and options, or 'help' when help was printed. */
 function parseCallArgs(words: readonly string[], write: (s: string) => void): ParsedArgs | 'help' {
-  let parsed: ParsedArgs | undefined;
-  let help = '';
-  const program = createCallProgram({ writeOut: (s) => (help += s) }, (a) => (parsed = a));
-  try {
-    program.parse([...words], { from: 'user' });
-  } catch (err) {
-    if (!(err instanceof CommanderError)) throw err;
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') {
-      write(`txray debug call takes the words and options of txray call (below), and --at <file>:<line> | step:<i> | failure.\n\n${help}`);
-      return 'help';
-    }
-    throw new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\.$/, ''), 200)}; see txray debug call --help.`);
+  const got = parseFrontDoor(createCallProgram, words, 'txray debug call --help');
+  if ('help' in got) {
+    write(`txray debug call takes the words and options of txray call (below), and --at <file>:<line> | step:<i> | failure.\n\n${got.help}`);
+    return 'help';
   }
+  const parsed = got.parsed;
   if (parsed?.call === undefined) throw new UsageError('missing the call; see txray debug call --help.');
   return parsed;
 }
