@@ -8,7 +8,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { foundryBinary, startAnvil } from './lib/anvil.mjs';
@@ -16,6 +15,7 @@ import { launchBrowser } from './lib/browser.mjs';
 import { startHardhat } from './lib/hardhat.mjs';
 import { call, crowdedBlock, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 import { writeInternalProject } from './lib/internalProject.mjs';
+import { delayProxy } from './lib/delayProxy.mjs';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -55,33 +55,6 @@ const PLAIN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
 const HAS_CA = process.env.NODE_EXTRA_CA_CERTS !== undefined;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * A loopback proxy that waits `delayMs` before forwarding each request; with `noTraces`, it answers
- * trace_* and debug_* as a public endpoint does (method not found).
- */
-async function delayProxy(target, delayMs, noTraces = false) {
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      if (noTraces) {
-        const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (!Array.isArray(msg) && /^(trace|debug)_/.test(msg.method)) {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `the method ${msg.method} does not exist/is not available` } }));
-          return;
-        }
-      }
-      const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-      res.writeHead(upstream.status, { 'content-type': 'application/json' });
-      res.end(Buffer.from(await upstream.arrayBuffer()));
-    });
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
 
 /**
  * (b) as an HTML report, opened from disk in headless Chromium: its size against --json, the time from
