@@ -133,22 +133,57 @@ const oneNoble = {
 };
 
 /**
+ * An esbuild plugin that edits the files matching `filter` as they load: each [from, to] replaces one
+ * text that must be there (a package that changed fails the build, so its edit is looked at again).
+ */
+function sourcePatch(name, filter, edits) {
+  return {
+    name,
+    setup(b) {
+      b.onLoad({ filter }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        for (const [from, to] of edits) {
+          if (!text.includes(from)) throw new Error(`${args.path}: ${JSON.stringify(from.trim().slice(0, 60))} is gone; look again at the ${name} plugin`);
+          text = text.replace(from, to);
+        }
+        return { contents: text, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * @noble/curves (EthereumJS's secp256k1, bn254, P-256) draws random bytes once as it defines each curve,
  * to learn whether scalar blinding can be used; the first draw loads Node's WebCrypto (~10 ms) into every
  * run that re-executes a transaction, which never multiplies a secret scalar (it recovers and verifies).
  * The probe is left out: the generator is still used, and its output checked, where blinding happens.
  */
-const noProbe = {
-  name: 'no-rng-probe',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]@noble[\\/]curves[\\/]abstract[\\/]curve\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      const probe = '        const probe = randomBytes(length);\n';
-      if (!text.includes(probe)) throw new Error(`${args.path}: probeRandomBytes has changed; look again at the no-rng-probe plugin`);
-      return { contents: text.replace(probe, '        const probe = new Uint8Array(length);\n'), loader: 'js' };
-    });
-  },
-};
+const noProbe = sourcePatch('no-rng-probe', /[\\/]@noble[\\/]curves[\\/]abstract[\\/]curve\.js$/, [
+  ['        const probe = randomBytes(length);\n', '        const probe = new Uint8Array(length);\n'],
+]);
+
+/**
+ * @ethereumjs/util makes a BigInt of every number below 65,536 when it loads, to hand out for one- and
+ * two-byte values: the most expensive line of the EVM's file at load (and ~1.5 MB of heap), in a run
+ * that converts a few hundred such values. BigInt() of a small number is cheap: it is made when asked.
+ */
+const noBigintTable = sourcePatch('no-bigint-table', /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/, [
+  ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
+  ['return BIGINT_CACHE[bytes[0]];', 'return BigInt(bytes[0]);'],
+  ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return BigInt(bytes[0] * 256 + bytes[1]);'],
+]);
+
+/**
+ * EthereumJS names a `debug` logger per part (vm, evm, state…) and writes to them only where the DEBUG
+ * variable names `ethjs`, a switch for EthereumJS's own developers. The package loads node:tty, colour
+ * detection and the environment's DEBUG_* settings when it loads, in every run that re-executes: the
+ * stand-in's loggers write nothing.
+ */
+const noDebug = standIn('no-debug', /^debug$/, [
+  'const off = Object.assign(() => {}, { enabled: false, namespace: "" });',
+  'off.extend = () => off;',
+  'module.exports = Object.assign(() => off, { enabled: () => false, enable() {}, disable: () => "" });',
+]);
 
 /**
  * The main bundle's side of a part kept in a file of its own (src/evm/evmEngine.ts, EthereumJS, is built
@@ -234,7 +269,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, noDebug],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
