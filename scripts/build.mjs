@@ -261,6 +261,8 @@ const { outputFiles: [bundle], metafile } = await build({
   entryPoints: ['src/cli/run.ts'],
   outfile: bundleFile,
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version), __TXRAY_REPORT__: JSON.stringify(report) },
+  // The stages' timings (--debug) and undici read performance.now(): the same clock, without perf_hooks.
+  inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
   plugins: [...standIns, llhttpFiles, part('evm', 'evmEngine')],
 });
 // The EVM's file (see part), which few runs read.

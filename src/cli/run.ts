@@ -42,7 +42,14 @@ export async function run(boot: Boot): Promise<void> {
     cwd: process.cwd(),
     sigdb: pathToFileURL(`${boot.dist}/sigdb/`),
     codeCache: boot.codeCache,
-    terminal: { input: process.stdin, output: process.stdout },
+    // process.stdin is made on first touch (a file's or /dev/null's brings Node's file streams and
+    // fs/promises with it): only txray debug's full-screen view reads it.
+    terminal: {
+      get input() {
+        return process.stdin;
+      },
+      output: process.stdout,
+    },
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
 }

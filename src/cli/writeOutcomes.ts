@@ -5,7 +5,8 @@
  * loaded while the node works, and only those asked for.
  */
 import type { ChalkInstance } from 'chalk';
-import { mkdir, writeFile } from 'node:fs/promises';
+// node:fs's promises, read at first use: loading node:fs/promises (with readline) costs every run at start-up.
+import { promises as fsp } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { movementsInOrder } from '../action/flowOrder.js';
@@ -33,7 +34,7 @@ export type Outcome =
 /** Write a file the command line named (checked before any request); a failure now is one line, exit 2. */
 export async function writeOutput(path: string, chunks: Iterable<string>, option: string): Promise<void> {
   try {
-    await writeFile(path, Readable.from(chunks));
+    await fsp.writeFile(path, Readable.from(chunks));
   } catch (err) {
     throw new UsageError(`${option} ${escapeShort(path, 80)}: could not write it (${escapeShort(String((err as { code?: unknown }).code ?? 'error'), 20)}).`);
   }
@@ -124,7 +125,7 @@ function loadViews(opts: InspectOptions, io: Io, afterRequests: Promise<void>): 
 
 export async function createWriters(c: WriterContext): Promise<Writers> {
   const views = loadViews(c.opts, c.io, c.afterRequests);
-  if (c.opts.html !== undefined && !c.single) await mkdir(c.opts.html, { recursive: true }).catch(() => undefined);
+  if (c.opts.html !== undefined && !c.single) await fsp.mkdir(c.opts.html, { recursive: true }).catch(() => undefined);
   return new OutcomeWriters(c, views);
 }
 

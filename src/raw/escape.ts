@@ -11,6 +11,11 @@
 const ASCII_RUN = /^[\x20-\x5b\x5d-\x7e]*$/;
 /** Printable ASCII, the backslash included. */
 const ASCII_TEXT = /^[\x20-\x7e]*$/;
+/**
+ * ASCII_RUN and the few other characters txray's own words carry (…, ·, ×, −, arrows, box drawing,
+ * ✓ to ✗): all printable, so a line of txray's own with one of them needs no Unicode classes.
+ */
+const OWN_RUN = /^[\x20-\x5b\x5d-\x7e\u00b7\u00d7\u2026\u2190-\u21ff\u2212\u2500-\u257f\u2713-\u2717]*$/;
 
 // The Unicode classes cost ~9 ms to compile on first use; only text with non-ASCII characters needs them.
 const PRINTABLE_CLASS = '[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Zs}]';
@@ -20,7 +25,7 @@ const classes = (): { readonly run: RegExp; readonly char: RegExp } =>
 
 /** True when every character is printable and none is a backslash (the fast path of the escapers). */
 export function isSafeRun(text: string): boolean {
-  return ASCII_RUN.test(text) || (!text.includes('\\') && classes().run.test(text));
+  return ASCII_RUN.test(text) || OWN_RUN.test(text) || (!text.includes('\\') && classes().run.test(text));
 }
 
 /** True when every character is printable (backslashes included: they are printable, if ambiguous). */

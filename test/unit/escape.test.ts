@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { escapeText } from '../../src/raw/escape.js';
+import { escapeText, isSafeRun } from '../../src/raw/escape.js';
 import { jsonString, writeJson } from '../../src/render/writeJson.js';
 
 /** Characters that must never reach a terminal raw: C0, DEL, C1, format (bidi, zero-width), line/paragraph separators, surrogates. */
@@ -32,6 +32,22 @@ describe('escapeText', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test("txray's own characters (…, ·, ×, −, arrows, box drawing, ✓ to ✗) pass as the Unicode classes pass them, and a backslash among them does not", () => {
+    const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]$/u;
+    const own = [0xb7, 0xd7, 0x2026, 0x2212];
+    for (let cp = 0x2190; cp <= 0x21ff; cp++) own.push(cp);
+    for (let cp = 0x2500; cp <= 0x257f; cp++) own.push(cp);
+    for (let cp = 0x2713; cp <= 0x2717; cp++) own.push(cp);
+    for (const cp of own) {
+      const char = String.fromCodePoint(cp);
+      expect(printable.test(char), `U+${cp.toString(16)}`).toBe(true);
+      expect(isSafeRun(`Called 0xe7f1${char}0512.run(${char})`)).toBe(true);
+      expect(escapeText(`a${char}b`)).toBe(`a${char}b`);
+    }
+    expect(isSafeRun('Called 0xe7f1…0512\\run')).toBe(false);
+    expect(escapeText('a…b\u202e')).toBe('a…b\\u{202e}');
   });
 });
 
