@@ -71,7 +71,9 @@ function cacheHeader(buildId, data) {
  * 'absent', or 'off' (options.cache false).
  */
 function compile(file, cacheFile, options) {
-  const source = fs.readFileSync(file, 'utf8');
+  // The build writes both files in ASCII (scripts/build.mjs checks): read as Latin-1, a plain copy of
+  // the bytes, without UTF-8's decoding.
+  const source = fs.readFileSync(file, 'latin1');
   const buildId = buildIdOf(source);
   const { cachedData, state } = options.cache === false ? { cachedData: undefined, state: 'off' } : readCache(cacheFile, buildId);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });

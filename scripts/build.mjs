@@ -107,18 +107,20 @@ const llhttpFiles = {
  * version: npm cannot hoist it above viem's older one), and a bundle would carry them all: seven
  * keccaks, each with its tables built at load and compiled afresh at first use. Every import of them
  * from an EthereumJS package is resolved from @ethereumjs/util's copy; the build checks the versions agree.
+ * Their keccak_256 is src/evm/wasmKeccak.ts's (they import nothing else of @noble/hashes/sha3: esbuild
+ * would fail the build on a name that module does not export).
  */
+const WASM_KECCAK = fileURLToPath(new URL('../src/evm/wasmKeccak.ts', import.meta.url));
 const oneNoble = {
   name: 'one-noble',
   setup(b) {
     const home = packageRoot('@ethereumjs/util');
     const versions = new Map();
     b.onResolve({ filter: /^@noble\/(hashes|curves)(\/|$)/ }, async (args) => {
-      // src/evm/evmEngine.ts hands txray's EVM code the EVM's own keccak: that copy, whatever its version.
-      const engine = /[\\/]src[\\/]evm[\\/]evmEngine\.ts$/.test(args.importer);
-      if (args.pluginData?.oneNoble || !(engine || /[\\/]node_modules[\\/]@ethereumjs[\\/]/.test(args.importer))) return undefined;
+      if (args.pluginData?.oneNoble || !/[\\/]node_modules[\\/]@ethereumjs[\\/]/.test(args.importer)) return undefined;
+      // EthereumJS's keccak256 (addresses, code hashes, KECCAK256, tries) is txray's WebAssembly one.
+      if (/^@noble\/hashes\/sha3(\.js)?$/.test(args.path)) return { path: WASM_KECCAK };
       const found = await b.resolve(args.path, { resolveDir: home, kind: args.kind, pluginData: { oneNoble: true } });
-      if (engine) return found;
       const mine = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: { oneNoble: true } });
       const versionOf = (file) => {
         const root = /^(.*[\\/]node_modules[\\/]@noble[\\/][^\\/]+)[\\/]/.exec(file)?.[1];
@@ -281,6 +283,8 @@ const buildId = buildIdOf(bundle.text);
 // bundled module (esbuild turns those into require calls). One left for Node to resolve would fail at run time.
 for (const [name, out] of [['txray', bundle], ['evm', evm]]) {
   if (/\bimport\(/.test(out.text)) throw new Error(`dist/${name}.cjs has a dynamic import() of an external module; bundle it or require() it`);
+  // bin/loadBundle.cjs reads both as Latin-1 (esbuild escapes every other character: its default charset).
+  if (/[^\x00-\x7f]/.test(out.text)) throw new Error(`dist/${name}.cjs holds a character outside ASCII; bin/loadBundle.cjs reads it as Latin-1`);
 }
 if (/@ethereumjs/.test(bundle.text)) throw new Error('dist/txray.cjs holds EthereumJS code: only src/evm/evmEngine.ts may import it');
 mkdirSync(dirname(bundleFile), { recursive: true });

@@ -11,5 +11,5 @@ export { SimpleStateManager } from '@ethereumjs/statemanager';
 export { createFeeMarket1559Tx, createLegacyTx, createTxFromRPC } from '@ethereumjs/tx';
 export { Account, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
 export { createVM, runTx } from '@ethereumjs/vm';
-// The keccak EthereumJS itself runs (the build resolves this import to its copy of the package).
-export { keccak_256 } from '@noble/hashes/sha3.js';
+// The keccak EthereumJS itself runs (the build hands it this one too).
+export { keccak_256 } from './wasmKeccak.js';

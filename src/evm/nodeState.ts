@@ -4,8 +4,7 @@
  * today, see sources/nodeReader.ts). Every account, code and slot is read once and kept as the EVM's bytes.
  */
 import type { Address } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Account, bytesToHex, createAddressFromString, hexToBytes, SimpleStateManager, unpadBytes } from './evmEngine.js';
+import { Account, bytesToHex, createAddressFromString, hexToBytes, keccak_256, SimpleStateManager, unpadBytes } from './evmEngine.js';
 import type { StateReader } from './stateReader.js';
 
 type Fetched = { readonly nonce: bigint; readonly balance: bigint; readonly code: Uint8Array };

@@ -1,0 +1,58 @@
+/**
+ * Keccak-256 (Ethereum's padding) with its permutation in WebAssembly. A re-execution hashes code,
+ * storage keys and created addresses before V8 has optimised any JavaScript: a library's keccak then
+ * runs in the interpreter and is most of a small run's EVM time, where V8 compiles this module's one
+ * function at once to machine code. The module's bytes are written by scripts/lib/keccakWasm.mjs
+ * (readable there; test/unit/wasmKeccak.test.ts checks that these are its output and that the hashes
+ * agree with @noble/hashes).
+ */
+
+/** The module, base64. */
+export const KECCAK_WASM =
+  'AGFzbQEAAAABBQFgAX8AAwIBAAUDAQABBwkCAWgAAAFtAgAKtAgBsQgCOH4Cf0GQAyE6AkADQCAARQ0BIAEgOikDAIUhASACIDop' +
+  'AwiFIQIgAyA6KQMQhSEDIAQgOikDGIUhBCAFIDopAyCFIQUgBiA6KQMohSEGIAcgOikDMIUhByAIIDopAziFIQggCSA6KQNAhSEJ' +
+  'IAogOikDSIUhCiALIDopA1CFIQsgDCA6KQNYhSEMIA0gOikDYIUhDSAOIDopA2iFIQ4gDyA6KQNwhSEPIBAgOikDeIUhECARIDop' +
+  'A4ABhSERQQAhOQNAIAEgBoUgC4UgEIUgFYUhMyACIAeFIAyFIBGFIBaFITQgAyAIhSANhSAShSAXhSE1IAQgCYUgDoUgE4UgGIUh' +
+  'NiAFIAqFIA+FIBSFIBmFITcgNyA0QgGJhSE4IAEgOIUhASAGIDiFIQYgCyA4hSELIBAgOIUhECAVIDiFIRUgMyA1QgGJhSE4IAIg' +
+  'OIUhAiAHIDiFIQcgDCA4hSEMIBEgOIUhESAWIDiFIRYgNCA2QgGJhSE4IAMgOIUhAyAIIDiFIQggDSA4hSENIBIgOIUhEiAXIDiF' +
+  'IRcgNSA3QgGJhSE4IAQgOIUhBCAJIDiFIQkgDiA4hSEOIBMgOIUhEyAYIDiFIRggNiAzQgGJhSE4IAUgOIUhBSAKIDiFIQogDyA4' +
+  'hSEPIBQgOIUhFCAZIDiFIRkgASEaIAZCJIkhKiALQgOJISEgEEIpiSExIBVCEokhKCACQgGJISQgB0IsiSEbIAxCCokhKyARQi2J' +
+  'ISIgFkICiSEyIANCPokhLiAIQgaJISUgDUIriSEcIBJCD4khLCAXQj2JISMgBEIciSEfIAlCN4khLyAOQhmJISYgE0IViSEdIBhC' +
+  'OIkhLSAFQhuJISkgCkIUiSEgIA9CJ4khMCAUQgiJIScgGUIOiSEeIBtCf4UgHIMgGoUhASAcQn+FIB2DIBuFIQIgHUJ/hSAegyAc' +
+  'hSEDIB5Cf4UgGoMgHYUhBCAaQn+FIBuDIB6FIQUgIEJ/hSAhgyAfhSEGICFCf4UgIoMgIIUhByAiQn+FICODICGFIQggI0J/hSAf' +
+  'gyAihSEJIB9Cf4UgIIMgI4UhCiAlQn+FICaDICSFIQsgJkJ/hSAngyAlhSEMICdCf4UgKIMgJoUhDSAoQn+FICSDICeFIQ4gJEJ/' +
+  'hSAlgyAohSEPICpCf4UgK4MgKYUhECArQn+FICyDICqFIREgLEJ/hSAtgyArhSESIC1Cf4UgKYMgLIUhEyApQn+FICqDIC2FIRQg' +
+  'L0J/hSAwgyAuhSEVIDBCf4UgMYMgL4UhFiAxQn+FIDKDIDCFIRcgMkJ/hSAugyAxhSEYIC5Cf4UgL4MgMoUhGSABIDlBA3QpA8gB' +
+  'hSEBIDlBAWoiOUEYSQ0ACyA6QYgBaiE6IABBAWshAAwACwtBACABNwMAQQAgAjcDCEEAIAM3AxBBACAENwMYCwvIAQEAQcgBC8AB' +
+  'AQAAAAAAAACCgAAAAAAAAIqAAAAAAACAAIAAgAAAAICLgAAAAAAAAAEAAIAAAAAAgYAAgAAAAIAJgAAAAAAAgIoAAAAAAAAAiAAA' +
+  'AAAAAAAJgACAAAAAAAoAAIAAAAAAi4AAgAAAAACLAAAAAAAAgImAAAAAAACAA4AAAAAAAIACgAAAAAAAgIAAAAAAAACACoAAAAAA' +
+  'AAAKAACAAAAAgIGAAIAAAACAgIAAAAAAAIABAACAAAAAAAiAAIAAAACA';
+
+/** Where the module reads its blocks (scripts/lib/keccakWasm.mjs: DATA_AT), and their size. */
+const DATA_AT = 400;
+const RATE = 136;
+
+let memory: WebAssembly.Memory | undefined;
+let bytes = new Uint8Array(0);
+let absorb: (blocks: number) => void = () => undefined;
+
+function setUp(): WebAssembly.Memory {
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(KECCAK_WASM, 'base64')));
+  absorb = exports.h as (blocks: number) => void;
+  return exports.m as WebAssembly.Memory;
+}
+
+export function keccak_256(data: Uint8Array): Uint8Array {
+  const m = (memory ??= setUp());
+  const blocks = Math.floor(data.length / RATE) + 1;
+  const end = DATA_AT + blocks * RATE;
+  if (m.buffer.byteLength < end) m.grow(Math.ceil((end - m.buffer.byteLength) / 65536));
+  if (bytes.buffer !== m.buffer) bytes = new Uint8Array(m.buffer);
+  // Keccak's padding (0x01 … 0x80, not SHA-3's 0x06): the last block holds the rest of the data.
+  bytes.fill(0, DATA_AT + data.length, end);
+  bytes.set(data, DATA_AT);
+  bytes[DATA_AT + data.length] = 0x01;
+  bytes[end - 1] = bytes[end - 1]! | 0x80;
+  absorb(blocks);
+  return bytes.slice(0, 32);
+}
