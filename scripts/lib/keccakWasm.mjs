@@ -13,13 +13,7 @@ export const DATA_AT = 400;
 const ROT = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14];
 // Local indices: the parameter, lanes a0-a24, moved lanes b0-b24, column parities c0-c4, d, the round
 // counter and the data pointer. Locals start at zero: so does the state.
-const BLOCKS = 0;
-const A = 1;
-const B = 26;
-const C = 51;
-const D = 56;
-const ROUND = 57;
-const PTR = 58;
+const [BLOCKS, A, B, C, D, ROUND, PTR] = [0, 1, 26, 51, 56, 57, 58];
 
 /** The 24 round constants (iota), from the spec's linear feedback shift register (FIPS 202, 3.2.5). */
 function roundConstants() {
