@@ -176,6 +176,39 @@ const noBigintTable = sourcePatch('no-bigint-table', /[\\/]@ethereumjs[\\/]util[
 ]);
 
 /**
+ * EthereumJS's interpreter runs every opcode as an async step: a promise and a turn of the microtask
+ * queue each, the `step` listeners counted, two EIPs looked up in a list, the handler's arguments put
+ * in a new array. Most opcodes (PUSH, DUP, SWAP, arithmetic, JUMP, JUMPDEST…) have a fixed gas cost
+ * and a handler that does not wait: where the run has no step listener, no debug output, no profiler
+ * and neither EIP-6800 nor EIP-7864 (code chunks charged), those run as a plain call doing what the
+ * async step does for them (the gas charged, the counter moved on, the handler, the access witness
+ * committed). Every other opcode, and every opcode of a run that has any of those, takes the async step.
+ */
+const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]interpreter\.js$/, [
+  [
+    '        // Iterate through the given ops until something breaks or we hit STOP\n',
+    "        const plainSteps = this.profilerOpts?.enabled !== true && !this._evm.DEBUG && this._evm.events.listenerCount('step') === 0 && !this.common.isActivatedEIP(6800) && !this.common.isActivatedEIP(7864);\n        // Iterate through the given ops until something breaks or we hit STOP\n",
+  ],
+  [
+    '                await this.runStep(opCodeObj);\n',
+    '                const entry = plainSteps ? (opCodeObj ?? this.lookupOpInfo(opCode)) : undefined;\n' +
+      '                if (entry !== undefined && !entry.opcodeInfo.dynamicGas && !entry.opcodeInfo.isAsync && !entry.opcodeInfo.isInvalid) this.runPlainStep(entry);\n' +
+      '                else await this.runStep(opCodeObj);\n',
+  ],
+  [
+    '    async runStep(opcodeObj) {\n',
+    '    runPlainStep(opEntry) {\n' +
+      '        this.useGas(opEntry.opcodeInfo.feeBigInt, opEntry.opcodeInfo);\n' +
+      '        this._runState.programCounter++;\n' +
+      '        consumeEip7928PostTargetCallOog(this._runState);\n' +
+      '        opEntry.opHandler.call(null, this._runState, this.common);\n' +
+      '        this._runState.env.accessWitness?.commit();\n' +
+      '    }\n' +
+      '    async runStep(opcodeObj) {\n',
+  ],
+]);
+
+/**
  * EthereumJS names a `debug` logger per part (vm, evm, state…) and writes to them only where the DEBUG
  * variable names `ethjs`, a switch for EthereumJS's own developers. The package loads node:tty, colour
  * detection and the environment's DEBUG_* settings when it loads, in every run that re-executes: the
@@ -273,7 +306,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, noDebug],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, noDebug, plainSteps],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
