@@ -209,6 +209,17 @@ const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist
 ]);
 
 /**
+ * Each part of EthereumJS (the VM, the EVM, the transaction, the block header) hands its parameter
+ * tables to the chain's rules, which copy every entry through JSON text, four times in a run. The
+ * tables are flat (names to numbers, strings and nulls: test/unit/buildPatches.test.ts checks), so a copy of
+ * each entry's object is the same copy.
+ */
+const shallowParams = sourcePatch('shallow-params', /[\\/]@ethereumjs[\\/]common[\\/]dist[\\/]esm[\\/]common\.js$/, [
+  ['this._params[eip] = JSON.parse(JSON.stringify(paramsConfig)); // copy', 'this._params[eip] = { ...paramsConfig }; // copy'],
+  ['this._params[eip] = JSON.parse(JSON.stringify({ ...this._params[eip], ...params[eip] })); // copy', 'this._params[eip] = { ...this._params[eip], ...params[eip] }; // copy'],
+]);
+
+/**
  * EthereumJS names a `debug` logger per part (vm, evm, state…) and writes to them only where the DEBUG
  * variable names `ethjs`, a switch for EthereumJS's own developers. The package loads node:tty, colour
  * detection and the environment's DEBUG_* settings when it loads, in every run that re-executes: the
@@ -306,7 +317,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, noDebug, plainSteps],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, noDebug, plainSteps, shallowParams],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
