@@ -136,7 +136,8 @@ const oneNoble = {
 
 /**
  * An esbuild plugin that edits the files matching `filter` as they load: each [from, to] replaces one
- * text that must be there (a package that changed fails the build, so its edit is looked at again).
+ * text that must be there, or every match of a global RegExp, of which there must be one (a package
+ * that changed fails the build, so its edit is looked at again).
  */
 function sourcePatch(name, filter, edits) {
   return {
@@ -145,7 +146,8 @@ function sourcePatch(name, filter, edits) {
       b.onLoad({ filter }, (args) => {
         let text = readFileSync(args.path, 'utf8');
         for (const [from, to] of edits) {
-          if (!text.includes(from)) throw new Error(`${args.path}: ${JSON.stringify(from.trim().slice(0, 60))} is gone; look again at the ${name} plugin`);
+          const found = typeof from === 'string' ? text.includes(from) : text.match(from) !== null;
+          if (!found) throw new Error(`${args.path}: ${JSON.stringify(String(from).trim().slice(0, 60))} is gone; look again at the ${name} plugin`);
           text = text.replace(from, to);
         }
         return { contents: text, loader: 'js' };
@@ -173,6 +175,14 @@ const noBigintTable = sourcePatch('no-bigint-table', /[\\/]@ethereumjs[\\/]util[
   ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
   ['return BIGINT_CACHE[bytes[0]];', 'return BigInt(bytes[0]);'],
   ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return BigInt(bytes[0] * 256 + bytes[1]);'],
+]);
+
+/**
+ * @ethereumjs/util also hashes the empty input with SHA-256 when it loads (a header's empty requests
+ * hash): the first SHA-256 of a run, interpreted, in every re-execution. The digest is a constant.
+ */
+const knownSha256 = sourcePatch('known-sha256', /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]constants\.js$/, [
+  ['export const SHA256_NULL = sha256(new Uint8Array());', "export const SHA256_NULL = hexToBytes('0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');"],
 ]);
 
 /**
@@ -217,6 +227,15 @@ const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist
 const shallowParams = sourcePatch('shallow-params', /[\\/]@ethereumjs[\\/]common[\\/]dist[\\/]esm[\\/]common\.js$/, [
   ['this._params[eip] = JSON.parse(JSON.stringify(paramsConfig)); // copy', 'this._params[eip] = { ...paramsConfig }; // copy'],
   ['this._params[eip] = JSON.parse(JSON.stringify({ ...this._params[eip], ...params[eip] })); // copy', 'this._params[eip] = { ...this._params[eip], ...params[eip] }; // copy'],
+]);
+
+/**
+ * @ethereumjs/vm makes a block header of Mainnet's when it loads, for a transaction run without a
+ * block; txray always gives one. It is made on first use instead.
+ */
+const lazyHeader = sourcePatch('lazy-default-header', /[\\/]@ethereumjs[\\/]vm[\\/]dist[\\/]esm[\\/]runTx\.js$/, [
+  [/\bDEFAULT_HEADER\b/g, 'defaultHeader()'],
+  ['const defaultHeader() = createBlockHeader();', 'let madeHeader;\nconst defaultHeader = () => (madeHeader ??= createBlockHeader());'],
 ]);
 
 /**
@@ -317,7 +336,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, noDebug, plainSteps, shallowParams],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, plainSteps, shallowParams],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
@@ -19,5 +20,11 @@ describe('the parameter tables the build copies shallowly', () => {
       for (const value of Object.values(entry)) expect(value === null || typeof value === 'number' || typeof value === 'string').toBe(true);
       expect({ ...entry }).toEqual(JSON.parse(JSON.stringify(entry)));
     }
+  });
+});
+
+describe('the constants the build writes out', () => {
+  test("known-sha256: SHA-256 of the empty input is the digest the build puts in @ethereumjs/util's place", () => {
+    expect(createHash('sha256').update(new Uint8Array(0)).digest('hex')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 });
