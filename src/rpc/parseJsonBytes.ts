@@ -8,11 +8,16 @@
  * gives, or the whole text is parsed after all: the slices are cut where the bytes `},{` suggest, and
  * each cut is proved by the parse (see inSlices); one that does not parse sends the answer to JSON.parse.
  */
+import { isAscii } from 'node:buffer';
 
 /** Below this, one JSON.parse of the text. */
 const SLICED_FROM = 1 << 20;
-/** A slice's length, short of V8's largest object in its young generation (128 KiB on 64-bit). */
-const SLICE_BYTES = 96 * 1024;
+/**
+ * A slice's least length. V8's JSON parser puts what it makes straight into the old generation for a
+ * text of 100 KiB or more (as for the whole text: no copying by scavenges), and a string up to 128 KiB
+ * is an ordinary young object, gone at the next scavenge.
+ */
+const SLICE_BYTES = 104 * 1024;
 const CUT = Buffer.from('},{');
 const OPEN = Buffer.from('[{');
 const CLOSE = Buffer.from('}]');
@@ -45,31 +50,32 @@ function inSlices(bytes: Buffer): { readonly value: unknown } | undefined {
   if (firstCut === -1) return undefined;
   const open = bytes.lastIndexOf(OPEN, firstCut);
   if (open <= 0 || bytes[open - 1] === BACKSLASH) return undefined;
+  // Text that is all ASCII reads as Latin-1, a plain copy (what nodes send: hex, numbers, names).
+  const encoding = isAscii(bytes) ? 'latin1' : 'utf8';
   const elements: unknown[] = [];
-  let from = open + 1;
-  // The first `}]` from here: the array's end, or (inside an element) passed by a slice that parsed.
-  let close = -1;
-  for (;;) {
-    if (close < from) close = bytes.indexOf(CLOSE, from);
-    if (close === -1) return undefined;
-    const cut = close < from + SLICE_BYTES ? -1 : bytes.indexOf(CUT, from + SLICE_BYTES);
-    const last = cut === -1 || close < cut;
-    const end = last ? close + 1 : cut + 1;
-    if (!addSlice(bytes, from, end, elements)) return undefined;
-    if (last) return withArray(bytes, open, end, elements);
-    from = end + 1;
+  for (let from = open + 1; ; ) {
+    // A slice that runs past the array's end does not parse (a whole value, then more): only then, or
+    // with no cut left, is the array's end looked for, at the first `}]` from the slice's start.
+    const cut = bytes.indexOf(CUT, from + SLICE_BYTES);
+    if (cut !== -1 && addSlice(bytes, from, cut + 1, encoding, elements)) {
+      from = cut + 2;
+      continue;
+    }
+    const close = bytes.indexOf(CLOSE, from);
+    if (close === -1 || (cut !== -1 && close > cut) || !addSlice(bytes, from, close + 1, encoding, elements)) return undefined;
+    return withArray(bytes, open, close + 1, encoding, elements);
   }
 }
 
 /** Parse bytes[from, end) (whole elements, between a `[` or `,` and a `,` or `]`) as an array; its elements added. */
-function addSlice(bytes: Buffer, from: number, end: number, elements: unknown[]): boolean {
+function addSlice(bytes: Buffer, from: number, end: number, encoding: BufferEncoding, elements: unknown[]): boolean {
   // The bytes either side become `[` and `]` for the parse (the buffer is txray's own), then are put back.
   const before = bytes[from - 1]!;
   const after = bytes[end]!;
   if ((before !== BRACKET_OPEN && before !== COMMA) || (after !== BRACKET_CLOSE && after !== COMMA)) return false;
   bytes[from - 1] = BRACKET_OPEN;
   bytes[end] = BRACKET_CLOSE;
-  const text = bytes.toString('utf8', from - 1, end + 1);
+  const text = bytes.toString(encoding, from - 1, end + 1);
   bytes[from - 1] = before;
   bytes[end] = after;
   let slice: unknown;
@@ -84,12 +90,12 @@ function addSlice(bytes: Buffer, from: number, end: number, elements: unknown[])
 }
 
 /** The skeleton parsed, the marker replaced by the array; undefined where the marker is not found exactly once. */
-function withArray(bytes: Buffer, open: number, close: number, elements: readonly unknown[]): { readonly value: unknown } | undefined {
+function withArray(bytes: Buffer, open: number, close: number, encoding: BufferEncoding, elements: readonly unknown[]): { readonly value: unknown } | undefined {
   if (bytes[close] !== BRACKET_CLOSE) return undefined;
   let found = 0;
   let value: unknown;
   try {
-    value = JSON.parse(`${bytes.toString('utf8', 0, open)}${MARKER_JSON}${bytes.toString('utf8', close + 1)}`, (_key, v: unknown) => {
+    value = JSON.parse(`${bytes.toString(encoding, 0, open)}${MARKER_JSON}${bytes.toString(encoding, close + 1)}`, (_key, v: unknown) => {
       if (v !== MARKER) return v;
       found++;
       return elements;
