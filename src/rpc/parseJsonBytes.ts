@@ -18,6 +18,8 @@ const SLICED_FROM = 1 << 20;
  * is an ordinary young object, gone at the next scavenge.
  */
 const SLICE_BYTES = 104 * 1024;
+/** Cuts and ends that did not parse (inside a string or an element), at most, before the text is parsed whole. */
+const MAX_MISSES = 64;
 const CUT = Buffer.from('},{');
 const OPEN = Buffer.from('[{');
 const CLOSE = Buffer.from('}]');
@@ -53,18 +55,25 @@ function inSlices(bytes: Buffer): { readonly value: unknown } | undefined {
   // Text that is all ASCII reads as Latin-1, a plain copy (what nodes send: hex, numbers, names).
   const encoding = isAscii(bytes) ? 'latin1' : 'utf8';
   const elements: unknown[] = [];
-  for (let from = open + 1; ; ) {
-    // A slice that runs past the array's end does not parse (a whole value, then more): only then, or
-    // with no cut left, is the array's end looked for, at the first `}]` from the slice's start.
-    const cut = bytes.indexOf(CUT, from + SLICE_BYTES);
-    if (cut !== -1 && addSlice(bytes, from, cut + 1, encoding, elements)) {
+  let from = open + 1;
+  let cut = bytes.indexOf(CUT, from + SLICE_BYTES);
+  // The first `}]` not yet ruled out as the array's end (one inside a string or an element is passed over).
+  let close = -1;
+  let misses = 0;
+  while (misses <= MAX_MISSES) {
+    if (close < from) close = bytes.indexOf(CLOSE, from);
+    if (close === -1) return undefined;
+    if (cut !== -1 && cut < close && addSlice(bytes, from, cut + 1, encoding, elements)) {
       from = cut + 2;
+      cut = bytes.indexOf(CUT, from + SLICE_BYTES);
       continue;
     }
-    const close = bytes.indexOf(CLOSE, from);
-    if (close === -1 || (cut !== -1 && close > cut) || !addSlice(bytes, from, close + 1, encoding, elements)) return undefined;
-    return withArray(bytes, open, close + 1, encoding, elements);
+    misses++;
+    if (cut !== -1 && cut < close) cut = bytes.indexOf(CUT, cut + 1);
+    else if (addSlice(bytes, from, close + 1, encoding, elements)) return withArray(bytes, open, close + 1, encoding, elements);
+    else close = bytes.indexOf(CLOSE, close + 1);
   }
+  return undefined;
 }
 
 /** Parse bytes[from, end) (whole elements, between a `[` or `,` and a `,` or `]`) as an array; its elements added. */

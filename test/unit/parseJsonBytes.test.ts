@@ -52,6 +52,8 @@ describe('parseJsonBytes: what JSON.parse gives, for any bytes', () => {
   test('strings that hold the bytes slices are cut at (`},{`, `}]`, `[{`), escaped quotes, backslashes and non-ASCII text', () => {
     const tricky = ['},{', '}]', '[{', '"},{"a":1}]', '\\', '\\"},{', 'ü €  😀 },{', '\u0000txray: the array'];
     expectSameAsJsonParse(traceAnswer(4_000, (i) => tricky[i % tricky.length]!));
+    // Now and then (sliced, each such cut and end passed over) rather than in every few entries (parsed whole).
+    expectSameAsJsonParse(traceAnswer(6_000, (i) => (i % 40 === 0 ? tricky[(i / 40) % tricky.length]! : '')));
     // The same where a string field ends right at a slice's cut and the array's end.
     expectSameAsJsonParse(traceAnswer(4_000, () => '}'));
   });
