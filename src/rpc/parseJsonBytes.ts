@@ -51,7 +51,7 @@ function inSlices(bytes: Buffer): { readonly value: unknown } | undefined {
   const firstCut = bytes.indexOf(CUT);
   if (firstCut === -1) return undefined;
   const open = bytes.lastIndexOf(OPEN, firstCut);
-  if (open <= 0 || bytes[open - 1] === BACKSLASH) return undefined;
+  if (open === -1 || (open > 0 && bytes[open - 1] === BACKSLASH)) return undefined;
   // Text that is all ASCII reads as Latin-1, a plain copy (what nodes send: hex, numbers, names).
   const encoding = isAscii(bytes) ? 'latin1' : 'utf8';
   const elements: unknown[] = [];

@@ -1,7 +1,7 @@
 import { RpcFailure } from '../errors.js';
 import { parseJsonBytes } from './parseJsonBytes.js';
 
-/** A body read whole: its text, or (a large one with its length declared) its bytes, for parseBody. */
+/** A body read whole: its text, or (over 1 MiB) its bytes, for parseBody. */
 export type BodyText = string | Buffer;
 
 /**
@@ -36,7 +36,8 @@ export async function readCapped(
     release(whole);
     return text;
   }
-  return (await readUpTo(body, maxBytes, () => stop(tooLarge(maxBytes, where)))).toString('utf8');
+  const whole = await readUpTo(body, maxBytes, () => stop(tooLarge(maxBytes, where)));
+  return whole.length > ALONE_FROM ? whole : whole.toString('utf8');
 }
 
 /**
@@ -65,7 +66,8 @@ export function parseBody(body: BodyText): unknown {
  * may never make; detached, its memory goes with the copy made here, which dies young.
  */
 function release(buffer: Buffer): void {
-  if (buffer.buffer.byteLength >= MAPPED_ALONE) structuredClone(buffer.buffer, { transfer: [buffer.buffer] });
+  // Only a buffer of its own (readCapped's, or Buffer.concat's for a large body), never a shared pool.
+  if (buffer.byteOffset === 0 && buffer.buffer.byteLength > ALONE_FROM) structuredClone(buffer.buffer, { transfer: [buffer.buffer] });
 }
 
 /**

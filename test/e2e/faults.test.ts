@@ -140,11 +140,15 @@ beforeAll(async () => {
           };
           return pump();
         }
-        case 'slicedtrace': {
+        case 'slicedtrace':
+        case 'slicedchunked': {
           if (msg.method !== 'trace_transaction') return answer(res, msg.id, { result: good(msg.method) });
           const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: slicedTrace() });
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-          return res.end(body);
+          // With its length declared, or sent in chunks (written in two parts: no content-length).
+          if (mode === 'slicedtrace') return res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(body.slice(0, 1000));
+          return res.end(body.slice(1000));
         }
         case 'hang':
           return; // never answers
@@ -265,8 +269,8 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     expect(doc.calls.children).toHaveLength(12_000);
   }, 120_000);
 
-  test('a large answer with its length declared, its strings holding the bytes it is sliced at: read as the node sent it', async () => {
-    const r = await run('slicedtrace', '--json');
+  test.each(['slicedtrace', 'slicedchunked'])('%s: a large answer (its length declared, or sent in chunks), its strings holding the bytes it is sliced at, read as the node sent it', async (mode) => {
+    const r = await run(mode, '--json');
     expect(r.code).toBe(0);
     const served = slicedTrace();
     expect(JSON.stringify(served).length).toBeGreaterThan(1 << 20);

@@ -64,6 +64,8 @@ describe('parseJsonBytes: what JSON.parse gives, for any bytes', () => {
     expectSameAsJsonParse(JSON.stringify(JSON.parse(traceAnswer(2_500)), null, 1));
     expectSameAsJsonParse(JSON.stringify({ result: [{ input: `0x${'ab'.repeat(MIB)}` }] }));
     expectSameAsJsonParse(JSON.stringify({ result: Array.from({ length: 3_000 }, (_, i) => [entry(i), entry(i + 1)]) }));
+    // A batch answer: the array is the whole text.
+    expectSameAsJsonParse(JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ jsonrpc: '2.0', id: i, result: entry(i) }))));
   });
 
   test('the array given twice under one key, and the marker txray puts in its place sent by the node', () => {
