@@ -2,8 +2,8 @@
  * JSON.parse of a large answer from its bytes, without ever making its text one string. A receipt's
  * logs or a Parity trace (tens of MB as text) is mostly one array of objects; one JSON.parse of the
  * whole text needs that text as a string, which V8 puts straight into its old generation, where it
- * waits for a full collection that a short run seldom makes. Here that array is parsed in slices of a
- * few dozen KB (small strings that die young), and what is around it (the envelope, the receipt's other
+ * waits for a full collection that a short run seldom makes. Here that array is parsed in slices of
+ * about 100 KiB (small strings that die young), and what is around it (the envelope, the receipt's other
  * fields) is parsed with a marker in the array's place. The result is what JSON.parse of the whole text
  * gives, or the whole text is parsed after all: the slices are cut where the bytes `},{` suggest, and
  * each cut is proved by the parse (see inSlices); one that does not parse sends the answer to JSON.parse.
