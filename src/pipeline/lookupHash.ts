@@ -57,7 +57,8 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     }
   };
   const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
-  s.onAnswers?.(answers);
+  // Only these two: the whole bundle would keep the trace's parse, the largest answer, alive to the end.
+  s.onAnswers?.({ transaction: answers.transaction, receipt: answers.receipt });
   const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
   if (model.status !== 'not_found') return model;
   const block = await blockWithHash(client, hash, s.timeoutMs);

@@ -3,7 +3,7 @@ import { escapeShort } from '../raw/escape.js';
 import { eitherSignal } from './deadline.js';
 import type { HttpBody, HttpTransport } from './httpTransport.js';
 import { NO_PROXY_SETTINGS, proxyFor, type ProxySettings, shownProxy } from './proxy.js';
-import { readCapped, tooLarge } from './readBody.js';
+import { type BodyText, parseBody, readCapped, tooLarge } from './readBody.js';
 import { redactUrl } from './redactUrl.js';
 
 /** Milliseconds from a monotonic clock (performance.now() would load perf_hooks at start-up). */
@@ -167,7 +167,7 @@ function requestHeaders(opts: RpcClientOptions): Record<string, string> {
 }
 
 /** One POST: the answer's text, or the status that is to be retried or said. */
-async function attempt(link: Link, body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: string }> {
+async function attempt(link: Link, body: string, signal: AbortSignal): Promise<{ status: number; retryAfter?: number; text?: BodyText }> {
   const { opts, where } = link;
   const res = await link.transport.request(opts.url, { method: 'POST', headers: link.headers, body, signal });
   if (RETRY_STATUSES.has(res.status)) {
@@ -203,8 +203,8 @@ function statusFailure(link: Link, method: string, status: number): RpcFailure {
   return new RpcFailure('http', `${method}: ${link.where} answered HTTP ${status}${through};${fix}`, { method });
 }
 
-/** POST one request body; the answer's text, after 429/503 retries inside the deadline. */
-async function post(link: Link, body: string, method: string, deadline: AbortSignal): Promise<string> {
+/** POST one request body; the answer's text (or bytes), after 429/503 retries inside the deadline. */
+async function post(link: Link, body: string, method: string, deadline: AbortSignal): Promise<BodyText> {
   const linked = eitherSignal(deadline, link.opts.interrupt);
   try {
     return await postUntil(link, body, method, deadline, linked.signal);
@@ -214,7 +214,7 @@ async function post(link: Link, body: string, method: string, deadline: AbortSig
 }
 
 /** post's work: `signal` is the deadline's or the interrupt's, whichever comes first. */
-async function postUntil(link: Link, body: string, method: string, deadline: AbortSignal, signal: AbortSignal): Promise<string> {
+async function postUntil(link: Link, body: string, method: string, deadline: AbortSignal, signal: AbortSignal): Promise<BodyText> {
   const { opts, where } = link;
   const started = nowMs();
   for (let tries = 0; ; tries++) {
@@ -282,17 +282,17 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
 }
 
 /** Check the JSON-RPC 2.0 envelope and return `result`, or throw the node's error object as an RpcFailure. */
-export function parseEnvelope(text: string, method: string, id: number, where: string): unknown {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) {
-    const looks = trimmed.startsWith('<') ? 'an HTML page' : trimmed === '' ? 'an empty body' : 'text that is not JSON';
+export function parseEnvelope(text: BodyText, method: string, id: number, where: string): unknown {
+  const first = firstChar(text);
+  if (first !== '{' && first !== '[') {
+    const looks = first === '<' ? 'an HTML page' : first === '' ? 'an empty body' : 'text that is not JSON';
     throw new RpcFailure('not-json', `${method}: ${where} answered with ${looks}, not JSON-RPC; check that the URL is a JSON-RPC endpoint.`, {
       method,
     });
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseBody(text);
   } catch {
     throw new RpcFailure('not-json', `${method}: the answer from ${where} is not valid JSON (truncated or corrupt); try again, or check the node.`, {
       method,
@@ -321,15 +321,22 @@ export function parseEnvelope(text: string, method: string, id: number, where: s
   return envelope.result;
 }
 
+/** A body's first character past JSON's white space ('' where there is none). */
+function firstChar(text: BodyText): string {
+  if (typeof text === 'string') return text.trimStart().charAt(0);
+  const at = text.findIndex((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
+  return at === -1 ? '' : String.fromCharCode(text[at]!);
+}
+
 /**
  * A batch answer: an array holding one response per request, in any order, matched by id. A node
  * that refuses batches answers with one error object instead: that, or any answer that is not a full
  * set of responses, throws.
  */
-export function parseBatch(text: string, label: string, firstId: number, count: number, where: string): BatchAnswer[] {
+export function parseBatch(text: BodyText, label: string, firstId: number, count: number, where: string): BatchAnswer[] {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseBody(text);
   } catch {
     throw new RpcFailure('not-json', `${label}: the answer from ${where} is not valid JSON.`, { method: label });
   }

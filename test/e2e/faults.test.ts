@@ -30,6 +30,15 @@ function bigTrace(n: number): unknown[] {
   return [root, ...Array.from({ length: n }, (_, i) => ({ ...TRACE[0], subtraces: 0, traceAddress: [i] }))];
 }
 
+/**
+ * A trace of about 2 MB whose entries carry strings holding the bytes a large answer is sliced at
+ * (rpc/parseJsonBytes.ts), served with its content-length (the path that slices).
+ */
+function slicedTrace(): unknown[] {
+  const tricky = ['},{', '}]', '[{', '"},{"a":1}]', '\\', 'ü €  😀 },{', '\u0000txray: the array'];
+  return (bigTrace(4000) as Array<Record<string, unknown>>).map((e, i) => (i % 40 === 0 ? { ...e, note: tricky[(i / 40) % tricky.length] } : e));
+}
+
 let server: Server;
 let base: string;
 const hits: Record<string, number> = {};
@@ -130,6 +139,16 @@ beforeAll(async () => {
             res.end(']}');
           };
           return pump();
+        }
+        case 'slicedtrace':
+        case 'slicedchunked': {
+          if (msg.method !== 'trace_transaction') return answer(res, msg.id, { result: good(msg.method) });
+          const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: slicedTrace() });
+          // With its length declared, or sent in chunks (written in two parts: no content-length).
+          if (mode === 'slicedtrace') return res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(body.slice(0, 1000));
+          return res.end(body.slice(1000));
         }
         case 'hang':
           return; // never answers
@@ -249,6 +268,14 @@ describe('node and transport failures: exit 5, one line, nothing leaked', () => 
     expect(doc.trace).toHaveLength(12_001);
     expect(doc.calls.children).toHaveLength(12_000);
   }, 120_000);
+
+  test.each(['slicedtrace', 'slicedchunked'])('%s: a large answer (its length declared, or sent in chunks), its strings holding the bytes it is sliced at, read as the node sent it', async (mode) => {
+    const r = await run(mode, '--json');
+    expect(r.code).toBe(0);
+    const served = slicedTrace();
+    expect(JSON.stringify(served).length).toBeGreaterThan(1 << 20);
+    expect(jsonOf(r).trace).toEqual(served);
+  });
 
   test.each(['hang', 'drip'])('%s: --timeout is an overall deadline', async (mode) => {
     const started = Date.now();
