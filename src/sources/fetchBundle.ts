@@ -28,6 +28,8 @@ export interface FetchOptions {
   readonly deadline: AbortSignal;
   /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
   readonly onReceipt?: (receipt: unknown) => void;
+  /** Likewise with the transaction. */
+  readonly onTransaction?: (tx: unknown) => void;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
@@ -97,7 +99,10 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
 
 async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {
   const warnings: string[] = [];
-  const txAnswer = client.call('eth_getTransactionByHash', [hash], opts.deadline);
+  const txAnswer = client.call('eth_getTransactionByHash', [hash], opts.deadline).then((tx) => {
+    opts.onTransaction?.(tx);
+    return tx;
+  });
   const receiptAnswer = client.call('eth_getTransactionReceipt', [hash], opts.deadline).then((receipt) => {
     opts.onReceipt?.(receipt);
     return receipt;
