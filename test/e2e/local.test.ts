@@ -252,6 +252,68 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
   });
 });
 
+describe('a token transfer on an endpoint without traces: its symbol and decimals asked beside the tracers', () => {
+  const SYMBOL = '0x95d89b41';
+  const DECIMALS = '0x313ce567';
+  const isMeta = (method: string, params: unknown[] | undefined): boolean => method === 'eth_call' && [SYMBOL, DECIMALS].includes((params?.[0] as { data?: string } | undefined)?.data ?? '');
+  const refused = (method: string) => ({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
+
+  test('asked once, before the second tracer is refused (not after the local run); the amounts the node\'s own tracer lookup shows', async () => {
+    // Fault injection that orders, not times: debug_traceTransaction is held until symbol() is asked (at most 10 s).
+    const seen: string[] = [];
+    let metaAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (metaAsked = resolve));
+    const node = await startRpcServer(async ({ method, params }) => {
+      if (isMeta(method, params)) {
+        seen.push('symbol or decimals');
+        metaAsked();
+      }
+      if (method === 'debug_traceTransaction') {
+        await Promise.race([asked, new Promise((r) => setTimeout(r, 10_000))]);
+        seen.push('debug_traceTransaction refused');
+      }
+      return method.startsWith('trace_') || method.startsWith('debug_') ? refused(method) : forward(anvil.url, method, params);
+    });
+    try {
+      const doc = jsonOf(await runTxray([hashes.tokenTransfer!, '-r', node.url, '--json'], {}, undefined, project));
+      const geth = jsonOf(await runTxray([hashes.tokenTransfer!, '-r', anvil.url, '--tracer', 'geth', '--json'], {}, undefined, project));
+      expect(doc.traceSource).toBe('local');
+      expect(doc.warnings).toEqual([]);
+      expect(seen[0]).toBe('symbol or decimals');
+      expect(node.requests.filter((q) => isMeta(q.method, q.params)).map((q) => (q.params![0] as { data: string }).data).sort()).toEqual([SYMBOL, DECIMALS].sort());
+      expect(geth.transfers[0]).toMatchObject({ kind: 'ERC-20', symbol: expect.any(String), decimals: expect.any(Number) });
+      expect(doc.transfers).toEqual(geth.transfers);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test('a token whose symbol() and decimals() fail: asked once, its amount raw in text and JSON, as the node\'s own tracer lookup shows it with the same failure', async () => {
+    const failing = (traces: boolean) =>
+      startRpcServer(async ({ method, params }) => {
+        if (isMeta(method, params)) return { error: { code: 3, message: 'execution reverted' } };
+        return !traces && (method.startsWith('trace_') || method.startsWith('debug_')) ? refused(method) : forward(anvil.url, method, params);
+      });
+    const [node, traced] = await Promise.all([failing(false), failing(true)]);
+    try {
+      const r = await runTxray([hashes.tokenTransfer!, '-r', node.url, '--json'], {}, undefined, project);
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      const geth = jsonOf(await runTxray([hashes.tokenTransfer!, '-r', traced.url, '--tracer', 'geth', '--json'], {}, undefined, project));
+      expect(doc.traceSource).toBe('local');
+      expect(doc.transfers).toEqual(geth.transfers);
+      expect(doc.transfers[0].symbol).toBeUndefined();
+      expect(doc.warnings).toEqual(geth.warnings);
+      expect(node.requests.filter((q) => isMeta(q.method, q.params))).toHaveLength(2);
+      const text = await runTxray([hashes.tokenTransfer!, '-r', node.url, '--no-color'], {}, undefined, project);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(`${BigInt(doc.transfers[0].amount).toLocaleString('en-US')}`);
+    } finally {
+      await Promise.all([node.close(), traced.close()]);
+    }
+  });
+});
+
 describe('a replay whose guesses were wrong', () => {
   let bare: RpcServer;
   beforeAll(async () => {
