@@ -237,6 +237,35 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
   });
 
+  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own; the rest after', async () => {
+    // Two earlier transfers to two new holders, then one to DEV.other: the first holder's balance slot is
+    // guessed by the first, the second's by the second (neither is in the last one's access list).
+    const [h1, h2] = ['0x00000000000000000000000000000000c0de1001', '0x00000000000000000000000000000000c0de1002'];
+    const sent = await inOneBlock(anvil.rpc, async () => [
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [h1, 3n]) }),
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [h2, 4n]) }),
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 5n]) }),
+    ]);
+    // Each holder's slot, as anvil's prestateTracer names the token's storage each transfer wrote.
+    const written = async (hash: string): Promise<string[]> => {
+      const diff = (await anvil.rpc('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])) as { post: Record<string, { storage?: Record<string, string> }> };
+      return Object.keys(diff.post[token.toLowerCase()]?.storage ?? {});
+    };
+    const [first, second] = [await written(sent[0]!), await written(sent[1]!)];
+    const [slot1, slot2] = [first.filter((k) => !second.includes(k)), second.filter((k) => !first.includes(k))];
+    expect(slot1).toHaveLength(1);
+    expect(slot2).toHaveLength(1);
+    far.requests.length = 0;
+    const doc = jsonOf(await runTxray([sent[2]!, '-r', far.url, '--json'], {}, undefined, project));
+    expect(doc.reexecution).toMatchObject({ replayed: 2, matchedReceipt: true, differences: [] });
+    const asks = (slot: string) => far.requests.filter((q) => q.method === 'eth_getStorageAt' && String(q.params?.[1]).toLowerCase() === slot.toLowerCase());
+    const [ask1, ask2] = [asks(slot1[0]!), asks(slot2[0]!)];
+    expect(ask1).toHaveLength(1);
+    expect(ask2).toHaveLength(1);
+    expect(ask1[0]!.headers).not.toBe(ask2[0]!.headers);
+    expect(far.requests.indexOf(ask1[0]!)).toBeLessThan(far.requests.indexOf(ask2[0]!));
+  });
+
   test('one that reverted only because of an earlier one in its block: the revert anvil\'s tracer gives, by name, after replaying that one', async () => {
     const { second } = await dependentRevert(anvil.rpc, token);
     expect((await receipt(anvil.rpc, second)).status).toBe('0x0');
