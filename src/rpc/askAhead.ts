@@ -3,7 +3,10 @@
  * loading it is ~30 ms of work for the processor that the wait for these answers hides. Nothing here
  * needs EthereumJS.
  */
+import { keccak256 } from '../decode/keccak.js';
 import { isAddress, isRecord } from '../raw/hex.js';
+
+const wordHex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;
 import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
 
 /** The three reads that make one account at a block. */
@@ -39,13 +42,27 @@ export interface AskedAhead {
  */
 const FIRST_SLOTS = Array.from({ length: 8 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
 
-export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal): AskedAhead {
+/** How many of a contract's first slots may hold a mapping keyed by address (an ERC-20's balances: slot 0, 2, 3, 9 in the common ones). */
+const MAPPING_SLOTS = 10;
+
+/**
+ * The sender's entry in a mapping at each of the recipient's first slots. A busy sender's earlier
+ * transactions in the block (an exchange's or a relayer's payouts of one token) all read its balance
+ * there: known before the replay starts, it is not waited for after the access list names it.
+ */
+function senderEntries(to: string, from: string): string[] {
+  const key = from.slice(2).toLowerCase().padStart(64, '0');
+  return Array.from({ length: MAPPING_SLOTS }, (_, i) => `${to}:${wordHex(keccak256(Buffer.from(`${key}${i.toString(16).padStart(64, '0')}`, 'hex')))}`);
+}
+
+/** `coinbase`: the block's, where its header came before (the replay pays it every earlier transaction's fee). */
+export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal, coinbase: string | null = null): AskedAhead {
   const blockNumber = BigInt(tx.blockNumber as string);
   const parent = `0x${(blockNumber - 1n).toString(16)}`;
   const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
-  const addresses = [...new Set([tx.from, tx.to, ...logged].filter(isAddress).map((a) => a.toLowerCase()))];
+  const addresses = [...new Set([tx.from, tx.to, ...logged, coinbase].filter(isAddress).map((a) => a.toLowerCase()))];
   const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
-  const slots = to === null ? [] : FIRST_SLOTS.map((k) => `${to}:${k}`);
+  const slots = to === null ? [] : [...FIRST_SLOTS.map((k) => `${to}:${k}`), ...(isAddress(tx.from) && Number(BigInt(tx.transactionIndex as string)) > 0 ? senderEntries(to, tx.from) : [])];
   const asked: AskedAhead = {
     block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline),
     chainId: client.call('eth_chainId', [], deadline),
