@@ -237,7 +237,7 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
   });
 
-  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own; the rest after', async () => {
+  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own, the rest after; the sender\'s balance and the coinbase in the first batch', async () => {
     // Two earlier transfers to two new holders, then one to DEV.other: the first holder's balance slot is
     // guessed by the first, the second's by the second (neither is in the last one's access list).
     const [h1, h2] = ['0x00000000000000000000000000000000c0de1001', '0x00000000000000000000000000000000c0de1002'];
@@ -264,6 +264,18 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(ask2).toHaveLength(1);
     expect(ask1[0]!.headers).not.toBe(ask2[0]!.headers);
     expect(far.requests.indexOf(ask1[0]!)).toBeLessThan(far.requests.indexOf(ask2[0]!));
+    // The first batch (the sender's account) already held the sender's balance, which both earlier
+    // transfers read, and the block's coinbase, which each pays (its header came beside the refused tracer).
+    const senderSlot = first.filter((k) => second.includes(k));
+    expect(senderSlot).toHaveLength(1);
+    const nonceOf = (a: string) => far.requests.filter((q) => q.method === 'eth_getTransactionCount' && String(q.params?.[0]).toLowerCase() === a.toLowerCase());
+    const block = (await anvil.rpc('eth_getBlockByNumber', [doc.transaction.blockNumber, false])) as { miner: string };
+    const [sender, coinbase, balance] = [nonceOf(DEV.sender), nonceOf(block.miner), asks(senderSlot[0]!)];
+    expect(sender).toHaveLength(1);
+    expect(coinbase).toHaveLength(1);
+    expect(balance).toHaveLength(1);
+    expect(coinbase[0]!.headers).toBe(sender[0]!.headers);
+    expect(balance[0]!.headers).toBe(sender[0]!.headers);
   });
 
   test('one that reverted only because of an earlier one in its block: the revert anvil\'s tracer gives, by name, after replaying that one', async () => {
