@@ -62,7 +62,11 @@ export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt
   const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
   const addresses = [...new Set([tx.from, tx.to, ...logged, coinbase].filter(isAddress).map((a) => a.toLowerCase()))];
   const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
-  const slots = to === null ? [] : [...FIRST_SLOTS.map((k) => `${to}:${k}`), ...(isAddress(tx.from) && Number(BigInt(tx.transactionIndex as string)) > 0 ? senderEntries(to, tx.from) : [])];
+  const guessed = to !== null && isAddress(tx.from) && Number(BigInt(tx.transactionIndex as string)) > 0 ? senderEntries(to, tx.from) : [];
+  const slots = to === null ? [] : [...FIRST_SLOTS.map((k) => `${to}:${k}`), ...guessed];
+  const calls = readCalls(addresses, slots, parent);
+  // The sender's entries are a guess at a layout: a run may read none of them.
+  const first = calls.length - guessed.length;
   const asked: AskedAhead = {
     block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline),
     chainId: client.call('eth_chainId', [], deadline),
@@ -70,7 +74,7 @@ export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt
     accounts: {
       addresses,
       slots,
-      answers: client.batch(readCalls(addresses, slots, parent), deadline),
+      answers: client.batch(calls.map((c, i) => (i < first ? c : { ...c, speculative: true })), deadline),
     },
   };
   // Each is awaited later, or not at all where the run ends first: none may go unhandled meanwhile.

@@ -127,7 +127,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const beforeLocal = (): void => {
     header = receiptAnswer.then((r) => {
       const n = (r as { blockNumber?: unknown } | null)?.blockNumber;
-      return isQuantity(n) ? client.call('eth_getBlockByNumber', [`0x${BigInt(n).toString(16)}`, false], opts.deadline) : null;
+      return isQuantity(n) ? client.call('eth_getBlockByNumber', [`0x${BigInt(n).toString(16)}`, false], opts.deadline, true) : null;
     });
     header.catch(() => undefined);
   };
