@@ -7,6 +7,9 @@ import type { AbiIndex } from './abiIndex.js';
 import { checksumAddress } from './keccak.js';
 import { BUILTIN_KEYS } from './wellKnown.js';
 
+/** What the address book's choice of chain reads of a model: a transaction's head is enough (lookupHash asks for token names before the trace is in). */
+export type TxHead = Pick<InspectModel, 'tx' | 'receipt'> & Partial<Pick<InspectModel, 'state'>>;
+
 /** `known` plus the checksummed forms of `more` (lower-case addresses). */
 export function withChecksums(known: ReadonlyMap<string, string>, more: Iterable<string>): Map<string, string> {
   const out = new Map(known);
@@ -76,17 +79,17 @@ export function bookKeys(model: InspectModel, index: AbiIndex): Map<string, stri
  * none (and nothing says it is an L2) or on a local chain (which may fork mainnet); none on an L2 that
  * does not say which it is.
  */
-export function bookChain(model: InspectModel): number | null {
+export function bookChain(model: TxHead): number | null {
   const chainId = chainIdOf(model.tx);
   if (chainId !== null && chainId !== 31337) return chainId;
   return familyOfModel(model) === null ? 1 : null;
 }
 
 /** The chain family the answers show, or (--state) the fee rules the diff showed. */
-const familyOfModel = (model: InspectModel): FeeRules | null => familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
+const familyOfModel = (model: TxHead): FeeRules | null => familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
 
 /** A token's symbol and decimals from the address book, where it applies and knows both. */
-export function bookToken(model: InspectModel, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
+export function bookToken(model: TxHead, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
   const chain = bookChain(model);
   const e = chain === null ? undefined : index.addressBook(chain).get(token.toLowerCase());
   return e?.symbol != null && e.decimals !== null ? { symbol: e.symbol, decimals: e.decimals } : null;

@@ -79,6 +79,7 @@ const passable = (err: unknown): boolean => !(err instanceof Interrupted || err 
  */
 async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<boolean> {
   let asReplayed = true;
+  let asked = false;
   for (const t of earlier) {
     try {
       await unwound(state, () => runRaw(t, false));
@@ -90,6 +91,13 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
       await unwound(state, () => runRaw(t, true)).catch((e: unknown) => {
         if (!passable(e)) throw e;
       });
+    } finally {
+      // A busy sender's transactions touch the same few accounts: what the first one that guessed read
+      // is asked for at once, and comes back while the rest run (the others' guesses go in one batch after).
+      if (!asked && state.guessedSoFar() > 0) {
+        state.askGuessed();
+        asked = true;
+      }
     }
   }
   return asReplayed;

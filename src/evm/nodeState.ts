@@ -109,6 +109,14 @@ export class NodeState extends SimpleStateManager {
     return { accounts: [...notes.accounts], slots: [...notes.slots] };
   }
 
+  /**
+   * While guessing: the reads guessed so far asked for now, not awaited, so that their answers travel
+   * while the guessing goes on (a later read of one waits for it instead of guessing it).
+   */
+  askGuessed(): void {
+    if (this.guessing !== null) this.fetchAhead([...this.guessing.accounts], [...this.guessing.slots]);
+  }
+
   /** While guessing: how many reads have been guessed so far (0: the run is on real state until now). */
   guessedSoFar(): number {
     return this.guessing === null ? 0 : this.guessing.accounts.size + this.guessing.slots.size;

@@ -6,8 +6,6 @@
 import { notPayable } from '../decode/notPayable.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LogDecoding } from '../decode/decodeLogs.js';
-import { bookToken } from '../decode/labels.js';
-import { tokensOfLogs, ZERO_ADDRESS } from '../decode/transfers.js';
 import { gasProfile } from '../decode/gasProfile.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -23,6 +21,9 @@ import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { isData, isRecord, wordToAddress } from '../raw/hex.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
+import type { EarlyTokens } from './earlyTokenMeta.js';
+import { tokensToAsk } from './tokensToAsk.js';
+import type { TokenAnswers } from '../rpc/fetchTokenMeta.js';
 import { type OnlineNames, onlineNames } from './onlineNames.js';
 import { codesAt } from './codesAt.js';
 import { authorizationsOf } from './authorizationsOf.js';
@@ -91,24 +92,29 @@ export async function fetchCode(client: RpcClient, model: InspectModel, timeoutM
 /**
  * The tokens' own symbol and decimals (one batch request, at the transaction's block): for the ERC-20
  * amounts of every view, and --state's token balances; storage names (--state). No request where no
- * token moved, or the address book knows each one that did.
+ * token moved, or the address book knows each one that did. `early`: the same asked as soon as the
+ * receipt was in (earlyTokenMeta), used where it asked for these tokens at this block.
  */
-async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number, shown: boolean): Promise<InspectModel> {
+async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number, shown: boolean, early: EarlyTokens | null): Promise<InspectModel> {
   const decoded = model.decoded!;
   const withState = model.state != null;
-  // --state shows every token's balance; the transfers scale ERC-20 amounts only, where a view shows them.
-  const moved = decoded.transfers.flatMap((t) => (t.token !== undefined && (withState || (shown && t.kind === 'ERC-20')) ? [t.token] : []));
-  // The tokens the sender approved: the action names them ("Approved USDT for …").
-  // (Without the transaction object no Approval is known to be the sender's: the zero address owns none.)
-  const approved = shown ? tokensOfLogs(model.receipt?.logs ?? [], model.tx?.from ?? ZERO_ADDRESS) : [];
-  const tokens = [...moved, ...approved].filter((t) => bookToken(model, decoder.index, t) === null);
+  const tokens = tokensToAsk(model, decoder.index, decoded.transfers, withState, shown);
   if (tokens.length === 0 && !withState) return { ...model, decoded: decoder.withTokens(model, decoded, new Map()) };
   const warnings = [...model.warnings];
-  const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
-  const answers = await fetchTokenMeta(client, tokens, blockOf(model), timeoutMs, warnings);
+  const block = blockOf(model);
+  let answers: TokenAnswers;
+  if (early !== null && early.block === block && sameList(early.tokens, tokens)) {
+    answers = await early.answers;
+    warnings.push(...early.warnings);
+  } else {
+    const { fetchTokenMeta } = await import('../rpc/fetchTokenMeta.js');
+    answers = await fetchTokenMeta(client, tokens, block, timeoutMs, warnings);
+  }
   const scaled = decoder.withTokens(model, decoded, answers);
   return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, codes) : scaled };
 }
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * EIP-7702: the accounts among `codes` whose code is a delegation, by address → delegate; the delegates'
@@ -125,8 +131,11 @@ async function delegatesIn(client: RpcClient, model: InspectModel, codes: Map<st
   return delegates;
 }
 
-/** `replay` runs the source again in txray's EVM, for the failed frames' places in the source (none: they are not placed). */
-export async function completeModel(client: RpcClient, decoder: Decoder, given: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay): Promise<InspectModel> {
+/**
+ * `replay` runs the source again in txray's EVM, for the failed frames' places in the source (none: they
+ * are not placed). `earlyTokens`: the tokens' symbols and decimals asked before the model was made.
+ */
+export async function completeModel(client: RpcClient, decoder: Decoder, given: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay, earlyTokens: EarlyTokens | null = null): Promise<InspectModel> {
   let plain = given;
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
@@ -155,7 +164,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   const sentToNonPayable = notPayable(plain, byCode, decoder.index.artifacts);
   const decoded = sentToNonPayable === null ? decodedAll : { ...decodedAll, notPayable: sentToNonPayable };
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
-  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts);
+  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts, earlyTokens);
   // What it did: the action stage reads the decoded model (and the token amounts just read).
   const began = performance.now();
   // The operations it carried (user operations, Safe transactions, batches), each with its own action.

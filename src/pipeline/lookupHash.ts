@@ -5,8 +5,9 @@
 import { Interrupted } from '../errors.js';
 import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
-import { parseReceipt } from '../raw/parseRaw.js';
-import type { Hex, RpcLog, RpcReceipt } from '../raw/types.js';
+import { parseReceipt, parseTransaction } from '../raw/parseRaw.js';
+import { toReceipt, toTransaction } from '../model/convert.js';
+import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
@@ -25,6 +26,8 @@ export interface InspectSettings {
   readonly state?: boolean;
   /** Given the receipt's checked logs as soon as they arrive (before the trace). */
   readonly onLogs?: (logs: readonly RpcLog[]) => void;
+  /** Given the checked transaction and receipt as soon as both are in (mined or not; before the trace). */
+  readonly onHead?: (head: Pick<InspectModel, 'tx' | 'receipt'>) => void;
   /** Given the transaction and its receipt as the node sent them (the source-location stage runs those again). */
   readonly onAnswers?: (answers: { readonly transaction: unknown; readonly receipt: unknown }) => void;
   /** --wait: told after each poll what the wait is for (null once it is over), for a progress line. */
@@ -42,24 +45,38 @@ export interface Waiting {
   readonly waitMs: number;
 }
 
+/** An answer checked as it arrives (see modelAnswers' CheckedEarly): what it parsed to, or what checking it threw. */
+function checkEarly<T>(raw: unknown, parse: (raw: unknown, warn: (m: string) => void) => T | null): CheckedEarly<T> {
+  const warnings: string[] = [];
+  try {
+    return { raw, parsed: parse(raw, (m) => warnings.push(m)), warnings };
+  } catch (error) {
+    return { raw, error, warnings };
+  }
+}
+
 export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
-  // The receipt is checked the moment it arrives, and its logs handed to s.onLogs, so that work on
-  // them overlaps the wait for the trace, which is usually the slowest answer.
+  // The transaction and receipt are checked the moment they arrive, the receipt's logs handed to s.onLogs
+  // and the two to s.onHead, so that work on them overlaps the wait for the trace, usually the slowest answer.
   let receipt: CheckedEarly<RpcReceipt> | undefined;
-  const onReceipt = (raw: unknown): void => {
-    const warnings: string[] = [];
-    try {
-      const parsed = parseReceipt(raw, hash, (m) => warnings.push(m));
-      receipt = { raw, parsed, warnings };
-      if (parsed !== null) s.onLogs?.(parsed.logs);
-    } catch (error) {
-      receipt = { raw, error, warnings };
-    }
+  let transaction: CheckedEarly<RpcTransaction> | undefined;
+  const head = (): void => {
+    const [tx, r] = [transaction?.parsed, receipt?.parsed];
+    if (tx != null && r != null) s.onHead?.({ tx: toTransaction(tx), receipt: toReceipt(r) });
   };
-  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt });
+  const onReceipt = (raw: unknown): void => {
+    receipt = checkEarly(raw, (x, warn) => parseReceipt(x, hash, warn));
+    if (receipt.parsed != null) s.onLogs?.(receipt.parsed.logs);
+    head();
+  };
+  const onTransaction = (raw: unknown): void => {
+    transaction = checkEarly(raw, (x, warn) => parseTransaction(x, hash, warn));
+    head();
+  };
+  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransaction });
   // Only these two: the whole bundle would keep the trace's parse, the largest answer, alive to the end.
   s.onAnswers?.({ transaction: answers.transaction, receipt: answers.receipt });
-  const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt } });
+  const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt, transaction } });
   if (model.status !== 'not_found') return model;
   const block = await blockWithHash(client, hash, s.timeoutMs);
   return block === null ? model : { ...model, warnings: [...model.warnings, `that is the hash of block ${block}, not of a transaction: txray block ${hash}`] };

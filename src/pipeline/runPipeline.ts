@@ -11,6 +11,7 @@ import { compareMined, needsMined } from './compareMined.js';
 import type { ReplayPlan } from '../sources/replayPlan.js';
 import { Interrupted } from '../errors.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
+import { earlyTokenMeta, type EarlyTokens } from './earlyTokenMeta.js';
 import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
@@ -31,6 +32,8 @@ export interface PipelineSettings {
 export async function runPipeline(client: RpcClient, source: Lookup, s: PipelineSettings): Promise<InspectModel> {
   // A lookup's receipt logs are decoded as soon as they arrive, while the trace is still coming.
   let earlyLogs: Promise<LogDecoding | undefined> | undefined;
+  // And its tokens' symbols and decimals asked as soon as the transaction and receipt name them.
+  let earlyTokens: Promise<EarlyTokens | null> = Promise.resolve(null);
   let plain: InspectModel;
   let mined: MinedAnswers | null = null;
   // --tx, changed: the mined transaction is looked up beside the run (the comparison needs its outcome).
@@ -45,13 +48,17 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
     const onAnswers = (answers: MinedAnswers): void => {
       mined = answers;
     };
-    plain = await inspect(client, hash, { ...s.lookup, onLogs, onAnswers });
+    const asksTokens = s.complete.tokenAmounts && s.lookup.state !== true;
+    const onHead = (head: Pick<InspectModel, 'tx' | 'receipt'>): void => {
+      earlyTokens = s.decoderReady.then((d) => earlyTokenMeta(client, d, head, s.lookup.timeoutMs)).catch(() => null);
+    };
+    plain = await inspect(client, hash, { ...s.lookup, onLogs, onAnswers, ...(asksTokens ? { onHead } : {}) });
   }
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.
   const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, mined, s.lookup.timeoutMs);
   const decoder = await s.decoderReady;
-  const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, replay);
+  const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, replay, await earlyTokens);
   const model = source.kind === 'call' ? compareMined(completed, source.plan.replay, await minedModel(client, completed, source.plan.replay, s, early)) : completed;
   s.onStage?.('decoded');
   return model;

@@ -45,10 +45,10 @@ function listsOf<T>(book: ReadonlyMap<string, T[]>): Array<[string, T[]]> {
 
 function recordingClient(inner: RpcClient, note: (key: string, a: RpcAnswer) => void, secrets: readonly string[]): RpcClient {
   return {
-    async call(method, params, deadline) {
+    async call(method, params, deadline, speculative) {
       const key = answerKeys.rpc(method, params);
       try {
-        const result = await inner.call(method, params, deadline);
+        const result = await inner.call(method, params, deadline, speculative);
         note(key, { r: result });
         return result;
       } catch (err) {

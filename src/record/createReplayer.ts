@@ -45,16 +45,17 @@ const nodeWords = (message: string): string => /: the node answered error [^:]*:
 
 function replayClient(rec: Recording, missing: string[]): RpcClient {
   const next = reader(rec.rpc);
-  const answerTo = (method: string, params: readonly unknown[]): RpcAnswer => {
+  const answerTo = (method: string, params: readonly unknown[], speculative = false): RpcAnswer => {
     const a = next(answerKeys.rpc(method, params));
     if (a !== undefined) return a;
+    if (speculative) return { e: 'not in the recording' };
     missing.push(method);
     throw new RpcFailure('unreachable', `${method}: the recording holds no answer to it.`, { method });
   };
   return {
-    call: async (method, params) => resultOf(method, answerTo(method, params)),
+    call: async (method, params, _deadline, speculative) => resultOf(method, answerTo(method, params, speculative)),
     async batch(calls) {
-      const answers = calls.map((c) => answerTo(c.method, c.params));
+      const answers = calls.map((c) => answerTo(c.method, c.params, c.speculative));
       // A request that failed as a whole fails the batch; an error the node answered one call (asked alone when
       // recorded) is that call's error in the batch, in the node's own words.
       const failed = answers.find((a) => 'f' in a && a.f.kind !== 'rpc-error');

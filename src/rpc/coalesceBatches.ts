@@ -27,6 +27,9 @@ async function send(client: RpcClient, waiting: readonly Waiting[]): Promise<voi
         at = unique.length;
         index.set(key, at);
         unique.push(c);
+      } else if (c.speculative !== true) {
+        // Needed by one asker: not speculative for the batch.
+        unique[at] = c;
       }
       return at;
     }),
@@ -48,7 +51,7 @@ export function coalesceBatches(client: RpcClient): RpcClient {
     void send(client, waiting);
   };
   return {
-    call: (method, params, deadline) => client.call(method, params, deadline),
+    call: (method, params, deadline, speculative) => client.call(method, params, deadline, speculative),
     batch(calls, deadline) {
       if (calls.length === 0) return Promise.resolve([]);
       return new Promise((resolve, reject) => {

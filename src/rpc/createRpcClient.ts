@@ -29,9 +29,10 @@ export interface RpcClientOptions {
 export interface RpcClient {
   /**
    * JSON-RPC call; resolves to `result` (any shape: validation is the next stage's job). `deadline`
-   * bounds everything the call does, retries included.
+   * bounds everything the call does, retries included. `speculative`: asked ahead of a need that may
+   * not come (see BatchCall).
    */
-  call(method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown>;
+  call(method: string, params: readonly unknown[], deadline: AbortSignal, speculative?: boolean): Promise<unknown>;
   /**
    * Several calls in one JSON-RPC batch request; the answers in the order of `calls`, each its result
    * or the node's error. Throws (as call does) when the request fails or the answer is not a batch.
@@ -44,6 +45,12 @@ export interface RpcClient {
 export interface BatchCall {
   readonly method: string;
   readonly params: readonly unknown[];
+  /**
+   * Asked ahead of a need that may not come (a prefetch): the run does without its answer. A replay
+   * whose recording lacks it (one made by a txray that did not ask it) answers it with an error
+   * instead of naming it missing; the node is asked it as any other.
+   */
+  readonly speculative?: boolean;
 }
 
 export type BatchAnswer = { readonly result: unknown } | { readonly error: string };

@@ -28,6 +28,8 @@ export interface FetchOptions {
   readonly deadline: AbortSignal;
   /** Called with the receipt's result as soon as it arrives (the trace is usually still on its way). */
   readonly onReceipt?: (receipt: unknown) => void;
+  /** Likewise with the transaction. */
+  readonly onTransaction?: (tx: unknown) => void;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
@@ -47,15 +49,19 @@ const LOCAL: TraceResult = { ...NO_TRACE, local: true };
  * The rungs --tracer asks for, from the top: auto takes trace_transaction (Erigon, Reth, Nethermind,
  * Besu), else the callTracer (geth, anvil), else re-executes here; the others take only their own.
  */
-function traceLadder(client: RpcClient, hash: Hex, opts: FetchOptions): Rung<TraceResult>[] {
+function traceLadder(client: RpcClient, hash: Hex, opts: FetchOptions, beforeLocal: () => void): Rung<TraceResult>[] {
   const mode = opts.tracer.mode;
   const parity: Rung<TraceResult> = {
     method: 'trace_transaction',
     ask: async () => ({ ...NO_TRACE, trace: await client.call('trace_transaction', [hash], opts.deadline), traceSource: 'trace_transaction' }),
   };
-  const geth = (note: string): Rung<TraceResult> => ({
+  const geth = (note: string, asked: () => void = () => undefined): Rung<TraceResult> => ({
     method: 'debug_traceTransaction',
-    ask: async () => ({ ...NO_TRACE, callTrace: await client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline), traceSource: 'debug_traceTransaction', traceNote: note }),
+    ask: async () => {
+      const callTrace = client.call('debug_traceTransaction', [hash, CALL_TRACER], opts.deadline);
+      asked();
+      return { ...NO_TRACE, callTrace: await callTrace, traceSource: 'debug_traceTransaction', traceNote: note };
+    },
   });
   const local: Rung<TraceResult> = { method: 'local', ask: async () => LOCAL };
   if (mode === 'none') return [];
@@ -65,7 +71,8 @@ function traceLadder(client: RpcClient, hash: Hex, opts: FetchOptions): Rung<Tra
   return [
     { ...parity, flag: 'traceMissing', down: (err) => (isMethodNotFound(err) ? { lacks: 'trace_transaction' } : null) },
     // No callTracer on this node (Hardhat refuses it; public endpoints refuse debug_*): re-execute here.
-    { ...geth(`from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`), flag: 'callTracerMissing', down: (err) => (isTracerRefused(err) ? {} : null) },
+    // Below it only the local run is left: what it needs first is asked beside it (beforeLocal).
+    { ...geth(`from debug_traceTransaction (callTracer): ${client.where} does not serve trace_transaction`, beforeLocal), flag: 'callTracerMissing', down: (err) => (isTracerRefused(err) ? {} : null) },
     local,
   ];
 }
@@ -84,8 +91,8 @@ function traceFailure(client: RpcClient, method: string, err: unknown): string {
  * Ask for the trace the mode wants. Failures that concern only the trace become warnings (the
  * transaction and receipt are still worth showing); an interrupt is passed on.
  */
-async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warnings: string[]): Promise<TraceResult> {
-  const climb = await walkLadder(traceLadder(client, hash, opts), opts.tracer, warnings);
+async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warnings: string[], beforeLocal: () => void): Promise<TraceResult> {
+  const climb = await walkLadder(traceLadder(client, hash, opts, beforeLocal), opts.tracer, warnings);
   if (climb.kind === 'answered') return climb.answer;
   if (climb.kind === 'failed') {
     // Where a rung above was missing, that is said first.
@@ -97,7 +104,10 @@ async function fetchTrace(client: RpcClient, hash: Hex, opts: FetchOptions, warn
 
 async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Promise<Bundle> {
   const warnings: string[] = [];
-  const txAnswer = client.call('eth_getTransactionByHash', [hash], opts.deadline);
+  const txAnswer = client.call('eth_getTransactionByHash', [hash], opts.deadline).then((tx) => {
+    opts.onTransaction?.(tx);
+    return tx;
+  });
   const receiptAnswer = client.call('eth_getTransactionReceipt', [hash], opts.deadline).then((receipt) => {
     opts.onReceipt?.(receipt);
     return receipt;
@@ -110,14 +120,25 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const blockAnswer = stateModule
     ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
     : Promise.resolve(null);
-  const [tx, receipt, trace, state, block] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings), stateAnswer, blockAnswer]);
+  // The block's header, asked beside the last tracer where only the local run is left below it: the
+  // local run's first batch then reads the coinbase too (its replay pays it every fee). A small answer
+  // that a node with a callTracer sends for nothing.
+  let header: Promise<unknown> | null = null;
+  const beforeLocal = (): void => {
+    header = receiptAnswer.then((r) => {
+      const n = (r as { blockNumber?: unknown } | null)?.blockNumber;
+      return isQuantity(n) ? client.call('eth_getBlockByNumber', [`0x${BigInt(n).toString(16)}`, false], opts.deadline, true) : null;
+    });
+    header.catch(() => undefined);
+  };
+  const [tx, receipt, trace, state, block] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings, beforeLocal), stateAnswer, blockAnswer]);
   for (const r of [tx, receipt, trace, state, block]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
   if (tx.status === 'rejected') throw tx.reason;
   if (receipt.status === 'rejected') throw receipt.reason;
   let traced: TraceResult = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
   let stateDiff = state.status === 'fulfilled' ? state.value : null;
   if (traced.local === true) {
-    const local = await reexecute(client, tx.value, receipt.value, opts, warnings);
+    const local = await reexecute(client, tx.value, receipt.value, opts, warnings, header);
     traced = local.trace;
     // The diff from the same run, where the node gave none.
     if (local.state !== null && (stateDiff === null || stateDiff.source === null)) {
@@ -163,7 +184,7 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
  * loaded only now): its call tree as it recorded it, and its state diff as the prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
-export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[]): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
+export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[], header: Promise<unknown> | null = null): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
   const none = { trace: NO_TRACE, state: null };
   const forced = opts.tracer.mode === 'local';
   // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.
@@ -178,7 +199,7 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
     return none;
   }
   try {
-    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { storage: opts.state === true });
+    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { storage: opts.state === true }, null, header);
     const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
     const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';

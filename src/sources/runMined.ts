@@ -6,9 +6,19 @@
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
 import { overrideReader } from '../evm/overrideReader.js';
+import { isAddress, isRecord } from '../raw/hex.js';
 import { askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
+
+/**
+ * The coinbase of `tx`'s block from its header, where one was asked before (null where it was not, the
+ * ask failed, or it is another block's: only a prefetch, the block's own answer decides).
+ */
+async function coinbaseOf(header: Promise<unknown> | null, tx: Record<string, unknown>): Promise<string | null> {
+  const h = header === null ? null : await header.catch(() => null);
+  return isRecord(h) && isAddress(h.miner) && typeof h.hash === 'string' && typeof tx.blockHash === 'string' && h.hash.toLowerCase() === tx.blockHash.toLowerCase() ? h.miner : null;
+}
 
 /** `tx` and `receipt` as the node gave them (mined: `blockNumber` is a quantity). The run, and the block it ran in. */
 export async function runMined(
@@ -18,8 +28,9 @@ export async function runMined(
   deadline: AbortSignal,
   opts: LocalOptions,
   change: { readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun } | null = null,
+  header: Promise<unknown> | null = null,
 ): Promise<LocalTrace & { readonly block: unknown }> {
-  const ahead = askAhead(client, tx, receipt, deadline);
+  const ahead = askAhead(client, tx, receipt, deadline, await coinbaseOf(header, tx));
   const { traceLocally } = await loadLocalTrace();
   const reader = nodeReader(client, `0x${(BigInt(tx.blockNumber as string) - 1n).toString(16)}`, deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);

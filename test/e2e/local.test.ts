@@ -221,9 +221,11 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     const items = reads.map((q) => `${q.method} ${JSON.stringify(q.params)}`);
     expect(new Set(items).size).toBe(items.length);
     const httpRequests = new Set(far.requests.map((q) => q.headers)).size;
-    // tx, receipt, the two refused tracers, block, chain id, access list, the first reads, then what the
-    // replay reads in a batch or two (not one request per slot: 100 holders' balances).
-    expect(httpRequests).toBeLessThanOrEqual(14);
+    // tx, receipt, the two refused tracers, the block's header beside the second, block, chain id, access
+    // list, the first reads, the tokens' symbol and decimals, then what the replay reads in a batch or
+    // three (the first guessing transaction's reads at once, the rest after: not one request per slot,
+    // 100 holders' balances).
+    expect(httpRequests).toBeLessThanOrEqual(16);
     // The state diff after that replay (its guesses were the node's values: new holders' empty balances) is the prestateTracer's.
     const withState = jsonOf(await runTxray([hash, '-r', far.url, '--json', '--state'], {}, undefined, project));
     const gethState = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
@@ -235,6 +237,47 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     far.requests.length = 0;
     const text = await runTxray([hash, '-r', far.url], {}, undefined, project);
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
+  });
+
+  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own, the rest after; the sender\'s balance and the coinbase in the first batch', async () => {
+    // Two earlier transfers to two new holders, then one to DEV.other: the first holder's balance slot is
+    // guessed by the first, the second's by the second (neither is in the last one's access list).
+    const [h1, h2] = ['0x00000000000000000000000000000000c0de1001', '0x00000000000000000000000000000000c0de1002'];
+    const sent = await inOneBlock(anvil.rpc, async () => [
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [h1, 3n]) }),
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [h2, 4n]) }),
+      await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 5n]) }),
+    ]);
+    // Each holder's slot, as anvil's prestateTracer names the token's storage each transfer wrote.
+    const written = async (hash: string): Promise<string[]> => {
+      const diff = (await anvil.rpc('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])) as { post: Record<string, { storage?: Record<string, string> }> };
+      return Object.keys(diff.post[token.toLowerCase()]?.storage ?? {});
+    };
+    const [first, second] = [await written(sent[0]!), await written(sent[1]!)];
+    const [slot1, slot2] = [first.filter((k) => !second.includes(k)), second.filter((k) => !first.includes(k))];
+    expect(slot1).toHaveLength(1);
+    expect(slot2).toHaveLength(1);
+    far.requests.length = 0;
+    const doc = jsonOf(await runTxray([sent[2]!, '-r', far.url, '--json'], {}, undefined, project));
+    expect(doc.reexecution).toMatchObject({ replayed: 2, matchedReceipt: true, differences: [] });
+    const asks = (slot: string) => far.requests.filter((q) => q.method === 'eth_getStorageAt' && String(q.params?.[1]).toLowerCase() === slot.toLowerCase());
+    const [ask1, ask2] = [asks(slot1[0]!), asks(slot2[0]!)];
+    expect(ask1).toHaveLength(1);
+    expect(ask2).toHaveLength(1);
+    expect(ask1[0]!.headers).not.toBe(ask2[0]!.headers);
+    expect(far.requests.indexOf(ask1[0]!)).toBeLessThan(far.requests.indexOf(ask2[0]!));
+    // The first batch (the sender's account) already held the sender's balance, which both earlier
+    // transfers read, and the block's coinbase, which each pays (its header came beside the refused tracer).
+    const senderSlot = first.filter((k) => second.includes(k));
+    expect(senderSlot).toHaveLength(1);
+    const nonceOf = (a: string) => far.requests.filter((q) => q.method === 'eth_getTransactionCount' && String(q.params?.[0]).toLowerCase() === a.toLowerCase());
+    const block = (await anvil.rpc('eth_getBlockByNumber', [doc.transaction.blockNumber, false])) as { miner: string };
+    const [sender, coinbase, balance] = [nonceOf(DEV.sender), nonceOf(block.miner), asks(senderSlot[0]!)];
+    expect(sender).toHaveLength(1);
+    expect(coinbase).toHaveLength(1);
+    expect(balance).toHaveLength(1);
+    expect(coinbase[0]!.headers).toBe(sender[0]!.headers);
+    expect(balance[0]!.headers).toBe(sender[0]!.headers);
   });
 
   test('one that reverted only because of an earlier one in its block: the revert anvil\'s tracer gives, by name, after replaying that one', async () => {
@@ -249,6 +292,68 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(shape(doc.calls)).toEqual(shape(geth.calls));
     expect(doc.failure.revert).toEqual(geth.failure.revert);
     expect(doc.failure.revert).toMatchObject({ name: 'InsufficientBalance' });
+  });
+});
+
+describe('a token transfer on an endpoint without traces: its symbol and decimals asked beside the tracers', () => {
+  const SYMBOL = '0x95d89b41';
+  const DECIMALS = '0x313ce567';
+  const isMeta = (method: string, params: unknown[] | undefined): boolean => method === 'eth_call' && [SYMBOL, DECIMALS].includes((params?.[0] as { data?: string } | undefined)?.data ?? '');
+  const refused = (method: string) => ({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
+
+  test('asked once, before the second tracer is refused (not after the local run); the amounts the node\'s own tracer lookup shows', async () => {
+    // Fault injection that orders, not times: debug_traceTransaction is held until symbol() is asked (at most 10 s).
+    const seen: string[] = [];
+    let metaAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (metaAsked = resolve));
+    const node = await startRpcServer(async ({ method, params }) => {
+      if (isMeta(method, params)) {
+        seen.push('symbol or decimals');
+        metaAsked();
+      }
+      if (method === 'debug_traceTransaction') {
+        await Promise.race([asked, new Promise((r) => setTimeout(r, 10_000))]);
+        seen.push('debug_traceTransaction refused');
+      }
+      return method.startsWith('trace_') || method.startsWith('debug_') ? refused(method) : forward(anvil.url, method, params);
+    });
+    try {
+      const doc = jsonOf(await runTxray([hashes.tokenTransfer!, '-r', node.url, '--json'], {}, undefined, project));
+      const geth = jsonOf(await runTxray([hashes.tokenTransfer!, '-r', anvil.url, '--tracer', 'geth', '--json'], {}, undefined, project));
+      expect(doc.traceSource).toBe('local');
+      expect(doc.warnings).toEqual([]);
+      expect(seen[0]).toBe('symbol or decimals');
+      expect(node.requests.filter((q) => isMeta(q.method, q.params)).map((q) => (q.params![0] as { data: string }).data).sort()).toEqual([SYMBOL, DECIMALS].sort());
+      expect(geth.transfers[0]).toMatchObject({ kind: 'ERC-20', symbol: expect.any(String), decimals: expect.any(Number) });
+      expect(doc.transfers).toEqual(geth.transfers);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test('a token whose symbol() and decimals() fail: asked once, its amount raw in text and JSON, as the node\'s own tracer lookup shows it with the same failure', async () => {
+    const failing = (traces: boolean) =>
+      startRpcServer(async ({ method, params }) => {
+        if (isMeta(method, params)) return { error: { code: 3, message: 'execution reverted' } };
+        return !traces && (method.startsWith('trace_') || method.startsWith('debug_')) ? refused(method) : forward(anvil.url, method, params);
+      });
+    const [node, traced] = await Promise.all([failing(false), failing(true)]);
+    try {
+      const r = await runTxray([hashes.tokenTransfer!, '-r', node.url, '--json'], {}, undefined, project);
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      const geth = jsonOf(await runTxray([hashes.tokenTransfer!, '-r', traced.url, '--tracer', 'geth', '--json'], {}, undefined, project));
+      expect(doc.traceSource).toBe('local');
+      expect(doc.transfers).toEqual(geth.transfers);
+      expect(doc.transfers[0].symbol).toBeUndefined();
+      expect(doc.warnings).toEqual(geth.warnings);
+      expect(node.requests.filter((q) => isMeta(q.method, q.params))).toHaveLength(2);
+      const text = await runTxray([hashes.tokenTransfer!, '-r', node.url, '--no-color'], {}, undefined, project);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(`${BigInt(doc.transfers[0].amount).toLocaleString('en-US')}`);
+    } finally {
+      await Promise.all([node.close(), traced.close()]);
+    }
   });
 });
 

@@ -71,6 +71,22 @@ describe('a node without trace_transaction (geth-like)', () => {
     expect(b.failure?.origin ?? null).toEqual(a.failure?.origin ?? null);
   });
 
+  test('asked for the callTracer and the block\'s header beside it (what a local run would read first), nothing of a local run; a node with trace_transaction, for neither', async () => {
+    const counted = (refused: RegExp | null) => startRpcServer(({ method, params }) => (refused?.test(method) ? refuse(method) : forward(anvil.url, method, params)));
+    const [geth, parity] = await Promise.all([counted(/^trace_/), counted(null)]);
+    try {
+      expect(jsonOf(await runTxray([hashes.tokenTransfer!, '-r', geth.url, '--json'])).traceSource).toBe('debug_traceTransaction');
+      const block = ((await anvil.rpc('eth_getTransactionByHash', [hashes.tokenTransfer])) as { blockNumber: string }).blockNumber;
+      const tracing = ['debug_traceTransaction', 'eth_getBlockByNumber', 'eth_getTransactionByHash', 'eth_getTransactionReceipt', 'trace_transaction'];
+      expect([...new Set(geth.requests.map((q) => q.method))].filter((m) => m !== 'eth_call').sort()).toEqual(tracing);
+      expect(geth.requests.filter((q) => q.method === 'eth_getBlockByNumber').map((q) => q.params)).toEqual([[block, false]]);
+      expect(jsonOf(await runTxray([hashes.tokenTransfer!, '-r', parity.url, '--json'])).traceSource).toBe('trace_transaction');
+      expect([...new Set(parity.requests.map((q) => q.method))].filter((m) => m !== 'eth_call').sort()).toEqual(['eth_getTransactionByHash', 'eth_getTransactionReceipt', 'trace_transaction']);
+    } finally {
+      await Promise.all([geth.close(), parity.close()]);
+    }
+  });
+
   test('text: one dim line names the tracer, no warning', async () => {
     const r = await runTxray([hashes.showcase!, '-r', gethLike.url]);
     expect(r.code).toBe(0);

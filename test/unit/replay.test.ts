@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { createReplayer } from '../../src/record/createReplayer.js';
+import { type Recording, RECORDING_FORMAT, RECORDING_VERSION } from '../../src/record/types.js';
 import { fakeIo } from '../support/fakeIo.js';
 
 const REC = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.rec', import.meta.url));
@@ -45,5 +47,32 @@ describe('a recorded real-chain lookup, replayed without a node', () => {
     expect(doc.status).toBe(receipt.status === '0x1' ? 'success' : 'reverted');
     expect(doc.logs).toHaveLength(receipt.logs.length);
     expect(doc.transaction.from.toLowerCase()).toBe(recorded('eth_getTransactionByHash').from.toLowerCase());
+  });
+});
+
+describe('asks a recording may lack', () => {
+  test('a speculative ask the recording lacks (a prefetch a later txray added) is answered with an error, not named missing; a needed one is named missing', async () => {
+    const rec: Recording = {
+      format: RECORDING_FORMAT,
+      version: RECORDING_VERSION,
+      txray: 'test',
+      recorded: '2026-01-01T00:00:00.000Z',
+      endpoint: 'http://127.0.0.1:1',
+      chainId: 1,
+      argv: [],
+      stdin: null,
+      made: { state: false, online: false, etherscan: false },
+      rpc: [[JSON.stringify(['eth_chainId', []]), [{ r: '0x1' }]]],
+      http: [],
+      disk: null,
+    };
+    const replayer = createReplayer(rec);
+    const deadline = new AbortController().signal;
+    const header = ['eth_getBlockByNumber', ['0x1', false]] as const;
+    await expect(replayer.client.call(header[0], header[1], deadline, true)).rejects.toThrow(/not in the recording/);
+    expect(await replayer.client.batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_getStorageAt', params: ['0x01', '0x0', '0x1'], speculative: true }], deadline)).toEqual([{ result: '0x1' }, { error: 'not in the recording' }]);
+    expect(replayer.missing).toEqual([]);
+    await expect(replayer.client.call(header[0], header[1], deadline)).rejects.toThrow(/holds no answer/);
+    expect(replayer.missing).toEqual(['eth_getBlockByNumber']);
   });
 });
