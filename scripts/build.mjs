@@ -107,10 +107,10 @@ const llhttpFiles = {
  * version: npm cannot hoist it above viem's older one), and a bundle would carry them all: seven
  * keccaks, each with its tables built at load and compiled afresh at first use. Every import of them
  * from an EthereumJS package is resolved from @ethereumjs/util's copy; the build checks the versions agree.
- * Their keccak_256 is src/evm/wasmKeccak.ts's (they import nothing else of @noble/hashes/sha3: esbuild
+ * Their keccak_256 is src/hash/wasmKeccak.ts's (they import nothing else of @noble/hashes/sha3: esbuild
  * would fail the build on a name that module does not export).
  */
-const WASM_KECCAK = fileURLToPath(new URL('../src/evm/wasmKeccak.ts', import.meta.url));
+const WASM_KECCAK = fileURLToPath(new URL('../src/hash/wasmKeccak.ts', import.meta.url));
 const oneNoble = {
   name: 'one-noble',
   setup(b) {

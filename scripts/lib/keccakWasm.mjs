@@ -1,5 +1,5 @@
-// The WebAssembly module of src/evm/wasmKeccak.ts, written out as bytes: its one function, `h`, runs
-// Keccak-f[1600] over padded blocks laid out in memory. src/evm/wasmKeccak.ts carries these bytes as
+// The WebAssembly module of src/hash/wasmKeccak.ts, written out as bytes: its one function, `h`, runs
+// Keccak-f[1600] over padded blocks laid out in memory. src/hash/wasmKeccak.ts carries these bytes as
 // base64 (test/unit/wasmKeccak.test.ts checks that they are this function's output), so a run decodes
 // them rather than writing them out each time.
 //

@@ -12,4 +12,4 @@ export { createFeeMarket1559Tx, createLegacyTx, createTxFromRPC } from '@ethereu
 export { Account, bytesToHex, createAddressFromString, hexToBytes, unpadBytes } from '@ethereumjs/util';
 export { createVM, runTx } from '@ethereumjs/vm';
 // The keccak EthereumJS itself runs (the build hands it this one too).
-export { keccak_256 } from './wasmKeccak.js';
+export { keccak_256 } from '../hash/wasmKeccak.js';

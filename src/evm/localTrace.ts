@@ -97,6 +97,9 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
       if (!asked && state.guessedSoFar() > 0) {
         state.askGuessed();
         asked = true;
+        // The EVM's runs never wait on the network, so the request would go out only once they all
+        // had: one turn of the event loop lets the HTTP client write it now.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
   }

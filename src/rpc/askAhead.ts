@@ -3,11 +3,11 @@
  * loading it is ~30 ms of work for the processor that the wait for these answers hides. Nothing here
  * needs EthereumJS.
  */
-import { keccak256 } from '../decode/keccak.js';
+import { keccak_256 as keccak256 } from '../hash/wasmKeccak.js';
 import { isAddress, isRecord } from '../raw/hex.js';
+import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
 
 const wordHex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;
-import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
 
 /** The three reads that make one account at a block. */
 export const accountCalls = (address: string, block: string): BatchCall[] => [
@@ -46,18 +46,34 @@ const FIRST_SLOTS = Array.from({ length: 8 }, (_, i) => `0x${i.toString(16).padS
 const MAPPING_SLOTS = 10;
 
 /**
- * The sender's entry in a mapping at each of the token's first slots. A busy sender's earlier
- * transactions in the block (an exchange's or a relayer's payouts of one token) all read its balance
- * there: known before the replay starts, it is not waited for after the access list names it. Asked
- * only for a token transfer that is not the block's first (ten hashes cost a cold process a few ms).
+ * The entries of `holders` in a mapping at each of the token's first slots. A token transfer reads its
+ * sender's and its recipient's balances there, and a busy sender's earlier transactions in the block (an
+ * exchange's or a relayer's payouts of one token) read the sender's too: known before the run starts,
+ * they are not waited for after the access list or a guess names them.
  */
-function senderEntries(to: string, from: string): string[] {
-  const key = from.slice(2).toLowerCase().padStart(64, '0');
-  return Array.from({ length: MAPPING_SLOTS }, (_, i) => `${to}:${wordHex(keccak256(Buffer.from(`${key}${i.toString(16).padStart(64, '0')}`, 'hex')))}`);
+function holderEntries(to: string, holders: readonly string[]): string[] {
+  return holders.flatMap((holder) => {
+    const key = holder.slice(2).toLowerCase().padStart(64, '0');
+    return Array.from({ length: MAPPING_SLOTS }, (_, i) => `${to}:${wordHex(keccak256(Buffer.from(`${key}${i.toString(16).padStart(64, '0')}`, 'hex')))}`);
+  });
 }
 
-/** ERC-20's transfer(address,uint256) and transferFrom(address,address,uint256): a payout's call. */
-const isTokenTransfer = (input: unknown): boolean => typeof input === 'string' && /^0x(a9059cbb|23b872dd)/i.test(input);
+/** An address argument as ABI encoding writes it: 12 zero bytes, then the address. */
+const ADDRESS_WORD = /^0{24}([0-9a-f]{40})$/i;
+
+/**
+ * The holders a token transfer moves between: its sender and the addresses in ERC-20's
+ * transfer(address,uint256) or transferFrom(address,address,uint256); none for any other call. The
+ * input is the node's: an argument not shaped as an address is left out.
+ */
+function transferHolders(from: unknown, input: unknown): string[] {
+  if (!isAddress(from) || typeof input !== 'string') return [];
+  const selector = input.slice(0, 10).toLowerCase();
+  const count = selector === '0xa9059cbb' ? 1 : selector === '0x23b872dd' ? 2 : 0;
+  if (count === 0) return [];
+  const args = Array.from({ length: count }, (_, i) => ADDRESS_WORD.exec(input.slice(10 + 64 * i, 74 + 64 * i))?.[1]).filter((a) => a !== undefined);
+  return [...new Set([from, ...args.map((a) => `0x${a}`)].map((a) => a.toLowerCase()))];
+}
 
 /** `coinbase`: the block's, where its header came before (the replay pays it every earlier transaction's fee). */
 export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal, coinbase: string | null = null): AskedAhead {
@@ -66,10 +82,10 @@ export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt
   const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
   const addresses = [...new Set([tx.from, tx.to, ...logged, coinbase].filter(isAddress).map((a) => a.toLowerCase()))];
   const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
-  const guessed = to !== null && isAddress(tx.from) && Number(BigInt(tx.transactionIndex as string)) > 0 && isTokenTransfer(tx.input) ? senderEntries(to, tx.from) : [];
+  const guessed = to === null ? [] : holderEntries(to, transferHolders(tx.from, tx.input));
   const slots = to === null ? [] : [...FIRST_SLOTS.map((k) => `${to}:${k}`), ...guessed];
   const calls = readCalls(addresses, slots, parent);
-  // The sender's entries are a guess at a layout: a run may read none of them.
+  // The holders' entries are a guess at a layout: a run may read none of them.
   const first = calls.length - guessed.length;
   const asked: AskedAhead = {
     block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline),

@@ -239,7 +239,7 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
   });
 
-  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own, the rest after; the sender\'s balance and the coinbase in the first batch', async () => {
+  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own, the rest after; the sender\'s balance, the coinbase and the last transfer\'s recipient\'s balance in the first batch', async () => {
     // Two earlier transfers to two new holders, then one to DEV.other: the first holder's balance slot is
     // guessed by the first, the second's by the second (neither is in the last one's access list).
     const [h1, h2] = ['0x00000000000000000000000000000000c0de1001', '0x00000000000000000000000000000000c0de1002'];
@@ -278,6 +278,13 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(balance).toHaveLength(1);
     expect(coinbase[0]!.headers).toBe(sender[0]!.headers);
     expect(balance[0]!.headers).toBe(sender[0]!.headers);
+    // So did the last transfer's recipient's balance (its input names the recipient): no request after
+    // the replay waits for it.
+    const recipientSlot = (await written(sent[2]!)).filter((k) => k !== senderSlot[0]);
+    expect(recipientSlot).toHaveLength(1);
+    const recipient = asks(recipientSlot[0]!);
+    expect(recipient).toHaveLength(1);
+    expect(recipient[0]!.headers).toBe(sender[0]!.headers);
   });
 
   test('one that reverted only because of an earlier one in its block: the revert anvil\'s tracer gives, by name, after replaying that one', async () => {

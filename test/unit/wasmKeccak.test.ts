@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { keccak_256 as noble } from '@noble/hashes/sha3.js';
 import { describe, expect, test } from 'vitest';
-import { KECCAK_WASM, keccak_256 } from '../../src/evm/wasmKeccak.js';
+import { KECCAK_WASM, keccak_256 } from '../../src/hash/wasmKeccak.js';
 import { keccakWasmBytes } from '../../scripts/lib/keccakWasm.mjs';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
