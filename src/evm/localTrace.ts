@@ -14,6 +14,7 @@ import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
 import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
 import { attachRecorder, type Frame, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
+import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import { NoState, type StateReader } from './stateReader.js';
 import type { StepLog } from './stepLog.js';
 
@@ -97,9 +98,7 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
       if (!asked && state.guessedSoFar() > 0) {
         state.askGuessed();
         asked = true;
-        // The EVM's runs never wait on the network, so the request would go out only once they all
-        // had: one turn of the event loop lets the HTTP client write it now.
-        await new Promise((resolve) => setImmediate(resolve));
+        await letRequestsOut();
       }
     }
   }

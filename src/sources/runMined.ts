@@ -8,6 +8,7 @@ import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
 import { overrideReader } from '../evm/overrideReader.js';
 import { isAddress, isRecord } from '../raw/hex.js';
 import { askAhead } from '../rpc/askAhead.js';
+import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
 
@@ -31,6 +32,7 @@ export async function runMined(
   header: Promise<unknown> | null = null,
 ): Promise<LocalTrace & { readonly block: unknown }> {
   const ahead = askAhead(client, tx, receipt, deadline, await coinbaseOf(header, tx));
+  await letRequestsOut();
   const { traceLocally } = await loadLocalTrace();
   const reader = nodeReader(client, `0x${(BigInt(tx.blockNumber as string) - 1n).toString(16)}`, deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
