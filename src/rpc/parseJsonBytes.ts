@@ -60,17 +60,25 @@ function inSlices(bytes: Buffer): { readonly value: unknown } | undefined {
   // The first `}]` not yet ruled out as the array's end (one inside a string or an element is passed over).
   let close = -1;
   let misses = 0;
-  while (misses <= MAX_MISSES) {
+  // The bytes parsed by slices that did not parse: each miss parses again from `from`, so a node could
+  // otherwise make one answer cost dozens of whole parses. Past one body's length, the text is parsed whole.
+  let wasted = 0;
+  const tried = (end: number): boolean => {
+    if (addSlice(bytes, from, end, encoding, elements)) return true;
+    wasted += end - from;
+    return false;
+  };
+  while (misses <= MAX_MISSES && wasted <= bytes.length) {
     if (close < from) close = bytes.indexOf(CLOSE, from);
     if (close === -1) return undefined;
-    if (cut !== -1 && cut < close && addSlice(bytes, from, cut + 1, encoding, elements)) {
+    if (cut !== -1 && cut < close && tried(cut + 1)) {
       from = cut + 2;
       cut = bytes.indexOf(CUT, from + SLICE_BYTES);
       continue;
     }
     misses++;
     if (cut !== -1 && cut < close) cut = bytes.indexOf(CUT, cut + 1);
-    else if (addSlice(bytes, from, close + 1, encoding, elements)) return withArray(bytes, open, close + 1, encoding, elements);
+    else if (tried(close + 1)) return withArray(bytes, open, close + 1, encoding, elements);
     else close = bytes.indexOf(CLOSE, close + 1);
   }
   return undefined;

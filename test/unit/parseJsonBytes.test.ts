@@ -109,3 +109,22 @@ describe('parseJsonBytes: what JSON.parse gives, for any bytes', () => {
     );
   });
 });
+
+test('a string full of cut bytes costs a few parses of the text at most, not one per miss', () => {
+  // One element whose string holds `},{` 70 times (each a cut that does not parse): every miss used to
+  // parse again from the array's start, 65 times the body before giving up. Counted in bytes given to
+  // JSON.parse, not in time.
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: [{ a: `${'x'.repeat(2 * MIB)}${'},{'.repeat(70)}` }, { b: 1 }] });
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = ((t: string, reviver?: (k: string, v: unknown) => unknown) => {
+    parsed += t.length;
+    return parse(t, reviver);
+  }) as typeof JSON.parse;
+  try {
+    expect(parseJsonBytes(Buffer.from(text, 'utf8'))).toEqual(parse(text));
+  } finally {
+    JSON.parse = parse;
+  }
+  expect(parsed).toBeLessThanOrEqual(3 * text.length);
+});
