@@ -7,6 +7,7 @@ import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
 import { overrideReader } from '../evm/overrideReader.js';
 import { isAddress, isRecord } from '../raw/hex.js';
+import { sameHash } from '../raw/parseRaw.js';
 import { askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
@@ -18,7 +19,7 @@ import { nodeReader } from './nodeReader.js';
  */
 async function coinbaseOf(header: Promise<unknown> | null, tx: Record<string, unknown>): Promise<string | null> {
   const h = header === null ? null : await header.catch(() => null);
-  return isRecord(h) && isAddress(h.miner) && typeof h.hash === 'string' && typeof tx.blockHash === 'string' && h.hash.toLowerCase() === tx.blockHash.toLowerCase() ? h.miner : null;
+  return isRecord(h) && isAddress(h.miner) && typeof h.hash === 'string' && typeof tx.blockHash === 'string' && sameHash(h.hash, tx.blockHash) ? h.miner : null;
 }
 
 /** `tx` and `receipt` as the node gave them (mined: `blockNumber` is a quantity). The run, and the block it ran in. */
