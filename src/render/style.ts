@@ -43,13 +43,28 @@ export function resolveColor({ flag, env, isTTY }: ColorInputs): ColorLevel {
 }
 
 /**
- * chalk is loaded on first use: when it loads it detects colour support itself (unused here), which
- * loads node:tty and node:os, time that a lookup would otherwise spend before its requests go out.
+ * chalk is loaded on first use, and only for colour: when it loads it detects colour support itself
+ * (unused here), which loads node:tty and node:os, time that a lookup would otherwise spend before its
+ * requests go out.
  */
 export async function makeChalk(level: ColorLevel): Promise<ChalkInstance> {
-  const { Chalk, modifierNames, colorNames } = await import('chalk');
-  return level === 0 ? plainChalk([...modifierNames, ...colorNames]) : new Chalk({ level });
+  if (level === 0) return plainChalk(STYLE_NAMES);
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level });
 }
+
+/**
+ * chalk's style names (its modifierNames, then its colorNames), so that a run without colour never
+ * loads chalk at all; test/unit/style.test.ts checks the list against the installed chalk's.
+ */
+export const STYLE_NAMES: readonly string[] = [
+  'reset', 'bold', 'dim', 'italic', 'underline', 'overline', 'inverse', 'hidden', 'strikethrough',
+  'black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white', 'blackBright', 'gray', 'grey',
+  'redBright', 'greenBright', 'yellowBright', 'blueBright', 'magentaBright', 'cyanBright', 'whiteBright',
+  'bgBlack', 'bgRed', 'bgGreen', 'bgYellow', 'bgBlue', 'bgMagenta', 'bgCyan', 'bgWhite', 'bgBlackBright',
+  'bgGray', 'bgGrey', 'bgRedBright', 'bgGreenBright', 'bgYellowBright', 'bgBlueBright', 'bgMagentaBright',
+  'bgCyanBright', 'bgWhiteBright',
+];
 
 /**
  * Without colour, what chalk's level 0 does (text as given, several joined by a space; `visible` drops
