@@ -14,7 +14,7 @@ import { decodeRevert } from '../model/decodeRevert.js';
 import { decodeCallData, decodeConstructor, decodeReturn, type GuessMemo, guessCallData } from './callData.js';
 import { byOwners, decodeLogs, type LogDecoding } from './decodeLogs.js';
 import { withNestedCalls } from './nestedCalls.js';
-import { bookKeys, checksumsOf, withChecksums, withSystemLabels } from './labels.js';
+import { bookKeys, checksumsOf, copyLabels, withChecksums, withSystemLabels } from './labels.js';
 import { decodePrecompile, isPrecompile } from './precompiles.js';
 import { nativeTransfers } from './transfers.js';
 import { decodeCustomError, withReverts } from './revertArgs.js';
@@ -167,7 +167,7 @@ function transfersOf(model: InspectModel, tokens: readonly Transfer[]): Transfer
 /** Which contract's ABI an address runs: its label, else (EIP-7702) its delegate's. */
 function contractsOf(labels: ReadonlyMap<string, string>, delegates: ReadonlyMap<string, Hex> | undefined): ReadonlyMap<string, string> {
   if (delegates === undefined || delegates.size === 0) return labels;
-  const out = new Map(labels);
+  const out = copyLabels(labels);
   for (const [account, delegate] of delegates) {
     const name = labels.get(delegate);
     if (name !== undefined && !out.has(account)) out.set(account, name);

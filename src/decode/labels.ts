@@ -49,12 +49,38 @@ export function checksumsOf(model: InspectModel, transfers: readonly Transfer[])
  * The labels given, then the names of the chain's system contracts, then (on mainnet, or a chain that
  * does not say which it is, or a local one that may fork mainnet) the address book's: the given ones win.
  */
-export function withSystemLabels(model: InspectModel, given: ReadonlyMap<string, string>, index: AbiIndex): Map<string, string> {
+export function withSystemLabels(model: TxHead, given: ReadonlyMap<string, string>, index: AbiIndex): Map<string, string> {
   const labels = new Map(given);
   for (const [address, name] of Object.entries(systemLabels(familyOfModel(model)))) if (!labels.has(address)) labels.set(address, name);
   const chain = bookChain(model);
-  if (chain !== null) for (const [address, entry] of index.addressBook(chain)) if (!labels.has(address)) labels.set(address, entry.name);
-  return labels;
+  return chain === null ? labels : new BookLabels(labels, index.addressBook(chain));
+}
+
+/**
+ * Labels that read through to the address book where they have no name of their own, instead of a copy
+ * of the book's names (mainnet's are about a thousand) in every run's labels. Read them with get and has:
+ * their size and iteration are their own entries only, and a copy is made with copyLabels.
+ */
+class BookLabels extends Map<string, string> {
+  constructor(
+    own: Iterable<readonly [string, string]>,
+    readonly book: ReadonlyMap<string, { readonly name: string }>,
+  ) {
+    super(own);
+  }
+
+  override get(address: string): string | undefined {
+    return super.get(address) ?? this.book.get(address)?.name;
+  }
+
+  override has(address: string): boolean {
+    return super.has(address) || this.book.has(address);
+  }
+}
+
+/** A copy of labels to add to, reading through to the same address book. */
+export function copyLabels(labels: ReadonlyMap<string, string>): Map<string, string> {
+  return labels instanceof BookLabels ? new BookLabels(labels, labels.book) : new Map(labels);
 }
 
 /**
