@@ -14,11 +14,16 @@ const v8 = require('node:v8');
 // for a CLI that makes a few requests that second compilation is all cost (measured in docs/speed.md).
 // Set before anything is compiled: V8 only accepts a code cache made under the same flags, and the
 // warm-up loads the bundle through this file too.
-// Only on Node 20 and 22, whose V8s know both flags (measured on 20): V8 prints an error for a flag it
+// Only on Node 20 and 22, whose V8s know these flags (measured on 20): V8 prints an error for a flag it
 // does not know.
+// Sparkplug, V8's baseline compiler, compiles a function's bytecode to machine code on the main thread
+// once it has run a while: in a run as short as most of txray's, that compilation costs the main thread
+// more than the baseline code gives back (docs/speed.md has the rows; TurboFan, on its own threads, is
+// left as it is).
 if (/^v2[02]\./.test(process.version)) {
   v8.setFlagsFromString('--no-wasm-tier-up');
   v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+  v8.setFlagsFromString('--no-sparkplug');
 }
 // V8 checks a code cache's version, flags and source length, but its integrity only when asked: without
 // this flag a damaged cache crashes the process inside the deserialiser. With it V8 writes a checksum
