@@ -230,6 +230,19 @@ const shallowParams = sourcePatch('shallow-params', /[\\/]@ethereumjs[\\/]common
 ]);
 
 /**
+ * Every message's result carries `runState`: a new object spread from the interpreter's run state, its
+ * result and its environment (~45 properties), made at the end of every frame and read by nothing in
+ * EthereumJS (txray's recorder reads it where it records where frames stopped). It is made when first
+ * read, from the same three objects, which nothing changes after the frame ends; a write replaces it.
+ */
+const lazyRunState = sourcePatch('lazy-run-state', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/, [
+  [
+    '        message.accessWitness?.commit();\n        return {\n            ...result,\n            runState: {\n                ...interpreterRes.runState,\n                ...result,\n                ...interpreter._env,\n            },\n',
+    '        message.accessWitness?.commit();\n        let madeRunState;\n        return {\n            ...result,\n            get runState() {\n                return (madeRunState ??= { ...interpreterRes.runState, ...result, ...interpreter._env });\n            },\n            set runState(value) {\n                madeRunState = value;\n            },\n',
+  ],
+]);
+
+/**
  * @ethereumjs/vm makes a block header of Mainnet's when it loads, for a transaction run without a
  * block; txray always gives one. It is made on first use instead.
  */
@@ -336,7 +349,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, plainSteps, shallowParams],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, plainSteps, shallowParams, lazyRunState],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
