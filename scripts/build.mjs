@@ -186,15 +186,35 @@ const knownSha256 = sourcePatch('known-sha256', /[\\/]@ethereumjs[\\/]util[\\/]d
 ]);
 
 /**
+ * The dynamic gas of the opcodes that only price memory, a size or an exponent (EXP, KECCAK256,
+ * CALLDATACOPY, CODECOPY, RETURNDATACOPY, MLOAD, MSTORE, MSTORE8, MCOPY, LOG0 to LOG4, RETURN, REVERT)
+ * is computed without waiting on anything, by functions EthereumJS declares async: each costs a
+ * promise and a turn of the microtask queue (MLOAD and MSTORE are a third of a contract's steps). They
+ * are made plain functions, named in `syncGasHandlers` for the interpreter's plain steps (plain-steps);
+ * the async step awaits their value as before (an await of a value, a throw caught where a rejection was).
+ */
+const SYNC_GAS = ['0x0a', '0x20', '0x37', '0x39', '0x3e', '0x51', '0x52', '0x53', '0x5e', '0xa0', '0xf3', '0xfd'];
+const syncGas = sourcePatch('sync-gas', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]opcodes[\\/]gas\.js$/, [
+  ...SYNC_GAS.map((op) => [`        ${op},\n        async function (runState, gas, common) {\n`, `        ${op},\n        function (runState, gas, common) {\n`]),
+  [
+    '    dynamicGasHandlers.set(i, logDynamicFunc);\n}\n',
+    `    dynamicGasHandlers.set(i, logDynamicFunc);\n}\nexport const syncGasHandlers = new Set([${SYNC_GAS.join(', ')}].map((op) => dynamicGasHandlers.get(op)));\n`,
+  ],
+]);
+
+/**
  * EthereumJS's interpreter runs every opcode as an async step: a promise and a turn of the microtask
  * queue each, the `step` listeners counted, two EIPs looked up in a list, the handler's arguments put
- * in a new array. Most opcodes (PUSH, DUP, SWAP, arithmetic, JUMP, JUMPDEST…) have a fixed gas cost
- * and a handler that does not wait: where the run has no step listener, no debug output, no profiler
- * and neither EIP-6800 nor EIP-7864 (code chunks charged), those run as a plain call doing what the
- * async step does for them (the gas charged, the counter moved on, the handler, the access witness
- * committed). Every other opcode, and every opcode of a run that has any of those, takes the async step.
+ * in a new array. Where the run has no step listener, no debug output, no profiler and neither EIP-6800
+ * nor EIP-7864 (code chunks charged), an opcode whose gas is fixed or priced by a plain function
+ * (sync-gas) runs as a plain step doing what the async step does for it, in its order: the gas priced
+ * and charged, the counter moved on, the handler, awaited only where EthereumJS declares it async (most
+ * of those, ADDRESS, CALLER, CALLDATALOAD…, wait on nothing and return nothing), the access witness
+ * committed. Every other opcode (CALL, SLOAD…, an invalid one), and every opcode of a run that has any
+ * of those, takes the async step.
  */
 const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]interpreter\.js$/, [
+  ['import { trap } from "./opcodes/index.js";\n', 'import { trap } from "./opcodes/index.js";\nimport { syncGasHandlers } from "./opcodes/gas.js";\n'],
   [
     '        // Iterate through the given ops until something breaks or we hit STOP\n',
     "        const plainSteps = this.profilerOpts?.enabled !== true && !this._evm.DEBUG && this._evm.events.listenerCount('step') === 0 && !this.common.isActivatedEIP(6800) && !this.common.isActivatedEIP(7864);\n        // Iterate through the given ops until something breaks or we hit STOP\n",
@@ -202,17 +222,21 @@ const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist
   [
     '                await this.runStep(opCodeObj);\n',
     '                const entry = plainSteps ? (opCodeObj ?? this.lookupOpInfo(opCode)) : undefined;\n' +
-      '                if (entry !== undefined && !entry.opcodeInfo.dynamicGas && !entry.opcodeInfo.isAsync && !entry.opcodeInfo.isInvalid) this.runPlainStep(entry);\n' +
+      '                if (entry !== undefined && !entry.opcodeInfo.isInvalid && (!entry.opcodeInfo.dynamicGas || syncGasHandlers.has(entry.gasHandler))) {\n' +
+      '                    const done = this.runPlainStep(entry);\n' +
+      '                    if (entry.opcodeInfo.isAsync) await done;\n' +
+      '                    this._runState.env.accessWitness?.commit();\n' +
+      '                }\n' +
       '                else await this.runStep(opCodeObj);\n',
   ],
   [
     '    async runStep(opcodeObj) {\n',
     '    runPlainStep(opEntry) {\n' +
-      '        this.useGas(opEntry.opcodeInfo.feeBigInt, opEntry.opcodeInfo);\n' +
+      '        const info = opEntry.opcodeInfo;\n' +
+      '        this.useGas(info.dynamicGas ? opEntry.gasHandler(this._runState, info.feeBigInt, this.common) : info.feeBigInt, info);\n' +
       '        this._runState.programCounter++;\n' +
       '        consumeEip7928PostTargetCallOog(this._runState);\n' +
-      '        opEntry.opHandler.call(null, this._runState, this.common);\n' +
-      '        this._runState.env.accessWitness?.commit();\n' +
+      '        return opEntry.opHandler.call(null, this._runState, this.common);\n' +
       '    }\n' +
       '    async runStep(opcodeObj) {\n',
   ],
@@ -349,7 +373,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, plainSteps, shallowParams, lazyRunState],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, syncGas, plainSteps, shallowParams, lazyRunState],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
