@@ -175,6 +175,23 @@ const noBigintTable = sourcePatch('no-bigint-table', /[\\/]@ethereumjs[\\/]util[
   ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
   ['return BIGINT_CACHE[bytes[0]];', 'return BigInt(bytes[0]);'],
   ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return BigInt(bytes[0] * 256 + bytes[1]);'],
+  // The same file pads bytes (every MSTORE's word, every address from the stack) by spreading both
+  // arrays into a list of numbers: a copy into a new zeroed array of the length is the same bytes.
+  [
+    '        return right\n            ? new Uint8Array([...msg, ...new Uint8Array(length - msg.length)])\n            : new Uint8Array([...new Uint8Array(length - msg.length), ...msg]);\n',
+    '        const padded = new Uint8Array(length);\n        padded.set(msg, right ? 0 : length - msg.length);\n        return padded;\n',
+  ],
+]);
+
+/**
+ * An address's text (`toString`, its bytes as lower-case hex) keys every map of the state and the
+ * journal, and is asked for several times per account read, write and message. It is made once per
+ * address (in a private field: copies, spreads and JSON of an address are unchanged): nothing in
+ * EthereumJS or txray writes into an address's bytes after making it.
+ */
+const addressText = sourcePatch('address-text', /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]address\.js$/, [
+  ['export class Address {\n', 'export class Address {\n    #text;\n'],
+  ['    toString() {\n        return bytesToHex(this.bytes);\n    }\n', '    toString() {\n        return (this.#text ??= bytesToHex(this.bytes));\n    }\n'],
 ]);
 
 /**
@@ -373,7 +390,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, syncGas, plainSteps, shallowParams, lazyRunState],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, syncGas, plainSteps, shallowParams, lazyRunState, addressText],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
