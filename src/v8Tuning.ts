@@ -29,3 +29,29 @@ export function tuneForEvm(): void {
   if (!V8_11) return;
   setFlagsFromString('--semi-space-growth-factor=2');
 }
+
+/**
+ * Whether no code cache is made in this process after it reads its own: true in txray's own process
+ * (cli/run.ts says so), false in the build's warm-up, which runs main in-process and makes the caches
+ * after its runs, under V8's default flags.
+ */
+let noCacheMade = false;
+
+/** cli/run.ts, txray's own process: nothing in it makes a code cache (see tuneAfterEvmLoad). */
+export function makesNoCodeCache(): void {
+  noCacheMade = true;
+}
+
+/**
+ * Once the EVM's file is compiled from its cache: no incremental marking for the rest of the process. A
+ * local run keeps each frame's objects while deeper frames run, and the young generation moves them to
+ * the old one; nearing its limit there starts V8's incremental marking, whose marking and the
+ * Mark-Compact it ends with then ran while the run was modelled and rendered, to free garbage a process
+ * this short never needs back. Without it V8 still collects the old generation, in one pause, where it
+ * reaches its limit (a long replay, many hashes). The flag changes V8's flag hash, which every code cache
+ * is checked and made under: it is set only where no cache is made after.
+ */
+export function tuneAfterEvmLoad(): void {
+  if (!V8_11 || !noCacheMade) return;
+  setFlagsFromString('--no-incremental-marking');
+}
