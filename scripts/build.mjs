@@ -175,6 +175,13 @@ const noBigintTable = sourcePatch('no-bigint-table', /[\\/]@ethereumjs[\\/]util[
   ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
   ['return BIGINT_CACHE[bytes[0]];', 'return BigInt(bytes[0]);'],
   ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return BigInt(bytes[0] * 256 + bytes[1]);'],
+  // A word (32 bytes: every MLOAD, CALLDATALOAD, storage value) read as four 64-bit numbers, not through
+  // its hex text built two digits at a time: the same number.
+  [
+    '    const hex = bytesToHex(bytes);\n    if (hex === \'0x\') {\n',
+    '    if (bytes.length === 32) {\n        const words = new DataView(bytes.buffer, bytes.byteOffset, 32);\n        return (words.getBigUint64(0) << BIGINT_192) | (words.getBigUint64(8) << BIGINT_128) | (words.getBigUint64(16) << BIGINT_64) | words.getBigUint64(24);\n    }\n    const hex = bytesToHex(bytes);\n    if (hex === \'0x\') {\n',
+  ],
+  ['export const bytesToBigInt = (bytes, littleEndian = false) => {\n', 'const BIGINT_64 = BigInt(64), BIGINT_128 = BigInt(128), BIGINT_192 = BigInt(192);\nexport const bytesToBigInt = (bytes, littleEndian = false) => {\n'],
   // The same file pads bytes (every MSTORE's word, every address from the stack) by spreading both
   // arrays into a list of numbers: a copy into a new zeroed array of the length is the same bytes.
   [
