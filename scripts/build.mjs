@@ -227,6 +227,22 @@ const syncGas = sourcePatch('sync-gas', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]e
 ]);
 
 /**
+ * STOP and RETURN end a frame by throwing (EthereumJS's STOP error, caught by the interpreter's loop,
+ * which reverts the access witness and leaves the loop as for no error): a throw through four calls at
+ * the end of every frame. In a plain step (plain-steps) they say so instead, and the loop does the same.
+ */
+const plainHalts = sourcePatch('plain-halts', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]opcodes[\\/]functions\.js$/, [
+  [
+    '        0x00,\n        function () {\n            trap(EVMError.errorMessages.STOP);\n',
+    '        0x00,\n        function (runState) {\n            if (runState.interpreter._plainStep === true) {\n                runState.interpreter._halted = true;\n                return;\n            }\n            trap(EVMError.errorMessages.STOP);\n',
+  ],
+  [
+    '            runState.interpreter.finish(returnData);\n        },\n    ],\n    // 0xfd: REVERT\n',
+    '            if (runState.interpreter._plainStep === true) {\n                runState.interpreter._result.returnValue = returnData;\n                runState.interpreter._halted = true;\n                return;\n            }\n            runState.interpreter.finish(returnData);\n        },\n    ],\n    // 0xfd: REVERT\n',
+  ],
+]);
+
+/**
  * EthereumJS's interpreter runs every opcode as an async step: a promise and a turn of the microtask
  * queue each, the `step` listeners counted, two EIPs looked up in a list, the handler's arguments put
  * in a new array. Where the run has no step listener, no debug output, no profiler and neither EIP-6800
@@ -247,7 +263,13 @@ const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist
     '                await this.runStep(opCodeObj);\n',
     '                const entry = plainSteps ? (opCodeObj ?? this.lookupOpInfo(opCode)) : undefined;\n' +
       '                if (entry !== undefined && !entry.opcodeInfo.isInvalid && (!entry.opcodeInfo.dynamicGas || syncGasHandlers.has(entry.gasHandler))) {\n' +
+      '                    this._plainStep = true;\n' +
       '                    const done = this.runPlainStep(entry);\n' +
+      '                    this._plainStep = false;\n' +
+      '                    if (this._halted === true) {\n' +
+      '                        this._runState.env.accessWitness?.revert();\n' +
+      '                        break;\n' +
+      '                    }\n' +
       '                    if (entry.opcodeInfo.isAsync) await done;\n' +
       '                    this._runState.env.accessWitness?.commit();\n' +
       '                }\n' +
@@ -397,7 +419,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, syncGas, plainSteps, shallowParams, lazyRunState, addressText],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, syncGas, plainHalts, plainSteps, shallowParams, lazyRunState, addressText],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.
