@@ -213,7 +213,7 @@ const knownSha256 = sourcePatch('known-sha256', /[\\/]@ethereumjs[\\/]util[\\/]d
  * The dynamic gas of the opcodes that only price memory, a size or an exponent (EXP, KECCAK256,
  * CALLDATACOPY, CODECOPY, RETURNDATACOPY, MLOAD, MSTORE, MSTORE8, MCOPY, LOG0 to LOG4, RETURN, REVERT)
  * is computed without waiting on anything, by functions EthereumJS declares async: each costs a
- * promise and a turn of the microtask queue (MLOAD and MSTORE are a third of a contract's steps). They
+ * promise and a turn of the microtask queue (MLOAD and MSTORE among a contract's commonest steps). They
  * are made plain functions, named in `syncGasHandlers` for the interpreter's plain steps (plain-steps);
  * the async step awaits their value as before (an await of a value, a throw caught where a rejection was).
  */

@@ -51,16 +51,16 @@ export function makesNoCodeCache(): void {
  *   rendered, to free garbage a process this short never needs back. V8 still collects the old
  *   generation, in one pause, where it reaches its limit (a long replay, many hashes).
  * - Optimising compilation later: a function is compiled by TurboFan after running ~15 times as much
- *   bytecode as V8's default asks (its interrupt budget). An EVM run calls a few hundred functions
- *   (opcodes, the interpreter, the state) hot enough for the default, and their compilation, on a
- *   second thread with its share on this one, cost more processor than a run of a few thousand
- *   steps got back from it; a long run (a replayed block, a large trace) is compiled a little later.
+ *   bytecode as V8's default asks (its interrupt budget). An EVM run makes many functions (opcodes, the
+ *   interpreter, the state) hot enough for the default early on, and their compilation, on a second
+ *   thread with its share on this one, cost a short run more processor than it got back; a long run
+ *   (a replayed block, a large trace) is compiled a little later.
  */
 export function tuneAfterEvmLoad(): void {
   if (!V8_11 || !noCacheMade) return;
   setFlagsFromString('--no-incremental-marking');
   setFlagsFromString('--interrupt-budget=1000000');
-  // Sparkplug's baseline code whatever the process started with: the 200-deep chain's run took ~14 ms
-  // more in V8's interpreter alone (--no-sparkplug set here instead).
+  // Sparkplug's baseline code whatever the process started with: an EVM run's hot functions run their
+  // steps faster in it than in V8's interpreter alone (docs/speed.md, branch speed-h).
   setFlagsFromString('--sparkplug');
 }
