@@ -175,6 +175,30 @@ const noBigintTable = sourcePatch('no-bigint-table', /[\\/]@ethereumjs[\\/]util[
   ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
   ['return BIGINT_CACHE[bytes[0]];', 'return BigInt(bytes[0]);'],
   ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return BigInt(bytes[0] * 256 + bytes[1]);'],
+  // A word (32 bytes: every MLOAD, CALLDATALOAD, storage value) read as four 64-bit numbers, not through
+  // its hex text built two digits at a time: the same number.
+  [
+    '    const hex = bytesToHex(bytes);\n    if (hex === \'0x\') {\n',
+    '    if (bytes.length === 32) {\n        const words = new DataView(bytes.buffer, bytes.byteOffset, 32);\n        return (words.getBigUint64(0) << BIGINT_192) | (words.getBigUint64(8) << BIGINT_128) | (words.getBigUint64(16) << BIGINT_64) | words.getBigUint64(24);\n    }\n    const hex = bytesToHex(bytes);\n    if (hex === \'0x\') {\n',
+  ],
+  ['export const bytesToBigInt = (bytes, littleEndian = false) => {\n', 'const BIGINT_64 = BigInt(64), BIGINT_128 = BigInt(128), BIGINT_192 = BigInt(192);\nexport const bytesToBigInt = (bytes, littleEndian = false) => {\n'],
+  // The same file pads bytes (every MSTORE's word, every address from the stack) by spreading both
+  // arrays into a list of numbers: a copy into a new zeroed array of the length is the same bytes.
+  [
+    '        return right\n            ? new Uint8Array([...msg, ...new Uint8Array(length - msg.length)])\n            : new Uint8Array([...new Uint8Array(length - msg.length), ...msg]);\n',
+    '        const padded = new Uint8Array(length);\n        padded.set(msg, right ? 0 : length - msg.length);\n        return padded;\n',
+  ],
+]);
+
+/**
+ * An address's text (`toString`, its bytes as lower-case hex) keys every map of the state and the
+ * journal, and is asked for several times per account read, write and message. It is made once per
+ * address (in a private field: copies, spreads and JSON of an address are unchanged): nothing in
+ * EthereumJS or txray writes into an address's bytes after making it.
+ */
+const addressText = sourcePatch('address-text', /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]address\.js$/, [
+  ['export class Address {\n', 'export class Address {\n    #text;\n'],
+  ['    toString() {\n        return bytesToHex(this.bytes);\n    }\n', '    toString() {\n        return (this.#text ??= bytesToHex(this.bytes));\n    }\n'],
 ]);
 
 /**
@@ -186,15 +210,51 @@ const knownSha256 = sourcePatch('known-sha256', /[\\/]@ethereumjs[\\/]util[\\/]d
 ]);
 
 /**
+ * The dynamic gas of the opcodes that only price memory, a size or an exponent (EXP, KECCAK256,
+ * CALLDATACOPY, CODECOPY, RETURNDATACOPY, MLOAD, MSTORE, MSTORE8, MCOPY, LOG0 to LOG4, RETURN, REVERT)
+ * is computed without waiting on anything, by functions EthereumJS declares async: each costs a
+ * promise and a turn of the microtask queue (MLOAD and MSTORE among a contract's commonest steps). They
+ * are made plain functions, named in `syncGasHandlers` for the interpreter's plain steps (plain-steps);
+ * the async step awaits their value as before (an await of a value, a throw caught where a rejection was).
+ */
+const SYNC_GAS = ['0x0a', '0x20', '0x37', '0x39', '0x3e', '0x51', '0x52', '0x53', '0x5e', '0xa0', '0xf3', '0xfd'];
+const syncGas = sourcePatch('sync-gas', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]opcodes[\\/]gas\.js$/, [
+  ...SYNC_GAS.map((op) => [`        ${op},\n        async function (runState, gas, common) {\n`, `        ${op},\n        function (runState, gas, common) {\n`]),
+  [
+    '    dynamicGasHandlers.set(i, logDynamicFunc);\n}\n',
+    `    dynamicGasHandlers.set(i, logDynamicFunc);\n}\nexport const syncGasHandlers = new Set([${SYNC_GAS.join(', ')}].map((op) => dynamicGasHandlers.get(op)));\n`,
+  ],
+]);
+
+/**
+ * STOP and RETURN end a frame by throwing (EthereumJS's STOP error, caught by the interpreter's loop,
+ * which reverts the access witness and leaves the loop as for no error): a throw through four calls at
+ * the end of every frame. In a plain step (plain-steps) they say so instead, and the loop does the same.
+ */
+const plainHalts = sourcePatch('plain-halts', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]opcodes[\\/]functions\.js$/, [
+  [
+    '        0x00,\n        function () {\n            trap(EVMError.errorMessages.STOP);\n',
+    '        0x00,\n        function (runState) {\n            if (runState.interpreter._plainStep === true) {\n                runState.interpreter._halted = true;\n                return;\n            }\n            trap(EVMError.errorMessages.STOP);\n',
+  ],
+  [
+    '            runState.interpreter.finish(returnData);\n        },\n    ],\n    // 0xfd: REVERT\n',
+    '            if (runState.interpreter._plainStep === true) {\n                runState.interpreter._result.returnValue = returnData;\n                runState.interpreter._halted = true;\n                return;\n            }\n            runState.interpreter.finish(returnData);\n        },\n    ],\n    // 0xfd: REVERT\n',
+  ],
+]);
+
+/**
  * EthereumJS's interpreter runs every opcode as an async step: a promise and a turn of the microtask
  * queue each, the `step` listeners counted, two EIPs looked up in a list, the handler's arguments put
- * in a new array. Most opcodes (PUSH, DUP, SWAP, arithmetic, JUMP, JUMPDEST…) have a fixed gas cost
- * and a handler that does not wait: where the run has no step listener, no debug output, no profiler
- * and neither EIP-6800 nor EIP-7864 (code chunks charged), those run as a plain call doing what the
- * async step does for them (the gas charged, the counter moved on, the handler, the access witness
- * committed). Every other opcode, and every opcode of a run that has any of those, takes the async step.
+ * in a new array. Where the run has no step listener, no debug output, no profiler and neither EIP-6800
+ * nor EIP-7864 (code chunks charged), an opcode whose gas is fixed or priced by a plain function
+ * (sync-gas) runs as a plain step doing what the async step does for it, in its order: the gas priced
+ * and charged, the counter moved on, the handler, awaited only where EthereumJS declares it async (most
+ * of those, ADDRESS, CALLER, CALLDATALOAD…, wait on nothing and return nothing), the access witness
+ * committed. Every other opcode (CALL, SLOAD…, an invalid one), and every opcode of a run that has any
+ * of those, takes the async step.
  */
 const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]interpreter\.js$/, [
+  ['import { trap } from "./opcodes/index.js";\n', 'import { trap } from "./opcodes/index.js";\nimport { syncGasHandlers } from "./opcodes/gas.js";\n'],
   [
     '        // Iterate through the given ops until something breaks or we hit STOP\n',
     "        const plainSteps = this.profilerOpts?.enabled !== true && !this._evm.DEBUG && this._evm.events.listenerCount('step') === 0 && !this.common.isActivatedEIP(6800) && !this.common.isActivatedEIP(7864);\n        // Iterate through the given ops until something breaks or we hit STOP\n",
@@ -202,17 +262,27 @@ const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist
   [
     '                await this.runStep(opCodeObj);\n',
     '                const entry = plainSteps ? (opCodeObj ?? this.lookupOpInfo(opCode)) : undefined;\n' +
-      '                if (entry !== undefined && !entry.opcodeInfo.dynamicGas && !entry.opcodeInfo.isAsync && !entry.opcodeInfo.isInvalid) this.runPlainStep(entry);\n' +
+      '                if (entry !== undefined && !entry.opcodeInfo.isInvalid && (!entry.opcodeInfo.dynamicGas || syncGasHandlers.has(entry.gasHandler))) {\n' +
+      '                    this._plainStep = true;\n' +
+      '                    const done = this.runPlainStep(entry);\n' +
+      '                    this._plainStep = false;\n' +
+      '                    if (this._halted === true) {\n' +
+      '                        this._runState.env.accessWitness?.revert();\n' +
+      '                        break;\n' +
+      '                    }\n' +
+      '                    if (entry.opcodeInfo.isAsync) await done;\n' +
+      '                    this._runState.env.accessWitness?.commit();\n' +
+      '                }\n' +
       '                else await this.runStep(opCodeObj);\n',
   ],
   [
     '    async runStep(opcodeObj) {\n',
     '    runPlainStep(opEntry) {\n' +
-      '        this.useGas(opEntry.opcodeInfo.feeBigInt, opEntry.opcodeInfo);\n' +
+      '        const info = opEntry.opcodeInfo;\n' +
+      '        this.useGas(info.dynamicGas ? opEntry.gasHandler(this._runState, info.feeBigInt, this.common) : info.feeBigInt, info);\n' +
       '        this._runState.programCounter++;\n' +
       '        consumeEip7928PostTargetCallOog(this._runState);\n' +
-      '        opEntry.opHandler.call(null, this._runState, this.common);\n' +
-      '        this._runState.env.accessWitness?.commit();\n' +
+      '        return opEntry.opHandler.call(null, this._runState, this.common);\n' +
       '    }\n' +
       '    async runStep(opcodeObj) {\n',
   ],
@@ -227,6 +297,19 @@ const plainSteps = sourcePatch('plain-steps', /[\\/]@ethereumjs[\\/]evm[\\/]dist
 const shallowParams = sourcePatch('shallow-params', /[\\/]@ethereumjs[\\/]common[\\/]dist[\\/]esm[\\/]common\.js$/, [
   ['this._params[eip] = JSON.parse(JSON.stringify(paramsConfig)); // copy', 'this._params[eip] = { ...paramsConfig }; // copy'],
   ['this._params[eip] = JSON.parse(JSON.stringify({ ...this._params[eip], ...params[eip] })); // copy', 'this._params[eip] = { ...this._params[eip], ...params[eip] }; // copy'],
+]);
+
+/**
+ * Every message's result carries `runState`: a new object spread from the interpreter's run state, its
+ * result and its environment (~45 properties), made at the end of every frame and read by nothing in
+ * EthereumJS (txray's recorder reads it where it records where frames stopped). It is made when first
+ * read, from the same three objects, which nothing changes after the frame ends; a write replaces it.
+ */
+const lazyRunState = sourcePatch('lazy-run-state', /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/, [
+  [
+    '        message.accessWitness?.commit();\n        return {\n            ...result,\n            runState: {\n                ...interpreterRes.runState,\n                ...result,\n                ...interpreter._env,\n            },\n',
+    '        message.accessWitness?.commit();\n        let madeRunState;\n        return {\n            ...result,\n            get runState() {\n                return (madeRunState ??= { ...interpreterRes.runState, ...result, ...interpreter._env });\n            },\n            set runState(value) {\n                madeRunState = value;\n            },\n',
+  ],
 ]);
 
 /**
@@ -336,7 +419,7 @@ const { outputFiles: [evm], metafile: evmMetafile } = await build({
   entryPoints: ['src/evm/evmEngine.ts'],
   outfile: fileURLToPath(new URL('../dist/evm.cjs', import.meta.url)),
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, plainSteps, shallowParams],
+  plugins: [...standIns, oneNoble, noProbe, noBigintTable, knownSha256, lazyHeader, noDebug, syncGas, plainHalts, plainSteps, shallowParams, lazyRunState, addressText],
 });
 // V8 checks a code cache against the source's length only, so the bundle names its build (a digest of
 // its text) on its first line and the cache file repeats it: a cache from another build is never used.

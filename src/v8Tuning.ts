@@ -29,3 +29,38 @@ export function tuneForEvm(): void {
   if (!V8_11) return;
   setFlagsFromString('--semi-space-growth-factor=2');
 }
+
+/**
+ * Whether no code cache is made in this process after it reads its own: true in txray's own process
+ * (cli/run.ts says so), false in the build's warm-up, which runs main in-process and makes the caches
+ * after its runs, under V8's default flags.
+ */
+let noCacheMade = false;
+
+/** cli/run.ts, txray's own process: nothing in it makes a code cache (see tuneAfterEvmLoad). */
+export function makesNoCodeCache(): void {
+  noCacheMade = true;
+}
+
+/**
+ * Once the EVM's file is compiled from its cache, for the rest of the process (these flags change V8's
+ * flag hash, which every code cache is checked and made under: set only where no cache is made after):
+ * - No incremental marking. A local run keeps each frame's objects while deeper frames run, and the
+ *   young generation moves them to the old one; nearing its limit there started V8's incremental
+ *   marking, whose marking and the Mark-Compact it ends with ran while the run was modelled and
+ *   rendered, to free garbage a process this short never needs back. V8 still collects the old
+ *   generation, in one pause, where it reaches its limit (a long replay, many hashes).
+ * - Optimising compilation later: a function is compiled by TurboFan after running ~15 times as much
+ *   bytecode as V8's default asks (its interrupt budget). An EVM run makes many functions (opcodes, the
+ *   interpreter, the state) hot enough for the default early on, and their compilation, on a second
+ *   thread with its share on this one, cost a short run more processor than it got back; a long run
+ *   (a replayed block, a large trace) is compiled a little later.
+ */
+export function tuneAfterEvmLoad(): void {
+  if (!V8_11 || !noCacheMade) return;
+  setFlagsFromString('--no-incremental-marking');
+  setFlagsFromString('--interrupt-budget=1000000');
+  // Sparkplug's baseline code whatever the process started with: an EVM run's hot functions run their
+  // steps faster in it than in V8's interpreter alone (docs/speed.md, branch speed-h).
+  setFlagsFromString('--sparkplug');
+}

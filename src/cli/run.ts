@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import { readUpTo } from '../rpc/readBody.js';
-import { tuneForText } from '../v8Tuning.js';
+import { makesNoCodeCache, tuneForText } from '../v8Tuning.js';
 import { main } from './main.js';
 
 export { main } from './main.js';
@@ -34,6 +34,7 @@ export async function run(boot: Boot): Promise<void> {
   // Decided here from the raw argv (as main's own early --json check), not in main: the build's warm-up
   // runs main in-process and must make its code cache under V8's default flags.
   if (!argv.includes('--json')) tuneForText();
+  makesNoCodeCache();
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,

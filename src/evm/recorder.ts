@@ -278,14 +278,10 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   let current: Recording | null = null;
   let steps: StepRecorder | null = null;
   hookOpcodes(vm, () => current, config);
-  const onBefore = (m: Message, done?: () => void): void => {
-    current?.begin(m);
-    done?.();
-  };
-  const onAfter = (r: MessageEnd, done?: () => void): void => {
-    current?.end(r);
-    done?.();
-  };
+  // One parameter each: EthereumJS calls a listener of two with a callback to wait for, behind a
+  // promise and a turn of the microtask queue at every frame's start and end; these have nothing to wait for.
+  const onBefore = (m: Message): void => current?.begin(m);
+  const onAfter = (r: MessageEnd): void => current?.end(r);
   const onStep = (e: StepEvent): void => steps?.add(e);
   const events = vm.evm.events!;
   return {

@@ -5,9 +5,10 @@
  * refuses trace_* and debug_*, with latency) is re-executed in auto mode; a transaction that depends on
  * an earlier one in its block is replayed after it; a node without the parent block's state warns once.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { call, crowdedBlock, DEV, dependentRevert, inOneBlock, receipt, send, writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
@@ -467,5 +468,27 @@ describe('where it must not run', () => {
     } finally {
       await op.stop();
     }
+  });
+});
+
+describe('the EVM\'s code cache', () => {
+  test('a local run compiles the EVM from its cache, and so do two in one process (V8\'s settings taken after it loads leave the caches the build made under V8\'s defaults)', async () => {
+    // Preloaded into the bin's process (a Node option, not a V8 flag): says at exit what became of the EVM part's cache.
+    const preload = join(project, 'evm-cache.cjs');
+    writeFileSync(preload, `process.on('exit', () => process.stderr.write('evm cache: ' + require(${JSON.stringify(fileURLToPath(new URL('../../bin/loadBundle.cjs', import.meta.url)))}).parts.get('evm')?.cache + '\\n'));\n`);
+    const one = await runTxray([hashes['recursion']!, '-r', anvil.url, '--tracer', 'local', '--debug'], { NODE_OPTIONS: `--require ${preload}` }, undefined, project);
+    expect(one.code).toBe(0);
+    expect(one.stderr).toContain('code cache used');
+    expect(one.stderr).toContain('evm cache: used');
+    const two = await runTxray([hashes['recursion']!, hashes['showcase']!, '-r', anvil.url, '--tracer', 'local', '--json'], { NODE_OPTIONS: `--require ${preload}` }, undefined, project);
+    expect(two.stderr).toContain('evm cache: used');
+    // The second ran after those settings: the same answer as on its own.
+    const alone = await json([hashes['showcase']!, '-r', anvil.url, '--tracer', 'local', '--json']);
+    // One JSON document a line, one per hash.
+    const lines = two.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    const second = JSON.parse(lines[1]!) as Record<string, unknown>;
+    expect(second.traceSource).toBe('local');
+    expect(second.calls).toEqual(alone.calls);
   });
 });
