@@ -8,28 +8,32 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const v8 = require('node:v8');
+// Node's own modules come with code caches made under V8's default flags: one loaded after the flags
+// below change is compiled from source instead. Those every lookup loads (undici's, through node:net
+// and its streams) are loaded first.
+for (const m of ['node:net', 'node:url', 'node:diagnostics_channel', 'node:async_hooks', 'node:querystring', 'node:util', 'node:os']) require(m);
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
-// compiler (Liftoff), then again, optimised, in background threads that the process waits for at exit:
-// for a CLI that makes a few requests that second compilation is all cost (measured in docs/speed.md).
-// Set before anything is compiled: V8 only accepts a code cache made under the same flags, and the
-// warm-up loads the bundle through this file too.
-// Only on Node 20 and 22, whose V8s know these flags (measured on 20): V8 prints an error for a flag it
-// does not know.
-// Sparkplug, V8's baseline compiler, compiles a function's bytecode to machine code on the main thread
-// once it has run a while: in a run as short as most of txray's, that compilation costs the main thread
-// more than the baseline code gives back (docs/speed.md has the rows; TurboFan, on its own threads, is
-// left as it is).
-if (/^v2[02]\./.test(process.version)) {
+// V8 flags, set before anything of txray's is compiled: V8 only accepts a code cache made under the same
+// flags, and the build's warm-up loads the bundle through this file too. Only on the Node versions
+// where each was measured, as V8 prints an error for a flag it does not know:
+// - undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
+//   compiler (Liftoff), then again, optimised, in background threads that the process waits for at
+//   exit: for a CLI that makes a few requests that second compilation is all cost (Node 20 and 22).
+// - Sparkplug, V8's baseline compiler, compiles a function's bytecode to machine code on the main
+//   thread once it has run a while: in a run as short as most of txray's, that compilation costs the
+//   main thread more than the baseline code gives back; src/v8Tuning.ts turns it back on for the EVM's
+//   runs (Node 20).
+// - V8 checks a code cache's version, flags and source length, but its integrity only when asked:
+//   without --verify-snapshot-checksum a damaged cache crashes the process inside the deserialiser.
+//   With it V8 writes a checksum into each cache it makes and refuses one whose bytes do not match it;
+//   elsewhere the CRC-32 in the cache's first line is checked here (Node 20 and 22).
+const V8_CHECKS = /^v2[02]\./.test(process.version);
+if (V8_CHECKS) {
   v8.setFlagsFromString('--no-wasm-tier-up');
   v8.setFlagsFromString('--no-wasm-dynamic-tiering');
-  v8.setFlagsFromString('--no-sparkplug');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
 }
-// V8 checks a code cache's version, flags and source length, but its integrity only when asked: without
-// this flag a damaged cache crashes the process inside the deserialiser. With it V8 writes a checksum
-// into each cache it makes and refuses one whose bytes do not match it (in C++, at a fraction of the
-// cost of loading node:zlib to check one here).
-v8.setFlagsFromString('--verify-snapshot-checksum');
+if (/^v20\./.test(process.version)) v8.setFlagsFromString('--no-sparkplug');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'txray.cjs');
@@ -45,11 +49,12 @@ function buildIdOf(source) {
 const RUNTIME = `${process.version}/${process.arch}`;
 
 /**
- * The cache file: a first line `<build id> <length of the rest> <runtime>` and V8's data. A file cut
- * short is told here ('damaged'); V8 refuses data whose checksum does not match ('rejected', see
- * --verify-snapshot-checksum above). A cache made by
- * another Node (an installed package run by a Node other than the one that packed it) is not handed to
- * V8 at all: 'rejected', as V8 itself says of a cache made under other V8 flags.
+ * The cache file: a first line `<build id> <length of the rest> <CRC-32 of the rest> <runtime>` and V8's
+ * data. A file cut short is told here ('damaged'); bytes that changed are refused by V8 where it checks
+ * them ('rejected', see --verify-snapshot-checksum above), told here by the CRC-32 elsewhere
+ * ('damaged'). A cache made by another Node (an installed package run by a Node other than the one that
+ * packed it) is not handed to V8 at all: 'rejected', as V8 itself says of a cache made under other V8
+ * flags.
  */
 function readCache(file, buildId) {
   if (buildId === null) return { cachedData: undefined, state: 'absent' };
@@ -64,19 +69,20 @@ function readCache(file, buildId) {
   if (header[0] !== buildId) return { cachedData: undefined, state: 'absent' }; // another build's cache
   const data = bytes.subarray(newline + 1);
   if (header[1] !== String(data.length)) return { cachedData: undefined, state: 'damaged' };
-  if (header[2] !== RUNTIME) return { cachedData: undefined, state: 'rejected' };
+  if (header[3] !== RUNTIME) return { cachedData: undefined, state: 'rejected' };
+  if (!V8_CHECKS && header[2] !== String(require('node:zlib').crc32(data))) return { cachedData: undefined, state: 'damaged' };
   return { cachedData: data, state: 'found' };
 }
 
 /** The header line of a cache file for `data` made from the build `buildId` by this Node. */
 function cacheHeader(buildId, data) {
-  return `${buildId} ${data.length} ${RUNTIME}\n`;
+  return `${buildId} ${data.length} ${require('node:zlib').crc32(data)} ${RUNTIME}\n`;
 }
 
 /**
  * Compile and run one bundled file as a CommonJS module, from its code cache where one fits. Returns its
  * exports, the compiled script (the warm-up serialises it), its build id, and what became of the cache:
- * 'used', 'rejected' (made by another Node, or refused by V8: other flags), 'damaged' (bad checksum),
+ * 'used', 'rejected' (made by another Node, or refused by V8: other flags), 'damaged' (cut short, or a bad CRC-32 where V8 does not check),
  * 'absent', or 'off' (options.cache false).
  */
 function compile(file, cacheFile, options) {

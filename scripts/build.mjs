@@ -301,7 +301,7 @@ const shallowParams = sourcePatch('shallow-params', /[\\/]@ethereumjs[\\/]common
 
 /**
  * Every message's result carries `runState`: a new object spread from the interpreter's run state, its
- * result and its environment (~45 properties), made at the end of every frame and read by nothing in
+ * result and its environment (every property of the three), made at the end of every frame and read by nothing in
  * EthereumJS (txray's recorder reads it where it records where frames stopped). It is made when first
  * read, from the same three objects, which nothing changes after the frame ends; a write replaces it.
  */

@@ -43,14 +43,15 @@ export function makesNoCodeCache(): void {
 }
 
 /**
- * Once the EVM's file is compiled from its cache, for the rest of the process (these flags change V8's
- * flag hash, which every code cache is checked and made under: set only where no cache is made after):
+ * Once the EVM's file is compiled (from its cache or from source), for the rest of the process (these
+ * flags change V8's flag hash, which every code cache is checked and made under: set only where no
+ * cache is made after):
  * - No incremental marking. A local run keeps each frame's objects while deeper frames run, and the
  *   young generation moves them to the old one; nearing its limit there started V8's incremental
  *   marking, whose marking and the Mark-Compact it ends with ran while the run was modelled and
  *   rendered, to free garbage a process this short never needs back. V8 still collects the old
  *   generation, in one pause, where it reaches its limit (a long replay, many hashes).
- * - Optimising compilation later: a function is compiled by TurboFan after running ~15 times as much
+ * - Optimising compilation later: a function is compiled by TurboFan after running many times as much
  *   bytecode as V8's default asks (its interrupt budget). An EVM run makes many functions (opcodes, the
  *   interpreter, the state) hot enough for the default early on, and their compilation, on a second
  *   thread with its share on this one, cost a short run more processor than it got back; a long run

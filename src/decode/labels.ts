@@ -52,13 +52,13 @@ export function checksumsOf(model: InspectModel, transfers: readonly Transfer[])
 export function withSystemLabels(model: TxHead, given: ReadonlyMap<string, string>, index: AbiIndex): Map<string, string> {
   const labels = new Map(given);
   for (const [address, name] of Object.entries(systemLabels(familyOfModel(model)))) if (!labels.has(address)) labels.set(address, name);
-  const chain = bookChain(model);
-  return chain === null ? labels : new BookLabels(labels, index.addressBook(chain));
+  const book = bookOf(model, index);
+  return book === undefined ? labels : new BookLabels(labels, book);
 }
 
 /**
  * Labels that read through to the address book where they have no name of their own, instead of a copy
- * of the book's names (mainnet's are about a thousand) in every run's labels. Read them with get and has:
+ * of all the book's names in every run's labels. Read them with get and has:
  * their size and iteration are their own entries only, and a copy is made with copyLabels.
  */
 class BookLabels extends Map<string, string> {
@@ -89,8 +89,7 @@ export function copyLabels(labels: ReadonlyMap<string, string>): Map<string, str
  */
 export function bookKeys(model: InspectModel, index: AbiIndex): Map<string, string> {
   const keys = new Map<string, string>();
-  const chain = bookChain(model);
-  const book = chain === null ? undefined : index.addressBook(chain);
+  const book = bookOf(model, index);
   for (const l of model.receipt?.logs ?? []) {
     const address = l.address.toLowerCase();
     // The built-in names' keys hold wherever those names do (every chain), as the book's on its chain.
@@ -111,13 +110,18 @@ export function bookChain(model: TxHead): number | null {
   return familyOfModel(model) === null ? 1 : null;
 }
 
+/** The address book's part that applies to the model (see bookChain), if any. */
+function bookOf(model: TxHead, index: AbiIndex): ReturnType<AbiIndex['addressBook']> | undefined {
+  const chain = bookChain(model);
+  return chain === null ? undefined : index.addressBook(chain);
+}
+
 /** The chain family the answers show, or (--state) the fee rules the diff showed. */
 const familyOfModel = (model: TxHead): FeeRules | null => familyOf(model.tx, model.receipt) ?? (model.state?.fee?.rules === 'op-stack' ? 'op-stack' : null);
 
 /** A token's symbol and decimals from the address book, where it applies and knows both. */
 export function bookToken(model: TxHead, index: AbiIndex, token: string): { symbol: string; decimals: number } | null {
-  const chain = bookChain(model);
-  const e = chain === null ? undefined : index.addressBook(chain).get(token.toLowerCase());
+  const e = bookOf(model, index)?.get(token.toLowerCase());
   return e?.symbol != null && e.decimals !== null ? { symbol: e.symbol, decimals: e.decimals } : null;
 }
 
