@@ -15,7 +15,7 @@ for (const m of ['node:net', 'node:url', 'node:diagnostics_channel', 'node:async
 
 // V8 flags, set before anything of txray's is compiled: V8 only accepts a code cache made under the same
 // flags, and the build's warm-up loads the bundle through this file too. Only on the Node versions
-// where each was measured, as V8 prints an error for a flag it does not know:
+// where each was measured or is known, as V8 prints an error for a flag it does not know:
 // - undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
 //   compiler (Liftoff), then again, optimised, in background threads that the process waits for at
 //   exit: for a CLI that makes a few requests that second compilation is all cost (Node 20 and 22).
@@ -25,8 +25,8 @@ for (const m of ['node:net', 'node:url', 'node:diagnostics_channel', 'node:async
 //   runs (Node 20).
 // - V8 checks a code cache's version, flags and source length, but its integrity only when asked:
 //   without --verify-snapshot-checksum a damaged cache crashes the process inside the deserialiser.
-//   With it V8 writes a checksum into each cache it makes and refuses one whose bytes do not match it;
-//   elsewhere the CRC-32 in the cache's first line is checked here (Node 20 and 22).
+//   With it V8 writes a checksum into each cache it makes and refuses one whose bytes do not match it
+//   (Node 20 and 22; on other versions the CRC-32 in the cache's first line is checked here instead).
 const V8_CHECKS = /^v2[02]\./.test(process.version);
 if (V8_CHECKS) {
   v8.setFlagsFromString('--no-wasm-tier-up');
@@ -82,8 +82,8 @@ function cacheHeader(buildId, data) {
 /**
  * Compile and run one bundled file as a CommonJS module, from its code cache where one fits. Returns its
  * exports, the compiled script (the warm-up serialises it), its build id, and what became of the cache:
- * 'used', 'rejected' (made by another Node, or refused by V8: other flags), 'damaged' (cut short, or a bad CRC-32 where V8 does not check),
- * 'absent', or 'off' (options.cache false).
+ * 'used', 'rejected' (made by another Node, or refused by V8: other flags or changed bytes), 'damaged'
+ * (cut short, or a bad CRC-32 where V8 does not check), 'absent', or 'off' (options.cache false).
  */
 function compile(file, cacheFile, options) {
   // The build writes both files in ASCII (scripts/build.mjs checks): read as Latin-1, a plain copy of
