@@ -1,5 +1,4 @@
-/** Entry point of the bundle: wires the real process to main and sets the exit code, and ends the
- * process once its output is out. */
+/** Entry point of the bundle: wires the real process to main and sets the exit code (never process.exit). */
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import { readUpTo } from '../rpc/readBody.js';
@@ -54,9 +53,4 @@ export async function run(boot: Boot): Promise<void> {
     },
   });
   process.exitCode = interrupt.signal.aborted ? 130 : code;
-  // Once everything written has been handed to the system, the process ends here instead of when its
-  // event loop runs dry: a run that built a large heap would otherwise first finish the garbage
-  // collection V8 had begun and close its sockets' handles, for no one. Output still queued in a
-  // stream (a pipe on a system where pipes are asynchronous) is left to drain.
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
 }
