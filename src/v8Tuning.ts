@@ -1,8 +1,9 @@
 /**
  * V8's heap settings for the two kinds of work a run does, set while running (the bin cannot pass
  * Node flags). Only on V8 11 (Node 20), where they were measured: V8 prints an error line for a flag
- * it does not know. The code caches are made under V8's defaults and V8 refuses a cache made under
- * other flags, so every setting here has its default restored before the EVM's file is compiled.
+ * it does not know. The code caches are made under the flags every run starts with (V8's defaults and
+ * those bin/loadBundle.cjs sets) and V8 refuses a cache made under other flags, so every setting here
+ * is restored to those before the EVM's file is compiled, or made only after it (tuneAfterEvmLoad).
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -23,7 +24,8 @@ export function tuneForText(): void {
 
 /**
  * Local re-execution: an EVM run's garbage is short-lived, so the young generation may grow (fewer
- * scavenges), and its code cache needs V8's default flags. Called before the EVM's file is compiled.
+ * scavenges), and its code cache needs the flags the run started with. Called before the EVM's file is
+ * compiled.
  */
 export function tuneForEvm(): void {
   if (!V8_11) return;
@@ -33,7 +35,7 @@ export function tuneForEvm(): void {
 /**
  * Whether no code cache is made in this process after it reads its own: true in txray's own process
  * (cli/run.ts says so), false in the build's warm-up, which runs main in-process and makes the caches
- * after its runs, under V8's default flags.
+ * after its runs, under the flags every run starts with.
  */
 let noCacheMade = false;
 
