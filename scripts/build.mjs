@@ -135,6 +135,20 @@ const oneNoble = {
 };
 
 /**
+ * viem's and ox's keccak256 (the main bundle's: EIP-55 checksums of every address shown, selectors of
+ * ABIs read from files) is src/hash/wasmKeccak.ts's too: a lookup hashes a few dozen addresses before V8
+ * has optimised anything, and @noble/hashes' keccak runs them in the interpreter (~1 ms of a 14-call
+ * lookup). Both import nothing else of @noble/hashes/sha3 (esbuild would fail the build on a name that
+ * module does not export); test/unit/wasmKeccak.test.ts checks the hashes against @noble/hashes.
+ */
+const wasmKeccakForViem = {
+  name: 'wasm-keccak-for-viem',
+  setup(b) {
+    b.onResolve({ filter: /^@noble\/hashes\/sha3(\.js)?$/ }, (args) => (/[\\/]node_modules[\\/](viem|ox)[\\/]/.test(args.importer) ? { path: WASM_KECCAK } : undefined));
+  },
+};
+
+/**
  * An esbuild plugin that edits the files matching `filter` as they load: each [from, to] replaces one
  * text that must be there, or every match of a global RegExp, of which there must be one (a package
  * that changed fails the build, so its edit is looked at again).
@@ -411,7 +425,7 @@ const { outputFiles: [bundle], metafile } = await build({
   define: { __TXRAY_VERSION__: JSON.stringify(pkg.version), __TXRAY_REPORT__: JSON.stringify(report) },
   // The stages' timings (--debug) and undici read performance.now(): the same clock, without perf_hooks.
   inject: [fileURLToPath(new URL('./lib/performance-shim.mjs', import.meta.url))],
-  plugins: [...standIns, llhttpFiles, part('evm', 'evmEngine')],
+  plugins: [...standIns, llhttpFiles, wasmKeccakForViem, part('evm', 'evmEngine')],
 });
 // The EVM's file (see part), which few runs read.
 const { outputFiles: [evm], metafile: evmMetafile } = await build({
