@@ -15,6 +15,7 @@ import type { Hex } from '../raw/types.js';
 import type { StorageLayout } from './nameStorage.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import { WELL_KNOWN } from './wellKnown.js';
+import { AddressBook } from './addressBook.js';
 import type { NameSource } from '../model/types.js';
 
 export interface Candidate<T> {
@@ -100,7 +101,7 @@ export class AbiIndex {
   private readonly own = new Layer();
   /** Shard texts by file, each with a leading newline so every line starts with "\n<key> ". */
   private readonly shards: Map<string, string>;
-  private readonly books: Map<number, ReadonlyMap<string, BookEntry>>;
+  private readonly books: Map<number, AddressBook>;
   private readonly dbPath: string | null;
   /** Once an overlay reads this index, adding to it would change what every overlay decodes. */
   private sealed = false;
@@ -247,21 +248,20 @@ export class AbiIndex {
   /**
    * Contracts' and tokens' names (and tokens' symbols and decimals) on one chain, from the shipped
    * address book (addresses/<chain id>.json beside the database, from published packages' lists; one
-   * small file read per chain, when first needed); empty without it.
+   * small file read per chain, when first needed, its entries looked up as asked); empty without it.
    */
-  addressBook(chainId = 1): ReadonlyMap<string, BookEntry> {
+  addressBook(chainId = 1): AddressBook {
     let book = this.books.get(chainId);
     if (book !== undefined) return book;
-    const entries = new Map<string, BookEntry>();
+    let text = '';
     if (this.dbDir !== null && Number.isSafeInteger(chainId) && chainId >= 0) {
       try {
-        const rows = JSON.parse(readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8')) as Array<[string, string, string | null, number | null, string | null]>;
-        for (const [address, name, symbol, decimals, key] of rows) entries.set(address, { name, symbol, decimals, key: key ?? null });
+        text = readFileSync(new URL(`addresses/${chainId}.json`, this.dbDir), 'utf8');
       } catch {
         /* no file for this chain, or not built: no names from it */
       }
     }
-    this.books.set(chainId, (book = entries));
+    this.books.set(chainId, (book = new AddressBook(text)));
     return book;
   }
 
@@ -343,15 +343,6 @@ export class AbiIndex {
 }
 
 type Kind = 'function' | 'error' | 'event';
-/** An address book entry: a contract's or token's name, and a token's symbol and decimals where known. */
-export interface BookEntry {
-  readonly name: string;
-  readonly symbol: string | null;
-  readonly decimals: number | null;
-  /** Which protocol's contract it is ("aave-v3-pool", "lido", "bridge:Base"), where the book's source says. */
-  readonly key: string | null;
-}
-
 /** [kind, key (selector or "topic0:indexed"), contract, ABI item]: one row of builtin.json. */
 export type BuiltinRow = [Kind, string, string, AbiFunction | AbiError | AbiEvent];
 

@@ -4,6 +4,7 @@ import type { InspectModel, Transfer } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { isAddress } from '../raw/hex.js';
 import type { AbiIndex } from './abiIndex.js';
+import type { AddressBook } from './addressBook.js';
 import { checksumAddress } from './keccak.js';
 import { BUILTIN_KEYS } from './wellKnown.js';
 
@@ -64,7 +65,7 @@ export function withSystemLabels(model: TxHead, given: ReadonlyMap<string, strin
 class BookLabels extends Map<string, string> {
   constructor(
     own: Iterable<readonly [string, string]>,
-    readonly book: ReadonlyMap<string, { readonly name: string }>,
+    readonly book: Pick<AddressBook, 'get' | 'has'>,
   ) {
     super(own);
   }

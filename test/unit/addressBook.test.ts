@@ -1,0 +1,60 @@
+/** The address book looked up in its file's text, row by row, against the whole file parsed. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { AddressBook } from '../../src/decode/addressBook.js';
+
+const DIR = new URL('../../dist/sigdb/addresses/', import.meta.url);
+
+describe('AddressBook', () => {
+  test("every shipped chain's every row is found by its address, as the whole file parsed says", () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const text = readFileSync(new URL(file, DIR), 'utf8');
+      const rows = JSON.parse(text) as Array<[string, string, string | null, number | null, string | null]>;
+      const book = new AddressBook(text);
+      expect([...book].length).toBe(rows.length);
+      for (const [address, name, symbol, decimals, key] of rows) expect(book.get(address)).toEqual({ name, symbol, decimals, key: key ?? null });
+    }
+  });
+
+  test('an address it does not hold, or not in lower case, is not found', () => {
+    const book = new AddressBook(JSON.stringify([['0x00000000000000000000000000000000000a11ce', 'Alice', null, null, null]]));
+    expect(book.get('0x00000000000000000000000000000000000b0b00')).toBeUndefined();
+    expect(book.has('0x00000000000000000000000000000000000a11ce')).toBe(true);
+    expect(book.get('0x00000000000000000000000000000000000A11CE')).toBeUndefined();
+    expect(book.get('0xa11ce')).toBeUndefined();
+    expect(new AddressBook('').get('0x00000000000000000000000000000000000a11ce')).toBeUndefined();
+    expect([...new AddressBook('')]).toEqual([]);
+  });
+
+  test("a name holding brackets, quotes and another row's opening is read whole and opens no row", () => {
+    const alice = '0x00000000000000000000000000000000000a11ce';
+    const bob = '0x00000000000000000000000000000000000b0b00';
+    const text = JSON.stringify([
+      [alice, `odd ] name \\ ["${bob}",`, 'A]', 6, 'k'],
+      [bob, 'Bob', null, null, null],
+    ]);
+    const book = new AddressBook(text);
+    expect(book.get(alice)).toEqual({ name: `odd ] name \\ ["${bob}",`, symbol: 'A]', decimals: 6, key: 'k' });
+    expect(book.get(bob)).toEqual({ name: 'Bob', symbol: null, decimals: null, key: null });
+  });
+
+  test('a damaged file: rows cut short or of the wrong shape are not found, the rest are', () => {
+    const ok = '0x00000000000000000000000000000000000000a1';
+    const rows = [
+      ['0x00000000000000000000000000000000000000b1', 42, null, null, null],
+      ['0x00000000000000000000000000000000000000b2', '', null, null, null],
+      ['0x00000000000000000000000000000000000000b3', 'Bad decimals', 'X', 1e9, null],
+      ['0x00000000000000000000000000000000000000b4', 'Bad symbol', 7, null, null],
+      [ok, 'Fine', 'F', 18, null],
+    ];
+    const text = `${JSON.stringify(rows)},["0x00000000000000000000000000000000000000c1","cut short`;
+    const book = new AddressBook(text);
+    for (const [address] of rows.slice(0, 4)) expect(book.get(address as string)).toBeUndefined();
+    expect(book.get(ok)).toEqual({ name: 'Fine', symbol: 'F', decimals: 18, key: null });
+    expect(book.get('0x00000000000000000000000000000000000000c1')).toBeUndefined();
+    // The whole file does not parse: iterating finds nothing, looking up still finds the good rows.
+    expect([...book]).toEqual([]);
+  });
+});
