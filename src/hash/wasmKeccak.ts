@@ -43,16 +43,39 @@ function setUp(): WebAssembly.Memory {
 }
 
 export function keccak_256(data: Uint8Array): Uint8Array {
+  room(data.length);
+  bytes.set(data, DATA_AT);
+  return hashOf(data.length).slice();
+}
+
+/**
+ * keccak256 of the characters of `text` from `start` on, each taken as one byte (ASCII or Latin-1
+ * text: an address's hex digits), without a copy in between: a view of the module's memory, valid
+ * until the next hash.
+ */
+export function keccakOfLatin1(text: string, start = 0): Uint8Array {
+  const length = text.length - start;
+  room(length);
+  for (let i = 0; i < length; i++) bytes[DATA_AT + i] = text.charCodeAt(start + i);
+  return hashOf(length);
+}
+
+/** Makes the module's memory hold `length` bytes of data and their padding. */
+function room(length: number): void {
   const m = (memory ??= setUp());
-  const blocks = Math.floor(data.length / RATE) + 1;
-  const end = DATA_AT + blocks * RATE;
+  const end = DATA_AT + (Math.floor(length / RATE) + 1) * RATE;
   if (m.buffer.byteLength < end) m.grow(Math.ceil((end - m.buffer.byteLength) / 65536));
   if (bytes.buffer !== m.buffer) bytes = new Uint8Array(m.buffer);
+}
+
+/** Pads the `length` bytes of data in place and hashes them: the digest, as a view of the module's memory. */
+function hashOf(length: number): Uint8Array {
+  const blocks = Math.floor(length / RATE) + 1;
+  const end = DATA_AT + blocks * RATE;
   // Keccak's padding (0x01 … 0x80, not SHA-3's 0x06): the last block holds the rest of the data.
-  bytes.fill(0, DATA_AT + data.length, end);
-  bytes.set(data, DATA_AT);
-  bytes[DATA_AT + data.length] = 0x01;
+  bytes.fill(0, DATA_AT + length, end);
+  bytes[DATA_AT + length] = 0x01;
   bytes[end - 1] = bytes[end - 1]! | 0x80;
   absorb(blocks);
-  return bytes.slice(0, 32);
+  return bytes.subarray(0, 32);
 }
