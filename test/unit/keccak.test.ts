@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { getAddress, keccak256 as viemKeccak, toHex } from 'viem';
 import { expect, test } from 'vitest';
 import { checksumAddress, keccak256, keccakHex } from '../../src/decode/keccak.js';
+import * as js from '../../src/hash/jsKeccak.js';
+import * as wasm from '../../src/hash/wasmKeccak.js';
 
 test('property: equals viem (noble) keccak256 for any bytes, across block boundaries', () => {
   fc.assert(
@@ -31,4 +33,24 @@ test('property: checksumAddress equals viem getAddress, whatever the input case'
     }),
     { numRuns: 2000 },
   );
+});
+
+test("property: both permutations (Node's WebAssembly one, the report page's JavaScript one) equal viem's, bytes and Latin-1 text", () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 600 }), fc.nat({ max: 5 }), (bytes, start) => {
+      const text = String.fromCharCode(...bytes);
+      const want = viemKeccak(bytes);
+      expect(toHex(wasm.keccak_256(bytes))).toBe(want);
+      expect(toHex(js.keccak_256(bytes))).toBe(want);
+      const tail = viemKeccak(bytes.subarray(Math.min(start, bytes.length)));
+      expect(toHex(wasm.keccakOfLatin1(text, Math.min(start, bytes.length)))).toBe(tail);
+      expect(toHex(js.keccakOfLatin1(text, Math.min(start, bytes.length)))).toBe(tail);
+    }),
+    { numRuns: 1000 },
+  );
+  for (const n of [0, 1, 134, 135, 136, 137, 271, 272, 273]) {
+    const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 31 + 7) & 0xff);
+    expect(toHex(js.keccak_256(bytes))).toBe(viemKeccak(bytes));
+    expect(toHex(js.keccakOfLatin1(String.fromCharCode(...bytes)))).toBe(viemKeccak(bytes));
+  }
 });
