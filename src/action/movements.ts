@@ -117,6 +117,14 @@ export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<strin
   return { movements, wraps, transferred, wrapped };
 }
 
+/**
+ * Whether the transfers and net changes hold every movement of ether. A successful transaction's ether
+ * moved inside its calls is known from its call tree only; without one (--tracer none, a node without
+ * traces where the local run failed, a simulation by eth_call or eth_simulateV1) they hold the
+ * transaction's own value and the known wrapped-native token's legs, and the views say so.
+ */
+export const etherInsideCallsKnown = (m: Pick<InspectModel, 'status' | 'tree'>): boolean => m.status !== 'success' || m.tree !== null;
+
 const assetKey = (m: { asset: string; tokenId?: string }): string => (m.tokenId === undefined ? m.asset : `${m.asset}#${m.tokenId}`);
 
 /** Every holder's net change per asset; changes that net to zero are left out. The actor first, then by address. */

@@ -47,6 +47,15 @@ export function changeText(n: NetChangeFacts, names: NetChangeNames): string {
   return n.decimals !== undefined ? `${sign}${formatUnits(size, n.decimals)} ${token}` : `${sign}${groupDigits(size)} base units of ${token}`;
 }
 
+/**
+ * What the Transfers and Net changes sections say where ether moved inside the calls is not known (no
+ * call tree; --json: etherInsideCallsKnown false), in the text view and the report alike.
+ */
+export const NO_TREE_ETHER = {
+  transfers: 'no call trace: ether moved inside the calls is not known and not listed (only the transaction\'s own value is)',
+  netChanges: 'no call trace: ether moved inside the calls is not known, so the ETH changes below may be incomplete',
+} as const;
+
 /** The section's title ("Net changes (3 addresses)") and one row per holder, in the order given; null when nothing changed. */
 export function describeNetChanges(changes: readonly NetChangeFacts[], actor: string | null | undefined, names: NetChangeNames): { readonly title: string; readonly rows: NetChangeRow[] } | null {
   if (changes.length === 0) return null;

@@ -15,6 +15,7 @@ import { isParityState } from '../raw/parseStateDiff.js';
 import { failureLine, raisedIn } from '../words/failureLine.js';
 import { comparisonJson, type JsonReplay } from './comparisonJson.js';
 import { writeJson } from './writeJson.js';
+import { etherInsideCallsKnown } from '../action/movements.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -106,6 +107,8 @@ export interface JsonDocument {
   readonly transfers: readonly JsonTransfer[];
   /** Every holder's net movement per asset, the actor first. */
   readonly netChanges: readonly JsonNetChange[];
+  /** False where ether moved inside the calls is not known (no call tree): transfers and netChanges may lack it. */
+  readonly etherInsideCallsKnown: boolean;
   readonly gasProfile: readonly JsonGasRow[] | null;
   readonly gasOutsideCalls: string | null;
   readonly failure: {
@@ -397,6 +400,7 @@ export function jsonDocument(m: InspectModel): JsonDocument {
     delegations: Object.fromEntries(d?.delegates ?? []),
     transfers: (d?.transfers ?? []).map((t) => ({ ...t, amount: t.amount.toString() })),
     netChanges: netChangesJson(m),
+    etherInsideCallsKnown: etherInsideCallsKnown(m),
     ...gasJson(m),
     failure: failureJson(m),
     ...stateJson(m),
@@ -552,6 +556,7 @@ export function errorDocument(hash: string | null, error: JsonError, warnings: r
     delegations: {},
     transfers: [],
     netChanges: [],
+    etherInsideCallsKnown: true,
     gasProfile: null,
     gasOutsideCalls: null,
     failure: null,

@@ -14,7 +14,8 @@ import { renderCallTree } from './renderCallTree.js';
 import { nestedRows } from './renderNested.js';
 import { sourceRows } from './renderSource.js';
 import { failureLine, raisedIn } from '../words/failureLine.js';
-import { describeNetChanges } from './describeNetChanges.js';
+import { describeNetChanges, NO_TREE_ETHER } from './describeNetChanges.js';
+import { etherInsideCallsKnown } from '../action/movements.js';
 import { operationRows, operationsNote } from './renderOperations.js';
 import { wrapMark } from './wrapMark.js';
 import { renderComparison } from './renderComparison.js';
@@ -329,6 +330,7 @@ function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
   const transfers = m.decoded!.transfers;
   const s: AddressStyle = { decoded: m.decoded, short: true };
   yield `\n${c.bold(`Transfers (${transfers.length})`)}\n`;
+  if (!etherInsideCallsKnown(m)) yield `  ${c.yellow(NO_TREE_ETHER.transfers)}\n`;
   for (const t of transfers) {
     const amount =
       t.kind === 'ETH'
@@ -355,6 +357,7 @@ function* netChangeRows(m: InspectModel, o: TextOptions): Generator<string> {
   const section = describeNetChanges(m.netChanges ?? [], m.action?.actor, { address: (a) => showAddress(a, s), symbol: escapeText });
   if (section === null) return;
   yield `\n${c.bold(section.title)}\n`;
+  if (!etherInsideCallsKnown(m)) yield `  ${c.yellow(NO_TREE_ETHER.netChanges)}\n`;
   for (const { who, marks, parts } of section.rows) {
     yield `  ${who}${marks.map((k) => ` ${c.dim(k)}`).join('')}  ${parts.map((p) => (p.negative ? c.red(p.text) : c.green(p.text))).join(c.dim(' · '))}\n`;
   }
@@ -426,7 +429,8 @@ function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
 /** Transfers, state changes (--state) and the call tree: what follows the head. */
 function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
   if (m.status === 'not_found' && m.tree === null) return;
-  if (m.decoded && m.decoded.transfers.length > 0) yield* transferRows(m, o);
+  // Without a call tree the section is shown empty too: it says that ether inside the calls is not known.
+  if (m.decoded && (m.decoded.transfers.length > 0 || !etherInsideCallsKnown(m))) yield* transferRows(m, o);
   yield* netChangeRows(m, o);
   if (o.renderState) yield* o.renderState(m, o.chalk);
   if (m.tree) {

@@ -11,7 +11,7 @@
 
 import { checksumAddress } from '../decode/keccak.js';
 import { calledFromChain, type PlacedFrame } from '../render/calledFromChain.js';
-import { changeText, describeNetChanges } from '../render/describeNetChanges.js';
+import { changeText, describeNetChanges, NO_TREE_ETHER } from '../render/describeNetChanges.js';
 import { formatUnits, groupDigits, shortAddress } from '../format/format.js';
 import type { Decoded, SourceLocation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -722,8 +722,9 @@ function logsSection(): HTMLElement | null {
 
 function transfersSection(): HTMLElement | null {
   const ts = doc.transfers ?? [];
-  if (ts.length === 0) return null;
-  return section(`Transfers (${groupDigits(ts.length)})`, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, `${t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`}${wrapMark(t)}`])));
+  const unknownEther = doc.etherInsideCallsKnown === false;
+  if (ts.length === 0 && !unknownEther) return null;
+  return section(`Transfers (${groupDigits(ts.length)})`, unknownEther ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.transfers) : null, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, `${t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`}${wrapMark(t)}`])));
 }
 
 /** Who ended up with what, in the text view's words: the holder (marked mint/burn, actor), then its changes. */
@@ -737,7 +738,7 @@ function netChangesSection(): HTMLElement | null {
     const moved = h('span', {}, ...parts.flatMap((p, i) => [i > 0 ? ' · ' : '', h('span', { class: p.negative ? 'loss' : 'gain' }, p.text)]));
     return [holder, moved];
   });
-  return section(described.title, tableOf(['address', 'net change'], rows, 'net-changes'));
+  return section(described.title, doc.etherInsideCallsKnown === false ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.netChanges) : null, tableOf(['address', 'net change'], rows, 'net-changes'));
 }
 
 function stateSections(): HTMLElement[] {

@@ -17,6 +17,8 @@ import { type Anvil, type UniswapScenarios, withScenarioNode, withUniswapNode } 
 import { type Box, measureText, type TextLayout } from '../support/measureText.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { writeFoundryProject as writeSourceProject } from '../support/sourceProject.js';
+import { schemaErrors } from '../support/schema.js';
+import { NO_TREE_ETHER } from '../../src/render/describeNetChanges.js';
 
 let anvil: Anvil;
 let hashes: Record<string, string>;
@@ -533,6 +535,34 @@ describe('on real Uniswap v2', () => {
       expect(await transfers.locator('h2').textContent()).toBe(`Transfers (${expected.length})`);
       const wraps = expected.filter((m) => m.asset === weth && (m.from === ZERO_ADDRESS || m.to === ZERO_ADDRESS)).length;
       expect(await transfers.locator('tr', { hasText: /(minted \(Deposit|burned \(Withdrawal) event\)/ }).count()).toBe(wraps);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('without a call tree (--tracer none), ETH for tokens through the router: text, JSON and the report say that ether inside the calls is not known; with one they say nothing of it', async () => {
+    const { hash } = uni.actions.ethForTokens;
+    const args = (tracer: string, ...more: string[]) => [hash, '--tracer', tracer, '--rpc-url', uni.anvil.url, ...more];
+    const blind = await runTxray(args('none'));
+    const traced = await runTxray(args('geth'));
+    expect([blind.code, traced.code]).toEqual([0, 0]);
+    // The router's WETH9 here is not mainnet's: without a trace its Deposit is not proven, and the ether the
+    // router sent to WETH is in no transfer, so the router's net change reads as if it kept the ether.
+    expect(sectionLines(blind.stdout, /^Transfers \(/)[1]).toBe(`  ${NO_TREE_ETHER.transfers}`);
+    expect(sectionLines(blind.stdout, /^Net changes \(/)[1]).toBe(`  ${NO_TREE_ETHER.netChanges}`);
+    for (const note of Object.values(NO_TREE_ETHER)) expect(traced.stdout).not.toContain(note);
+    const [blindJson, tracedJson] = [jsonOf(await runTxray(args('none', '--json'))), jsonOf(await runTxray(args('geth', '--json')))];
+    expect(schemaErrors(blindJson)).toBe('');
+    expect([blindJson.etherInsideCallsKnown, tracedJson.etherInsideCallsKnown]).toEqual([false, true]);
+    expect(blindJson.netChanges).not.toEqual(tracedJson.netChanges);
+    const file = join(work, 'eth-for-tokens-no-tree.html');
+    expect((await runTxray(args('none', '--html', file, '--quiet'))).code).toBe(0);
+    const { page, problems } = await open(file);
+    try {
+      const hint = (title: RegExp) => page.locator('main section', { has: page.locator('h2', { hasText: title }) }).locator('p.hint.warn');
+      expect(await hint(/^Transfers \(/).innerText()).toBe(NO_TREE_ETHER.transfers);
+      expect(await hint(/^Net changes/).innerText()).toBe(NO_TREE_ETHER.netChanges);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
