@@ -256,6 +256,8 @@ export interface InspectModel {
   /** --state: the changes (null when the node gave none); absent when not asked. */
   readonly state?: StateModel | null;
   readonly warnings: readonly string[];
+  /** Not found as a transaction, and the node has a block with this hash: its number. */
+  readonly blockOfHash?: bigint;
   /** EIP-7702: what each authorization of the list did (pipeline/authorizationsOf.ts); absent without a list. */
   readonly authorizations?: readonly AuthorizationFact[];
   /** Names for what the model holds (the decode stage); absent before it runs. */

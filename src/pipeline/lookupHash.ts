@@ -2,6 +2,7 @@
  * The hash lookup, one of the pipeline's sources: its answers fetched (modelAnswers checks and models them), and --wait's polling.
  * Network through the shared client; no output (main writes).
  */
+import { blockHashWords } from '../words/notFound.js';
 import { Interrupted } from '../errors.js';
 import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
@@ -79,7 +80,7 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
   const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt, transaction } });
   if (model.status !== 'not_found') return model;
   const block = await blockWithHash(client, hash, s.timeoutMs);
-  return block === null ? model : { ...model, warnings: [...model.warnings, `that is the hash of block ${block}, not of a transaction: txray block ${hash}`] };
+  return block === null ? model : { ...model, blockOfHash: block, warnings: [...model.warnings, blockHashWords(block, hash)] };
 }
 
 /**

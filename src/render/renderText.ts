@@ -2,6 +2,7 @@
  * The text view: transaction, why it failed, logs, call tree. Pure: (model, chalk, width) → lines.
  * Everything that came from the node passes through escapeText or was validated as hex upstream.
  */
+import { blockHashWords, notKnownWords } from '../words/notFound.js';
 import type { ChalkInstance } from 'chalk';
 import { checksumAddress } from '../decode/keccak.js';
 import { chainIdOf, chainName, familyOf, isDeposit, L2_TX_TYPES, typeKey, unaliasL1 } from '../model/chain.js';
@@ -416,7 +417,7 @@ function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
   yield* actionRow(m, c);
   yield row(c, 'Status', `${statusBadge(m.status, c)}${operationsNote(m, c)}`);
   if (m.status === 'not_found' && m.tree === null) {
-    yield `  ${c.dim(`${o.where} does not know this transaction: wrong chain, not broadcast yet, or dropped.`)}\n`;
+    yield `  ${c.dim(m.blockOfHash === undefined || m.hash === null ? notKnownWords(o.where) : blockHashWords(m.blockOfHash, m.hash))}\n`;
     return;
   }
   if (m.status === 'pending') yield `  ${c.dim('known to the node, not mined yet: no receipt, logs or trace.')}\n`;

@@ -126,7 +126,7 @@ describe('text output on anvil', () => {
     }
   });
 
-  test("a block's hash given as a transaction's: exit 3, saying which block it is and what shows it; a found transaction asks nothing more", async () => {
+  test("a block's hash given as a transaction's: exit 3, saying which block it is and what shows it, in the view and on stderr; a found transaction asks nothing more", async () => {
     const mined = await anvil.rpc('eth_getTransactionReceipt', [hashes.reason!]);
     const blockHash: string = mined.blockHash;
     const number = BigInt(mined.blockNumber);
@@ -136,6 +136,9 @@ describe('text output on anvil', () => {
       const r = await runTxray([blockHash, '-r', node.url]);
       expect([r.code, r.stderr]).toEqual([3, `txray: warning: ${line}\n`]);
       expect(r.stdout).toContain('? not found');
+      // The view itself says it, not that the node does not know the hash (it knows it, as a block's).
+      expect(r.stdout).toContain(`  ${line}\n`);
+      expect(r.stdout).not.toContain('does not know this transaction');
       const doc = jsonOf(await runTxray([blockHash, '-r', node.url, '--json']));
       expect(schemaErrors(doc)).toBe('');
       expect(doc).toMatchObject({ status: 'not_found', warnings: [line] });
