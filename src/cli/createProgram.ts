@@ -92,6 +92,9 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
     .option('-q, --quiet', 'print nothing on stdout; only the exit code says how it went (errors still on stderr)')
     .option('--debug', 'stack traces and request timings on stderr')
     .helpOption('-h, --help', 'show this help')
+    // commander leaves descriptions unwrapped where fewer than 40 columns are left beside the options;
+    // txray call's longest option (--override-state-diff <addr:slot:value>) leaves 37 at 80 columns.
+    .configureHelp({ minWidthToWrap: 30 })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.writeOut(s),

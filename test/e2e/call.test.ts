@@ -427,5 +427,9 @@ describe('txray call: bad input is exit 2 with one line, before any request', ()
     expect(r.code).toBe(0);
     for (const option of ['--from', '--value', '--data', '--create', '--raw', '--block', '--gas-limit', '--override-balance', '--override-nonce', '--override-code', '--override-state-diff', '--state', '--html', '--gas']) expect(r.stdout).toContain(option);
     expect(r.stdout).toContain('1    the call would revert');
+    // Off a terminal commander lays help out in 80 columns: the options' descriptions wrap there too.
+    const options = r.stdout.slice(r.stdout.indexOf('Arguments:'), r.stdout.indexOf('Examples:'));
+    expect(options.split('\n').length).toBeGreaterThan(40);
+    expect(options.split('\n').filter((l) => l.length > 80)).toEqual([]);
   });
 });
