@@ -39,6 +39,9 @@ const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'txray.cjs');
 const CACHE = path.join(DIST, 'txray.v8cache');
 
+/** What a CommonJS module's text is compiled inside, as Node's own loader does; closed by `\n})`. */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
+
 /** The build's id from the bundle's first line (`// txray build <id>`), or null. */
 function buildIdOf(source) {
   const m = /^\/\/ txray build ([0-9a-f]{16})\n/.exec(source);
@@ -89,9 +92,12 @@ function compile(file, cacheFile, options) {
   // The build writes both files in ASCII (scripts/build.mjs checks): read as Latin-1, a plain copy of
   // the bytes, without UTF-8's decoding.
   const source = fs.readFileSync(file, 'latin1');
+  // The main bundle comes wrapped as a CommonJS module's function (after its first line): compiled as
+  // read, without a second copy of its text joined to the wrapper. The EVM's file is a plain module.
+  const wrapped = source.startsWith(WRAPPER, source.indexOf('\n') + 1);
   const buildId = buildIdOf(source);
   const { cachedData, state } = options.cache === false ? { cachedData: undefined, state: 'off' } : readCache(cacheFile, buildId);
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const script = new vm.Script(wrapped ? source : `${WRAPPER}${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, require, module, file, DIST);
   const cache = state === 'found' ? (script.cachedDataRejected ? 'rejected' : 'used') : state;
@@ -122,4 +128,4 @@ function loadPart(name) {
   return part;
 }
 
-module.exports = { loadBundle, loadPart, parts, cacheHeader };
+module.exports = { loadBundle, loadPart, parts, cacheHeader, WRAPPER };

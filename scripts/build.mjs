@@ -454,7 +454,11 @@ for (const [name, out] of [['txray', bundle], ['evm', evm]]) {
 }
 if (/@ethereumjs/.test(bundle.text)) throw new Error('dist/txray.cjs holds EthereumJS code: only src/evm/evmEngine.ts may import it');
 mkdirSync(dirname(bundleFile), { recursive: true });
-writeFileSync(bundleFile, `// txray build ${buildId}\n${bundle.text}`);
+// Wrapped as bin/loadBundle.cjs wraps a CommonJS module (its WRAPPER; read here, not required: loading
+// it sets V8 flags), so that it compiles the text as read.
+const WRAPPER = /^const WRAPPER = '([^']+)';$/m.exec(readFileSync(new URL('../bin/loadBundle.cjs', import.meta.url), 'utf8'))?.[1];
+if (WRAPPER === undefined) throw new Error('bin/loadBundle.cjs no longer says its WRAPPER on one line');
+writeFileSync(bundleFile, `// txray build ${buildId}\n${WRAPPER}${bundle.text}\n})`);
 writeFileSync(new URL('../dist/evm.cjs', import.meta.url), `// txray build ${buildIdOf(evm.text)}\n${evm.text}`);
 // llhttp's two WebAssembly builds, as the bytes undici's own modules decode (see llhttpFiles).
 const requireHere = createRequire(import.meta.url);
