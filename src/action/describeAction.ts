@@ -93,7 +93,7 @@ interface Verdict {
 
 type Rule = (f: Facts) => Verdict | null;
 
-const RULES: readonly Rule[] = [failed, deployed, toItself, approvalsOnly, protocolOwn, liquidity, wrapping, cycle, swapped, swappedAndPaid, mintedOrBurned, oneTransfer];
+const RULES: readonly Rule[] = [failed, deployed, delegated, toItself, approvalsOnly, protocolOwn, liquidity, wrapping, cycle, swapped, swappedAndPaid, mintedOrBurned, oneTransfer];
 
 const list = (amounts: readonly AssetAmount[], nameOf: NameOf): string => amounts.map((a) => amountText(a, nameOf)).join(' and ');
 
@@ -318,6 +318,31 @@ function swappedAndPaid(f: Facts): Verdict | null {
   const swap = swapped({ ...f, sent: [other] });
   if (swap === null) return null;
   return { ...swap, summary: `${swap.summary}, and paid ${amountText(eth)} to ${who(to, f)}` };
+}
+
+/**
+ * EIP-7702: a type-4 transaction that called nothing and moved nothing (empty input, no value, no
+ * transfer): what it did was its authorizations, each as the authorizations stage found it. An account
+ * delegated by its own transaction is "its"; one delegated by another's (a sponsor's) is named.
+ */
+function delegated(f: Facts): Verdict | null {
+  const facts = f.model.authorizations ?? [];
+  const tx = f.model.tx;
+  if (facts.length === 0 || (tx?.input !== undefined && tx.input !== '0x') || (tx?.value ?? 0n) > 0n || f.counterparties.length > 0) return null;
+  const applied = facts.filter((a) => a.applied === true && a.authority !== null);
+  const unsure = facts.filter((a) => a.applied === null).length;
+  const failedToo = facts.length - applied.length - unsure;
+  const rest = [failedToo > 0 ? `${failedToo} not applied` : '', unsure > 0 ? `${unsure} not known whether applied` : ''].filter((x) => x !== '').join(', ');
+  const tail = rest === '' ? '' : ` (${rest})`;
+  if (applied.length === 1) {
+    const a = applied[0]!;
+    const own = a.authority === f.actor;
+    const name = own ? '' : who(a.authority!, f);
+    const summary = a.revocation ? `Cleared ${own ? 'its' : `${name}'s`} EIP-7702 delegation${tail}` : `Delegated ${own ? 'its account' : name} to ${who(a.address, f)} (EIP-7702${rest === '' ? '' : `; ${rest}`})`;
+    return { summary, kind: 'delegate' };
+  }
+  if (applied.length > 1) return { summary: `Set ${applied.length} EIP-7702 delegations${tail}`, kind: 'delegate' };
+  return { summary: `Set no EIP-7702 delegation: ${rest}`, kind: 'delegate' };
 }
 
 /** A transaction to its own sender: no call ran (a cancel, a nonce bump), and nothing moved but the fee. */

@@ -286,7 +286,7 @@ export interface InspectModel {
 
 export type ActionKind =
   | 'swap' | 'transfer' | 'approve' | 'wrap' | 'unwrap' | 'add-liquidity' | 'remove-liquidity' | 'supply' | 'withdraw' | 'borrow'
-  | 'repay' | 'liquidate' | 'stake' | 'bridge' | 'mint' | 'burn' | 'nft-trade' | 'deploy' | 'batch' | 'call' | 'failed';
+  | 'repay' | 'liquidate' | 'stake' | 'bridge' | 'mint' | 'burn' | 'nft-trade' | 'deploy' | 'batch' | 'call' | 'delegate' | 'failed';
 
 /** An amount of one asset: ether, or a token (an NFT with its id). */
 export interface AssetAmount {

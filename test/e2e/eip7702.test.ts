@@ -32,6 +32,7 @@ const eoa = privateKeyToAccount(DEV.otherKey as `0x${string}`);
 const late = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 const revoker = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
 const busy = privateKeyToAccount('0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a');
+const selfish = privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
 const sponsor = privateKeyToAccount(DEV.senderKey as `0x${string}`);
 
 const hex = (n: bigint | number): string => `0x${BigInt(n).toString(16)}`;
@@ -83,7 +84,12 @@ async function make(rpc: Anvil['rpc']) {
     return rpc('eth_sendRawTransaction', [signed]);
   });
   await receipt(rpc, sameBlock);
-  return { simple, entryPoint, token, delegation: delegation as string, later: later as string, sameBlock: sameBlock as string, busyBefore: before };
+  // A type-4 transaction whose only effect is its own authorization: to itself, no data, no value.
+  const own = await nonceOf(selfish.address);
+  const selfAuthorization = await selfish.signAuthorization({ chainId, contractAddress: simple as `0x${string}`, nonce: own + 1 });
+  const selfDelegation = await rpc('eth_sendRawTransaction', [await selfish.signTransaction({ type: 'eip7702', chainId, nonce: own, to: selfish.address, data: '0x', gas: 100_000n, ...FEES, authorizationList: [selfAuthorization] })]);
+  await receipt(rpc, selfDelegation);
+  return { simple, entryPoint, token, delegation: delegation as string, later: later as string, sameBlock: sameBlock as string, busyBefore: before, selfDelegation: selfDelegation as string };
 }
 
 let anvil: Anvil;
@@ -193,6 +199,20 @@ describe('EIP-7702 on anvil', () => {
     expect(await anvil.rpc('eth_getCode', [busy.address, 'latest'])).toBe(`0xef0100${s.simple.slice(2).toLowerCase()}`);
     const doc = jsonOf(await txray([s.sameBlock, '--json']));
     expect(doc.authorizations).toMatchObject([{ authority: busy.address, applied: true, reason: null }]);
+  });
+
+  test('a type-4 transaction whose only effect is its authorization: the Action says the delegation, not a cancel (its own, and a sponsor\'s)', async () => {
+    expect(await anvil.rpc('eth_getCode', [selfish.address, 'latest'])).toBe(`0xef0100${s.simple.slice(2).toLowerCase()}`);
+    const own = jsonOf(await txray([s.selfDelegation, '--json']));
+    expect(schemaErrors(own)).toBe('');
+    expect(own.authorizations).toMatchObject([{ authority: selfish.address, applied: true }]);
+    expect(own.action).toMatchObject({ kind: 'delegate', summary: 'Delegated its account to Simple7702Account (EIP-7702)', actor: selfish.address.toLowerCase(), sent: [], received: [] });
+    expect((await txray([s.selfDelegation])).stdout).toContain(`  Action         ${own.action.summary}\n`);
+    // A sponsor's transaction to the account it delegates: the account named as the views name it.
+    const sponsored = jsonOf(await txray([s.sameBlock, '--json']));
+    expect(sponsored.action.kind).toBe('delegate');
+    expect(sponsored.action.summary).toBe(`Delegated ${short(busy.address)} to Simple7702Account (EIP-7702)`);
+    expect(sponsored.action.summary).not.toMatch(/itself|cancel/);
   });
 
   test('txray call to a delegated account: named by its delegate, its batch decoded', async () => {

@@ -167,3 +167,32 @@ describe('net changes (property)', () => {
     expect(new Set([...sent, ...received].map((x) => x.asset)).size).toBe(sent.length + received.length);
   });
 });
+
+describe('EIP-7702: a type-4 transaction whose only effect is its authorizations', () => {
+  const DELEGATE = addr(0xde1e);
+  const OTHER = addr(0xb0b);
+  const fact = (authority: Hex | null, applied: boolean | null, revocation = false) => ({ chainId: 1n, address: revocation ? addr(0) : DELEGATE, nonce: 0n, authority, applied, reason: applied === true ? null : 'why', revocation });
+  const typeFour = (facts: ReturnType<typeof fact>[], extra: Partial<InspectModel> = {}): InspectModel => {
+    const m = model({ to: SENDER, labels: { [DELEGATE]: 'Delegate' } });
+    return { ...m, tx: { ...m.tx!, input: '0x' }, authorizations: facts, ...extra };
+  };
+
+  test.each([
+    [[fact(SENDER, true)], 'Delegated its account to Delegate (EIP-7702)'],
+    [[fact(SENDER, true, true)], 'Cleared its EIP-7702 delegation'],
+    [[fact(OTHER, true)], `Delegated ${getAddress(OTHER).slice(0, 6)}…${getAddress(OTHER).slice(-4)} to Delegate (EIP-7702)`],
+    [[fact(SENDER, true), fact(OTHER, false)], 'Delegated its account to Delegate (EIP-7702; 1 not applied)'],
+    [[fact(SENDER, true), fact(OTHER, true), fact(null, false), fact(OTHER, null)], 'Set 2 EIP-7702 delegations (1 not applied, 1 not known whether applied)'],
+    [[fact(OTHER, false)], 'Set no EIP-7702 delegation: 1 not applied'],
+  ] as const)('%# %s', (facts, summary) => {
+    expect(describeAction(typeFour([...facts]))!.action).toMatchObject({ kind: 'delegate', summary });
+  });
+
+  test('with ether or a call in it, the rest of the rules say what it did', () => {
+    const m = typeFour([fact(SENDER, true)]);
+    expect(describeAction({ ...m, tx: { ...m.tx!, input: '0xa9059cbb' } })!.action.kind).not.toBe('delegate');
+    expect(describeAction({ ...m, tx: { ...m.tx!, value: 5n } })!.action.kind).not.toBe('delegate');
+    // Without authorizations, a transaction to itself with nothing in it is still a cancel or a nonce bump.
+    expect(describeAction({ ...m, authorizations: [] })!.action.summary).toBe('Sent nothing to itself (a cancel or a nonce bump)');
+  });
+});
