@@ -70,7 +70,8 @@ const HEAD = ['hash', 'status', 'block', 'from', 'to', 'method', 'action', 'gas 
 const [HASH, FROM, TO, METHOD, ACTION, FEE, ERROR] = [0, 3, 4, 5, 6, 8, 9];
 
 /**
- * When the table is wider than the terminal, columns give way in this order: the action is cut (to
+ * When the table is wider than the terminal, columns give way in this order: a column empty in every row
+ * is left out; the action is cut (to
  * `min` columns), then left out; then the fee is left out; then the hash keeps its first 8 digits
  * (`0x454dcd21…`), and the first error and the method are cut; last, the to and from labels are cut
  * (`Showcase(0…`: the ellipsis says so) and the first error again; then the method is left out. The
@@ -108,6 +109,8 @@ function fitColumns(rows: readonly string[][], width: number): { readonly keep: 
   const keep = HEAD.map((_, col) => col);
   const cut = new Map<number, number>();
   const used = (): number => tableWidth(keep.map((col) => cut.get(col) ?? natural[col]!));
+  // A column no row has anything in (no first error, no fee, no method) goes before any text is cut.
+  for (const col of [ERROR, FEE, METHOD, ACTION]) if (used() > width && rows.every((r) => cellWidth(r[col]!) === 0)) keep.splice(keep.indexOf(col), 1);
   for (const { col, min } of GIVE_WAY) {
     const over = used() - width;
     if (over <= 0) break;

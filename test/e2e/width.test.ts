@@ -102,4 +102,18 @@ describe('display width', () => {
       if (columns <= 120) expect(table[1]).not.toContain('fee');
     }
   });
+
+  test('at 80 columns, three successful transactions: the empty first-error column goes before anything is cut, and the table fits', async () => {
+    const list = [plain, hashes.tokenTransfer!, hashes.legacyTransfer!];
+    const wide = await runTxray([...list, '--rpc-url', anvil.url], { NO_COLOR: '1' });
+    expect(wide.code).toBe(0);
+    expect(wide.stdout).toContain('first error'); // with room, the column is there (empty)
+    const r = await runTxray([...list, '--rpc-url', anvil.url], { COLUMNS: '80' });
+    expect(r.code).toBe(0);
+    const table = r.stdout.split('\n').filter((l) => /^[│┌└]/.test(l));
+    expect(table).toHaveLength(list.length + 3);
+    for (const w of widths(table.join('\n'))) expect(w).toBeLessThanOrEqual(80);
+    expect(table[1]).not.toContain('first error');
+    for (const [i, h] of list.entries()) expect(table[i + 2]).toContain(`${h.slice(0, 10)}…`);
+  });
 });
