@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { RpcFailure } from '../../src/errors.js';
 import { answerKeys } from '../../src/record/answerKeys.js';
 import { checkRecording } from '../../src/record/checkRecording.js';
+import { createRecorder } from '../../src/record/createRecorder.js';
 import { createReplayer } from '../../src/record/createReplayer.js';
 import { recordedArgv } from '../../src/record/recordedArgv.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type Recording } from '../../src/record/types.js';
@@ -124,5 +125,34 @@ describe('a replay answers as the recorded run was answered', () => {
     await expect(r.client.call('debug_traceTransaction', ['0xh'], deadline)).rejects.toBeInstanceOf(RpcFailure);
     await expect(r.online(new URL('https://sourcify.dev/server/v2/contract/1/0xab'), deadline)).rejects.toThrow();
     expect(r.missing).toEqual(['debug_traceTransaction', '--online https://sourcify.dev']);
+  });
+});
+
+describe('recording the node client', () => {
+  test('a request still on its way when the run closes its client is not recorded: its failure is the teardown, not an answer', async () => {
+    const pending: Array<(err: Error) => void> = [];
+    const inner = {
+      where: 'http://127.0.0.1:8545',
+      call: async (method: string) => {
+        if (method === 'eth_chainId') return '0x1';
+        return new Promise((_, reject) => pending.push(reject));
+      },
+      batch: async () => new Promise<never>((_, reject) => pending.push(reject)),
+      close: async () => {
+        for (const reject of pending) reject(new RpcFailure('unreachable', 'cannot talk to http://127.0.0.1:8545 (UND_ERR_DESTROYED); check the URL and the network.'));
+      },
+    };
+    const recorder = createRecorder([], null);
+    const client = recorder.client(inner);
+    expect(await client.call('eth_chainId', [], deadline)).toBe('0x1');
+    const late = client.call('eth_createAccessList', [{}], deadline, true).catch((e: unknown) => e);
+    const lateBatch = client.batch([{ method: 'eth_getBalance', params: ['0x01', 'latest'] }], deadline).catch((e: unknown) => e);
+    await client.close();
+    expect(await late).toBeInstanceOf(RpcFailure);
+    expect(await lateBatch).toBeInstanceOf(RpcFailure);
+    const { rpc: _rpc, http: _http, disk: _disk, chainId: _chainId, ...meta } = recording();
+    const rec = recorder.recording(meta);
+    expect(rec.rpc.map(([key]) => key)).toEqual([answerKeys.rpc('eth_chainId', [])]);
+    expect(rec.chainId).toBe(1);
   });
 });
