@@ -6,6 +6,7 @@
  * (readable there; test/unit/wasmKeccak.test.ts checks that these are its output and that the hashes
  * agree with @noble/hashes).
  */
+import * as inJs from './jsKeccak.js';
 
 /** The module, base64. */
 export const KECCAK_WASM =
@@ -32,6 +33,9 @@ export const KECCAK_WASM =
 const DATA_AT = 400;
 const RATE = 136;
 
+/** A Node without WebAssembly (`--jitless`) hashes with the JavaScript permutation: offline commands still work. */
+const NO_WASM = typeof WebAssembly === 'undefined';
+
 let memory: WebAssembly.Memory | undefined;
 let bytes = new Uint8Array(0);
 let absorb: (blocks: number) => void = () => undefined;
@@ -43,6 +47,7 @@ function setUp(): WebAssembly.Memory {
 }
 
 export function keccak_256(data: Uint8Array): Uint8Array {
+  if (NO_WASM) return inJs.keccak_256(data);
   room(data.length);
   bytes.set(data, DATA_AT);
   return hashOf(data.length).slice();
@@ -54,7 +59,8 @@ export function keccak_256(data: Uint8Array): Uint8Array {
  * until the next hash.
  */
 export function keccakOfLatin1(text: string, start = 0): Uint8Array {
-  const length = text.length - start;
+  if (NO_WASM) return inJs.keccakOfLatin1(text, start);
+  const length = Math.max(0, text.length - start);
   room(length);
   for (let i = 0; i < length; i++) bytes[DATA_AT + i] = text.charCodeAt(start + i);
   return hashOf(length);

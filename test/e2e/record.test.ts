@@ -19,7 +19,8 @@ import { type Abi, encodeDeployData, encodeFunctionData } from 'viem';
 import { DEV, makeScenarios, receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { writeFoundryProject } from '../support/sourceProject.js';
 import { forward, startRpcServer, type RpcServer } from '../support/rpcServer.js';
-import { type RunResult, runTxray } from '../support/runTxray.js';
+import { BIN, type RunResult, runTxray } from '../support/runTxray.js';
+import { spawn } from 'node:child_process';
 
 const compiled = JSON.parse(readFileSync(fileURLToPath(new URL('../../contracts/out/Scenarios.json', import.meta.url)), 'utf8')).contracts as Record<string, { abi: unknown[] }>;
 
@@ -262,6 +263,23 @@ describe('the committed real-chain recording', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('a Node without WebAssembly (--jitless)', () => {
+  test('replays the committed recording as the live run printed it: the checksums hash with the JavaScript permutation', async () => {
+    const rec = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.rec', import.meta.url));
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--jitless', BIN, 'replay', rec], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let [stdout, stderr] = ['', ''];
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.txt', import.meta.url)), 'utf8'));
   });
 });
 

@@ -54,3 +54,12 @@ test("property: both permutations (Node's WebAssembly one, the report page's Jav
     expect(toHex(js.keccakOfLatin1(String.fromCharCode(...bytes)))).toBe(viemKeccak(bytes));
   }
 });
+
+test('keccakOfLatin1 from past the end of the text hashes nothing, in both permutations, and leaves the next hash right', () => {
+  for (const impl of [wasm, js]) {
+    expect(toHex(impl.keccakOfLatin1('abc', 5))).toBe(viemKeccak(new Uint8Array(0)));
+    expect(toHex(impl.keccakOfLatin1('', 100))).toBe(viemKeccak(new Uint8Array(0)));
+    expect(toHex(impl.keccak_256(new Uint8Array(0)))).toBe(viemKeccak(new Uint8Array(0)));
+    expect(toHex(impl.keccak_256(new Uint8Array([1, 2, 3])))).toBe(viemKeccak(new Uint8Array([1, 2, 3])));
+  }
+});
