@@ -15,7 +15,7 @@ import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { failureLine } from '../words/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
-import { movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
+import { etherInsideCallsKnown, movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
 
 /** An allowance this large is "unlimited" (the max uint256, or near it as some tokens store it). */
@@ -267,6 +267,10 @@ function oneTransfer(f: Facts): Verdict | null {
   const sending = f.sent.length === 1 && f.received.length === 0;
   if (!sending && !(f.received.length === 1 && f.sent.length === 0)) return null;
   const a = sending ? f.sent[0]! : f.received[0]!;
+  // Without a call tree, a call's ether is its value alone: what came back inside it is not known, so
+  // no transfer is claimed (the function called says what it did).
+  const input = f.model.tx?.input;
+  if (a.asset === 'ETH' && input !== undefined && input !== '0x' && !etherInsideCallsKnown(f.model)) return null;
   const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
   if (moves.some((m) => (sending ? m.to : m.from) === f.actor)) return null;
   // The whole amount to (or from) one address only where it all went there: a batch that paid two is said as two.

@@ -54,6 +54,7 @@ export function changeText(n: NetChangeFacts, names: NetChangeNames): string {
 export const NO_TREE_ETHER = {
   transfers: 'no call trace: ether moved inside the calls is not known and not listed (only the transaction\'s own value is)',
   netChanges: 'no call trace: ether moved inside the calls is not known, so the ETH changes below may be incomplete',
+  fundFlow: 'no call trace: ether moved inside the calls is not known and not drawn (only the transaction\'s own value is)',
 } as const;
 
 /** The section's title ("Net changes (3 addresses)") and one row per holder, in the order given; null when nothing changed. */

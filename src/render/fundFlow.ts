@@ -19,6 +19,7 @@ import type { AssetAmount } from '../model/types.js';
 import { cutToWidth, displayWidth } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import { amountText, formatUnits, groupDigits, shortAddress } from '../format/format.js';
+import { NO_TREE_ETHER } from './describeNetChanges.js';
 import { escapeHtml } from './html.js';
 
 /** One movement of one asset between two holders, lower-case (the action stage's Movement). */
@@ -33,6 +34,8 @@ export interface FlowInput {
   readonly actor: Hex | null;
   /** Names by lower-case address (the --json document's `labels`). */
   readonly labels: Readonly<Record<string, string>>;
+  /** No call tree (--json's etherInsideCallsKnown false): ether moved inside the calls is not among the movements. */
+  readonly etherUnknown?: boolean;
 }
 
 export const MAX_NODES = 40;
@@ -235,6 +238,7 @@ export function fundFlowSection(input: FlowInput, maxNodes = MAX_NODES): string 
   const count = (k: number, one: string, many: string): string => `${groupDigits(k)} ${k === 1 ? one : many}`;
   return [
     `<section class="fund-flow" id="fund-flow" data-fund-flow>\n<h2>Fund flow (${count(addresses, 'address', 'addresses')}, ${count(input.movements.length, 'movement', 'movements')})</h2>\n`,
+    input.etherUnknown === true ? `<p class="hint warn">${escapeHtml(NO_TREE_ETHER.fundFlow)}</p>\n` : '',
     `<p class="hint">Edges are numbered in the order the value moved; the same asset moved again the same way between the same two addresses is one edge, ×count. Mint and burn are the zero address; wrapped ether counts as minted on a deposit and burned on a withdrawal.${note}</p>\n`,
     `<div class="flow-box">${out.join('')}</div>\n</section>\n`,
   ].join('');

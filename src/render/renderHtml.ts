@@ -43,7 +43,7 @@ export function* renderHtml(doc: JsonDocument, assets: ReportAssets, movements: 
   yield '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="referrer" content="no-referrer">\n';
   yield `<title>txray ${escapeHtml(hash)}</title>\n<style>${assets.css}</style>\n</head>\n<body>\n`;
   yield '<noscript>This report draws itself with JavaScript; its data is the JSON in script#txray-data (gzip and base64 when it is large).</noscript>\n';
-  yield fundFlowSection({ movements, actor: doc.action?.actor ?? null, labels: doc.labels });
+  yield fundFlowSection({ movements, actor: doc.action?.actor ?? null, labels: doc.labels, etherUnknown: doc.etherInsideCallsKnown === false });
   const json = [...writeJson(doc, 0)];
   const size = json.reduce((n, chunk) => n + chunk.length, 0);
   if (size > compressAbove) {

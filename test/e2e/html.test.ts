@@ -563,6 +563,7 @@ describe('on real Uniswap v2', () => {
       const hint = (title: RegExp) => page.locator('main section', { has: page.locator('h2', { hasText: title }) }).locator('p.hint.warn');
       expect(await hint(/^Transfers \(/).innerText()).toBe(NO_TREE_ETHER.transfers);
       expect(await hint(/^Net changes/).innerText()).toBe(NO_TREE_ETHER.netChanges);
+      expect(await page.locator('main section[data-fund-flow] p.hint.warn').innerText()).toBe(NO_TREE_ETHER.fundFlow);
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -142,6 +142,11 @@ describe('a node without trace_transaction (geth-like)', () => {
     expect(r.stderr).toBe('');
     expect(jsonOf(r)).toMatchObject({ trace: null, callTrace: null, traceSource: null, calls: null, warnings: [] });
     expect(gethLike.requests.slice(before).map((q) => q.method).sort()).toEqual(['eth_getTransactionByHash', 'eth_getTransactionReceipt']);
+    // What came back inside the calls is not known: no "Sent 10 wei to …" for a call whose sender got ether back.
+    const traced = jsonOf(await runTxray([hashes.showcase!, '-r', anvil.url, '--json']));
+    expect(jsonOf(r).action.summary).toBe(traced.action.summary);
+    expect(jsonOf(r).action.kind).not.toBe('transfer');
+    expect([jsonOf(r).etherInsideCallsKnown, traced.etherInsideCallsKnown]).toEqual([false, true]);
   });
 
   test('--tracer with an unknown mode is a usage error', async () => {
