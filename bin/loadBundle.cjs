@@ -39,7 +39,12 @@ const DIST = path.join(__dirname, '..', 'dist');
 const BUNDLE = path.join(DIST, 'txray.cjs');
 const CACHE = path.join(DIST, 'txray.v8cache');
 
-/** What a CommonJS module's text is compiled inside, as Node's own loader does; closed by `\n})`. */
+/**
+ * What a CommonJS module's text is compiled inside, as Node's own loader does; closed by `\n})`.
+ * scripts/build.mjs reads this line to write dist/txray.cjs wrapped. A main bundle not written wrapped
+ * is wrapped here: the text V8 compiles then has the same length (the wrapper moves from before the
+ * first line to after it), so the cache of that build still fits.
+ */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 
 /** The build's id from the bundle's first line (`// txray build <id>`), or null. */
@@ -128,4 +133,4 @@ function loadPart(name) {
   return part;
 }
 
-module.exports = { loadBundle, loadPart, parts, cacheHeader, WRAPPER };
+module.exports = { loadBundle, loadPart, parts, cacheHeader };

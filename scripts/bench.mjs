@@ -33,9 +33,9 @@ const cast = foundryBinary('cast');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 // Every command is measured from an empty folder of its own, as from a folder that is not a project: run
-// from a folder with a large node_modules (this repository's, or any JavaScript project's), cast looks
-// through it at start-up (foundry's library and remapping detection: ~19,000 directory reads here),
-// which about doubles a short `cast run`. The bench prints that difference for (a) once; the rows
+// from a folder with a large node_modules (this repository's; a small one costs it nothing), cast looks
+// through it at start-up (foundry's library and remapping detection), which about doubles a short
+// `cast run` (docs/speed.md). The bench prints that difference for (a) once; the rows
 // compare the two tools where neither pays it.
 const NEUTRAL = mkdtempSync(join(os.tmpdir(), 'txray-bench-cwd-'));
 process.on('exit', () => rmSync(NEUTRAL, { recursive: true, force: true }));

@@ -137,8 +137,7 @@ const oneNoble = {
 /**
  * viem's and ox's keccak256 (the main bundle's: EIP-55 checksums of every address shown, selectors of
  * ABIs read from files) is src/hash/wasmKeccak.ts's too: a lookup hashes a few dozen addresses before V8
- * has optimised anything, and @noble/hashes' keccak runs them in the interpreter (~1 ms of a 14-call
- * lookup). Both import nothing else of @noble/hashes/sha3 (esbuild would fail the build on a name that
+ * has optimised anything, and @noble/hashes' keccak runs them in the interpreter (docs/speed.md). Both import nothing else of @noble/hashes/sha3 (esbuild would fail the build on a name that
  * module does not export); test/unit/wasmKeccak.test.ts checks the hashes against @noble/hashes.
  */
 const wasmKeccakForViem = {
@@ -420,8 +419,8 @@ const report = { js: reportJs, css: reportCss, jsHash: sha256(reportJs), cssHash
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const bundleFile = fileURLToPath(new URL('../dist/txray.cjs', import.meta.url));
 // Both files: CommonJS for Node 20, minified, held in memory until checked. Short local names make the
-// main bundle 28% smaller, which every run reads, and its code cache, which every run deserialises:
-// (a) 0.98× (docs/speed.md). TXRAY_BUILD_NAMES=1 keeps the names, for readable CPU profiles.
+// main bundle smaller, which every run reads, and its code cache, which every run deserialises
+// (docs/speed.md). TXRAY_BUILD_NAMES=1 keeps the names, for readable CPU profiles.
 const minifyIdentifiers = process.env.TXRAY_BUILD_NAMES !== '1';
 const nodeFile = { metafile: true, write: false, bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, minifyWhitespace: true, minifyIdentifiers, legalComments: 'none', logLevel: 'warning' };
 const { outputFiles: [bundle], metafile } = await build({

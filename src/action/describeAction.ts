@@ -325,14 +325,14 @@ function swappedAndPaid(f: Facts): Verdict | null {
 }
 
 /**
- * EIP-7702: a type-4 transaction that called nothing and moved nothing (empty input, no value, no
- * transfer): what it did was its authorizations, each as the authorizations stage found it. An account
+ * EIP-7702: a type-4 transaction that called nothing, moved nothing and logged nothing (empty input, no
+ * value, no transfer, no event: a delegate's code may run on empty input): what it did was its authorizations, each as the authorizations stage found it. An account
  * delegated by its own transaction is "its"; one delegated by another's (a sponsor's) is named.
  */
 function delegated(f: Facts): Verdict | null {
   const facts = f.model.authorizations ?? [];
   const tx = f.model.tx;
-  if (facts.length === 0 || (tx?.input !== undefined && tx.input !== '0x') || (tx?.value ?? 0n) > 0n || f.counterparties.length > 0) return null;
+  if (facts.length === 0 || (tx?.input !== undefined && tx.input !== '0x') || (tx?.value ?? 0n) > 0n || f.counterparties.length > 0 || f.logs.length > 0) return null;
   const applied = facts.filter((a) => a.applied === true && a.authority !== null);
   const unsure = facts.filter((a) => a.applied === null).length;
   const failedToo = facts.length - applied.length - unsure;

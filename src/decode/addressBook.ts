@@ -1,9 +1,10 @@
 /**
  * One chain's part of the shipped address book (addresses/<chain id>.json beside the signature
  * database: `[[address, name, symbol, decimals, key], …]`, lower-case addresses, from published
- * packages' lists). A lookup names a few dozen addresses of the ~1,000 mainnet's part holds: each is
- * found in the file's text as it is asked for, and only its row is parsed (parsing the whole file and
- * filling a map was ~2 ms of every lookup on mainnet and local chains).
+ * packages' lists). Most lookups name a few addresses of the many the book holds: each is found in the
+ * file's text as it is asked for, and only its row is parsed, instead of the whole file into a map in
+ * every run. A transaction that names many addresses gets the map after all, once the lookups add up to
+ * more than parsing the file would cost. Either way an address's entry is its first well-formed row.
  */
 
 /** An address book entry: a contract's or token's name, and a token's symbol and decimals where known. */
@@ -17,18 +18,29 @@ export interface BookEntry {
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
+/** Lookups in the text before the whole file is parsed into a map instead. */
+const LOOKUPS_BEFORE_MAP = 64;
+
 export class AddressBook {
   private readonly memo = new Map<string, BookEntry | undefined>();
+  private lookups = 0;
+  /** Every entry, once the lookups made parsing the file worth it (null: not yet, or it does not parse). */
+  private all: Map<string, BookEntry> | null = null;
 
   /** @param text the file's text ('' where there is none: an empty book) */
   constructor(private readonly text: string) {}
 
-  /** The entry of a lower-case address, if the book has a well-formed one. */
+  /** The entry of a lower-case address: its first well-formed row, if the book has one. */
   get(address: string): BookEntry | undefined {
+    if (this.all !== null) return this.all.get(address);
     if (this.memo.has(address)) return this.memo.get(address);
-    // In JSON a quote inside a string is escaped, so `["0x…"` only ever opens a row.
-    const at = ADDRESS.test(address) ? this.text.indexOf(`["${address}"`) : -1;
-    const entry = at === -1 ? undefined : entryOf(rowAt(this.text, at));
+    if (++this.lookups > LOOKUPS_BEFORE_MAP && (this.all = this.parsed()) !== null) return this.all.get(address);
+    let entry: BookEntry | undefined;
+    if (ADDRESS.test(address)) {
+      // In JSON a quote inside a string is escaped, so `["0x…"` only ever opens a row.
+      const key = `["${address}"`;
+      for (let at = this.text.indexOf(key); at !== -1 && entry === undefined; at = this.text.indexOf(key, at + 1)) entry = entryOf(rowAt(this.text, at));
+    }
     this.memo.set(address, entry);
     return entry;
   }
@@ -37,19 +49,35 @@ export class AddressBook {
     return this.get(address) !== undefined;
   }
 
-  /** Every well-formed entry, in the file's order (a run looks addresses up one by one; this reads the whole file). */
+  /** Every well-formed row, in the file's order (tests; a run looks addresses up); nothing where the file does not parse. */
   *[Symbol.iterator](): IterableIterator<[string, BookEntry]> {
-    let rows: unknown;
-    try {
-      rows = JSON.parse(this.text === '' ? '[]' : this.text);
-    } catch {
-      return;
-    }
-    if (!Array.isArray(rows)) return;
-    for (const row of rows) {
-      const entry = entryOf(row);
-      if (entry !== undefined) yield [(row as [string])[0], entry];
-    }
+    yield* entriesOf(rowsOf(this.text) ?? []);
+  }
+
+  /** The first well-formed row of each address; null where the file does not parse (lookups stay in the text, as before). */
+  private parsed(): Map<string, BookEntry> | null {
+    const rows = rowsOf(this.text);
+    if (rows === null) return null;
+    const all = new Map<string, BookEntry>();
+    for (const [address, entry] of entriesOf(rows)) if (!all.has(address)) all.set(address, entry);
+    return all;
+  }
+}
+
+/** The file's rows, or null where it is not a JSON array. */
+function rowsOf(text: string): unknown[] | null {
+  try {
+    const rows: unknown = JSON.parse(text === '' ? '[]' : text);
+    return Array.isArray(rows) ? rows : null;
+  } catch {
+    return null;
+  }
+}
+
+function* entriesOf(rows: readonly unknown[]): IterableIterator<[string, BookEntry]> {
+  for (const row of rows) {
+    const entry = entryOf(row);
+    if (entry !== undefined) yield [(row as [string])[0], entry];
   }
 }
 

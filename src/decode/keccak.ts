@@ -2,7 +2,7 @@
  * Keccak-256 (the pre-standard padding Ethereum uses) for the main bundle: EIP-55 checksums of every
  * address shown and selectors of signatures. A CLI run hashes these before V8 has compiled any
  * JavaScript to machine code, so the permutation is src/hash/wasmKeccak.ts's WebAssembly (compiled
- * at once), not JavaScript: measured, a 14-call lookup spent ~1 ms in an interpreted permutation.
+ * at once), not JavaScript, which the interpreter runs slowly (docs/speed.md).
  * test/unit/keccak.test.ts checks it against viem's (@noble/hashes).
  */
 import { keccak_256, keccakOfLatin1 } from '../hash/wasmKeccak.js';
@@ -28,8 +28,8 @@ const codes: number[] = new Array<number>(42).fill(0);
 /**
  * The EIP-55 form of a 20-byte address given as 0x and 40 hex digits (any case): each letter is upper
  * case where the same nibble of keccak256(the 40 lower-case digits) is 8 or more. The digits are written
- * into the hash's memory and the nibbles read from its digest directly: a big trace checksums ~20,000
- * addresses, and byte buffers and hex strings in between would be most of the work.
+ * into the hash's memory and the nibbles read from its digest directly: a big trace checksums tens of
+ * thousands of addresses, and byte buffers and hex strings in between would be most of the work.
  */
 export function checksumAddress(address: string): string {
   const lower = address.toLowerCase();

@@ -724,7 +724,7 @@ function transfersSection(): HTMLElement | null {
   const ts = doc.transfers ?? [];
   const unknownEther = doc.etherInsideCallsKnown === false;
   if (ts.length === 0 && !unknownEther) return null;
-  return section(`Transfers (${groupDigits(ts.length)})`, unknownEther ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.transfers) : null, tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, `${t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`}${wrapMark(t)}`])));
+  return section(`Transfers (${groupDigits(ts.length)})`, unknownEther ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.transfers) : null, ts.length === 0 ? null : tableOf(['from', 'to', 'amount', 'asset'], ts.slice(0, 2000).map((t) => [addressText(t.from), addressText(t.to), t.kind === 'ETH' ? eth(big(t.amount)) : typeof t.decimals === 'number' && typeof t.symbol === 'string' ? `${formatUnits(big(t.amount), t.decimals)} ${t.symbol}` : `${groupDigits(t.amount)}${t.tokenId ? ` (id ${t.tokenId})` : ''}`, `${t.kind === 'ETH' ? 'ETH' : `${t.kind} ${addressText(t.token)}`}${wrapMark(t)}`])));
 }
 
 /** Who ended up with what, in the text view's words: the holder (marked mint/burn, actor), then its changes. */

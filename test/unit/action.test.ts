@@ -192,6 +192,9 @@ describe('EIP-7702: a type-4 transaction whose only effect is its authorizations
     const m = typeFour([fact(SENDER, true)]);
     expect(describeAction({ ...m, tx: { ...m.tx!, input: '0xa9059cbb' } })!.action.kind).not.toBe('delegate');
     expect(describeAction({ ...m, tx: { ...m.tx!, value: 5n } })!.action.kind).not.toBe('delegate');
+    // A delegate's code ran on the empty input and logged something: not a delegation alone.
+    const logged = { ...m, receipt: { ...m.receipt!, logs: [{ address: SENDER, topics: [topic('Approval(address,address,uint256)'), word(SENDER), word(OTHER)], data: word(addr(1)) }] } };
+    expect(describeAction(logged)!.action.kind).not.toBe('delegate');
     // Without authorizations, a transaction to itself with nothing in it is still a cancel or a nonce bump.
     expect(describeAction({ ...m, authorizations: [] })!.action.summary).toBe('Sent nothing to itself (a cancel or a nonce bump)');
   });

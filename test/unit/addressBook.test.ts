@@ -58,3 +58,25 @@ describe('AddressBook', () => {
     expect([...book]).toEqual([]);
   });
 });
+
+describe('AddressBook, many lookups', () => {
+  test('past the lookups worth a parse, the whole file is read into a map: the same answers, the first well-formed row of an address', () => {
+    const dup = '0x00000000000000000000000000000000000000d1';
+    const rows: unknown[] = [[dup, '', null, null, null], [dup, 'Second', null, null, null], [dup, 'Third', null, null, null]];
+    for (let i = 0; i < 300; i++) rows.push([`0x${(0x1000 + i).toString(16).padStart(40, '0')}`, `N${i}`, null, null, null]);
+    const text = JSON.stringify(rows);
+    const early = new AddressBook(text);
+    const late = new AddressBook(text);
+    for (let i = 0; i < 200; i++) late.get(`0x${(0x5000 + i).toString(16).padStart(40, '0')}`); // misses: the map is made
+    expect(early.get(dup)).toEqual({ name: 'Second', symbol: null, decimals: null, key: null });
+    expect(late.get(dup)).toEqual(early.get(dup));
+    for (let i = 0; i < 300; i += 37) expect(late.get(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`)?.name).toBe(`N${i}`);
+  });
+
+  test('a file that does not parse keeps being read row by row, however many lookups', () => {
+    const ok = '0x00000000000000000000000000000000000000a1';
+    const book = new AddressBook(`${JSON.stringify([[ok, 'Fine', null, null, null]])},["0x00000000000000000000000000000000000000c1","cut`);
+    for (let i = 0; i < 200; i++) book.get(`0x${(0x5000 + i).toString(16).padStart(40, '0')}`);
+    expect(book.get(ok)?.name).toBe('Fine');
+  });
+});
