@@ -34,7 +34,8 @@ export class AddressBook {
   get(address: string): BookEntry | undefined {
     if (this.all !== null) return this.all.get(address);
     if (this.memo.has(address)) return this.memo.get(address);
-    if (++this.lookups > LOOKUPS_BEFORE_MAP && (this.all = this.parsed()) !== null) return this.all.get(address);
+    // Parsed once: a file that does not parse is not parsed again at every later lookup.
+    if (++this.lookups === LOOKUPS_BEFORE_MAP + 1 && (this.all = this.parsed()) !== null) return this.all.get(address);
     let entry: BookEntry | undefined;
     if (ADDRESS.test(address)) {
       // In JSON a quote inside a string is escaped, so `["0x…"` only ever opens a row.
