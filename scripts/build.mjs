@@ -137,8 +137,9 @@ const oneNoble = {
 /**
  * viem's and ox's keccak256 (the main bundle's: EIP-55 checksums of every address shown, selectors of
  * ABIs read from files) is src/hash/wasmKeccak.ts's too: a lookup hashes a few dozen addresses before V8
- * has optimised anything, and @noble/hashes' keccak runs them in the interpreter (docs/speed.md). Both import nothing else of @noble/hashes/sha3 (esbuild would fail the build on a name that
- * module does not export); test/unit/wasmKeccak.test.ts checks the hashes against @noble/hashes.
+ * has optimised anything, and @noble/hashes' keccak runs them in the interpreter (docs/speed.md). Both
+ * import nothing else of @noble/hashes/sha3 (esbuild would fail the build on a name that module does not
+ * export); test/unit/wasmKeccak.test.ts checks the hashes against @noble/hashes.
  */
 const wasmKeccakForViem = {
   name: 'wasm-keccak-for-viem',

@@ -97,6 +97,9 @@ const RULES: readonly Rule[] = [failed, deployed, delegated, toItself, approvals
 
 const list = (amounts: readonly AssetAmount[], nameOf: NameOf): string => amounts.map((a) => amountText(a, nameOf)).join(' and ');
 
+/** Whether the transaction carried input data: it called code, beyond sending its value. */
+const hasInput = (f: Facts): boolean => f.model.tx?.input !== undefined && f.model.tx.input !== '0x';
+
 const who = (address: string, f: Pick<Facts, 'nameOf' | 'shown'>): string => f.nameOf(address) ?? shortAddress(f.shown(address));
 
 /** The contract the transaction called, named where known, when it is not the venue itself ("via UniswapV2Router02"). */
@@ -269,8 +272,7 @@ function oneTransfer(f: Facts): Verdict | null {
   const a = sending ? f.sent[0]! : f.received[0]!;
   // Without a call tree, a call's ether is its value alone: what came back inside it is not known, so
   // no transfer is claimed (the function called says what it did).
-  const input = f.model.tx?.input;
-  if (a.asset === 'ETH' && input !== undefined && input !== '0x' && !etherInsideCallsKnown(f.model)) return null;
+  if (a.asset === 'ETH' && hasInput(f) && !etherInsideCallsKnown(f.model)) return null;
   const moves = f.counterparties.filter((m) => m.asset === a.asset && (m.from === f.actor || m.to === f.actor) && m.from !== m.to);
   if (moves.some((m) => (sending ? m.to : m.from) === f.actor)) return null;
   // The whole amount to (or from) one address only where it all went there: a batch that paid two is said as two.
@@ -326,13 +328,13 @@ function swappedAndPaid(f: Facts): Verdict | null {
 
 /**
  * EIP-7702: a type-4 transaction that called nothing, moved nothing and logged nothing (empty input, no
- * value, no transfer, no event: a delegate's code may run on empty input): what it did was its authorizations, each as the authorizations stage found it. An account
- * delegated by its own transaction is "its"; one delegated by another's (a sponsor's) is named.
+ * value, no transfer, no event: a delegate's code may run on empty input): what it did was its
+ * authorizations, each as the authorizations stage found it. An account delegated by its own
+ * transaction is "its"; one delegated by another's (a sponsor's) is named.
  */
 function delegated(f: Facts): Verdict | null {
   const facts = f.model.authorizations ?? [];
-  const tx = f.model.tx;
-  if (facts.length === 0 || (tx?.input !== undefined && tx.input !== '0x') || (tx?.value ?? 0n) > 0n || f.counterparties.length > 0 || f.logs.length > 0) return null;
+  if (facts.length === 0 || hasInput(f) || (f.model.tx?.value ?? 0n) > 0n || f.counterparties.length > 0 || f.logs.length > 0) return null;
   const applied = facts.filter((a) => a.applied === true && a.authority !== null);
   const unsure = facts.filter((a) => a.applied === null).length;
   const failedToo = facts.length - applied.length - unsure;
@@ -353,7 +355,7 @@ function delegated(f: Facts): Verdict | null {
 function toItself(f: Facts): Verdict | null {
   const tx = f.model.tx;
   if (tx?.to == null || tx.to.toLowerCase() !== f.actor || tx.from.toLowerCase() !== f.actor) return null;
-  if (tx.input !== undefined && tx.input !== '0x') return null;
+  if (hasInput(f)) return null;
   return { summary: tx.value !== undefined && tx.value > 0n ? `Sent ${amountText({ asset: 'ETH', standard: 'ETH', amount: tx.value })} to itself` : 'Sent nothing to itself (a cancel or a nonce bump)', kind: 'transfer' };
 }
 

@@ -8,15 +8,13 @@
 import { keccak_256, keccakOfLatin1 } from '../hash/wasmKeccak.js';
 
 /** keccak256 of bytes. */
-export function keccak256(data: Uint8Array): Uint8Array {
-  return keccak_256(data);
-}
+export { keccak_256 as keccak256 };
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** keccak256 of a text's UTF-8 bytes, as 64 lower-case hex digits (no 0x). */
 export function keccakHex(text: string): string {
-  const digest = keccak256(Buffer.from(text, 'utf8'));
+  const digest = keccak_256(Buffer.from(text, 'utf8'));
   let out = '';
   for (const byte of digest) out += HEX[byte];
   return out;
