@@ -16,7 +16,7 @@ import { keccak256 } from './keccak.js';
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 
-type Json = Record<string, unknown>;
+import type { Json } from '../raw/types.js';
 const rec = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 

@@ -9,11 +9,10 @@ import { isAddress } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, keccak_256, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, Json } from '../raw/types.js';
 
-export type Json = Record<string, unknown>;
-// One Hex for the whole program (raw/types.ts), handed on to the EVM's other files.
-export type { Hex };
+// One Hex and one Json for the whole program (raw/types.ts), handed on to the EVM's other files.
+export type { Hex, Json };
 export type RunResult = Awaited<ReturnType<typeof runTx>>;
 export type EvmTx = Awaited<ReturnType<typeof createTxFromRPC>>;
 

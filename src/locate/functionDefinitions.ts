@@ -15,7 +15,7 @@ export interface FunctionDefinition {
   readonly length: number;
 }
 
-type Json = Record<string, unknown>;
+import type { Json } from '../raw/types.js';
 const rec = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
 
 /** An AST node's `src`, when it is the compiler's "start:length:id". */

@@ -5,6 +5,7 @@
  * type and fields, the L1 fee fields of an OP Stack receipt, Arbitrum's receipt fields and types, the
  * chain id where the transaction carries one, and (for --state) the fee vaults in the diff.
  */
+import { toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { FeeRules, Receipt, Transaction } from './types.js';
 
@@ -50,7 +51,7 @@ export const L2_TX_TYPES: Readonly<Record<string, { readonly name: string; reado
 };
 
 /** A quantity as the key of the tables above ("0x7E" and "0x07e" are 0x7e). */
-export const typeKey = (type: string): string => `0x${BigInt(type).toString(16)}`;
+export const typeKey = (type: string): string => toQuantity(BigInt(type));
 
 /** The transaction's type, from the transaction or (where it is missing) the receipt. */
 export const txTypeOf = (tx: Transaction | null, receipt: Receipt | null): Hex | null => tx?.type ?? receipt?.type ?? null;

@@ -2,7 +2,7 @@
  * The revert ladder for raw revert data: Error(string) → Panic(uint256) → printable text →
  * custom error by selector → empty. (Custom errors by name come with the decoding issue.)
  */
-import { abiString, byteLength } from '../raw/hex.js';
+import { abiString, byteLength, toQuantity } from '../raw/hex.js';
 import { isPrintableText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import type { DecodedRevert, Revert, RevertJson } from './types.js';
@@ -59,7 +59,7 @@ export function revertToJson(r: Revert): RevertJson {
     case 'error':
       return { kind: 'Error', message: r.message };
     case 'panic':
-      return { kind: 'Panic', code: `0x${r.code.toString(16)}` as Hex, meaning: r.meaning };
+      return { kind: 'Panic', code: toQuantity(r.code), meaning: r.meaning };
     case 'text':
       return { kind: 'text', text: r.text };
     case 'custom':

@@ -6,7 +6,7 @@
  * the events of every frame that did not fail (a failed frame's events are rolled back), in execution
  * order. It never reaches --json: the document says `receipt: null` and lists these logs on their own.
  */
-import { isQuantity } from '../raw/hex.js';
+import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { frameKey } from './frameKey.js';
@@ -33,7 +33,7 @@ function effectivePrice(tx: RpcTransaction, baseFee: bigint | null): Hex | undef
     const tip = BigInt(tx.maxPriorityFeePerGas ?? '0x0');
     const max = BigInt(tx.maxFeePerGas);
     const price = baseFee + tip < max ? baseFee + tip : max;
-    return `0x${price.toString(16)}`;
+    return toQuantity(price);
   }
   return tx.gasPrice;
 }
@@ -53,7 +53,7 @@ export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcRe
   const reverted = root === undefined ? o.reverted : root.error !== null;
   const logs: RpcLog[] = (o.frameLogs ?? [])
     .filter((l) => !failed.has(frameKey(l.traceAddress)))
-    .map((l, i) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: `0x${i.toString(16)}` as Hex }));
+    .map((l, i) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: toQuantity(i) }));
   const gasUsed = o.gasUsed ?? undefined;
   const created = root?.type === 'create' && !reverted && root.to !== null ? root.to : undefined;
   const baseFee = isQuantity(o.header.baseFeePerGas) ? BigInt(o.header.baseFeePerGas) : null;

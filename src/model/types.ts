@@ -1,4 +1,4 @@
-import type { Hex, Reexecution, RpcAccessListEntry, RpcL1Fee, RpcLog, RpcSlotChange, StateSource, TraceSource } from '../raw/types.js';
+import type { AuthorizationOf, Hex, ReceiptOf, Reexecution, RpcL1Fee, RpcSlotChange, StateSource, TraceSource, TransactionOf } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
 export type FeeRules = 'ethereum' | 'op-stack' | 'arbitrum';
@@ -97,45 +97,10 @@ export interface DecodedRevert {
  * A transaction as the model holds it: the node's answer (raw/parseRaw checked it), its quantities
  * converted once (bigint; an index and a chain id as numbers), absent where the node left them out.
  */
-export interface Transaction {
-  /** Null for a simulated call that was not signed. */
-  readonly hash: Hex | null;
-  readonly blockHash: Hex | null;
-  readonly blockNumber: bigint | null;
-  readonly transactionIndex: number | null;
-  readonly from: Hex;
-  readonly to: Hex | null;
-  readonly value?: bigint;
-  readonly gas?: bigint;
-  readonly gasPrice?: bigint;
-  readonly maxFeePerGas?: bigint;
-  readonly maxPriorityFeePerGas?: bigint;
-  readonly maxFeePerBlobGas?: bigint;
-  readonly input?: Hex;
-  readonly nonce?: bigint;
-  /** The type byte as the node wrote it ("0x2", an L2's "0x7e"): a name, not a quantity. */
-  readonly type?: Hex;
-  readonly chainId?: number;
-  readonly accessList?: readonly RpcAccessListEntry[];
-  readonly blobVersionedHashes?: readonly Hex[];
-  readonly authorizationList?: readonly Authorization[];
-  /** OP Stack deposit (type 0x7e): its source on L1, the ETH minted on L2, and whether it is a system transaction. */
-  readonly sourceHash?: Hex;
-  readonly mint?: bigint;
-  readonly isSystemTx?: boolean;
-  /** Arbitrum retryables (types 0x68, 0x69): the ticket's fields as the node gave them (addresses, quantities, data). */
-  readonly retryable?: Readonly<Record<string, Hex>>;
-}
+export type Transaction = TransactionOf<bigint, number>;
 
-export interface Authorization {
-  readonly chainId?: bigint;
-  readonly address: Hex;
-  readonly nonce?: bigint;
-  /** The authority's signature, as the node gave it. */
-  readonly yParity?: bigint;
-  readonly r?: bigint;
-  readonly s?: bigint;
-}
+/** An EIP-7702 authorization, its numbers (the signature's too) as bigint. */
+export type Authorization = AuthorizationOf<bigint>;
 
 /** What an EIP-7702 authorization did (the authorizations stage, pipeline/authorizationsOf.ts). */
 export interface AuthorizationFact {
@@ -154,33 +119,7 @@ export interface AuthorizationFact {
 }
 
 /** A receipt as the model holds it: checked, quantities converted, logs as the node wrote them. */
-export interface Receipt {
-  readonly transactionHash: Hex;
-  readonly blockHash?: Hex;
-  readonly blockNumber?: bigint;
-  readonly transactionIndex?: number;
-  readonly contractAddress?: Hex | null;
-  /** The sender and the recipient as the receipt repeats them (null: a creation). */
-  readonly from?: Hex;
-  readonly to?: Hex | null;
-  readonly gasUsed?: bigint;
-  readonly effectiveGasPrice?: bigint;
-  /** Absent on pre-Byzantium receipts, which carry `root` instead. */
-  readonly status?: 'success' | 'reverted';
-  readonly root?: Hex;
-  readonly blobGasUsed?: bigint;
-  readonly blobGasPrice?: bigint;
-  readonly logs: readonly RpcLog[];
-  /** The receipt's type (most nodes give it): read where the transaction object is missing. */
-  readonly type?: Hex;
-  /** OP Stack: the L1 data fee and what it was computed from, as the receipt gives them (shown as given). */
-  readonly l1?: RpcL1Fee;
-  /** OP Stack deposits: the deposit nonce. */
-  readonly depositNonce?: bigint;
-  /** Arbitrum: the part of gasUsed that paid for L1 calldata, and the L1 block it was read at. */
-  readonly gasUsedForL1?: bigint;
-  readonly l1BlockNumber?: bigint;
-}
+export type Receipt = ReceiptOf<bigint, number, 'success' | 'reverted'>;
 
 export interface CallTree {
   readonly root: CallNode;
@@ -660,7 +599,6 @@ export type RevertJson =
   | ({ readonly kind: 'custom'; readonly selector: Hex; readonly data: Hex } & Partial<Decoded>)
   | { readonly kind: 'empty' };
 
-/** `txray call --tx`: what the model says of the mined transaction a simulation ran again. */
 /** An outcome as the comparison reads it: the mined one from its receipt, the new one from the run. */
 export interface OutcomeFacts {
   readonly status: Extract<Status, 'success' | 'reverted'>;
@@ -679,6 +617,7 @@ export interface OutcomeFacts {
   readonly labels: ReadonlyMap<string, string> | null;
 }
 
+/** `txray call --tx`: what the model says of the mined transaction a simulation ran again. */
 export interface ReplayFacts {
   readonly hash: Hex;
   /** Null for a pending transaction (run at --block). */

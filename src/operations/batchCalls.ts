@@ -10,7 +10,7 @@ import { decodeCallData } from '../decode/callData.js';
 import { unpackMultiSend } from '../decode/unpackMultiSend.js';
 import type { BatchCall, BatchOperation, CallNode, InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import { envelopeFrames, type Frame } from './envelopeFrames.js';
+import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { forwarded } from './forwarded.js';
 import { BATCHES } from './signatures.js';
 
@@ -65,7 +65,7 @@ function childFrames(envelope: CallNode, calls: readonly Planned[]): Array<CallN
   });
 }
 
-function batchOf(frame: Frame, index: AbiIndex): BatchOperation | null {
+function batchOf(frame: EnvelopeCall, index: AbiIndex): BatchOperation | null {
   const known = BATCHES[frame.input.slice(0, 10).toLowerCase()]!;
   const calls = planned(frame.input, known.name, known.signature);
   if (calls === null || calls.length === 0) return null;

@@ -7,8 +7,8 @@ import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
 
-/** A frame as the operations stage reads it: a call node, or the transaction itself where no tree came. */
-export interface Frame {
+/** A call of an envelope's function as the operations stage reads it: a call node, or the transaction itself where no tree came. */
+export interface EnvelopeCall {
   readonly from: Hex;
   readonly to: Hex;
   readonly input: Hex;
@@ -21,8 +21,8 @@ export interface Frame {
 const selectorOf = (input: Hex | null | undefined): string => (input != null && input.length >= 10 ? input.slice(0, 10).toLowerCase() : '');
 
 /** `delegate`: a delegatecall counts too (MultiSend runs in the Safe's context). */
-export function envelopeFrames(model: InspectModel, selectors: ReadonlySet<string>, delegate = false): Frame[] {
-  const out: Frame[] = [];
+export function envelopeFrames(model: InspectModel, selectors: ReadonlySet<string>, delegate = false): EnvelopeCall[] {
+  const out: EnvelopeCall[] = [];
   const tree = model.tree;
   if (tree === null) {
     const tx = model.tx;

@@ -8,7 +8,7 @@ import type { AbiIndex } from '../decode/abiIndex.js';
 import type { CallNode, InspectModel, SafeTransaction } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { envelopeFrames, type Frame } from './envelopeFrames.js';
+import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { forwarded } from './forwarded.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
@@ -24,7 +24,7 @@ function safeTxHashOf(l: RpcLog): Hex | null {
 }
 
 /** The Safe's own call to the `to` its execTransaction names (the first argument). */
-function innerOf(frame: Frame): CallNode | null {
+function innerOf(frame: EnvelopeCall): CallNode | null {
   if (frame.node === null || byteLength(frame.input) < 36) return null;
   const to = wordToAddress(frame.input.slice(10, 74)).toLowerCase();
   return forwarded(frame.node).children.find((c) => c.type === 'call' && c.to !== null && lower(c.to) === to && c.from !== null && lower(c.from) === frame.to) ?? null;

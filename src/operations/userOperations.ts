@@ -11,7 +11,7 @@ import { walkCalls } from '../model/walk.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { decodeAbiParameters } from 'viem';
-import { envelopeFrames, type Frame } from './envelopeFrames.js';
+import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
 import { ENTRY_POINTS, HANDLE_OPS, POST_OP_REVERT_REASON, USER_OPERATION_EVENT, USER_OPERATION_REVERT_REASON, VALIDATE_USER_OP } from './signatures.js';
@@ -21,7 +21,7 @@ const isOpEvent = (l: RpcLog): boolean => l.topics[0]?.toLowerCase() === USER_OP
 const word = (data: Hex, i: number): bigint => BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);
 
 /** The EntryPoint's calls to the ops' senders that ran their call data (validation calls left out), per sender in order. */
-function executionFrames(frames: readonly Frame[], entryPoint: Hex): Map<string, CallNode[]> {
+function executionFrames(frames: readonly EnvelopeCall[], entryPoint: Hex): Map<string, CallNode[]> {
   const out = new Map<string, CallNode[]>();
   for (const f of frames) {
     if (f.to !== entryPoint || f.node === null) continue;

@@ -1,4 +1,4 @@
-import type { Hex } from './types.js';
+import type { Hex, Json } from './types.js';
 
 const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
 const DATA = /^0x[0-9a-fA-F]*$/;
@@ -13,19 +13,16 @@ export const isAddress = (v: unknown): v is Hex => typeof v === 'string' && ADDR
 export const isHash = (v: unknown): v is Hex => typeof v === 'string' && HASH.test(v);
 
 /** A JSON object (not null, not an array). */
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The bigint of a validated quantity. */
 export const toBig = (q: Hex): bigint => BigInt(q);
 
+/** A bigint (or a safe non-negative integer) as a JSON-RPC quantity (0x, no leading zeros). */
+export const toQuantity = (n: bigint | number): Hex => `0x${n.toString(16)}`;
+
 /** A validated quantity as a decimal string; quantities below 2^52 (gas, indices) skip BigInt. */
-/** A bigint as a JSON-RPC quantity (0x, no leading zeros). */
-export const toQuantity = (n: bigint): Hex => `0x${n.toString(16)}`;
-
 export const toDecimal = (q: Hex): string => (q.length <= 15 ? String(Number.parseInt(q, 16)) : BigInt(q).toString());
-
-/** True for a quantity of zero ("0x0", "0x00"…), without parsing it. */
-export const isZero = (q: Hex): boolean => /^0x0*$/.test(q);
 
 /** Byte length of hex data. */
 export const byteLength = (data: Hex): number => Math.floor((data.length - 2) / 2);

@@ -5,7 +5,7 @@
  * the blob gas are optional for both (absent before London and Cancun; broken: a warning, and left out).
  */
 import { RpcFailure } from '../errors.js';
-import { isAddress, isHash, isQuantity, isRecord } from './hex.js';
+import { isAddress, isHash, isQuantity, isRecord, toQuantity } from './hex.js';
 import { optional, sameHash, type Warn } from './parseRaw.js';
 import type { Hex, RpcBlockHeader } from './types.js';
 
@@ -25,7 +25,7 @@ export interface RpcBlock {
 }
 
 /** Some nodes write the pending block's number and hash as null, or a number as a JSON number: both read here. */
-const quantity = (v: unknown): Hex | undefined => (isQuantity(v) ? v : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? `0x${v.toString(16)}` : undefined);
+const quantity = (v: unknown): Hex | undefined => (isQuantity(v) ? v : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? toQuantity(v) : undefined);
 const isQuantityLike = (v: unknown): v is Hex | number => quantity(v) !== undefined;
 
 /** An optional quantity of the header: absent, or checked (a broken one is warned of and left out). */

@@ -15,7 +15,7 @@
  * changes are an addition to the view, like the call tree.
  */
 import { escapeShort } from './escape.js';
-import { isAddress, isData, isQuantity, isRecord } from './hex.js';
+import { isAddress, isData, isQuantity, isRecord, toQuantity } from './hex.js';
 import type { Warn } from './parseRaw.js';
 import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange, StateSource } from './types.js';
 
@@ -39,9 +39,9 @@ function word(v: unknown, what: string): Hex {
 }
 
 function quantity(v: unknown, what: string): Hex {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}` as Hex;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return toQuantity(v);
   if (!isQuantity(v)) return unfit(`${what} is not a quantity`);
-  return `0x${BigInt(v).toString(16)}` as Hex;
+  return toQuantity(BigInt(v));
 }
 
 function code(v: unknown, what: string): Hex {

@@ -9,44 +9,61 @@ export interface RpcAccessListEntry {
   readonly storageKeys: readonly Hex[];
 }
 
-export interface RpcAuthorization {
-  readonly chainId?: Hex;
+/** A JSON object as parsed (not null, not an array), its fields not yet checked. */
+export type Json = Record<string, unknown>;
+
+/**
+ * An EIP-7702 authorization, one shape for the node's answer and the model: `Q` spells its numbers
+ * (hex as sent in RpcAuthorization, bigint in the model's Authorization).
+ */
+export interface AuthorizationOf<Q> {
+  readonly chainId?: Q;
   readonly address: Hex;
-  readonly nonce?: Hex;
+  readonly nonce?: Q;
   /** The authority's signature (absent where the node leaves it out). */
-  readonly yParity?: Hex;
-  readonly r?: Hex;
-  readonly s?: Hex;
+  readonly yParity?: Q;
+  readonly r?: Q;
+  readonly s?: Q;
 }
 
-export interface RpcTransaction {
+export type RpcAuthorization = AuthorizationOf<Hex>;
+
+/**
+ * A transaction, one shape for the node's answer and the model (as viem's): `Q` spells its quantities
+ * and `I` its index and chain id — hex strings as sent in RpcTransaction; bigint and number in the
+ * model's Transaction, converted once (model/convert.ts). Absent where the node left a field out.
+ */
+export interface TransactionOf<Q, I> {
   /** Null for a simulated call that was not signed. */
   readonly hash: Hex | null;
   readonly blockHash: Hex | null;
-  readonly blockNumber: Hex | null;
-  readonly transactionIndex: Hex | null;
+  readonly blockNumber: Q | null;
+  readonly transactionIndex: I | null;
   readonly from: Hex;
   readonly to: Hex | null;
-  readonly value?: Hex;
-  readonly gas?: Hex;
-  readonly gasPrice?: Hex;
-  readonly maxFeePerGas?: Hex;
-  readonly maxPriorityFeePerGas?: Hex;
-  readonly maxFeePerBlobGas?: Hex;
+  readonly value?: Q;
+  readonly gas?: Q;
+  readonly gasPrice?: Q;
+  readonly maxFeePerGas?: Q;
+  readonly maxPriorityFeePerGas?: Q;
+  readonly maxFeePerBlobGas?: Q;
   readonly input?: Hex;
-  readonly nonce?: Hex;
+  readonly nonce?: Q;
+  /** The type byte as the node wrote it ("0x2", an L2's "0x7e"): a name, not a quantity. */
   readonly type?: Hex;
-  readonly chainId?: Hex;
+  readonly chainId?: I;
   readonly accessList?: readonly RpcAccessListEntry[];
   readonly blobVersionedHashes?: readonly Hex[];
-  readonly authorizationList?: readonly RpcAuthorization[];
+  readonly authorizationList?: readonly AuthorizationOf<Q>[];
   /** OP Stack deposit (type 0x7e): its source on L1, the ETH minted on L2, and whether it is a system transaction. */
   readonly sourceHash?: Hex;
-  readonly mint?: Hex;
+  readonly mint?: Q;
   readonly isSystemTx?: boolean;
   /** Arbitrum retryables (types 0x68, 0x69): the ticket's fields as the node gave them (addresses, quantities, data). */
   readonly retryable?: Readonly<Record<string, Hex>>;
 }
+
+export type RpcTransaction = TransactionOf<Hex, Hex>;
 
 export interface RpcLog {
   readonly address: Hex;
@@ -55,33 +72,41 @@ export interface RpcLog {
   readonly logIndex?: Hex;
 }
 
-export interface RpcReceipt {
+/**
+ * A receipt, one shape for the node's answer and the model: `Q` spells its quantities, `I` its index,
+ * `S` its status ('0x1' | '0x0' as sent in RpcReceipt; 'success' | 'reverted' in the model's Receipt).
+ * Logs and the L1 fee stay as the node wrote them in both.
+ */
+export interface ReceiptOf<Q, I, S> {
   readonly transactionHash: Hex;
   readonly blockHash?: Hex;
-  readonly blockNumber?: Hex;
-  readonly transactionIndex?: Hex;
+  readonly blockNumber?: Q;
+  readonly transactionIndex?: I;
   readonly contractAddress?: Hex | null;
   /** The sender and the recipient as the receipt repeats them (null: a creation); read where the transaction object is missing. */
   readonly from?: Hex;
   readonly to?: Hex | null;
-  readonly gasUsed?: Hex;
-  readonly effectiveGasPrice?: Hex;
-  /** '0x1' success, '0x0' failure; absent on pre-Byzantium receipts, which carry `root` instead. */
-  readonly status?: '0x0' | '0x1';
+  readonly gasUsed?: Q;
+  readonly effectiveGasPrice?: Q;
+  /** Absent on pre-Byzantium receipts, which carry `root` instead. */
+  readonly status?: S;
   readonly root?: Hex;
-  readonly blobGasUsed?: Hex;
-  readonly blobGasPrice?: Hex;
+  readonly blobGasUsed?: Q;
+  readonly blobGasPrice?: Q;
   readonly logs: readonly RpcLog[];
   /** The receipt's type (most nodes give it): read where the transaction object is missing. */
   readonly type?: Hex;
-  /** OP Stack: the L1 data fee and what it was computed from, as the receipt gives them. */
+  /** OP Stack: the L1 data fee and what it was computed from, as the receipt gives them (shown as given). */
   readonly l1?: RpcL1Fee;
   /** OP Stack deposits: the deposit nonce (and receipt version, after Canyon). */
-  readonly depositNonce?: Hex;
+  readonly depositNonce?: Q;
   /** Arbitrum: the part of gasUsed that paid for L1 calldata, and the L1 block it was read at. */
-  readonly gasUsedForL1?: Hex;
-  readonly l1BlockNumber?: Hex;
+  readonly gasUsedForL1?: Q;
+  readonly l1BlockNumber?: Q;
 }
+
+/** '0x1' success, '0x0' failure. */
+export type RpcReceipt = ReceiptOf<Hex, Hex, '0x0' | '0x1'>;
 
 /** An OP Stack receipt's L1 data fee fields (the operator fee's after Isthmus). */
 export interface RpcL1Fee {

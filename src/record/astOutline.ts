@@ -4,7 +4,7 @@
  * kind, name and `src`. A whole AST is many times its source's size; this is a small part of it, and
  * what a replay's --internal finds there is what the recorded run found.
  */
-type Json = Record<string, unknown>;
+import type { Json } from '../raw/types.js';
 const rec = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
 const children = (n: Json): Json[] => (Array.isArray(n.nodes) ? n.nodes.map(rec).filter((x): x is Json => x !== null) : []);
 const fn = (n: Json): Json => ({ nodeType: n.nodeType, kind: n.kind, name: n.name, src: n.src });

@@ -1,7 +1,6 @@
 /** --json's `replayOf` and `comparison` (`txray call --tx`), absent from every other document. */
-import type { OutcomeFacts } from '../model/types.js';
 import { decodedRevertJson, type RevertJson } from '../model/decodeRevert.js';
-import type { InspectModel } from '../model/types.js';
+import type { InspectModel, NetChange, OutcomeFacts } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { comparisonOf, netChangeDifferences } from './comparisonOf.js';
 
@@ -32,18 +31,12 @@ export interface JsonReplay {
 }
 
 /** A holder's net change of one asset where the two runs differ: signed, base units, decimal (0 where a run has none). */
-export interface JsonNetChangeDifference {
-  readonly holder: Hex;
-  readonly asset: 'ETH' | Hex;
-  readonly standard: string;
-  readonly tokenId?: string;
-  readonly symbol?: string;
-  readonly decimals?: number;
+export type JsonNetChangeDifference = Omit<NetChange, 'change'> & {
   readonly mined: string;
   readonly now: string;
   /** Where the mined lookup and the new run name the holder differently: each one's name (null: none). */
   readonly names?: { readonly mined: string | null; readonly now: string | null };
-}
+};
 
 const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
   status: o.status,

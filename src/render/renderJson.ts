@@ -7,7 +7,7 @@ import { txOutcome } from '../operations/txOutcome.js';
 import { type JsonOperation, operationsJson } from './operationsJson.js';
 import { notPayableText } from '../words/describe.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { Action, ActionKind, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, SourceLocation, Transfer } from '../model/types.js';
+import type { Action, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, NetChange, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
@@ -162,38 +162,20 @@ const authorizationJson = (f: AuthorizationFact): JsonAuthorization => ({
   revocation: f.revocation,
 });
 
+/** A model type as --json spells it: the named bigint fields as decimal strings, the rest as the model holds them. */
+type Decimal<T, K extends keyof T> = Omit<T, K> & { readonly [P in K]: string };
+
 /** A transfer with its amount as a decimal string. */
-export type JsonTransfer = Omit<Transfer, 'amount'> & { readonly amount: string };
+export type JsonTransfer = Decimal<Transfer, 'amount'>;
 
-export interface JsonAmount {
-  readonly asset: 'ETH' | Hex;
-  readonly standard: string;
-  /** Base units, decimal. */
-  readonly amount: string;
-  readonly tokenId?: string;
-  readonly symbol?: string;
-  readonly decimals?: number;
-}
+/** An amount of one asset; base units, decimal. */
+export type JsonAmount = Decimal<AssetAmount, 'amount'>;
 
-export interface JsonAction {
-  readonly summary: string;
-  readonly kind: ActionKind;
-  readonly actor: Hex;
-  readonly protocols: readonly string[];
-  readonly sent: readonly JsonAmount[];
-  readonly received: readonly JsonAmount[];
-}
+/** The action with the actor's amounts as decimal strings. */
+export type JsonAction = Omit<Action, 'sent' | 'received'> & { readonly sent: readonly JsonAmount[]; readonly received: readonly JsonAmount[] };
 
-export interface JsonNetChange {
-  readonly holder: Hex;
-  readonly asset: 'ETH' | Hex;
-  readonly standard: string;
-  readonly tokenId?: string;
-  /** Signed, in base units, decimal. */
-  readonly change: string;
-  readonly symbol?: string;
-  readonly decimals?: number;
-}
+/** One holder's net movement of one asset: signed, in base units, decimal. */
+export type JsonNetChange = Decimal<NetChange, 'change'>;
 
 const amountJson = (a: AssetAmount): JsonAmount => ({
   asset: a.asset,

@@ -8,6 +8,7 @@ import type { ChalkInstance } from 'chalk';
 
 import { BASE_FEE_VAULT, L1_FEE_VAULT } from '../model/chain.js';
 import type { AccountChange, AccountRole, FeeSplit, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
+import { toQuantity } from '../raw/hex.js';
 import type { Hex, RpcSlotChange } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from '../format/format.js';
@@ -77,7 +78,7 @@ const slotText = (slot: Hex): string => {
   const n = BigInt(slot);
   return n < 1_000_000n ? `slot ${n}` : `slot ${slot.slice(0, 10)}…${slot.slice(-8)}`;
 };
-const wordText = (w: Hex): string => `0x${BigInt(w).toString(16)}`;
+const wordText = (w: Hex): string => toQuantity(BigInt(w));
 
 /** What nameSlots says of a string too long to sit in its slot: its length only. */
 const LONG_BYTES = /^\(\d+ bytes\)$/;

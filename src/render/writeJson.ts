@@ -45,7 +45,7 @@ function scalar(value: unknown): string | undefined {
  * An object's entries, or an array read one element at a time (an element is only read when it is
  * written: a renderer's array may make its elements as they are read, see renderJson's callJson).
  */
-interface Frame {
+interface OpenContainer {
   readonly keys: readonly string[] | null;
   readonly values: readonly unknown[];
   readonly length: number;
@@ -53,7 +53,7 @@ interface Frame {
   readonly close: string;
 }
 
-function frameFor(value: object): Frame {
+function openContainer(value: object): OpenContainer {
   if (Array.isArray(value)) return { keys: null, values: value, length: value.length, index: 0, close: ']' };
   const keys: string[] = [];
   const values: unknown[] = [];
@@ -82,7 +82,7 @@ export function* writeJson(value: unknown, indent = 0, chunkSize = 1 << 16): Gen
     yield `${top ?? 'null'}\n`;
     return;
   }
-  const stack: Frame[] = [frameFor(value)];
+  const stack: OpenContainer[] = [openContainer(value)];
   buf += Array.isArray(value) ? '[' : '{';
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
@@ -100,7 +100,7 @@ export function* writeJson(value: unknown, indent = 0, chunkSize = 1 << 16): Gen
     if (text !== undefined) buf += text;
     else if (typeof child === 'object' && child !== null) {
       buf += Array.isArray(child) ? '[' : '{';
-      stack.push(frameFor(child));
+      stack.push(openContainer(child));
     } else buf += 'null'; // an array slot holding undefined, as JSON.stringify writes it
     if (buf.length >= chunkSize) {
       yield buf;

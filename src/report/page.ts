@@ -18,6 +18,7 @@ import { walkCalls } from '../model/walk.js';
 import { noRevertWords } from '../words/operationReason.js';
 import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonInternalCall, JsonRaw } from '../render/renderJson.js';
+import type { JsonOutcome } from '../render/comparisonJson.js';
 import { insideOrder } from '../render/insideOrder.js';
 import type { RevertJson } from '../model/decodeRevert.js';
 import { wrapMark } from '../render/wrapMark.js';
@@ -635,10 +636,9 @@ function comparisonSection(): HTMLElement | null {
   const c = doc.comparison;
   const r = doc.replayOf;
   if (!c || !r) return null;
-  type Outcome = typeof c.mined;
-  const status = (o: Outcome): string => (o.status === 'success' ? '✔ success' : '✘ reverted');
-  const gas = (o: Outcome): string => (o.gasUsed === null ? '?' : groupDigits(big(o.gasUsed)));
-  const revert = (o: Outcome): string => (o.error !== undefined ? o.error : o.revert === null ? (o.status === 'success' ? 'none' : 'not known') : (revertWords(o.revert) ?? 'not decoded'));
+  const status = (o: JsonOutcome): string => (o.status === 'success' ? '✔ success' : '✘ reverted');
+  const gas = (o: JsonOutcome): string => (o.gasUsed === null ? '?' : groupDigits(big(o.gasUsed)));
+  const revert = (o: JsonOutcome): string => (o.error !== undefined ? o.error : o.revert === null ? (o.status === 'success' ? 'none' : 'not known') : (revertWords(o.revert) ?? 'not decoded'));
   const rows = [
     ['status', status(c.mined), status(c.now)],
     ['gas used', gas(c.mined), gas(c.now)],
