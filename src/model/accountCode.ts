@@ -12,5 +12,5 @@ const DELEGATION = /^0xef0100([0-9a-f]{40})$/;
 
 export const delegateOf = (code: Hex | undefined): Hex | null => {
   const m = code === undefined ? null : DELEGATION.exec(code.toLowerCase());
-  return m ? (`0x${m[1]}` as Hex) : null;
+  return m ? `0x${m[1]}` : null;
 };

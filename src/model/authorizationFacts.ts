@@ -40,7 +40,7 @@ export function authorizationFacts(list: readonly Authorization[], authorities: 
     const at = now.has(authority) || authority !== sender.toLowerCase() ? before : { ...before, nonce: before.nonce + 1n };
     if (at.code !== '0x' && delegateOf(at.code) === null) return { applied: false, reason: 'the authority\'s account is a contract' };
     if (at.nonce !== a.nonce) return { applied: false, reason: `nonce ${a.nonce}, the authority's was ${at.nonce}` };
-    const code = ZERO.test(a.address) ? '0x' : (`0xef0100${a.address.slice(2).toLowerCase()}` as Hex);
+    const code: Hex = ZERO.test(a.address) ? '0x' : `0xef0100${a.address.slice(2).toLowerCase()}`;
     now.set(authority, { nonce: at.nonce + 1n, code });
     return { applied: true, reason: null };
   };

@@ -106,7 +106,8 @@ function preorderParents(entries: readonly RpcTraceEntry[]): Int32Array | null {
   const stack: number[] = [];
   const kids: number[] = [];
   for (let k = 0; k < entries.length; k++) {
-    const p = entries[k]!.traceAddress;
+    const p = entries[k]?.traceAddress;
+    if (p === undefined) return null;
     const depth = p.length;
     if (k === 0) {
       if (depth !== 0) return null;
@@ -118,11 +119,12 @@ function preorderParents(entries: readonly RpcTraceEntry[]): Int32Array | null {
     if (depth === 0 || depth > stack.length || depth > FAST_PATH_MAX_DEPTH) return null;
     stack.length = depth;
     kids.length = depth;
-    const parent = stack[depth - 1]!;
-    const q = entries[parent]!.traceAddress;
-    if (p[depth - 1] !== kids[depth - 1]) return null;
+    const parent = stack[depth - 1];
+    const kid = kids[depth - 1];
+    const q = parent === undefined ? undefined : entries[parent]?.traceAddress;
+    if (parent === undefined || q === undefined || kid === undefined || p[depth - 1] !== kid) return null;
     for (let i = 0; i < depth - 1; i++) if (p[i] !== q[i]) return null;
-    kids[depth - 1]!++;
+    kids[depth - 1] = kid + 1;
     parents[k] = parent;
     stack.push(k);
     kids.push(0);
@@ -139,22 +141,26 @@ export function buildCallTree(entries: readonly RpcTraceEntry[], warn: Warn): Ca
 
 function linkPreorder(entries: readonly RpcTraceEntry[], parents: Int32Array, warn: Warn): CallTree {
   const odd = new Oddities();
-  const nodes: CallNode[] = new Array(entries.length);
+  const nodes: CallNode[] = [];
   const depths = new Int32Array(entries.length);
   let maxDepth = 0;
-  for (let k = 0; k < entries.length; k++) {
-    const node = normalise(entries[k]!, odd);
-    nodes[k] = node;
-    const parent = parents[k]!;
-    if (parent >= 0) {
-      nodes[parent]!.children.push(node);
-      depths[k] = depths[parent]! + 1;
-      if (depths[k]! > maxDepth) maxDepth = depths[k]!;
-    }
+  for (const [k, entry] of entries.entries()) {
+    const node = normalise(entry, odd);
+    nodes.push(node);
+    // preorderParents gave every entry but the root an earlier one as its parent.
+    const parent = parents[k] ?? -1;
+    const up = nodes[parent];
+    if (up === undefined) continue;
+    up.children.push(node);
+    const depth = (depths[parent] ?? 0) + 1;
+    depths[k] = depth;
+    if (depth > maxDepth) maxDepth = depth;
   }
-  for (let k = 0; k < entries.length; k++) checkSubtraces(entries[k]!.subtraces, nodes[k]!, odd);
+  for (const [k, node] of nodes.entries()) checkSubtraces(entries[k]?.subtraces, node, odd);
   odd.flush(warn);
-  return { root: nodes[0]!, count: entries.length, maxDepth };
+  const [root] = nodes;
+  if (root === undefined) throw new Error('internal error: a call tree without its root entry');
+  return { root, count: entries.length, maxDepth };
 }
 
 function checkSubtraces(declared: number | null | undefined, node: CallNode, odd: Oddities): void {
@@ -187,14 +193,14 @@ function buildFromTrie(entries: readonly RpcTraceEntry[], warn: Warn): CallTree 
 
   // Pre-order walk over the trie; `owner` is the nearest slot above that holds an entry.
   let root: CallNode | undefined = top.node;
-  const subtraceChecks: Slot[] = [];
+  const subtraceChecks: Array<{ readonly node: CallNode; readonly subtraces: number | null | undefined }> = [];
   let count = 0;
   let maxDepth = 0;
   const stack: Array<{ slot: Slot; owner: CallNode | undefined; depth: number; at: readonly number[] }> = [
     { slot: top, owner: undefined, depth: 0, at: [] },
   ];
-  while (stack.length > 0) {
-    const { slot, owner, depth, at } = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { slot, owner, depth, at } = next;
     let nextOwner = owner;
     let nextDepth = depth;
     if (slot.node !== undefined) {
@@ -210,13 +216,12 @@ function buildFromTrie(entries: readonly RpcTraceEntry[], warn: Warn): CallTree 
       }
       maxDepth = Math.max(maxDepth, nextDepth);
       nextOwner = slot.node;
-      subtraceChecks.push(slot);
+      subtraceChecks.push({ node: slot.node, subtraces: slot.subtraces });
     } else if (slot !== top && slot.kids.size > 0) {
       odd.add('entries whose parent is missing, shown under the nearest ancestor', `${path(at)} (children of it)`);
     }
-    const keys = [...slot.kids.keys()].sort((x, y) => y - x); // reversed: the stack pops the smallest first
-    for (const k of keys) {
-      const kid = slot.kids.get(k)!;
+    const kids = [...slot.kids.entries()].sort(([x], [y]) => y - x); // reversed: the stack pops the smallest first
+    for (const [k, kid] of kids) {
       // A slot's path is its entry's traceAddress (shared, not copied); only gaps build one, for the warning.
       stack.push({ slot: kid, owner: nextOwner, depth: nextDepth, at: kid.node?.traceAddress ?? [...at, k] });
     }
@@ -224,7 +229,7 @@ function buildFromTrie(entries: readonly RpcTraceEntry[], warn: Warn): CallTree 
   if (root === undefined) return null;
   if (root.missing) odd.add('no root entry (traceAddress [])', 'a placeholder stands in for it');
 
-  for (const slot of subtraceChecks) checkSubtraces(slot.subtraces, slot.node!, odd);
+  for (const { subtraces, node } of subtraceChecks) checkSubtraces(subtraces, node, odd);
   odd.flush(warn);
   return { root, count, maxDepth };
 }

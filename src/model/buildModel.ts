@@ -94,9 +94,9 @@ function spent(n: CallNode): boolean | null {
  * frame's own figure where its tracer gives none (a failed root frame, say).
  */
 function failureOf(tree: CallTree | null, txSpent: boolean | null): Failure {
-  if (tree === null || tree.root.missing || tree.root.error === null) return { error: null, revert: null, origin: null };
-  const root = tree.root;
-  const error = root.error!;
+  const root = tree?.root;
+  const error = root?.error ?? null;
+  if (root === undefined || root.missing || error === null) return { error: null, revert: null, origin: null };
   if (!isRevertError(error)) {
     return { error, revert: null, origin: root };
   }

@@ -83,10 +83,11 @@ export function buildState(
     feeInDiff = true;
     expectedSum = null;
   } else {
-    feeInDiff = !(ethSum === 0n && fee !== null && fee.total + fee.blobFee > 0n);
+    const paid = fee === null ? 0n : fee.total + fee.blobFee;
+    feeInDiff = !(ethSum === 0n && paid > 0n);
     expectedSum = fee?.burned == null ? null : -(fee.burned + fee.blobFee);
     if (!feeInDiff) {
-      warn(`the state diff's ETH changes add up to 0 wei although the transaction paid a fee of ${fee!.total + fee!.blobFee} wei: this node leaves the fee out of its diff, so the sender's change lacks it.`);
+      warn(`the state diff's ETH changes add up to 0 wei although the transaction paid a fee of ${paid} wei: this node leaves the fee out of its diff, so the sender's change lacks it.`);
     } else if (expectedSum !== null && ethSum !== expectedSum) {
       warn(`the state diff's ETH changes add up to ${ethSum} wei, not to minus the burned fee (${expectedSum} wei): the diff may be incomplete.`);
     }

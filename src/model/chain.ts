@@ -132,5 +132,5 @@ export const systemLabels = (family: FeeRules | null): Readonly<Record<string, s
 export function unaliasL1(address: Hex): Hex {
   const offset = 0x1111000000000000000000000000000000001111n;
   const n = (BigInt(address) - offset + (1n << 160n)) % (1n << 160n);
-  return `0x${n.toString(16).padStart(40, '0')}` as Hex;
+  return `0x${n.toString(16).padStart(40, '0')}`;
 }

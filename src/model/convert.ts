@@ -12,7 +12,7 @@ const num = (v: Hex | undefined): number | undefined => (v === undefined ? undef
 
 /** Only the fields the node gave: an absent one stays absent (undefined), never a made-up zero. */
 function defined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
+  for (const [k, v] of Object.entries(o)) if (v === undefined) Reflect.deleteProperty(o, k);
   return o;
 }
 

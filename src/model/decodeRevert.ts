@@ -39,8 +39,8 @@ export function decodeRevert(data: Hex | null): Revert {
     const message = abiString(lower.slice(10));
     if (message !== undefined) return { kind: 'error', message };
   }
-  if (lower.startsWith(PANIC) && byteLength(data) === 36) {
-    const code = word(lower, 4)!;
+  const code = lower.startsWith(PANIC) && byteLength(data) === 36 ? word(lower, 4) : undefined;
+  if (code !== undefined) {
     const meaning = code <= 0xffn ? PANIC_MEANINGS[Number(code)] : undefined;
     return { kind: 'panic', code, meaning: meaning ?? 'unknown panic code' };
   }
@@ -49,7 +49,7 @@ export function decodeRevert(data: Hex | null): Revert {
     const text = Buffer.from(data.slice(2), 'hex').toString('utf8');
     if (text.length > 0 && isPrintableText(text) && !text.includes('\uFFFD')) return { kind: 'text', text };
   }
-  return { kind: 'custom', selector: (byteLength(data) >= 4 ? data.slice(0, 10) : data) as Hex, data };
+  return { kind: 'custom', selector: byteLength(data) >= 4 ? `0x${data.slice(2, 10)}` : data, data };
 }
 
 /** A revert as --json writes it (failure.revert, and call nodes' revert); a custom error an ABI names adds its decoding. */

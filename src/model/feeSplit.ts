@@ -9,8 +9,8 @@
  *   (the chain's fee accounts) the answers do not say, so no split is claimed.
  * Without the block header, the split is unknown and only the total is given.
  */
-import { toBig } from '../raw/hex.js';
-import type { Hex, RpcBlockHeader } from '../raw/types.js';
+import { lowerHex, toBig } from '../raw/hex.js';
+import type { RpcBlockHeader } from '../raw/types.js';
 import { type FeeRules, familyOf, isDeposit } from './chain.js';
 import type { FeeSplit, Receipt, Transaction } from './types.js';
 
@@ -29,7 +29,7 @@ export function feeSplit(tx: Transaction | null, receipt: Receipt | null, block:
   const baseFeePerGas = block === null ? null : block.baseFeePerGas !== undefined ? toBig(block.baseFeePerGas) : 0n;
   const baseFeePart = deposit ? 0n : baseFeePerGas === null ? null : gasUsed * baseFeePerGas;
   const blobFee = receipt.blobGasUsed !== undefined && receipt.blobGasPrice !== undefined && applied === 'ethereum' ? receipt.blobGasUsed * receipt.blobGasPrice : 0n;
-  const common = { gasUsed, effectiveGasPrice, execution, total: execution + l1Fee, baseFeePerGas, blobFee, coinbase: block?.miner.toLowerCase() as Hex | undefined ?? null, rules: applied };
+  const common = { gasUsed, effectiveGasPrice, execution, total: execution + l1Fee, baseFeePerGas, blobFee, coinbase: block === null ? null : lowerHex(block.miner), rules: applied };
   if (applied === 'op-stack') {
     return {
       ...common,

@@ -16,7 +16,7 @@ const sameLog = (a: FrameLog, b: RpcLog): boolean =>
   a.address.toLowerCase() === b.address.toLowerCase() &&
   a.data.toLowerCase() === b.data.toLowerCase() &&
   a.topics.length === b.topics.length &&
-  a.topics.every((t, i) => t.toLowerCase() === b.topics[i]!.toLowerCase());
+  a.topics.every((t, i) => t.toLowerCase() === b.topics[i]?.toLowerCase());
 
 /** traceAddress keys of every call that failed or sits under one that failed: their logs were reverted. */
 function revertedPaths(tree: CallTree): Set<string> {
@@ -33,24 +33,25 @@ function revertedPaths(tree: CallTree): Set<string> {
 export function placeLogs(tree: CallTree, allFrameLogs: readonly FrameLog[], receiptLogs: readonly RpcLog[], warn: Warn): Map<CallNode, PlacedEvent[]> | null {
   const reverted = revertedPaths(tree);
   const frameLogs = allFrameLogs.filter((l) => !reverted.has(frameKey(l.traceAddress)));
-  const mismatch = frameLogs.length !== receiptLogs.length || frameLogs.some((l, i) => !sameLog(l, receiptLogs[i]!));
+  const mismatch = frameLogs.length !== receiptLogs.length || frameLogs.some((l, i) => { const r = receiptLogs[i]; return r === undefined || !sameLog(l, r); });
   if (mismatch) {
     warn(`the tracer reports ${frameLogs.length} events and the receipt ${receiptLogs.length} logs that do not match one to one; events are shown in the Logs section only.`);
     return null;
   }
-  const byPath = new Map<string, CallNode>();
+  const byPath = new Map<string, { readonly node: CallNode; readonly logs: number[] }>();
   walkCalls(tree.root, (node) => {
-    node.logs = [];
-    byPath.set(frameKey(node.traceAddress), node);
+    const logs: number[] = [];
+    node.logs = logs;
+    byPath.set(frameKey(node.traceAddress), { node, logs });
   });
   const events = new Map<CallNode, PlacedEvent[]>();
-  for (let i = 0; i < frameLogs.length; i++) {
-    const node = byPath.get(frameKey(frameLogs[i]!.traceAddress));
-    if (node === undefined) continue; // its frame was left out as malformed (already warned about)
-    node.logs!.push(i);
-    const list = events.get(node) ?? [];
-    list.push({ position: frameLogs[i]!.position, log: i });
-    events.set(node, list);
+  for (const [i, log] of frameLogs.entries()) {
+    const frame = byPath.get(frameKey(log.traceAddress));
+    if (frame === undefined) continue; // its frame was left out as malformed (already warned about)
+    frame.logs.push(i);
+    const list = events.get(frame.node) ?? [];
+    list.push({ position: log.position, log: i });
+    events.set(frame.node, list);
   }
   return events;
 }

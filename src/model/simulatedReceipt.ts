@@ -6,7 +6,7 @@
  * the events of every frame that did not fail (a failed frame's events are rolled back), in execution
  * order. It never reaches --json: the document says `receipt: null` and lists these logs on their own.
  */
-import { isQuantity, toQuantity } from '../raw/hex.js';
+import { isHash, isQuantity, toQuantity } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { Hex, RpcLog, RpcReceipt, RpcTransaction } from '../raw/types.js';
 import { frameKey } from './frameKey.js';
@@ -24,7 +24,7 @@ export interface SimulatedOutcome {
   readonly header: Readonly<Record<string, unknown>>;
 }
 
-const ZERO_HASH = `0x${'0'.repeat(64)}` as Hex;
+const ZERO_HASH: Hex = `0x${'0'.repeat(64)}`;
 
 /** What the sender would pay per gas in this block: the legacy price, or min(max fee, base fee + tip). */
 function effectivePrice(tx: RpcTransaction, baseFee: bigint | null): Hex | undefined {
@@ -58,7 +58,7 @@ export function simulatedReceipt(tx: RpcTransaction, o: SimulatedOutcome): RpcRe
   const created = root?.type === 'create' && !reverted && root.to !== null ? root.to : undefined;
   const baseFee = isQuantity(o.header.baseFeePerGas) ? BigInt(o.header.baseFeePerGas) : null;
   const price = effectivePrice(tx, baseFee);
-  const blockHash = typeof o.header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(o.header.hash) ? (o.header.hash as Hex) : undefined;
+  const blockHash = isHash(o.header.hash) ? o.header.hash : undefined;
   return {
     transactionHash: tx.hash ?? ZERO_HASH,
     ...(blockHash !== undefined ? { blockHash } : {}),

@@ -14,13 +14,14 @@ export interface TreeNode<N> {
 export function walkCalls<N extends TreeNode<N>>(root: N, enter: (node: N, parent: N | null) => boolean | void): void {
   const nodes: N[] = [root];
   const parents: Array<N | null> = [null];
-  while (nodes.length > 0) {
-    const node = nodes.pop()!;
-    const parent = parents.pop()!;
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    const parent = parents.pop() ?? null;
     if (enter(node, parent) === false) continue;
     const children = node.children;
     for (let i = children.length - 1; i >= 0; i--) {
-      nodes.push(children[i]!);
+      const child = children[i];
+      if (child === undefined) continue;
+      nodes.push(child);
       parents.push(node);
     }
   }

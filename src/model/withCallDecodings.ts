@@ -13,7 +13,7 @@ export function withCallDecodings(model: InspectModel, added: ReadonlyMap<CallNo
     const more = added.get(n);
     const copy: CallNode = { ...n, children: [], ...(more === undefined ? {} : { decoded: { ...n.decoded, ...more } }) };
     copies.set(n, copy);
-    if (parent !== null) copies.get(parent)!.children.push(copy);
+    if (parent !== null) copies.get(parent)?.children.push(copy);
   });
   const to = (n: CallNode): CallNode => copies.get(n) ?? n;
   const profile = model.decoded?.gasProfile;

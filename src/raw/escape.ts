@@ -92,7 +92,9 @@ export function charWidth(char: string): number {
   let hi = WIDE.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const [from, to] = WIDE[mid]!;
+    const range = WIDE[mid];
+    if (range === undefined) break;
+    const [from, to] = range;
     if (cp < from) hi = mid - 1;
     else if (cp > to) lo = mid + 1;
     else return 2;

@@ -24,11 +24,14 @@ export const toQuantity = (n: bigint | number): Hex => `0x${n.toString(16)}`;
 /** A validated quantity as a decimal string; quantities below 2^52 (gas, indices) skip BigInt. */
 export const toDecimal = (q: Hex): string => (q.length <= 15 ? String(Number.parseInt(q, 16)) : BigInt(q).toString());
 
+/** Hex in lower case (an address as a map's key). */
+export const lowerHex = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
+
 /** Byte length of hex data. */
 export const byteLength = (data: Hex): number => Math.floor((data.length - 2) / 2);
 
 /** The address in the low 20 bytes of a 32-byte word (an indexed topic, a storage slot, a return value). */
-export const wordToAddress = (word: string): Hex => `0x${word.slice(-40)}` as Hex;
+export const wordToAddress = (word: string): Hex => `0x${word.slice(-40)}`;
 
 /**
  * One ABI-encoded `string` (an offset word, then a length word and the bytes) read from hex without a

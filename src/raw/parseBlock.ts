@@ -5,7 +5,7 @@
  * the blob gas are optional for both (absent before London and Cancun; broken: a warning, and left out).
  */
 import { RpcFailure } from '../errors.js';
-import { isAddress, isHash, isQuantity, isRecord, toQuantity } from './hex.js';
+import { isAddress, isHash, isQuantity, isRecord, lowerHex, toQuantity } from './hex.js';
 import { optional, sameHash, type Warn } from './parseRaw.js';
 import type { Hex, RpcBlockHeader } from './types.js';
 
@@ -44,10 +44,10 @@ export function parseBlockAnswer(raw: Readonly<Record<string, unknown>>, warn: W
   const excessBlobGas = optionalQuantity(raw, 'excessBlobGas', warn);
   return {
     number: need('number'),
-    hash: isHash(raw.hash) ? (raw.hash.toLowerCase() as Hex) : null,
-    parentHash: isHash(raw.parentHash) ? (raw.parentHash.toLowerCase() as Hex) : null,
+    hash: isHash(raw.hash) ? lowerHex(raw.hash) : null,
+    parentHash: isHash(raw.parentHash) ? lowerHex(raw.parentHash) : null,
     timestamp: need('timestamp'),
-    miner: isAddress(miner) ? (miner.toLowerCase() as Hex) : null,
+    miner: isAddress(miner) ? lowerHex(miner) : null,
     gasUsed: need('gasUsed'),
     gasLimit: need('gasLimit'),
     ...(baseFeePerGas !== undefined ? { baseFeePerGas } : {}),

@@ -80,7 +80,7 @@ function frameLogs(f: Record<string, unknown>, traceAddress: number[], subcalls:
     if (isRecord(l) && isAddress(l.address) && Array.isArray(l.topics) && l.topics.every((t) => isData(t)) && isData(l.data)) {
       // position is hex in geth; clamp a nonsense value to the end of the frame.
       const position = isQuantity(l.position) ? Math.min(Number(BigInt(l.position) > 1_000_000n ? 1_000_000n : BigInt(l.position)), subcalls) : subcalls;
-      out.push({ traceAddress, position, address: l.address, topics: l.topics as Hex[], data: l.data });
+      out.push({ traceAddress, position, address: l.address, topics: l.topics, data: l.data });
     } else bad.count++;
   }
   return out;
@@ -100,8 +100,7 @@ export function parseCallTrace(raw: unknown, warn: Warn): ConvertedCallTrace | n
   // order: a frame's logs at position p come before its p-th subcall's subtree.
   type Item = { kind: 'frame'; frame: unknown; at: number[] } | { kind: 'logs'; logs: FrameLog[] };
   const stack: Item[] = [{ kind: 'frame', frame: raw, at: [] }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if (item.kind === 'logs') {
       logs.push(...item.logs);
       continue;

@@ -48,7 +48,7 @@ function parseList<T>(v: unknown, field: string, entry: (e: unknown) => T | unde
 
 const accessListEntry = (e: unknown): RpcAccessListEntry | undefined =>
   isRecord(e) && isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isHash)
-    ? { address: e.address, storageKeys: e.storageKeys as Hex[] }
+    ? { address: e.address, storageKeys: e.storageKeys }
     : undefined;
 
 // The signature's parity: `yParity` (geth, reth, anvil), or `v` where an older node writes that instead.
@@ -82,7 +82,7 @@ export function parseTransaction(raw: unknown, hash: Hex, warn: Warn): RpcTransa
   if (to === undefined) throw malformed(M, '"to" is not an address');
   const blobs = raw.blobVersionedHashes;
   let blobVersionedHashes: Hex[] | undefined;
-  if (Array.isArray(blobs) && blobs.every(isHash)) blobVersionedHashes = blobs as Hex[];
+  if (Array.isArray(blobs) && blobs.every(isHash)) blobVersionedHashes = blobs;
   else if (blobs !== undefined && blobs !== null) warn('transaction.blobVersionedHashes is malformed; ignored.');
   return {
     hash: raw.hash,
@@ -120,8 +120,8 @@ function retryableOf(raw: Record<string, unknown>, warn: Warn): { retryable?: Re
 }
 
 /** The optional fields among `keys` that `raw` holds and that pass `check` (each other one warned about). */
-function optionals<T>(raw: Record<string, unknown>, keys: readonly string[], check: (v: unknown) => v is T, where: string, warn: Warn): Record<string, T> {
-  const out: Record<string, T> = {};
+function optionals<K extends string, T>(raw: Record<string, unknown>, keys: readonly K[], check: (v: unknown) => v is T, where: string, warn: Warn): Partial<Record<K, T>> {
+  const out: Partial<Record<K, T>> = {};
   for (const key of keys) {
     const v = optional(raw, key, check, where, warn);
     if (v !== undefined) out[key] = v;
@@ -142,12 +142,14 @@ function parseLog(v: unknown, i: number, warn: Warn): RpcLog | undefined {
 /** The logs sorted by logIndex; nodes list them in that order already, which one pass confirms. */
 function inLogIndexOrder(logs: RpcLog[]): RpcLog[] {
   // Numbers where they are exact (up to 13 hex digits), BigInts only beyond: 20,000 logs, 20,000 BigInts less.
-  const keys = logs.map((l): number | bigint => (l.logIndex!.length <= 15 ? parseInt(l.logIndex!, 16) : BigInt(l.logIndex!)));
-  let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! <= keys[i]!;
-  if (sorted) return logs;
+  const keys: Array<number | bigint> = [];
+  for (const { logIndex } of logs) {
+    if (logIndex === undefined) return logs;
+    keys.push(logIndex.length <= 15 ? parseInt(logIndex, 16) : BigInt(logIndex));
+  }
+  if (keys.every((key, i) => i === 0 || (keys[i - 1] ?? key) <= key)) return logs;
   return logs
-    .map((log, i) => ({ log, key: keys[i]! }))
+    .map((log, i) => ({ log, key: keys[i] ?? 0 }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((x) => x.log);
 }
@@ -204,10 +206,9 @@ const DECIMAL = (v: unknown): v is string => typeof v === 'string' && /^\d{1,30}
 
 /** An OP Stack receipt's L1 fee fields, where it has any (`{}` on other chains). */
 function l1FeeOf(raw: Record<string, unknown>, warn: Warn): { l1?: RpcL1Fee } {
-  const out: Record<string, string> = optionals(raw, L1_QUANTITIES, isQuantity, 'receipt', warn);
   const scalar = optional(raw, 'l1FeeScalar', DECIMAL, 'receipt', warn);
-  if (scalar !== undefined) out.l1FeeScalar = scalar;
-  return Object.keys(out).length === 0 ? {} : { l1: out as RpcL1Fee };
+  const l1: RpcL1Fee = { ...optionals(raw, L1_QUANTITIES, isQuantity, 'receipt', warn), ...(scalar === undefined ? {} : { l1FeeScalar: scalar }) };
+  return Object.keys(l1).length === 0 ? {} : { l1 };
 }
 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -238,7 +239,7 @@ export function parseTrace(raw: unknown, hash: Hex | null, warn: Warn): RpcTrace
     }
     out.push({
       type: e.type,
-      traceAddress: e.traceAddress as number[],
+      traceAddress: e.traceAddress,
       subtraces: isIndex(e.subtraces) ? e.subtraces : null,
       action: e.action,
       result: isRecord(e.result) ? e.result : null,

@@ -15,7 +15,7 @@
  * changes are an addition to the view, like the call tree.
  */
 import { escapeShort } from './escape.js';
-import { isAddress, isData, isQuantity, isRecord, toQuantity } from './hex.js';
+import { isAddress, isData, isQuantity, isRecord, lowerHex, toQuantity } from './hex.js';
 import type { Warn } from './parseRaw.js';
 import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange, StateSource } from './types.js';
 
@@ -23,7 +23,7 @@ import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange, StateSource } 
 export const isParityState = (source: StateSource): boolean => source === 'trace_replayTransaction' || source === 'trace_call';
 
 
-const ZERO_WORD = `0x${'0'.repeat(64)}` as Hex;
+const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
 const WORD = /^0x[0-9a-fA-F]{1,64}$/;
 
 class Unfit extends Error {}
@@ -35,7 +35,7 @@ const unfit = (what: string): never => {
 /** A storage key or value as a full 32-byte word, lower case (nodes send both padded and trimmed forms). */
 function word(v: unknown, what: string): Hex {
   if (typeof v !== 'string' || !WORD.test(v)) return unfit(`${what} is not a 32-byte word`);
-  return `0x${v.slice(2).toLowerCase().padStart(64, '0')}` as Hex;
+  return `0x${v.slice(2).toLowerCase().padStart(64, '0')}`;
 }
 
 function quantity(v: unknown, what: string): Hex {
@@ -46,12 +46,12 @@ function quantity(v: unknown, what: string): Hex {
 
 function code(v: unknown, what: string): Hex {
   if (!isData(v)) return unfit(`${what} is not hex data`);
-  return v.toLowerCase() as Hex;
+  return lowerHex(v);
 }
 
 function address(a: string): Hex {
   if (!isAddress(a)) return unfit(`"${escapeShort(a, 50)}" is not an address`);
-  return a.toLowerCase() as Hex;
+  return lowerHex(a);
 }
 
 const same = (a: Hex, b: Hex): boolean => a === b;

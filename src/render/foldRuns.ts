@@ -29,19 +29,34 @@ export type TreeItem = CallNode | PlacedEvent | CallRun | EventRun;
  */
 export function foldRuns(items: ReadonlyArray<CallNode | PlacedEvent>, keyOf: (item: CallNode | PlacedEvent) => string | null): TreeItem[] {
   const out: TreeItem[] = [];
-  let i = 0;
-  while (i < items.length) {
-    const key = keyOf(items[i]!);
-    let j = i + 1;
-    if (key !== null) while (j < items.length && keyOf(items[j]!) === key) j++;
-    if (key === null || j - i < FOLD_AT) {
-      for (let k = i; k < j; k++) out.push(items[k]!);
-    } else {
-      const run = items.slice(i, j);
-      const calls = run.filter((x): x is CallNode => 'children' in x);
-      out.push(calls.length === run.length ? { calls } : { events: run.filter((x): x is PlacedEvent => !('children' in x)) });
+  let run: Array<CallNode | PlacedEvent> = [];
+  let runKey: string | null = null;
+  const flush = (): void => {
+    if (runKey === null || run.length < FOLD_AT) {
+      for (const item of run) out.push(item);
+      return;
     }
-    i = j;
+    const calls = run.filter((x): x is CallNode => 'children' in x);
+    out.push(calls.length === run.length ? { calls } : { events: run.filter((x): x is PlacedEvent => !('children' in x)) });
+  };
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key !== null && key === runKey) {
+      run.push(item);
+      continue;
+    }
+    flush();
+    run = [item];
+    runKey = key;
   }
+  flush();
   return out;
+}
+
+/** The first and the last item of a folded run (foldRuns and groupRunEvents make none empty). */
+export function runEnds<T>(run: readonly T[]): { readonly first: T; readonly last: T } {
+  const first = run[0];
+  const last = run[run.length - 1];
+  if (first === undefined || last === undefined) throw new Error('internal error: an empty run of calls or events');
+  return { first, last };
 }

@@ -16,5 +16,5 @@ export function groupRunEvents(calls: readonly CallNode[], byNode: ReadonlyMap<C
       else group.push(e);
     }
   }
-  return [...groups.values()].map((g) => (g.length === 1 ? g[0]! : { events: g }));
+  return [...groups.values()].map((g) => (g.length === 1 && g[0] !== undefined ? g[0] : { events: g }));
 }

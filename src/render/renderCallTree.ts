@@ -11,7 +11,7 @@ import { cutToWidth, displayWidth } from '../raw/escape.js';
 import { formatBytes, formatValueShort, groupDigits } from '../format/format.js';
 import { type AddressStyle, formatDecoded, formatDecodedRun, formatOutputs, showAddress, showTarget } from '../words/formatDecoded.js';
 import { describeNodeKind, failureParts } from '../words/describe.js';
-import { FOLD_AT, foldRuns, type TreeItem } from './foldRuns.js';
+import { FOLD_AT, foldRuns, runEnds, type TreeItem } from './foldRuns.js';
 import { groupRunEvents } from './groupRunEvents.js';
 
 interface TreeOptions {
@@ -192,8 +192,7 @@ function returnText(n: CallNode, s: AddressStyle): { text: string; decoded: bool
  * returned: "all ←" when every call returned the same bytes, else the first's and the last's ("first ← 1, last ← 2").
  */
 function callRunSegments(run: readonly CallNode[], c: ChalkInstance, s: AddressStyle, out: Sink): void {
-  const first = run[0]!;
-  const last = run[run.length - 1]!;
+  const { first, last } = runEnds(run);
   out.add(`${groupDigits(run.length)} × `, c.bold);
   const kind = describeNodeKind(first);
   out.add(`${kind} `, kindPaint(kind, c));
@@ -224,17 +223,28 @@ function callRunSegments(run: readonly CallNode[], c: ChalkInstance, s: AddressS
   out.add(same ? ` · all ← ${from.text}` : ` · first ← ${from.text}, last ← ${to.text}`, from.decoded ? undefined : c.dim);
 }
 
+/** The receipt's log an event was placed from (the events stage places only logs the receipt has). */
+function logOf(logs: readonly RpcLog[], index: number): RpcLog {
+  const log = logs[index];
+  if (log === undefined) throw new Error(`internal error: no log #${index} among the receipt's ${logs.length}`);
+  return log;
+}
+
 /** A folded run of events: "20,000 × event #1 … #20000 Fanout Leaf(i: 0 … 19999, value: 0 … 39998)". */
 function eventRunSegments(run: readonly PlacedEvent[], logs: readonly RpcLog[], c: ChalkInstance, s: AddressStyle, out: Sink): void {
-  const first = run[0]!.log;
-  const last = run[run.length - 1]!.log;
-  const at = (i: number): string => (logs[i]!.logIndex !== undefined ? toDecimal(logs[i]!.logIndex!) : String(i));
+  const ends = runEnds(run);
+  const first = ends.first.log;
+  const last = ends.last.log;
+  const at = (i: number): string => {
+    const logIndex = logs[i]?.logIndex;
+    return logIndex !== undefined ? toDecimal(logIndex) : String(i);
+  };
   out.add(`${groupDigits(run.length)} × `, c.bold);
   out.add('event', c.green);
   out.add(` #${at(first)} … #${at(last)} `, c.dim);
   const a = s.decoded?.events[first];
   const b = s.decoded?.events[last];
-  const log = logs[first]!;
+  const log = logOf(logs, first);
   if (a && b) {
     out.add(`${showTarget(log.address, s)} `);
     out.add(formatDecodedRun(a, b, s), c.green);
@@ -276,41 +286,53 @@ interface InternalRun {
 type Item = TreeItem | InternalRow | InternalRun;
 
 /** What makes internal calls alike for folding: the same function, nothing inside, not running at a revert. */
-const internalKey = (x: Item): string | null => ('internal' in x && x.internal.inside.length === 0 && x.internal.reverted !== true ? `${x.internal.contract ?? ''}.${x.internal.name}` : null);
+const internalKey = (x: InternalRow): string | null => (x.internal.inside.length === 0 && x.internal.reverted !== true ? `${x.internal.contract ?? ''}.${x.internal.name}` : null);
 
 /**
  * Runs of FOLD_AT or more alike internal calls, each as one InternalRun; the frame's calls and events
  * between internal calls fold as everywhere else in the tree (foldRuns).
  */
-function foldInternal(items: readonly Item[], keyOf: Folding['key']): Item[] {
+function foldInternal(items: ReadonlyArray<CallNode | PlacedEvent | InternalRow>, keyOf: Folding['key']): Item[] {
   const out: Item[] = [];
-  for (let i = 0; i < items.length; ) {
-    const first = items[i]!;
-    let j = i + 1;
-    if (!('internal' in first)) {
-      while (j < items.length && !('internal' in items[j]!)) j++;
-      out.push(...foldRuns(items.slice(i, j) as Array<CallNode | PlacedEvent>, keyOf));
-      i = j;
+  // Consecutive items of one kind: the frame's calls and events (folded by foldRuns), or internal calls with one key.
+  let others: Array<CallNode | PlacedEvent> = [];
+  let rows: InternalRow[] = [];
+  let rowKey: string | null = null;
+  const flush = (): void => {
+    if (others.length > 0) out.push(...foldRuns(others, keyOf));
+    if (rowKey !== null && rows.length >= FOLD_AT) out.push({ internalRun: rows.map((x) => x.internal) });
+    else out.push(...rows);
+    others = [];
+    rows = [];
+  };
+  for (const item of items) {
+    if (!('internal' in item)) {
+      if (rows.length > 0) flush();
+      others.push(item);
       continue;
     }
-    const key = internalKey(first);
-    if (key !== null) while (j < items.length && internalKey(items[j]!) === key) j++;
-    if (key !== null && j - i >= FOLD_AT) out.push({ internalRun: items.slice(i, j).map((x) => (x as InternalRow).internal) });
-    else out.push(...items.slice(i, j));
-    i = j;
+    const key = internalKey(item);
+    if (others.length > 0 || rows.length === 0 || key === null || key !== rowKey) flush();
+    rows.push(item);
+    rowKey = key;
   }
+  flush();
   return out;
 }
 
 /** A frame's internal items as tree items: its calls and events where they ran, its internal calls as rows (alike runs folded unless --full). */
 function internalItems(items: readonly InternalItem[], frame: CallNode, placed: readonly PlacedEvent[], fold: Folding | null): Item[] {
   // (Events are drawn only where the view places them.)
-  const out = items.flatMap((x): Item[] => (typeof x === 'number' ? [frame.children[x]!] : 'event' in x ? (placed[x.event] === undefined ? [] : [placed[x.event]!]) : [{ internal: x, frame, placed }]));
+  const out = items.flatMap((x): Array<CallNode | PlacedEvent | InternalRow> => {
+    if (typeof x !== 'number' && !('event' in x)) return [{ internal: x, frame, placed }];
+    const item = typeof x === 'number' ? frame.children[x] : placed[x.event];
+    return item === undefined ? [] : [item];
+  });
   return fold === null ? out : foldInternal(out, fold.key);
 }
 
 function internalRunSegments(run: readonly InternalCall[], c: ChalkInstance, out: Sink): void {
-  const x = run[0]!;
+  const x = runEnds(run).first;
   out.add(`${groupDigits(run.length)} × `, c.bold);
   out.add('◦ ', c.cyan);
   out.add(x.contract === null ? x.name : `${x.contract}.${x.name}`);
@@ -351,7 +373,7 @@ function callKey(n: CallNode): string | null {
 
 function folding(events: TreeEvents | undefined, decoded: DecodedModel | undefined): Folding {
   const eventKey = (e: PlacedEvent): string => {
-    const log = events!.logs[e.log]!;
+    const log = logOf(events?.logs ?? [], e.log);
     const ev = decoded?.events[e.log];
     return `e|${log.address.toLowerCase()}|${log.topics[0] ?? ''}|${log.topics.length}|${ev ? `${ev.signature ?? ''}|${ev.guessed === true}` : '-'}`;
   };
@@ -360,7 +382,10 @@ function folding(events: TreeEvents | undefined, decoded: DecodedModel | undefin
 
 /** Push items so that they pop in the order given. */
 function pushAll(stack: Entry[], items: readonly Item[], depth: number): void {
-  for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, last: i === items.length - 1, depth });
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item !== undefined) stack.push({ item, last: i === items.length - 1, depth });
+  }
 }
 
 /** Push a call's children and events so that they pop in execution order: events at position p come before child p. */
@@ -371,16 +396,15 @@ function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEv
   if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? [], fold), depth);
   if (placed === undefined || placed.length === 0) {
     if (fold !== null && children.length >= FOLD_AT) return pushAll(stack, foldRuns(children, fold.key), depth);
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ item: children[i]!, last: i === children.length - 1, depth });
-    return;
+    return pushAll(stack, children, depth);
   }
   const items: Array<CallNode | PlacedEvent> = [];
   let e = 0;
-  for (let i = 0; i <= children.length; i++) {
-    while (e < placed.length && placed[e]!.position <= i) items.push(placed[e++]!);
-    if (i < children.length) items.push(children[i]!);
+  for (const [i, child] of children.entries()) {
+    for (let p = placed[e]; p !== undefined && p.position <= i; p = placed[++e]) items.push(p);
+    items.push(child);
   }
-  while (e < placed.length) items.push(placed[e++]!);
+  items.push(...placed.slice(e));
   pushAll(stack, fold !== null && items.length >= FOLD_AT ? foldRuns(items, fold.key) : items, depth);
 }
 
@@ -410,8 +434,8 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
   let folded = false;
   const guides: string[] = []; // guides[d]: what the ancestor at depth d draws for the lines below it
   const stack: Entry[] = [{ item: tree.root, last: true, depth: 0 }];
-  while (stack.length > 0) {
-    const { item, last, depth } = stack.pop()!;
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const { item, last, depth } = entry;
     const prefix = guidePrefix(guides, depth, last);
     const room = o.width - 2 - prefix.length;
     let build: Build;
@@ -431,10 +455,10 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
       if (events !== undefined && fold !== null) pushAll(stack, groupRunEvents(item.calls, events.byNode, fold.eventKey), depth + 1);
     } else if ('events' in item) {
       folded = true;
-      build = (out, s) => eventRunSegments(item.events, events!.logs, c, s, out);
+      build = (out, s) => eventRunSegments(item.events, events?.logs ?? [], c, s, out);
     } else {
       const index = item.log;
-      const log = events!.logs[index]!;
+      const log = logOf(events?.logs ?? [], index);
       build = (out, s) => eventSegments(index, log, c, s, out);
     }
     yield `  ${c.dim(prefix)}${fit(build, o.decoded, room, join)}\n`;
