@@ -48,15 +48,16 @@ const outcomeJson = (o: OutcomeFacts): JsonOutcome => ({
 
 /** The two fields, or nothing for a document that is no re-run. */
 export function comparisonJson(m: InspectModel): Partial<JsonReplay> {
-  const r = m.simulation?.replay;
-  if (r === undefined) return {};
+  const sim = m.simulation;
+  const r = sim?.replay;
+  if (sim === undefined || r === undefined) return {};
   const cmp = comparisonOf(m);
   return {
     replayOf: {
       hash: r.hash,
       blockNumber: r.blockNumber === null ? null : r.blockNumber.toString(),
       transactionIndex: r.transactionIndex,
-      at: r.at === 'position' ? 'position' : m.simulation!.block.number.toString(),
+      at: r.at === 'position' ? 'position' : sim.block.number.toString(),
       changed: r.changed,
       reproduced: r.mismatch === null ? null : r.mismatch.length === 0,
       differences: r.mismatch ?? [],

@@ -87,8 +87,9 @@ export function flowGraph(input: FlowInput, maxNodes = MAX_NODES, maxEdges = MAX
       seen.set(a, s);
     }
   });
-  const rank = (a: Hex): number => (a === input.actor ? Number.POSITIVE_INFINITY : seen.get(a)!.count);
-  const busiest = [...seen.keys()].sort((a, b) => rank(b) - rank(a) || seen.get(a)!.first - seen.get(b)!.first);
+  // Busiest first (the actor before all), then by first appearance.
+  const rank = (a: Hex, s: { readonly count: number }): number => (a === input.actor ? Number.POSITIVE_INFINITY : s.count);
+  const busiest = [...seen.entries()].sort(([a, x], [b, y]) => rank(b, y) - rank(a, x) || x.first - y.first).map(([a]) => a);
   let graph = graphKeeping(input, seen, busiest.length > maxNodes ? new Set(busiest.slice(0, maxNodes - 1)) : new Set(busiest));
   for (let kept = Math.min(maxNodes, busiest.length) - 1; graph.edges.length > maxEdges && kept > 2; ) {
     kept = Math.max(2, Math.floor(kept * 0.8));
@@ -100,8 +101,7 @@ export function flowGraph(input: FlowInput, maxNodes = MAX_NODES, maxEdges = MAX
 function graphKeeping(input: FlowInput, seen: ReadonlyMap<Hex, { readonly out: boolean; readonly in: boolean }>, keep: ReadonlySet<Hex>): FlowGraph {
   const grouped = [...seen.keys()].filter((a) => !keep.has(a));
   const idOf = (a: Hex): string => (keep.has(a) ? a : OTHERS);
-  const nodes: FlowNode[] = [...seen.keys()].filter((a) => keep.has(a)).map((a) => {
-    const s = seen.get(a)!;
+  const nodes: FlowNode[] = [...seen.entries()].filter(([a]) => keep.has(a)).map(([a, s]) => {
     const role = a === input.actor ? 'actor' : a !== ZERO_ADDRESS ? 'address' : s.out && s.in ? 'mint-burn' : s.out ? 'mint' : 'burn';
     return { id: a, addresses: [a], role };
   });
@@ -146,7 +146,7 @@ function nodeText(n: FlowNode, input: FlowInput): NodeText {
     const lines = [`+${groupDigits(n.addresses.length)} addresses`, 'grouped'];
     return { lines, title: `${lines[0]}: ${n.addresses.map((a) => checksumAddress(a)).join(', ')}` };
   }
-  const address = n.addresses[0]!;
+  const [address = n.id] = n.addresses;
   const full = checksumAddress(address);
   const label = input.labels[address];
   const roleWord = n.role === 'mint' ? 'mint' : n.role === 'burn' ? 'burn' : n.role === 'mint-burn' ? 'mint / burn' : undefined;
@@ -160,7 +160,7 @@ function nodeText(n: FlowNode, input: FlowInput): NodeText {
 const nameOf = (input: FlowInput) => (a: string): string => input.labels[a.toLowerCase()] ?? shortAddress(checksumAddress(a));
 
 function orderText(orders: readonly number[]): string {
-  const shown = orders.length <= 3 ? orders : [orders[0]!, orders[1]!];
+  const shown = orders.length <= 3 ? orders : orders.slice(0, 2);
   return `${shown.map((o) => `#${o}`).join(' ')}${orders.length > 3 ? ' …' : ''}${orders.length > 1 ? ` ×${groupDigits(orders.length)}` : ''}`;
 }
 
@@ -197,33 +197,27 @@ export function fundFlowSection(input: FlowInput, maxNodes = MAX_NODES): string 
   const graph = flowGraph(input, maxNodes);
   const g = new Graph<GraphLabel, NodeLabel, EdgeLabel>({ multigraph: true });
   g.setGraph({ rankdir: 'LR', nodesep: 24, ranksep: 70, edgesep: 12, marginx: 8, marginy: 8 });
-  const texts = new Map<FlowNode, NodeText>();
-  for (const n of graph.nodes) {
-    const t = nodeText(n, input);
-    texts.set(n, t);
-    g.setNode(n.id, sizeOf(t));
-  }
-  const edgeTexts = graph.edges.map((e) => edgeText(e, input));
-  graph.edges.forEach((e, i) => g.setEdge(e.from, e.to, { ...sizeOf(edgeTexts[i]!), labelpos: 'c' }, String(i)));
+  const texts = graph.nodes.map((n) => ({ n, t: nodeText(n, input) }));
+  for (const { n, t } of texts) g.setNode(n.id, sizeOf(t));
+  const edgeTexts = graph.edges.map((e) => ({ e, t: edgeText(e, input) }));
+  edgeTexts.forEach(({ e, t }, i) => g.setEdge(e.from, e.to, { ...sizeOf(t), labelpos: 'c' }, String(i)));
   layout(g);
   const { width = 0, height = 0 } = g.graph();
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg"${attrs({ width: Math.ceil(width), height: Math.ceil(height), viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`, role: 'img', 'aria-label': 'Fund flow' })}>`);
   out.push('<defs><marker id="fund-flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z"/></marker></defs>');
-  graph.edges.forEach((e, i) => {
+  edgeTexts.forEach(({ e, t }, i) => {
     const laid = g.edge({ v: e.from, w: e.to, name: String(i) });
     const points: readonly Point[] = laid.points ?? [];
     const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${num(p.x)},${num(p.y)}`).join('');
-    const t = edgeTexts[i]!;
     const box = sizeOf(t);
     const cls = `edge${e.sample.asset === 'ETH' ? ' eth' : ''}`;
     out.push(`<g${attrs({ class: cls, 'data-from': e.from, 'data-to': e.to, 'data-asset': e.sample.asset, 'data-count': e.orders.length, 'data-order': e.orders.join(' ') })}>`);
     out.push(`<title>${escapeHtml(t.title)}</title><path${attrs({ d })} marker-end="url(#fund-flow-arrow)"/>`);
     out.push(`${textLines(t.lines, (laid.x ?? 0) - box.width / 2 + PAD, (laid.y ?? 0) - box.height / 2, () => 'amount')}</g>`);
   });
-  for (const n of graph.nodes) {
+  for (const { n, t } of texts) {
     const laid = g.node(n.id);
-    const t = texts.get(n)!;
     const left = laid.x - laid.width / 2;
     const top = laid.y - laid.height / 2;
     const data: Record<string, string> = n.role === 'group' ? { 'data-group': '', 'data-addresses': n.addresses.join(' ') } : { 'data-address': n.id };

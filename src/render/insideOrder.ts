@@ -27,9 +27,9 @@ export function insideOrder(children: number, internalCalls: readonly JsonIntern
   const out: InsideItem[] = [];
   let k = 0;
   for (const x of inner) {
-    while (k < calls.length && calls[k]! < x.callsBefore) out.push({ call: calls[k++]! });
+    for (let call = calls[k]; call !== undefined && call < x.callsBefore; call = calls[++k]) out.push({ call });
     out.push({ internal: x });
   }
-  while (k < calls.length) out.push({ call: calls[k++]! });
+  for (const call of calls.slice(k)) out.push({ call });
   return out;
 }

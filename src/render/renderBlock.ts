@@ -88,19 +88,19 @@ function* rows(v: BlockView, o: BlockTextOptions): Generator<string> {
   }
   const head = ['#', 'hash', 'from → to', '', 'gas used', 'fee (ETH)'];
   const table = v.models.map((m, i) => cells(m, i, c));
-  const widths = head.map((h, col) => Math.max(displayWidth(h), ...table.map((r) => displayWidth(r[col]!))));
+  const widths = head.map((h, col) => Math.max(displayWidth(h), ...table.map((r) => displayWidth(r[col] ?? ''))));
   const right = new Set([0, 4, 5]);
   const pad = (text: string, col: number): string => {
-    const gap = ' '.repeat(widths[col]! - displayWidth(text));
+    const gap = ' '.repeat((widths[col] ?? 0) - displayWidth(text));
     return right.has(col) ? gap + text : text + gap;
   };
   const used = widths.reduce((sum, w) => sum + w + 2, 2);
   const room = Math.max(20, o.width - used);
   yield `  ${c.dim([...head.map(pad), 'action'].join('  '))}\n`;
-  for (let i = 0; i < table.length; i++) {
-    const action = actionOf(v.models[i]!);
+  for (const [i, m] of v.models.entries()) {
+    const action = actionOf(m);
     const text = Number.isFinite(room) ? cutToWidth(action.text, room) : action.text;
-    yield `  ${table[i]!.map(pad).join('  ')}  ${action.fallback ? c.dim(text) : text}\n`;
+    yield `  ${(table[i] ?? []).map(pad).join('  ')}  ${action.fallback ? c.dim(text) : text}\n`;
   }
 }
 
@@ -134,15 +134,16 @@ function* mevRows(v: BlockView, c: ChalkInstance): Generator<string> {
   const byHash = new Map(v.models.map((m) => [m.hash, m]));
   const labelsOf = (hash: Hex): DecodedModel | undefined => byHash.get(hash)?.decoded;
   for (const f of v.mev) {
-    const labels = labelsOf(f.transactions[0]!);
+    const [first] = f.transactions;
+    const labels = first === undefined ? undefined : labelsOf(first);
     const s = { decoded: labels, short: true };
     const by = f.actor !== null ? ` by ${showAddress(f.actor, s)}` : '';
     const pools = f.pools.length > 0 ? ` on ${f.pools.map((p) => showAddress(p, s)).join(', ')}` : '';
     yield `  ${c.yellow(`looks like ${MEV_KINDS[f.kind]}`)}${by}${pools}\n`;
     if (f.kind === 'sandwich') {
       const [front, ...rest] = f.transactions;
-      const back = rest.pop()!;
-      yield `    ${c.dim('front')} ${shortHash(front!)}  ${c.dim(rest.length === 1 ? 'victim' : 'victims')} ${rest.map(shortHash).join(', ')}  ${c.dim('back')} ${shortHash(back)}\n`;
+      const back = rest.pop();
+      if (front !== undefined && back !== undefined) yield `    ${c.dim('front')} ${shortHash(front)}  ${c.dim(rest.length === 1 ? 'victim' : 'victims')} ${rest.map(shortHash).join(', ')}  ${c.dim('back')} ${shortHash(back)}\n`;
     } else {
       yield `    ${c.dim('in')} ${f.transactions.map(shortHash).join(', ')}${f.payment !== undefined ? `  ${c.dim('paid')} ${formatEth(f.payment)}` : ''}\n`;
     }

@@ -45,6 +45,8 @@ function row(m: InspectModel, i: number, page: string | null): string {
   return `<tr>${cells.join('')}</tr>\n`;
 }
 
+const fact = (name: string, value: string): [string, string] => [name, value];
+
 function paidToRecipient(v: BlockView): string {
   const { amount, note } = feeRecipientWords(v.fees);
   return `${amount} (${note})`;
@@ -63,19 +65,16 @@ export function* renderBlockHtml(v: BlockView, pages: ReadonlyMap<string, string
     ['time', `${new Date(Number(h.timestamp) * 1000).toISOString()} (${h.timestamp})`],
     ['fee recipient', h.miner === null ? '' : showAddress(h.miner, { decoded: feeRecipientLabels(v), short: false })],
     ['gas used', `${groupDigits(h.gasUsed)} of ${groupDigits(h.gasLimit)}`],
-    ...(h.baseFeePerGas !== null ? [['base fee', formatGwei(h.baseFeePerGas)] as [string, string]] : []),
-    ...(v.fees.burnt !== null ? [['burnt', formatEth(v.fees.burnt)] as [string, string]] : []),
-    ...(v.fees.tips !== null ? [['tips', formatEth(v.fees.tips)] as [string, string]] : []),
+    ...(h.baseFeePerGas !== null ? [fact('base fee', formatGwei(h.baseFeePerGas))] : []),
+    ...(v.fees.burnt !== null ? [fact('burnt', formatEth(v.fees.burnt))] : []),
+    ...(v.fees.tips !== null ? [fact('tips', formatEth(v.fees.tips))] : []),
     ['paid to the fee recipient', paidToRecipient(v)],
     ['transactions', String(h.transactionCount)],
   ];
   for (const [k, val] of facts) yield `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(val)}</td></tr>\n`;
   yield '</tbody>\n</table>\n<h2>Transactions</h2>\n<table class="grid">\n';
   yield '<thead><tr><th class="num">#</th><th>hash</th><th>from → to</th><th>status</th><th class="num">gas used</th><th class="num">fee (ETH)</th><th>what</th></tr></thead>\n<tbody>\n';
-  for (let i = 0; i < v.models.length; i++) {
-    const m = v.models[i]!;
-    yield row(m, i, m.hash === null ? null : (pages.get(m.hash) ?? null));
-  }
+  for (const [i, m] of v.models.entries()) yield row(m, i, m.hash === null ? null : (pages.get(m.hash) ?? null));
   yield '</tbody>\n</table>\n<h2>Looks like MEV</h2>\n';
   if (v.mev.length === 0) yield '<p>nothing: no sandwich, arbitrage, liquidation or payment to the fee recipient.</p>\n';
   else {

@@ -46,10 +46,11 @@ export function* renderGasProfile(m: InspectModel, profile: GasProfile, c: Chalk
   }
   yield `  ${c.dim('Self gas adds up to the tracer\'s root frame, gas used')} ${gas(total)}${profile.unknown > 0 ? c.dim(` (partial: ${groupDigits(profile.unknown)} ${profile.unknown === 1 ? 'call has' : 'calls have'} no gas used in the trace)`) : ''}\n`;
   const outside = gasOutsideCalls(m.receipt, profile);
-  if (outside !== null) {
+  const receiptGas = m.receipt?.gasUsed;
+  if (outside !== null && receiptGas !== undefined) {
     const counted = m.traceSource === 'local' ? "txray's EVM, as geth's callTracer does," : "geth's callTracer";
     const what = rootCountsIntrinsicGas(m.traceSource) ? `${counted} counts the intrinsic gas in its root call` : 'intrinsic gas less refunds';
-    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(m.receipt!.gasUsed!)}, the call tree's root line, minus the root frame's ${gas(total)}: ${what})`)}\n`;
+    yield `  ${c.dim('Gas outside calls')} ${groupDigits(outside)} ${c.dim(`(the receipt's ${groupDigits(receiptGas)}, the call tree's root line, minus the root frame's ${gas(total)}: ${what})`)}\n`;
   }
 }
 

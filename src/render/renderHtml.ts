@@ -55,8 +55,8 @@ export function* renderHtml(doc: JsonDocument, assets: ReportAssets, movements: 
     // JSON has "<" only inside strings, where \u003c reads back as the same character. The document
     // stays on the tag's line (writeJson ends it with a newline), so one sed line pulls it back out.
     const last = json.length - 1;
-    for (let i = 0; i <= last; i++) {
-      const chunk = i === last ? json[i]!.replace(/\n$/, '') : json[i]!;
+    for (const [i, whole] of json.entries()) {
+      const chunk = i === last ? whole.replace(/\n$/, '') : whole;
       yield chunk.includes('<') ? chunk.replaceAll('<', '\\u003c') : chunk;
     }
   }

@@ -9,7 +9,7 @@ import { notPayableText } from '../words/describe.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { Action, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, NetChange, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
-import { isQuantity, toQuantity } from '../raw/hex.js';
+import { isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
 import { failureLine, raisedIn } from '../words/failureLine.js';
@@ -325,14 +325,15 @@ export interface JsonError {
 
 /** The receipt's logs as the node sent them, in logIndex order when every entry has one. */
 function rawLogs(receipt: unknown): unknown[] {
-  const logs = (receipt as { logs?: unknown } | null)?.logs;
+  const logs: unknown = isRecord(receipt) ? receipt.logs : undefined;
   if (!Array.isArray(logs)) return [];
-  const indexOf = (l: unknown): bigint | undefined => {
-    const i = (l as { logIndex?: unknown } | null)?.logIndex;
-    return isQuantity(i) ? BigInt(i) : undefined;
-  };
-  if (!logs.every((l) => indexOf(l) !== undefined)) return logs;
-  return [...logs].sort((a, b) => (indexOf(a)! < indexOf(b)! ? -1 : 1));
+  const keyed: Array<{ readonly log: unknown; readonly index: bigint }> = [];
+  for (const log of logs) {
+    const i = isRecord(log) ? log.logIndex : undefined;
+    if (!isQuantity(i)) return logs;
+    keyed.push({ log, index: BigInt(i) });
+  }
+  return keyed.sort((a, b) => (a.index < b.index ? -1 : 1)).map((x) => x.log);
 }
 
 /** Why it failed, as --json spells it (a `txray block` row's failure too): the error, the decoded revert, where it was raised. */
@@ -479,7 +480,8 @@ function stateJson(m: InspectModel): StateJson {
     // trace_replayTransaction: the stateDiff member of its result; the prestateTracer: its whole {pre, post}.
     stateDiff: isParityState(state.source) ? (raw?.stateDiff ?? null) : (raw ?? null),
     balanceChanges: [
-      ...state.balances.map((a) => ({ address: a.address, asset: 'ETH', standard: 'ETH', before: dec(a.balance!.before), after: dec(a.balance!.after), delta: dec(a.balance!.after - a.balance!.before) })),
+      // The balances are the accounts whose balance changed (buildState).
+      ...state.balances.flatMap(({ address, balance: b }) => (b === null ? [] : [{ address, asset: 'ETH', standard: 'ETH', before: dec(b.before), after: dec(b.after), delta: dec(b.after - b.before) }])),
       ...(d?.tokens ?? []).map((t) => ({
         address: t.holder,
         asset: t.token,

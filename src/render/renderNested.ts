@@ -5,7 +5,6 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { Decoded, PackedTransaction } from '../model/types.js';
-import type { Hex } from '../raw/types.js';
 import { cutToWidth, displayWidth, escapeText } from '../raw/escape.js';
 import { formatBytes, formatValueShort, shortHex } from '../format/format.js';
 import { type AddressStyle, formatDecoded, showAddress } from '../words/formatDecoded.js';
@@ -33,7 +32,7 @@ const callText = (d: Decoded, s: AddressStyle): string => `${formatDecoded(d, { 
 function packedText(t: PackedTransaction, s: AddressStyle): string {
   const op = t.operation === 1 ? 'delegatecall' : 'call';
   const value = BigInt(t.value) > 0n ? ` · ${formatValueShort(BigInt(t.value))}` : '';
-  const data = t.call !== undefined ? callText(t.call, s) : t.data === '0x' ? 'no data' : shortHex(t.data as Hex, 8);
+  const data = t.call !== undefined ? callText(t.call, s) : t.data === '0x' ? 'no data' : shortHex(t.data, 8);
   return `${op} ${showAddress(t.to, { ...s, short: true })}${value}: ${data}`;
 }
 

@@ -9,7 +9,7 @@ import type { ChalkInstance } from 'chalk';
 import { BASE_FEE_VAULT, L1_FEE_VAULT } from '../model/chain.js';
 import type { AccountChange, AccountRole, FeeSplit, InspectModel, NamedSlotPart, StateModel, TokenBalance } from '../model/types.js';
 import { toQuantity } from '../raw/hex.js';
-import type { Hex, RpcSlotChange } from '../raw/types.js';
+import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatBytes, formatEth, formatGwei, formatUnits, groupDigits } from '../format/format.js';
 import { type AddressStyle, sciHint, showAddress } from '../words/formatDecoded.js';
@@ -37,11 +37,13 @@ function tokenAmount(t: TokenBalance, s: AddressStyle): string {
 function* balanceRows(m: InspectModel, state: StateModel, c: ChalkInstance): Generator<string> {
   const s: AddressStyle = { decoded: m.decoded, short: false };
   const tokens = m.decoded?.state?.tokens ?? [];
-  const roles = new Map(state.accounts.map((a) => [a.address as string, a.roles]));
+  const roles = new Map<string, readonly AccountRole[]>(state.accounts.map((a) => [a.address, a.roles]));
   const rows = state.balances.length + tokens.length;
   yield `\n${c.bold(`Balance changes (${groupDigits(rows)})`)}\n`;
   for (const a of state.balances.slice(0, MAX_ROWS)) {
-    const { before, after } = a.balance!;
+    // The balances are the accounts whose balance changed (buildState).
+    if (a.balance === null) continue;
+    const { before, after } = a.balance;
     yield `  ${who(a, s, c)}\n      ${c.yellow(signed(after - before, formatEth(after - before)))}  ${c.dim(`${formatUnits(before, 18)} → ${formatUnits(after, 18)} ETH`)}\n`;
   }
   for (const t of tokens.slice(0, Math.max(0, MAX_ROWS - state.balances.length))) {
@@ -66,12 +68,13 @@ function feeParts(fee: FeeSplit, s: AddressStyle, c: ChalkInstance): string {
   if (fee.rules === 'op-stack') {
     if (fee.mint !== null) return `none: a deposit buys its gas on L1; it minted ${formatEth(fee.mint)} on L2`;
     const l1 = fee.l1Fee > 0n ? `, L1 data fee ${formatEth(fee.l1Fee)} to ${showAddress(L1_FEE_VAULT, { ...s, short: true })}` : '';
-    if (fee.baseFeePart === null) return `${c.dim('the block header is not known, so the split is not either')}${l1}; nothing burned`;
-    return `base fee part ${formatEth(fee.baseFeePart)} (base fee ${formatGwei(fee.baseFeePerGas!)}) to ${showAddress(BASE_FEE_VAULT, { ...s, short: true })}, ${formatEth(fee.priority!)} to the sequencer${coinbase}${l1}; nothing burned`;
+    // The part, the base fee and the priority part are known together (model/feeSplit.ts).
+    if (fee.baseFeePart === null || fee.baseFeePerGas === null || fee.priority === null) return `${c.dim('the block header is not known, so the split is not either')}${l1}; nothing burned`;
+    return `base fee part ${formatEth(fee.baseFeePart)} (base fee ${formatGwei(fee.baseFeePerGas)}) to ${showAddress(BASE_FEE_VAULT, { ...s, short: true })}, ${formatEth(fee.priority)} to the sequencer${coinbase}${l1}; nothing burned`;
   }
   if (fee.rules === 'arbitrum') return c.dim(`where it goes (the chain's fee accounts) the answers do not say${fee.l1Gas !== null ? `; ${groupDigits(fee.l1Gas)} of the gas paid for L1 calldata` : ''}`);
-  if (fee.burned === null) return c.dim('the block header is not known, so the burned part is not either');
-  return `${formatEth(fee.burned)} burned (base fee ${formatGwei(fee.baseFeePerGas!)}), ${formatEth(fee.priority!)} to the coinbase${coinbase}${fee.blobFee > 0n ? `, blob fee ${formatEth(fee.blobFee)} burned` : ''}`;
+  if (fee.burned === null || fee.baseFeePerGas === null || fee.priority === null) return c.dim('the block header is not known, so the burned part is not either');
+  return `${formatEth(fee.burned)} burned (base fee ${formatGwei(fee.baseFeePerGas)}), ${formatEth(fee.priority)} to the coinbase${coinbase}${fee.blobFee > 0n ? `, blob fee ${formatEth(fee.blobFee)} burned` : ''}`;
 }
 
 const slotText = (slot: Hex): string => {
@@ -115,7 +118,7 @@ function* storageRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
     const via = layout === undefined ? '' : c.dim(` · names from ${escapeText(layout.contract)}'s storage layout${layout.via !== undefined ? ` (implementation ${showAddress(layout.via, { ...s, short: true })})` : ''}`);
     yield `  ${showAddress(a.address, s)}${via}\n`;
     const named = m.decoded?.state?.storage.get(a.address);
-    for (const slot of (a.storage as readonly RpcSlotChange[]).slice(0, MAX_SLOTS - shown)) {
+    for (const slot of a.storage.slice(0, MAX_SLOTS - shown)) {
       shown++;
       const parts = named?.get(slot.slot);
       if (parts === undefined || parts.length === 0) {
@@ -136,7 +139,7 @@ function* accountRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
     if (a.nonce !== null) what.push(`nonce ${a.nonce.before} → ${a.nonce.after}`);
     if (a.delegation !== null) {
       const d = a.delegation;
-      what.push(d.after !== null ? `delegates to ${showAddress(d.after, { ...s, short: true })} (EIP-7702)` : `delegation to ${showAddress(d.before!, { ...s, short: true })} cleared (EIP-7702)`);
+      what.push(d.after !== null ? `delegates to ${showAddress(d.after, { ...s, short: true })} (EIP-7702)` : `delegation${d.before === null ? '' : ` to ${showAddress(d.before, { ...s, short: true })}`} cleared (EIP-7702)`);
     } else if (a.code !== null) {
       what.push(a.code.after > 0 ? `code ${formatBytes(a.code.after)}` : `code removed (${formatBytes(a.code.before)})`);
     }

@@ -105,18 +105,19 @@ function tableWidth(widths: readonly number[]): number {
  * `GIVE_WAY`'s steps are taken until it does.
  */
 function fitColumns(rows: readonly string[][], width: number): { readonly keep: number[]; readonly cut: Map<number, number> } {
-  const natural = HEAD.map((h, col) => Math.max(displayWidth(h), ...rows.map((r) => cellWidth(r[col]!))));
+  const natural = HEAD.map((h, col) => Math.max(displayWidth(h), ...rows.map((r) => cellWidth(r[col] ?? ''))));
   const keep = HEAD.map((_, col) => col);
   const cut = new Map<number, number>();
-  const used = (): number => tableWidth(keep.map((col) => cut.get(col) ?? natural[col]!));
+  const widthOf = (col: number): number => cut.get(col) ?? natural[col] ?? 0;
+  const used = (): number => tableWidth(keep.map(widthOf));
   // A column no row has anything in (no first error, no fee, no method) goes before any text is cut.
-  for (const col of [ERROR, FEE, METHOD, ACTION]) if (used() > width && rows.every((r) => cellWidth(r[col]!) === 0)) keep.splice(keep.indexOf(col), 1);
+  for (const col of [ERROR, FEE, METHOD, ACTION]) if (used() > width && rows.every((r) => cellWidth(r[col] ?? '') === 0)) keep.splice(keep.indexOf(col), 1);
   for (const { col, min } of GIVE_WAY) {
     const over = used() - width;
     if (over <= 0) break;
     if (!keep.includes(col)) continue;
     if (min === 0) keep.splice(keep.indexOf(col), 1);
-    else if ((cut.get(col) ?? natural[col]!) > min) cut.set(col, Math.max(min, displayWidth(HEAD[col]!), (cut.get(col) ?? natural[col]!) - over));
+    else if (widthOf(col) > min) cut.set(col, Math.max(min, displayWidth(HEAD[col] ?? ''), widthOf(col) - over));
   }
   return { keep, cut };
 }
@@ -126,11 +127,17 @@ export function* renderSummary(rows: readonly SummaryRow[], c: ChalkInstance, wi
   const { keep, cut } = fitColumns(all, width);
   // cli-table3 colours headers and borders itself unless told not to; colour is ours to decide.
   const table = new Table({
-    head: keep.map((col) => c.bold(HEAD[col]!)),
+    head: keep.map((col) => c.bold(HEAD[col] ?? '')),
     style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const cellsOfRow of all) table.push(keep.map((col) => (cut.has(col) ? cutCell(cellsOfRow[col]!, cut.get(col)!, col === ERROR ? c.red : undefined) : cellsOfRow[col]!)));
+  for (const cellsOfRow of all) {
+    table.push(keep.map((col) => {
+      const cell = cellsOfRow[col] ?? '';
+      const w = cut.get(col);
+      return w === undefined ? cell : cutCell(cell, w, col === ERROR ? c.red : undefined);
+    }));
+  }
   yield `${table.toString()}\n`;
   const count = (pred: (r: SummaryRow) => boolean): number => rows.filter(pred).length;
   const by = (status: string) => count((r) => 'model' in r && r.model.status === status && txOutcome(r.model) !== 'partial');

@@ -276,13 +276,18 @@ function* logRows(logs: readonly RpcLog[], o: TextOptions, m: InspectModel): Gen
   }
   const dataKeep = Math.max(8, Math.min(32, Math.floor((o.width - 40) / 4)));
   let folded = false;
-  const at = (i: number): string => (logs[i]!.logIndex !== undefined ? toDecimal(logs[i]!.logIndex!) : String(i));
+  const at = (i: number): string => {
+    const logIndex = logs[i]?.logIndex;
+    return logIndex !== undefined ? toDecimal(logIndex) : String(i);
+  };
   for (let i = 0; i < logs.length; i++) {
+    const log = logs[i];
+    if (log === undefined) break;
     const run = o.full === true ? 1 : alikeLogs(logs, m.decoded?.events, i);
     const j = run >= FOLD_AT ? i + run - 1 : i;
-    if (j === i) yield `  ${c.dim(`#${at(i)}`)} ${showAddress(logs[i]!.address, s)}\n`;
-    else yield `  ${c.dim(`#${at(i)} … #${at(j)}`)} ${showAddress(logs[i]!.address, s)} ${c.bold(`· ${groupDigits(run)} ×`)}\n`;
-    yield* logBody(logs[i]!, logs[j]!, m.decoded?.events[i], m.decoded?.events[j], { ...s, short: true }, c, dataKeep);
+    if (j === i) yield `  ${c.dim(`#${at(i)}`)} ${showAddress(log.address, s)}\n`;
+    else yield `  ${c.dim(`#${at(i)} … #${at(j)}`)} ${showAddress(log.address, s)} ${c.bold(`· ${groupDigits(run)} ×`)}\n`;
+    yield* logBody(log, logs[j] ?? log, m.decoded?.events[i], m.decoded?.events[j], { ...s, short: true }, c, dataKeep);
     folded ||= j > i;
     i = j;
   }
@@ -300,7 +305,8 @@ function* logBody(log: RpcLog, last: RpcLog, event: Decoded | null | undefined, 
     return;
   }
   const range = (a: string, b: string): string => (a === b ? a : `${a} … ${b}`);
-  for (let k = 0; k < log.topics.length; k++) yield `      ${c.dim(`topic${k}`)} ${range(log.topics[k]!, last.topics[k]!)}\n`;
+  // A folded run's logs have as many topics as the first (alikeLogs).
+  for (const [k, topic] of log.topics.entries()) yield `      ${c.dim(`topic${k}`)} ${range(topic, last.topics[k] ?? topic)}\n`;
   const data = (l: RpcLog): string => (byteLength(l.data) === 0 ? c.dim('none') : shortHex(l.data, dataKeep));
   yield `      ${c.dim('data  ')} ${range(data(log), data(last))}\n`;
 }
@@ -312,23 +318,23 @@ function* logBody(log: RpcLog, last: RpcLog, event: Decoded | null | undefined, 
  */
 function alikeLogs(logs: readonly RpcLog[], events: DecodedModel['events'] | undefined, start: number): number {
   const first = events?.[start] ?? null;
-  const log = logs[start]!;
-  if (first === null ? log.topics[0] === undefined : first.signature === null) return 1;
+  const log = logs[start];
+  if (log === undefined || (first === null ? log.topics[0] === undefined : first.signature === null)) return 1;
   const address = log.address.toLowerCase();
   let end = start + 1;
   for (; end < logs.length; end++) {
     const e = events?.[end] ?? null;
-    const other = logs[end]!;
-    if (other.address.toLowerCase() !== address) break;
+    const other = logs[end];
+    if (other === undefined || other.address.toLowerCase() !== address) break;
     if (first === null ? e !== null || other.topics[0] !== log.topics[0] || other.topics.length !== log.topics.length : e === null || e.signature !== first.signature || e.source !== first.source) break;
   }
   return end - start;
 }
 
 /** The money flow: native value moved by calls, creates and selfdestructs, then token transfers from the logs. */
-function* transferRows(m: InspectModel, o: TextOptions): Generator<string> {
+function* transferRows(m: InspectModel, decoded: DecodedModel, o: TextOptions): Generator<string> {
   const c = o.chalk;
-  const transfers = m.decoded!.transfers;
+  const transfers = decoded.transfers;
   const s: AddressStyle = { decoded: m.decoded, short: true };
   yield `\n${c.bold(`Transfers (${transfers.length})`)}\n`;
   if (!etherInsideCallsKnown(m)) yield `  ${c.yellow(NO_TREE_ETHER.transfers)}\n`;
@@ -431,7 +437,7 @@ function* renderHead(m: InspectModel, o: TextOptions): Generator<string> {
 function* renderTail(m: InspectModel, o: TextOptions): Generator<string> {
   if (m.status === 'not_found' && m.tree === null) return;
   // Without a call tree the section is shown empty too: it says that ether inside the calls is not known.
-  if (m.decoded && (m.decoded.transfers.length > 0 || !etherInsideCallsKnown(m))) yield* transferRows(m, o);
+  if (m.decoded && (m.decoded.transfers.length > 0 || !etherInsideCallsKnown(m))) yield* transferRows(m, m.decoded, o);
   yield* netChangeRows(m, o);
   if (o.renderState) yield* o.renderState(m, o.chalk);
   if (m.tree) {

@@ -57,8 +57,7 @@ function openContainer(value: object): OpenContainer {
   if (Array.isArray(value)) return { keys: null, values: value, length: value.length, index: 0, close: ']' };
   const keys: string[] = [];
   const values: unknown[] = [];
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
+  for (const [key, v] of Object.entries(value)) {
     if (v !== undefined && typeof v !== 'function' && typeof v !== 'symbol') {
       keys.push(key);
       values.push(v);
@@ -84,17 +83,16 @@ export function* writeJson(value: unknown, indent = 0, chunkSize = 1 << 16): Gen
   }
   const stack: OpenContainer[] = [openContainer(value)];
   buf += Array.isArray(value) ? '[' : '{';
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    if (frame.index >= frame.length) {
+  for (let open = stack.at(-1); open !== undefined; open = stack.at(-1)) {
+    if (open.index >= open.length) {
       stack.pop();
-      buf += frame.length > 0 ? `${nl}${pad(stack.length)}${frame.close}` : frame.close;
+      buf += open.length > 0 ? `${nl}${pad(stack.length)}${open.close}` : open.close;
       continue;
     }
-    const key = frame.keys === null ? null : frame.keys[frame.index]!;
-    const child = frame.values[frame.index];
-    buf += `${frame.index > 0 ? ',' : ''}${nl}${pad(stack.length)}`;
-    frame.index++;
+    const key = open.keys === null ? null : (open.keys[open.index] ?? null);
+    const child = open.values[open.index];
+    buf += `${open.index > 0 ? ',' : ''}${nl}${pad(stack.length)}`;
+    open.index++;
     if (key !== null) buf += jsonString(key) + colon;
     const text = scalar(child);
     if (text !== undefined) buf += text;
