@@ -17,6 +17,7 @@ import { failureLine } from '../words/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
 import { etherInsideCallsKnown, movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** An allowance this large is "unlimited" (the max uint256, or near it as some tokens store it). */
 const UNLIMITED = 2n ** 255n;
@@ -46,7 +47,7 @@ export function describeAction(model: InspectModel, viewOf?: Hex): ActionResult 
   const checksums = model.decoded?.checksums;
   const shown = (a: string): string => checksums?.get(a.toLowerCase()) ?? checksumAddress(a.toLowerCase());
   const logs = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
-  const actor = (viewOf ?? actorOf({ ...model, tx }, logs)).toLowerCase() as Hex;
+  const actor = lowerHex(viewOf ?? actorOf({ ...model, tx }, logs));
   const { movements, wraps } = movementsOf(model, knownWrapped({ ...model, tx }));
   const changes = netChanges(movements, actor);
   const { sent, received } = sentAndReceived(changes, actor);

@@ -17,6 +17,7 @@ import type { Hex } from '../raw/types.js';
 import { profitOf } from './flows.js';
 import { swapsOf, type Swap } from './swapsOf.js';
 import type { MevFinding } from './types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 interface Trade {
   readonly index: number;
@@ -27,11 +28,10 @@ interface Trade {
   readonly sideOut: string;
 }
 
-const lower = (a: string): Hex => a.toLowerCase() as Hex;
 const ran = (m: InspectModel): m is InspectModel & { hash: Hex } => m.status === 'success' && m.hash !== null && m.tx !== null;
 
 /** Whose flows count as the actor's: the sender, and the contract it called (a searcher's contract keeps the proceeds). */
-const holdersOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lower)));
+const holdersOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lowerHex)));
 
 /** Each pool's trades in block order; a transaction that trades one pool both ways is left out of that pool (it is no front- or back-run). */
 function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<InspectModel, readonly Swap[]>): Map<Hex, Trade[]> {
@@ -44,7 +44,7 @@ function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<Inspec
       if (one.size !== 1) continue;
       const { sideIn, sideOut } = [...one.values()][0]!;
       const list = pools.get(pool) ?? pools.set(pool, []).get(pool)!;
-      list.push({ index, hash: m.hash, sender: lower(m.tx!.from), sideIn, sideOut });
+      list.push({ index, hash: m.hash, sender: lowerHex(m.tx!.from), sideIn, sideOut });
     }
   });
   return pools;
@@ -94,7 +94,7 @@ function arbitrages(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
     const start = own[0]!.tokenIn!;
     const flows = profitOf([m], holdersOf([m]));
     if ((flows.profit.find((f) => f.asset === start)?.amount ?? 0n) <= 0n) continue;
-    out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lower(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
+    out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lowerHex(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
   }
   return out;
 }
@@ -105,7 +105,7 @@ function liquidations(models: readonly InspectModel[]): MevFinding[] {
     if (!ran(m)) continue;
     const events = (m.receipt?.logs ?? []).flatMap((l) => {
       const who = liquidatorOf(l);
-      return who === null ? [] : [{ who, pool: lower(l.address) }];
+      return who === null ? [] : [{ who, pool: lowerHex(l.address) }];
     });
     if (events.length === 0) continue;
     const actor = events[0]!.who;
@@ -120,8 +120,8 @@ export function feeRecipientPayments(models: readonly InspectModel[], miner: Hex
   const out: MevFinding[] = [];
   for (const m of models) {
     if (!ran(m)) continue;
-    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && t.event === undefined && lower(t.to) === miner).reduce((sum, t) => sum + t.amount, 0n);
-    if (paid > 0n) out.push({ kind: 'fee-recipient-payment', transactions: [m.hash], actor: lower(m.tx!.from), pools: [], profit: null, payment: paid });
+    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && t.event === undefined && lowerHex(t.to) === miner).reduce((sum, t) => sum + t.amount, 0n);
+    if (paid > 0n) out.push({ kind: 'fee-recipient-payment', transactions: [m.hash], actor: lowerHex(m.tx!.from), pools: [], profit: null, payment: paid });
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abi
 import { checksumAddress } from './keccak.js';
 import { guessTypes } from './guessTypes.js';
 import { decodeStaticWords } from './staticWords.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 function jsonValue(value: unknown, param: AbiParameter): JsonValue {
   const type = param.type;
@@ -83,7 +84,7 @@ export function ownFirst<T>(candidates: Array<Candidate<T>>, own: Artifact | str
  */
 export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {}): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
-  const data = input.toLowerCase() as Hex;
+  const data = lowerHex(input);
   const body = `0x${data.slice(10)}` as Hex;
   const candidates = ownFirst(index.functionCandidates(data.slice(0, 10) as Hex), how.own);
   for (const c of candidates) {
@@ -139,7 +140,7 @@ export type GuessMemo = Map<string, readonly AbiParameter[]>;
  */
 export function guessCallData(input: Hex, memo: GuessMemo = new Map()): Decoded | null {
   if (input.length < 10) return null;
-  const data = input.toLowerCase() as Hex;
+  const data = lowerHex(input);
   const selector = data.slice(0, 10) as Hex;
   const body = `0x${data.slice(10)}` as Hex;
   const known = memo.get(selector);
@@ -177,7 +178,7 @@ export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | nul
 
 export function decodeErrorData(index: AbiIndex, data: Hex, own?: Artifact): Decoded | null {
   if (byteLength(data) < 4) return null;
-  const lower = data.toLowerCase() as Hex;
+  const lower = lowerHex(data);
   for (const c of ownFirst(index.errorCandidates(lower.slice(0, 10) as Hex), own)) {
     try {
       const { args: values } = decodeErrorResult({ abi: [c.item], data: lower });

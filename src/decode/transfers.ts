@@ -7,6 +7,7 @@ import type { CallNode, Transfer } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { byteLength, toBig, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** Where minted tokens come from and burned ones go. */
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
@@ -40,7 +41,7 @@ export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
   for (const log of logs) {
     const first = log.topics[0]?.toLowerCase();
     if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
-    const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
+    const [t0, t1, t2, t3] = log.topics.map(lowerHex);
     if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
       out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: toBig(log.data) });
     } else if (t0 === TRANSFER && log.topics.length === 4 && byteLength(log.data) === 0) {
