@@ -65,9 +65,11 @@ export function knownWrapped(model: Pick<InspectModel, 'tx' | 'receipt'>): Reado
 function actorOf(model: InspectModel, logs: readonly RpcLog[]): Hex {
   const tx = model.tx!;
   const ops = logs.filter((l) => l.topics[0]?.toLowerCase() === USER_OPERATION && l.topics.length === 4);
-  if (ops.length === 1) return wordToAddress(ops[0]!.topics[2]!);
-  const to = tx.to?.toLowerCase();
-  if (to !== undefined && logs.some((l) => l.topics[0]?.toLowerCase() === SAFE_EXECUTION && l.address.toLowerCase() === to)) return to as Hex;
+  const [op] = ops;
+  const account = op?.topics[2];
+  if (ops.length === 1 && account !== undefined) return wordToAddress(account);
+  const to = tx.to === null ? undefined : lowerHex(tx.to);
+  if (to !== undefined && logs.some((l) => l.topics[0]?.toLowerCase() === SAFE_EXECUTION && l.address.toLowerCase() === to)) return to;
   return tx.from;
 }
 

@@ -129,7 +129,7 @@ const assetKey = (m: { asset: string; tokenId?: string }): string => (m.tokenId 
 
 /** Every holder's net change per asset; changes that net to zero are left out. The actor first, then by address. */
 export function netChanges(movements: readonly Movement[], actor: Hex): NetChange[] {
-  const byHolder = new Map<string, Map<string, { change: bigint; sample: Movement }>>();
+  const byHolder = new Map<Hex, Map<string, { change: bigint; sample: Movement }>>();
   const add = (holder: Hex, m: Movement, delta: bigint): void => {
     let assets = byHolder.get(holder);
     if (assets === undefined) byHolder.set(holder, (assets = new Map()));
@@ -142,13 +142,13 @@ export function netChanges(movements: readonly Movement[], actor: Hex): NetChang
     add(m.from, m, -m.amount);
     add(m.to, m, m.amount);
   }
-  const holders = [...byHolder.keys()].sort((a, b) => (a === actor ? -1 : b === actor ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const holders = [...byHolder].sort(([a], [b]) => (a === actor ? -1 : b === actor ? 1 : a < b ? -1 : a > b ? 1 : 0));
   const out: NetChange[] = [];
-  for (const holder of holders) {
-    for (const { change, sample } of byHolder.get(holder)!.values()) {
+  for (const [holder, assets] of holders) {
+    for (const { change, sample } of assets.values()) {
       if (change === 0n) continue;
       out.push({
-        holder: holder as Hex,
+        holder,
         asset: sample.asset,
         standard: sample.standard,
         change,

@@ -240,7 +240,7 @@ export function protocolEvent(logs: readonly RpcLog[], keyOf: (address: string) 
       const at = e.amountWord === undefined ? -1 : 2 + 64 * e.amountWord;
       const amount = at < 0 || log.data.length < at + 64 ? null : BigInt(`0x${log.data.slice(at, at + 64)}`);
       const protocol = e.protocol !== '' ? e.protocol : key.slice(BRIDGE.length);
-      return { protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex), amount, log };
+      return { protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as const), amount, log };
     }
   }
   return null;

@@ -85,8 +85,8 @@ export function ownFirst<T>(candidates: Array<Candidate<T>>, own: Artifact | str
 export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {}): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
   const data = lowerHex(input);
-  const body = `0x${data.slice(10)}` as Hex;
-  const candidates = ownFirst(index.functionCandidates(data.slice(0, 10) as Hex), how.own);
+  const body: Hex = `0x${data.slice(10)}`;
+  const candidates = ownFirst(index.functionCandidates(`0x${data.slice(2, 10)}`), how.own);
   for (const c of candidates) {
     try {
       const values = decodeParams(c.item.inputs, body, true);
@@ -117,7 +117,7 @@ export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {
   // could not need padding: none is tried.
   const short = (body.length - 2) % 64;
   if (short === 0) return null;
-  const padded = `${body}${'0'.repeat(64 - short)}` as Hex;
+  const padded: Hex = `${body}${'0'.repeat(64 - short)}`;
   for (const c of candidates) {
     if (!c.item.inputs.some((p) => p.type === 'bytes' || p.type === 'string')) continue;
     try {
@@ -141,8 +141,8 @@ export type GuessMemo = Map<string, readonly AbiParameter[]>;
 export function guessCallData(input: Hex, memo: GuessMemo = new Map()): Decoded | null {
   if (input.length < 10) return null;
   const data = lowerHex(input);
-  const selector = data.slice(0, 10) as Hex;
-  const body = `0x${data.slice(10)}` as Hex;
+  const selector: Hex = `0x${data.slice(2, 10)}`;
+  const body: Hex = `0x${data.slice(10)}`;
   const known = memo.get(selector);
   const again = known === undefined ? null : fitGuess(selector, known, body);
   if (again !== null) return again;
@@ -179,7 +179,7 @@ export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | nul
 export function decodeErrorData(index: AbiIndex, data: Hex, own?: Artifact): Decoded | null {
   if (byteLength(data) < 4) return null;
   const lower = lowerHex(data);
-  for (const c of ownFirst(index.errorCandidates(lower.slice(0, 10) as Hex), own)) {
+  for (const c of ownFirst(index.errorCandidates(`0x${lower.slice(2, 10)}`), own)) {
     try {
       const { args: values } = decodeErrorResult({ abi: [c.item], data: lower });
       if (encodeErrorResult({ abi: [c.item], errorName: c.item.name, args: (values ?? []) as unknown[] }).toLowerCase() !== lower) continue;
@@ -199,7 +199,7 @@ export function decodeConstructor(artifacts: readonly Artifact[], init: Hex): { 
     if (code === undefined || code.length < 10 || !lower.startsWith(code)) continue;
     const ctor = a.abi.find((i) => i.type === 'constructor') as { inputs: readonly AbiParameter[] } | undefined;
     const inputs = ctor?.inputs ?? [];
-    const rest = `0x${lower.slice(code.length)}` as Hex;
+    const rest: Hex = `0x${lower.slice(code.length)}`;
     try {
       const values = inputs.length === 0 ? [] : decodeAbiParameters(inputs, rest);
       const decoded: Decoded = { name: 'constructor', signature: `constructor(${inputs.map((i) => i.type).join(',')})`, args: args(inputs, values as unknown[]), source: a.source, contract: a.name };

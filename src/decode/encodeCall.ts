@@ -230,5 +230,5 @@ export function encodeCreate(initcode: Hex, sig: string | undefined, words: read
     throw new UsageError(`'${escapeShort(sig, 80)}' is not a constructor signature viem can read.`);
   }
   const values = argumentValues(params, words, 'the constructor');
-  return `${initcode}${encodeAbiParameters(params, values).slice(2)}` as Hex;
+  return `${initcode}${encodeAbiParameters(params, values).slice(2)}`;
 }

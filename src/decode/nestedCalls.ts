@@ -125,7 +125,7 @@ const holdsBytes = (item: AbiFunction): boolean => item.inputs.some((p) => (p.ty
  */
 export function withNestedCalls(d: Decoded, input: Hex, to: Hex | null, index: AbiIndex, labels: ReadonlyMap<string, string>): Decoded {
   if (d.name === null || d.signature === null || d.guessed === true || input.length < 10) return d;
-  const item = index.functionCandidates(input.slice(0, 10) as Hex).find((c) => c.source === d.source && c.contract === d.contract && signatureOf(c.item) === d.signature)?.item;
+  const item = index.functionCandidates(`0x${input.slice(2, 10)}`).find((c) => c.source === d.source && c.contract === d.contract && signatureOf(c.item) === d.signature)?.item;
   if (item === undefined || !holdsBytes(item)) return d;
   return nest(d, item, to ?? undefined, { index, labels, budget: NESTED_CALLS }, 0);
 }

@@ -10,7 +10,7 @@ import type { Hex, RpcLog } from '../raw/types.js';
 import { lowerHex } from '../raw/lowerHex.js';
 
 /** Where minted tokens come from and burned ones go. */
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
+export const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
 /** ERC-20 Approval(owner, spender, value). */
 export const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
 /** WETH9's Deposit(address indexed dst, uint256 wad) and Withdrawal(address indexed src, uint256 wad). */
