@@ -18,7 +18,7 @@ function jsonValue(value: unknown, param: AbiParameter): JsonValue {
   const array = type.endsWith(']') ? /^(.*)\[(\d*)\]$/.exec(type) : null;
   if (array) return (value as unknown[]).map((v) => jsonValue(v, { ...param, type: array[1]! }));
   if (type === 'tuple') {
-    const components = (param as { components?: readonly AbiParameter[] }).components ?? [];
+    const components = ('components' in param ? param.components : undefined) ?? [];
     const named = components.length > 0 && components.every((c) => c.name);
     const items = components.map((c, i) => jsonValue(Array.isArray(value) ? value[i] : (value as Record<string, unknown>)[c.name ?? String(i)], c));
     return named ? Object.fromEntries(components.map((c, i) => [c.name!, items[i]!])) : items;
@@ -34,7 +34,7 @@ export function args(params: readonly AbiParameter[], values: readonly unknown[]
     const raw = Array.isArray(values) ? values[i] : (values as Record<string, unknown> | undefined)?.[p.name ?? String(i)] ?? (values as unknown[] | undefined)?.[i];
     const name = p.name ?? '';
     const value = jsonValue(raw, p);
-    return withIndexed ? { name, type: p.type, indexed: (p as { indexed?: boolean }).indexed === true, value } : { name, type: p.type, value };
+    return withIndexed ? { name, type: p.type, indexed: 'indexed' in p && p.indexed === true, value } : { name, type: p.type, value };
   });
 }
 
