@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParameter } from 'abitype';
+import type { Abi, AbiError, AbiEvent, AbiFunction, AbiParameter } from 'abitype';
 import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';

@@ -98,7 +98,10 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
   // an untyped word counts as one only above 2^32, where small numbers no longer pass for addresses.
   const walkTyped = (v: JsonValue, type: string): void => {
     const inner = /^(.*)\[\d*\]$/.exec(type)?.[1];
-    if (inner !== undefined && Array.isArray(v)) return v.forEach((x) => walkTyped(x, inner));
+    if (inner !== undefined && Array.isArray(v)) {
+      for (const x of v) walkTyped(x, inner);
+      return;
+    }
     if (type === 'address' && isAddress(v)) addAddress(v);
     walk(v);
   };

@@ -4,7 +4,7 @@
  * (foundry.toml → its `out` folder; hardhat.config.* → artifacts/).
  * A bad --abi path is a usage error; inside directories and projects, unreadable files are skipped.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Abi } from 'abitype';
 import { parseAbi } from 'viem';
@@ -177,7 +177,7 @@ function walk(root: string, source: NameSource, out: Artifact[]): void {
     }
     for (const entry of entries) {
       const path = join(dir, entry);
-      let st;
+      let st: Stats;
       try {
         st = lstatSync(path);
       } catch {
@@ -206,7 +206,7 @@ export function loadAbiPaths(paths: readonly string[]): Artifact[] {
   const out: Artifact[] = [];
   for (const p of paths) {
     const shown = escapeShort(p, 80);
-    let st;
+    let st: Stats;
     try {
       st = lstatSync(p);
     } catch {

@@ -48,7 +48,10 @@ function targetsAt(params: readonly AbiParameter[], values: readonly (JsonValue 
  */
 function bytesOf(p: AbiParameter, v: JsonValue | undefined, at: string, t: Targets, found: Found): void {
   if (v === undefined) return;
-  if (p.type === 'bytes') return found(v, at, t.target);
+  if (p.type === 'bytes') {
+    found(v, at, t.target);
+    return;
+  }
   if (p.type === 'bytes[]' && Array.isArray(v)) {
     const list = t.list?.length === v.length ? t.list : undefined;
     v.forEach((x, k) => {
@@ -60,16 +63,16 @@ function bytesOf(p: AbiParameter, v: JsonValue | undefined, at: string, t: Targe
   const array = /^(.*)\[\d*\]$/.exec(p.type);
   if (array !== null) {
     if (!Array.isArray(v)) return;
-    const element = { ...p, type: array[1]! };
-    v.forEach((x, k) => bytesOf(element, x, `${at}[${k}]`, { target: t.target, list: undefined }, found));
+    const element = { ...p, type: array[1] ?? '' };
+    for (const [k, x] of v.entries()) bytesOf(element, x, `${at}[${k}]`, { target: t.target, list: undefined }, found);
     return;
   }
   if (p.type !== 'tuple') return;
-  const components = (p as { components?: readonly AbiParameter[] }).components ?? [];
+  const components = ('components' in p ? p.components : undefined) ?? [];
   const named = !Array.isArray(v) && typeof v === 'object';
   const values = components.map((c, j) => (Array.isArray(v) ? v[j] : named ? v[c.name ?? ''] : undefined));
   const inner = targetsAt(components, values, t.target);
-  components.forEach((c, j) => bytesOf(c, values[j], named && c.name ? `${at}.${c.name}` : `${at}[${j}]`, inner, found));
+  for (const [j, c] of components.entries()) bytesOf(c, values[j], named && c.name ? `${at}.${c.name}` : `${at}[${j}]`, inner, found);
 }
 
 /** One bytes value as a call: decoded exactly, by the target's contract first, then its own inner calls. */

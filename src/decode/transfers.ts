@@ -51,7 +51,7 @@ export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
     } else if (t0 === TRANSFER_BATCH && log.topics.length === 4) {
       try {
         const [ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], log.data);
-        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: values[i] ?? 0n }));
+        for (const [i, id] of ids.entries()) out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: values[i] ?? 0n });
       } catch {
         /* malformed batch: not a transfer we can read */
       }

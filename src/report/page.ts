@@ -298,7 +298,7 @@ function insideRows(n: CallNode, level: JsonInternalCall | null): HTMLUListEleme
 /** Draw `n`'s subtree again (or the whole tree), in place. */
 function redraw(n: CallNode | null = null): void {
   const old = n === null ? undefined : elements.get(n);
-  if (n !== null && old !== undefined && old.isConnected) {
+  if (n !== null && old?.isConnected) {
     old.replaceWith(row(n));
     return;
   }
@@ -386,7 +386,7 @@ const searchCount = h('span', { class: 'count' });
 
 function matches(n: CallNode, q: string): boolean {
   const fields = [n.to, n.from, n.to ? nameOf(n.to) : undefined, n.function?.name, n.function?.contract, n.function?.signature, n.input?.slice(0, 10)];
-  return fields.some((f) => f !== undefined && f !== null && f.toLowerCase().includes(q));
+  return fields.some((f) => f?.toLowerCase().includes(q));
 }
 
 function search(): void {
