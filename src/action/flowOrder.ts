@@ -55,7 +55,7 @@ interface Place {
   readonly log: number;
 }
 
-interface Candidate {
+interface MoveAt {
   readonly from: string;
   readonly to: string;
   readonly asset: string;
@@ -64,7 +64,7 @@ interface Candidate {
   readonly place: Place;
 }
 
-const sameMove = (m: Movement, c: Candidate): boolean =>
+const sameMove = (m: Movement, c: MoveAt): boolean =>
   m.from === c.from.toLowerCase() && m.to === c.to.toLowerCase() && m.asset === (c.asset === 'ETH' ? 'ETH' : c.asset.toLowerCase()) && m.amount === c.amount && m.tokenId === c.tokenId;
 
 /**
@@ -72,7 +72,7 @@ const sameMove = (m: Movement, c: Candidate): boolean =>
  * turn, that is the same move: `pending` is a subsequence of the candidates (those the action stage
  * left out, a zero amount say, match nothing).
  */
-function placeEach(pending: readonly Movement[], candidates: readonly Candidate[], places: Map<Movement, Place>): void {
+function placeEach(pending: readonly Movement[], candidates: readonly MoveAt[], places: Map<Movement, Place>): void {
   let next = 0;
   for (const c of candidates) {
     const p = pending[next];

@@ -127,7 +127,7 @@ function liquidations(models: readonly InspectModel[]): MevFinding[] {
 }
 
 /** Ether each transaction's calls sent straight to the fee recipient. */
-export function feeRecipientPayments(models: readonly InspectModel[], miner: Hex | null): MevFinding[] {
+function feeRecipientPayments(models: readonly InspectModel[], miner: Hex | null): MevFinding[] {
   if (miner === null) return [];
   const out: MevFinding[] = [];
   for (const m of models) {

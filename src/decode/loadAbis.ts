@@ -20,7 +20,7 @@ import { parse as parseToml } from 'smol-toml';
 import { buildInfoDebug, foundryDebug, hardhatDebug, isBuildInfo } from './loadDebug.js';
 
 /** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
-export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
+const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
 
 const HUMAN_KEYWORDS = /^(function|event|error|constructor|fallback|receive|struct)\b/;
 
@@ -239,7 +239,7 @@ export function loadAbiPaths(paths: readonly string[]): Artifact[] {
  * FOUNDRY_PROFILE names on top of it, then FOUNDRY_OUT over both; "out" when none says. A foundry.toml
  * that does not parse gives the default too (txray still runs; its names just come from elsewhere).
  */
-export function foundryOut(toml: string, env: Readonly<Record<string, string | undefined>>): string {
+function foundryOut(toml: string, env: Readonly<Record<string, string | undefined>>): string {
   let profiles: Record<string, unknown> = {};
   try {
     const doc = parseToml(toml);
@@ -274,7 +274,7 @@ export function nearestUpwards(cwd: string, has: (dir: string) => boolean): stri
  * The project the working directory is in: the nearest folder upwards with a foundry.toml or a
  * hardhat.config.*, as forge and Hardhat find theirs (from src/ or script/ too). Null where none is.
  */
-export const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
+const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
 
 /** Artifacts of the Foundry or Hardhat project `cwd` is in (see projectRoot), if there is one. */
 export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): { artifacts: Artifact[]; kind: string | null } {

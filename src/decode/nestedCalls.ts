@@ -16,7 +16,7 @@ import { unpackMultiSend } from './unpackMultiSend.js';
 /** Calls inside calls are decoded this many levels down from the transaction's input (handleOps → executeBatch → transfer is 2). */
 export const NESTED_DEPTH = 4;
 /** At most this many inner calls are decoded per input; the rest stay hex. */
-export const NESTED_CALLS = 256;
+const NESTED_CALLS = 256;
 /** A bytes value longer than this is not read as call data. */
 const MAX_BYTES = 128 * 1024;
 

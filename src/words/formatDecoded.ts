@@ -39,7 +39,7 @@ export function showAddress(a: string, s: AddressStyle): string {
 }
 
 /** A delegate by its label, else its short address. */
-export function delegateName(delegate: string, s: AddressStyle): string {
+function delegateName(delegate: string, s: AddressStyle): string {
   const name = s.decoded?.labels.get(delegate.toLowerCase());
   return name !== undefined ? escapeText(name) : shortAddress(s.decoded?.checksums.get(delegate.toLowerCase()) ?? checksumAddress(delegate));
 }
@@ -90,7 +90,7 @@ function labelled(a: DecodedArg, shown: string): string {
   return a.name ? `${escapeText(a.name)}: ${shown}` : a.name === undefined ? `${a.type}: ${shown}` : shown;
 }
 
-export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
+function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
   return args.map((a) => labelled(a, argValue(a, s))).join(', ');
 }
 
