@@ -17,6 +17,7 @@ import { failureLine } from '../words/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
 import { etherInsideCallsKnown, movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** An allowance this large is "unlimited" (the max uint256, or near it as some tokens store it). */
 const UNLIMITED = 2n ** 255n;
@@ -46,7 +47,7 @@ export function describeAction(model: InspectModel, viewOf?: Hex): ActionResult 
   const checksums = model.decoded?.checksums;
   const shown = (a: string): string => checksums?.get(a.toLowerCase()) ?? checksumAddress(a.toLowerCase());
   const logs = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
-  const actor = (viewOf ?? actorOf({ ...model, tx }, logs)).toLowerCase() as Hex;
+  const actor = lowerHex(viewOf ?? actorOf({ ...model, tx }, logs));
   const { movements, wraps } = movementsOf(model, knownWrapped({ ...model, tx }));
   const changes = netChanges(movements, actor);
   const { sent, received } = sentAndReceived(changes, actor);
@@ -64,9 +65,11 @@ export function knownWrapped(model: Pick<InspectModel, 'tx' | 'receipt'>): Reado
 function actorOf(model: InspectModel, logs: readonly RpcLog[]): Hex {
   const tx = model.tx!;
   const ops = logs.filter((l) => l.topics[0]?.toLowerCase() === USER_OPERATION && l.topics.length === 4);
-  if (ops.length === 1) return wordToAddress(ops[0]!.topics[2]!);
-  const to = tx.to?.toLowerCase();
-  if (to !== undefined && logs.some((l) => l.topics[0]?.toLowerCase() === SAFE_EXECUTION && l.address.toLowerCase() === to)) return to as Hex;
+  const [op] = ops;
+  const account = op?.topics[2];
+  if (ops.length === 1 && account !== undefined) return wordToAddress(account);
+  const to = tx.to === null ? undefined : lowerHex(tx.to);
+  if (to !== undefined && logs.some((l) => l.topics[0]?.toLowerCase() === SAFE_EXECUTION && l.address.toLowerCase() === to)) return to;
   return tx.from;
 }
 
@@ -222,8 +225,9 @@ const pool = (v: VenueHit, f: Facts): string => {
 
 /** ETH in, the wrapped token out (or back): the actor's whole movement, with the token's own event. */
 function wrapping(f: Facts): Verdict | null {
-  if (f.sent.length !== 1 || f.received.length !== 1) return null;
-  const [out, into] = [f.sent[0]!, f.received[0]!];
+  const [out] = f.sent;
+  const [into] = f.received;
+  if (f.sent.length !== 1 || f.received.length !== 1 || out === undefined || into === undefined) return null;
   const wrap = f.wraps.find((w) => w.kind === 'wrap' && out.asset === 'ETH' && into.asset === w.token && out.amount === into.amount);
   if (wrap !== undefined) return { summary: `Wrapped ${amountText(out)}`, kind: 'wrap' };
   const unwrap = f.wraps.find((w) => w.kind === 'unwrap' && into.asset === 'ETH' && out.asset === w.token && out.amount === into.amount);
@@ -237,8 +241,9 @@ function swapped(f: Facts): Verdict | null {
   const isNft = (a: AssetAmount): boolean => a.standard === 'ERC-721' || a.standard === 'ERC-1155';
   const bulk = nftsForOne(f, isNft);
   if (bulk !== null) return { ...bulk, protocols: venues };
-  if (f.sent.length !== 1 || f.received.length !== 1) return null;
-  const [out, into] = [f.sent[0]!, f.received[0]!];
+  const [out] = f.sent;
+  const [into] = f.received;
+  if (f.sent.length !== 1 || f.received.length !== 1 || out === undefined || into === undefined) return null;
   if (isNft(into) && !isNft(out)) return { summary: `Bought ${amountText(into, f.nameOf)} for ${amountText(out, f.nameOf)}${via(f)}`, kind: 'nft-trade', protocols: venues };
   if (isNft(out) && !isNft(into)) return { summary: `Sold ${amountText(out, f.nameOf)} for ${amountText(into, f.nameOf)}${via(f)}`, kind: 'nft-trade', protocols: venues };
   const on = venues.length > 0 ? ` on ${venues.join(' and ')}` : '';
@@ -247,10 +252,18 @@ function swapped(f: Facts): Verdict | null {
 
 /** Several NFTs of one collection bought for one fungible asset (or sold for one): a sweep, one sentence. */
 function nftsForOne(f: Facts, isNft: (a: AssetAmount) => boolean): Omit<Verdict, 'protocols'> | null {
-  const sameCollection = (xs: readonly AssetAmount[]): boolean => xs.length > 1 && xs.every((x) => isNft(x) && x.asset === xs[0]!.asset);
-  const many = (xs: readonly AssetAmount[]): string => `${xs.length} × ${f.nameOf(xs[0]!.asset) ?? xs[0]!.symbol ?? shortAddress(f.shown(xs[0]!.asset))}`;
-  if (f.sent.length === 1 && !isNft(f.sent[0]!) && sameCollection(f.received)) return { summary: `Bought ${many(f.received)} for ${amountText(f.sent[0]!, f.nameOf)}${via(f)}`, kind: 'nft-trade' };
-  if (f.received.length === 1 && !isNft(f.received[0]!) && sameCollection(f.sent)) return { summary: `Sold ${many(f.sent)} for ${amountText(f.received[0]!, f.nameOf)}${via(f)}`, kind: 'nft-trade' };
+  /** The collection, when there are several items and all are NFTs of one. */
+  const collectionOf = (xs: readonly AssetAmount[]): AssetAmount | undefined => {
+    const [first] = xs;
+    return first !== undefined && xs.length > 1 && xs.every((x) => isNft(x) && x.asset === first.asset) ? first : undefined;
+  };
+  const many = (xs: readonly AssetAmount[], first: AssetAmount): string => `${xs.length} × ${f.nameOf(first.asset) ?? first.symbol ?? shortAddress(f.shown(first.asset))}`;
+  const [paid] = f.sent;
+  const [got] = f.received;
+  const bought = collectionOf(f.received);
+  if (f.sent.length === 1 && paid !== undefined && !isNft(paid) && bought !== undefined) return { summary: `Bought ${many(f.received, bought)} for ${amountText(paid, f.nameOf)}${via(f)}`, kind: 'nft-trade' };
+  const sold = collectionOf(f.sent);
+  if (f.received.length === 1 && got !== undefined && !isNft(got) && sold !== undefined) return { summary: `Sold ${many(f.sent, sold)} for ${amountText(got, f.nameOf)}${via(f)}`, kind: 'nft-trade' };
   return null;
 }
 
@@ -269,7 +282,8 @@ function oneTransfer(f: Facts): Verdict | null {
   // trades, a refund) sent to or received from one counterparty would be a transfer that never happened.
   const sending = f.sent.length === 1 && f.received.length === 0;
   if (!sending && !(f.received.length === 1 && f.sent.length === 0)) return null;
-  const a = sending ? f.sent[0]! : f.received[0]!;
+  const a = sending ? f.sent[0] : f.received[0];
+  if (a === undefined) return null;
   // Without a call tree, a call's ether is its value alone: what came back inside it is not known, so
   // no transfer is claimed (the function called says what it did).
   if (a.asset === 'ETH' && hasInput(f) && !etherInsideCallsKnown(f.model)) return null;
@@ -277,7 +291,8 @@ function oneTransfer(f: Facts): Verdict | null {
   if (moves.some((m) => (sending ? m.to : m.from) === f.actor)) return null;
   // The whole amount to (or from) one address only where it all went there: a batch that paid two is said as two.
   const parties = unique(moves.map((m) => (sending ? m.to : m.from)));
-  const party = parties.length === 0 ? '' : ` ${sending ? 'to' : 'from'} ${parties.length === 1 ? who(parties[0]!, f) : `${parties.length} addresses`}`;
+  const [only] = parties;
+  const party = only === undefined ? '' : ` ${sending ? 'to' : 'from'} ${parties.length === 1 ? who(only, f) : `${parties.length} addresses`}`;
   return { summary: `${sending ? 'Sent' : 'Received'} ${amountText(a, f.nameOf)}${party}`, kind: 'transfer' };
 }
 
@@ -299,8 +314,8 @@ function grossOf(f: Facts, asset: string): { readonly out: bigint; readonly in: 
  */
 function cycle(f: Facts): Verdict | null {
   const net = [...f.sent, ...f.received];
-  if (net.length !== 1 || f.venues.every((v) => v.role !== 'swap')) return null;
-  const a = net[0]!;
+  const [a] = net;
+  if (net.length !== 1 || a === undefined || f.venues.every((v) => v.role !== 'swap')) return null;
   const gross = grossOf(f, a.asset);
   if (gross.out === 0n || gross.in === 0n) return null;
   const venues = unique(f.venues.filter((v) => v.role === 'swap').map((v) => v.venue));

@@ -30,10 +30,10 @@ function momentsOf(model: InspectModel): { calls: Array<{ node: CallNode; key: n
   const index = new Map<CallNode, number>(order.map((n, i) => [n, i]));
   // What runs after a call's subtree: its last child's end, or the next call in the walk for a leaf.
   const end = new Map<CallNode, number>();
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    const last = node.children[node.children.length - 1];
-    end.set(node, last === undefined ? i + 1 : end.get(last)!);
+  for (const [i, node] of [...order.entries()].reverse()) {
+    const last = node.children.at(-1);
+    // A child comes after its parent in the walk, so its end is known by now.
+    end.set(node, (last === undefined ? undefined : end.get(last)) ?? i + 1);
   }
   const logKeys = new Map<number, number>();
   for (const [node, placed] of model.events ?? []) {
@@ -43,7 +43,7 @@ function momentsOf(model: InspectModel): { calls: Array<{ node: CallNode; key: n
     }
   }
   return {
-    calls: order.filter((n) => !dead.has(n)).map((node) => ({ node, key: index.get(node)! })),
+    calls: order.flatMap((node, key) => (dead.has(node) ? [] : [{ node, key }])),
     logKey: (log) => logKeys.get(log) ?? Number.POSITIVE_INFINITY,
   };
 }
@@ -55,7 +55,7 @@ interface Place {
   readonly log: number;
 }
 
-interface Candidate {
+interface MoveAt {
   readonly from: string;
   readonly to: string;
   readonly asset: string;
@@ -64,7 +64,7 @@ interface Candidate {
   readonly place: Place;
 }
 
-const sameMove = (m: Movement, c: Candidate): boolean =>
+const sameMove = (m: Movement, c: MoveAt): boolean =>
   m.from === c.from.toLowerCase() && m.to === c.to.toLowerCase() && m.asset === (c.asset === 'ETH' ? 'ETH' : c.asset.toLowerCase()) && m.amount === c.amount && m.tokenId === c.tokenId;
 
 /**
@@ -72,11 +72,15 @@ const sameMove = (m: Movement, c: Candidate): boolean =>
  * turn, that is the same move: `pending` is a subsequence of the candidates (those the action stage
  * left out, a zero amount say, match nothing).
  */
-function placeEach(pending: readonly Movement[], candidates: readonly Candidate[], places: Map<Movement, Place>): void {
+function placeEach(pending: readonly Movement[], candidates: readonly MoveAt[], places: Map<Movement, Place>): void {
   let next = 0;
   for (const c of candidates) {
-    if (next >= pending.length) return;
-    if (sameMove(pending[next]!, c)) places.set(pending[next++]!, c.place);
+    const p = pending[next];
+    if (p === undefined) return;
+    if (sameMove(p, c)) {
+      places.set(p, c.place);
+      next++;
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { DEPOSIT, WITHDRAWAL, ZERO_ADDRESS } from '../decode/transfers.js';
 import type { AssetAmount, InspectModel, NetChange, Transfer } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 
 /** One movement of one asset between two holders, lower-case throughout. */
@@ -29,16 +30,15 @@ export interface Wrapping {
   readonly amount: bigint;
 }
 
-const lower = (a: string): Hex => a.toLowerCase() as Hex;
 
 function fromTransfer(t: Transfer): Movement | null {
   const amount = t.amount;
   // Zero-amount transfers are address-poisoning spam (an ERC-721 moves one token: its amount is 1).
   if (amount === 0n) return null;
   return {
-    from: lower(t.from),
-    to: lower(t.to),
-    asset: t.token === undefined ? 'ETH' : lower(t.token),
+    from: lowerHex(t.from),
+    to: lowerHex(t.to),
+    asset: t.token === undefined ? 'ETH' : lowerHex(t.token),
     standard: t.kind,
     amount,
     ...(t.tokenId !== undefined ? { tokenId: t.tokenId } : {}),
@@ -58,8 +58,8 @@ export function wrappings(logs: readonly RpcLog[], ether: readonly Movement[], k
   for (const log of logs) {
     const topic0 = log.topics[0]?.toLowerCase();
     if ((topic0 !== DEPOSIT && topic0 !== WITHDRAWAL) || log.topics.length !== 2 || byteLength(log.data) !== 32) continue;
-    const token = lower(log.address);
-    const holder = lower(wordToAddress(log.topics[1]!));
+    const token = lowerHex(log.address);
+    const holder = lowerHex(wordToAddress(log.topics[1]!));
     const amount = BigInt(log.data);
     if (amount === 0n) continue;
     const kind = topic0 === DEPOSIT ? 'wrap' : 'unwrap';
@@ -129,7 +129,7 @@ const assetKey = (m: { asset: string; tokenId?: string }): string => (m.tokenId 
 
 /** Every holder's net change per asset; changes that net to zero are left out. The actor first, then by address. */
 export function netChanges(movements: readonly Movement[], actor: Hex): NetChange[] {
-  const byHolder = new Map<string, Map<string, { change: bigint; sample: Movement }>>();
+  const byHolder = new Map<Hex, Map<string, { change: bigint; sample: Movement }>>();
   const add = (holder: Hex, m: Movement, delta: bigint): void => {
     let assets = byHolder.get(holder);
     if (assets === undefined) byHolder.set(holder, (assets = new Map()));
@@ -142,13 +142,13 @@ export function netChanges(movements: readonly Movement[], actor: Hex): NetChang
     add(m.from, m, -m.amount);
     add(m.to, m, m.amount);
   }
-  const holders = [...byHolder.keys()].sort((a, b) => (a === actor ? -1 : b === actor ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const holders = [...byHolder].sort(([a], [b]) => (a === actor ? -1 : b === actor ? 1 : a < b ? -1 : a > b ? 1 : 0));
   const out: NetChange[] = [];
-  for (const holder of holders) {
-    for (const { change, sample } of byHolder.get(holder)!.values()) {
+  for (const [holder, assets] of holders) {
+    for (const { change, sample } of assets.values()) {
       if (change === 0n) continue;
       out.push({
-        holder: holder as Hex,
+        holder,
         asset: sample.asset,
         standard: sample.standard,
         change,

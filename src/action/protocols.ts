@@ -6,6 +6,7 @@
 import type { ActionKind } from '../model/types.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /**
  * Each event's topic0, keccak256 of its signature, written out so that no hashing runs at start-up
@@ -70,8 +71,8 @@ type SwapReader = (log: RpcLog) => Omit<SwapEvent, 'venue' | 'holder'> | null;
 
 const word = (data: Hex, i: number): bigint => BigInt(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`);
 const signed = (w: bigint): bigint => (w >= 1n << 255n ? w - (1n << 256n) : w);
-const emitterOf = (log: RpcLog): Hex => log.address.toLowerCase() as Hex;
-const lowerTopic = (log: RpcLog, i: number): Hex => log.topics[i]!.toLowerCase() as Hex;
+const emitterOf = (log: RpcLog): Hex => lowerHex(log.address);
+const lowerTopic = (log: RpcLog, i: number): Hex => lowerHex(log.topics[i]!);
 
 /** Two coins, the amounts from the pool's view: positive went in, negative came out (v3; v4 flips it). */
 function twoCoins(pool: Hex, a0: bigint, a1: bigint): Omit<SwapEvent, 'venue' | 'holder'> | null {
@@ -103,8 +104,8 @@ const SWAP_READERS: { readonly v2: SwapReader; readonly v3: SwapReader; readonly
   /** Swap(bytes32 poolId, tokenIn, tokenOut, amountIn, amountOut): the tokens are the event's own. */
   balancer: (log) => {
     if (byteLength(log.data) !== 64) return null;
-    const tokenIn = wordToAddress(log.topics[2]!).toLowerCase() as Hex;
-    const tokenOut = wordToAddress(log.topics[3]!).toLowerCase() as Hex;
+    const tokenIn = lowerHex(wordToAddress(log.topics[2]!));
+    const tokenOut = lowerHex(wordToAddress(log.topics[3]!));
     return { pool: lowerTopic(log, 1), sideIn: tokenIn, sideOut: tokenOut, tokenIn, tokenOut, amountIn: word(log.data, 0), amountOut: word(log.data, 1) };
   },
 };
@@ -239,7 +240,7 @@ export function protocolEvent(logs: readonly RpcLog[], keyOf: (address: string) 
       const at = e.amountWord === undefined ? -1 : 2 + 64 * e.amountWord;
       const amount = at < 0 || log.data.length < at + 64 ? null : BigInt(`0x${log.data.slice(at, at + 64)}`);
       const protocol = e.protocol !== '' ? e.protocol : key.slice(BRIDGE.length);
-      return { protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as Hex), amount, log };
+      return { protocol, kind: e.kind, asset: word === undefined ? null : (`0x${word.slice(-40).toLowerCase()}` as const), amount, log };
     }
   }
   return null;
@@ -261,7 +262,7 @@ interface Liquidation {
   readonly liquidator: (log: RpcLog) => Hex;
 }
 
-const dataAddress = (log: RpcLog, i: number): Hex => wordToAddress(log.data.slice(2 + 64 * i, 66 + 64 * i)).toLowerCase() as Hex;
+const dataAddress = (log: RpcLog, i: number): Hex => lowerHex(wordToAddress(log.data.slice(2 + 64 * i, 66 + 64 * i)));
 
 const LIQUIDATIONS: readonly Liquidation[] = [
   // Aave v2 and v3: the liquidator is the third data word.
@@ -269,7 +270,7 @@ const LIQUIDATIONS: readonly Liquidation[] = [
   // Compound v2: the first data word.
   { topic0: topic('LiquidateBorrow(address,address,uint256,address,uint256)'), topics: 1, dataBytes: 160, liquidator: (log) => dataAddress(log, 0) },
   // Compound v3 (Comet): the absorber, indexed.
-  { topic0: topic('AbsorbDebt(address,address,uint256,uint256)'), topics: 3, liquidator: (log) => wordToAddress(log.topics[1]!).toLowerCase() as Hex },
+  { topic0: topic('AbsorbDebt(address,address,uint256,uint256)'), topics: 3, liquidator: (log) => lowerHex(wordToAddress(log.topics[1]!)) },
 ];
 
 /** The liquidator a lending protocol's liquidation event names, or null where the log is not one. */

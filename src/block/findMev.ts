@@ -17,9 +17,11 @@ import type { Hex } from '../raw/types.js';
 import { profitOf } from './flows.js';
 import { swapsOf, type Swap } from './swapsOf.js';
 import type { MevFinding } from './types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 interface Trade {
   readonly index: number;
+  readonly model: Ran;
   readonly hash: Hex;
   readonly sender: Hex;
   /** The pool's coins that went in and came out. */
@@ -27,11 +29,13 @@ interface Trade {
   readonly sideOut: string;
 }
 
-const lower = (a: string): Hex => a.toLowerCase() as Hex;
-const ran = (m: InspectModel): m is InspectModel & { hash: Hex } => m.status === 'success' && m.hash !== null && m.tx !== null;
+/** A transaction that ran, as the finders read it. */
+type Ran = InspectModel & { hash: Hex; tx: NonNullable<InspectModel['tx']> };
+
+const ran = (m: InspectModel): m is Ran => m.status === 'success' && m.hash !== null && m.tx !== null;
 
 /** Whose flows count as the actor's: the sender, and the contract it called (a searcher's contract keeps the proceeds). */
-const holdersOf = (models: readonly InspectModel[]): Set<string> => new Set(models.flatMap((m) => [m.tx!.from, ...(m.tx!.to !== null ? [m.tx!.to] : [])].map(lower)));
+const holdersOf = (models: readonly Ran[]): Set<string> => new Set(models.flatMap((m) => [m.tx.from, ...(m.tx.to !== null ? [m.tx.to] : [])].map(lowerHex)));
 
 /** Each pool's trades in block order; a transaction that trades one pool both ways is left out of that pool (it is no front- or back-run). */
 function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<InspectModel, readonly Swap[]>): Map<Hex, Trade[]> {
@@ -39,12 +43,18 @@ function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<Inspec
   models.forEach((m, index) => {
     if (!ran(m)) return;
     const ways = new Map<Hex, Map<string, Swap>>();
-    for (const s of swaps.get(m) ?? []) (ways.get(s.pool) ?? ways.set(s.pool, new Map()).get(s.pool)!).set(`${s.sideIn}>${s.sideOut}`, s);
+    for (const s of swaps.get(m) ?? []) {
+      let way = ways.get(s.pool);
+      if (way === undefined) ways.set(s.pool, (way = new Map()));
+      way.set(`${s.sideIn}>${s.sideOut}`, s);
+    }
     for (const [pool, one] of ways) {
-      if (one.size !== 1) continue;
-      const { sideIn, sideOut } = [...one.values()][0]!;
-      const list = pools.get(pool) ?? pools.set(pool, []).get(pool)!;
-      list.push({ index, hash: m.hash, sender: lower(m.tx!.from), sideIn, sideOut });
+      const [only] = one.values();
+      if (one.size !== 1 || only === undefined) continue;
+      const { sideIn, sideOut } = only;
+      let list = pools.get(pool);
+      if (list === undefined) pools.set(pool, (list = []));
+      list.push({ index, model: m, hash: m.hash, sender: lowerHex(m.tx.from), sideIn, sideOut });
     }
   });
   return pools;
@@ -52,7 +62,7 @@ function tradesByPool(models: readonly InspectModel[], swaps: ReadonlyMap<Inspec
 
 function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectModel, readonly Swap[]>): MevFinding[] {
   // One finding per front and back pair, with every pool they sandwich.
-  const found = new Map<string, { front: Trade; back: Trade; victims: Set<number>; pools: Hex[] }>();
+  const found = new Map<string, { front: Trade; back: Trade; victims: Map<number, Hex>; pools: Hex[] }>();
   for (const [pool, trades] of tradesByPool(models, swaps)) {
     const used = new Set<number>();
     for (const front of trades) {
@@ -63,17 +73,18 @@ function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
       if (victims.length === 0) continue;
       used.add(front.index).add(back.index);
       const key = `${front.index}:${back.index}`;
-      const entry = found.get(key) ?? found.set(key, { front, back, victims: new Set(), pools: [] }).get(key)!;
-      for (const v of victims) entry.victims.add(v.index);
+      let entry = found.get(key);
+      if (entry === undefined) found.set(key, (entry = { front, back, victims: new Map(), pools: [] }));
+      for (const v of victims) entry.victims.set(v.index, v.hash);
       entry.pools.push(pool);
     }
   }
   return [...found.values()]
     .sort((a, b) => a.front.index - b.front.index)
     .map(({ front, back, victims, pools }) => {
-      const ordered = [front.index, ...[...victims].sort((a, b) => a - b), back.index];
-      const runs = [models[front.index]!, models[back.index]!];
-      return { kind: 'sandwich', transactions: ordered.map((i) => models[i]!.hash!), actor: front.sender, pools, ...profitOf(runs, holdersOf(runs)) };
+      const ordered = [front.hash, ...[...victims].sort(([a], [b]) => a - b).map(([, hash]) => hash), back.hash];
+      const runs = [front.model, back.model];
+      return { kind: 'sandwich', transactions: ordered, actor: front.sender, pools, ...profitOf(runs, holdersOf(runs)) };
     });
 }
 
@@ -81,8 +92,8 @@ function sandwiches(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
 function isCycle(swaps: readonly Swap[]): boolean {
   if (swaps.length < 2) return false;
   return swaps.every((s, i) => {
-    const next = swaps[(i + 1) % swaps.length]!;
-    return s.tokenIn !== null && s.tokenOut !== null && s.tokenOut === next.tokenIn;
+    const next = swaps[(i + 1) % swaps.length];
+    return s.tokenIn !== null && s.tokenOut !== null && s.tokenOut === next?.tokenIn;
   });
 }
 
@@ -90,11 +101,11 @@ function arbitrages(models: readonly InspectModel[], swaps: ReadonlyMap<InspectM
   const out: MevFinding[] = [];
   for (const m of models) {
     const own = swaps.get(m) ?? [];
-    if (!ran(m) || !isCycle(own)) continue;
-    const start = own[0]!.tokenIn!;
+    const start = own[0]?.tokenIn;
+    if (!ran(m) || !isCycle(own) || start === undefined || start === null) continue;
     const flows = profitOf([m], holdersOf([m]));
     if ((flows.profit.find((f) => f.asset === start)?.amount ?? 0n) <= 0n) continue;
-    out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lower(m.tx!.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
+    out.push({ kind: 'arbitrage', transactions: [m.hash], actor: lowerHex(m.tx.from), pools: [...new Set(own.map((s) => s.pool))], ...flows });
   }
   return out;
 }
@@ -105,23 +116,24 @@ function liquidations(models: readonly InspectModel[]): MevFinding[] {
     if (!ran(m)) continue;
     const events = (m.receipt?.logs ?? []).flatMap((l) => {
       const who = liquidatorOf(l);
-      return who === null ? [] : [{ who, pool: lower(l.address) }];
+      return who === null ? [] : [{ who, pool: lowerHex(l.address) }];
     });
-    if (events.length === 0) continue;
-    const actor = events[0]!.who;
+    const [first] = events;
+    if (first === undefined) continue;
+    const actor = first.who;
     out.push({ kind: 'liquidation', transactions: [m.hash], actor, pools: [...new Set(events.map((e) => e.pool))], ...profitOf([m], new Set([actor])) });
   }
   return out;
 }
 
 /** Ether each transaction's calls sent straight to the fee recipient. */
-export function feeRecipientPayments(models: readonly InspectModel[], miner: Hex | null): MevFinding[] {
+function feeRecipientPayments(models: readonly InspectModel[], miner: Hex | null): MevFinding[] {
   if (miner === null) return [];
   const out: MevFinding[] = [];
   for (const m of models) {
     if (!ran(m)) continue;
-    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && t.event === undefined && lower(t.to) === miner).reduce((sum, t) => sum + t.amount, 0n);
-    if (paid > 0n) out.push({ kind: 'fee-recipient-payment', transactions: [m.hash], actor: lower(m.tx!.from), pools: [], profit: null, payment: paid });
+    const paid = (m.decoded?.transfers ?? []).filter((t) => t.kind === 'ETH' && t.event === undefined && lowerHex(t.to) === miner).reduce((sum, t) => sum + t.amount, 0n);
+    if (paid > 0n) out.push({ kind: 'fee-recipient-payment', transactions: [m.hash], actor: lowerHex(m.tx.from), pools: [], profit: null, payment: paid });
   }
   return out;
 }

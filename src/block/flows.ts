@@ -24,7 +24,7 @@ export function profitOf(models: readonly InspectModel[], holders: ReadonlySet<s
  * Read from each model's net changes (the action stage's: transfers, and the wrapped-native token's
  * mints and burns, which emit no Transfer), so a finding and its transactions' rows tell one figure.
  */
-export function netFlows(models: readonly InspectModel[], holders: ReadonlySet<string>): Flow[] {
+function netFlows(models: readonly InspectModel[], holders: ReadonlySet<string>): Flow[] {
   const sums = new Map<string, bigint>();
   const meta = new Map<string, { symbol?: string; decimals?: number }>();
   for (const m of models) {

@@ -12,7 +12,7 @@ import type { BlockFees, BlockView, MevFinding } from './types.js';
  * receipts (the whole price before London); the payments are the ones findMev found, which only a
  * transaction's trace shows: with none traced the sum is not known, with some it is a part.
  */
-export function blockFees(h: BlockHeader, models: readonly InspectModel[], payments: readonly MevFinding[], pending: boolean): BlockFees {
+function blockFees(h: BlockHeader, models: readonly InspectModel[], payments: readonly MevFinding[], pending: boolean): BlockFees {
   const base = h.baseFeePerGas ?? 0n;
   let tips: bigint | null = 0n;
   for (const m of models) {

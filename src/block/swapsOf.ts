@@ -9,6 +9,7 @@ import { type SwapEvent, swapEvents } from '../action/protocols.js';
 import { TRANSFER } from '../decode/transfers.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 export type Swap = SwapEvent;
 
@@ -45,7 +46,7 @@ export function swapsOf(logs: readonly RpcLog[]): Swap[] {
   const moves: TokenMove[] = [];
   logs.forEach((l, at) => {
     if (l.topics[0]?.toLowerCase() === TRANSFER && l.topics.length === 3 && byteLength(l.data) === 32) {
-      moves.push({ at, token: l.address.toLowerCase() as Hex, from: wordToAddress(l.topics[1]!).toLowerCase() as Hex, to: wordToAddress(l.topics[2]!).toLowerCase() as Hex, amount: BigInt(l.data) });
+      moves.push({ at, token: lowerHex(l.address), from: lowerHex(wordToAddress(l.topics[1]!)), to: lowerHex(wordToAddress(l.topics[2]!)), amount: BigInt(l.data) });
     }
   });
   const usedIn = new Set<number>();

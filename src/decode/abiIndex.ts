@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Abi, type AbiError, type AbiEvent, type AbiFunction, type AbiParameter } from 'abitype';
+import type { Abi, AbiError, AbiEvent, AbiFunction, AbiParameter } from 'abitype';
 import { parseAbi, parseAbiItem } from 'viem';
 import { keccakHex } from './keccak.js';
 import type { Hex } from '../raw/types.js';
@@ -53,7 +53,8 @@ const MAX_PLACEMENTS = 64;
 
 /** Every way to mark `k` of the event's parameters indexed, leftmost first (the usual layout). */
 function placements(sig: string, k: number): AbiEvent[] {
-  const base = parseAbiItem(`event ${sig}`) as AbiEvent;
+  const base = parseAbiItem(`event ${sig}`);
+  if (base.type !== 'event') return [];
   const n = base.inputs.length;
   if (k > n) return [];
   const out: AbiEvent[] = [];
@@ -133,14 +134,14 @@ export class AbiIndex {
   }
 
   add(abi: Abi, source: NameSource, contract?: string): void {
-    for (const [kind, key, item] of keyed(abi)) this.addKeyed(kind, key, item, source, contract);
+    for (const [, key, item] of keyed(abi)) this.addKeyed(key, item, source, contract);
   }
 
-  private addKeyed(kind: 'function' | 'error' | 'event', key: string, item: AbiFunction | AbiError | AbiEvent, source: NameSource, contract?: string): void {
+  private addKeyed(key: string, item: AbiFunction | AbiError | AbiEvent, source: NameSource, contract?: string): void {
     this.changing();
-    if (kind === 'function') push(this.own.items.functions, key, { item: item as AbiFunction, source, contract });
-    else if (kind === 'error') push(this.own.items.errors, key, { item: item as AbiError, source, contract });
-    else push(this.own.items.events, key, { item: item as AbiEvent, source, contract });
+    if (item.type === 'function') push(this.own.items.functions, key, { item, source, contract });
+    else if (item.type === 'error') push(this.own.items.errors, key, { item, source, contract });
+    else push(this.own.items.events, key, { item, source, contract });
   }
 
   private changing(): void {
@@ -175,13 +176,13 @@ export class AbiIndex {
     if (this.dbDir !== null) {
       try {
         const rows = JSON.parse(readFileSync(new URL('builtin.json', this.dbDir), 'utf8')) as BuiltinRow[];
-        for (const [kind, key, contract, item] of rows) this.addKeyed(kind, key, item, 'builtin', contract);
+        for (const [, key, contract, item] of rows) this.addKeyed(key, item, 'builtin', contract);
         return;
       } catch {
         /* not built: parse below */
       }
     }
-    for (const row of builtinRows()) this.addKeyed(row[0], row[1], row[3], 'builtin', row[2]);
+    for (const [, key, contract, item] of builtinRows()) this.addKeyed(key, item, 'builtin', contract);
   }
 
   /** A shard's text with a leading newline (empty when the build shipped no such file); read once. */
@@ -289,7 +290,8 @@ export class AbiIndex {
     const out = [...known];
     for (const [sig, source] of sigs) {
       try {
-        const item = parseAbiItem(`function ${sig}`) as AbiFunction;
+        const item = parseAbiItem(`function ${sig}`);
+        if (item.type !== 'function') continue;
         // The database has no parameter names: a known ABI with the same signature says more.
         if (!out.some((k) => signatureOf(k.item) === signatureOf(item))) out.push({ item, source });
       } catch {
@@ -310,7 +312,7 @@ export class AbiIndex {
     const sel = selector.toLowerCase();
     const known = withoutRepeats(this.known('errors', sel), this.protocolItems<AbiError>('errors', sel.slice(2)));
     const fromDb = this.functionCandidates(selector).filter((c) => c.source === 'database');
-    return [...known, ...fromDb.map((c) => ({ item: { type: 'error', name: c.item.name, inputs: c.item.inputs } as AbiError, source: c.source }))];
+    return [...known, ...fromDb.map((c): Candidate<AbiError> => ({ item: { type: 'error', name: c.item.name, inputs: c.item.inputs }, source: c.source }))];
   }
 
   /** Events with this topic0 and number of indexed parameters, in priority order (keyed like functions). */
@@ -388,8 +390,13 @@ export function builtinRows(): BuiltinRow[] {
 /** The known candidates, then the protocol set's where no known one has the same signature (its names are the ABI's own). */
 function withoutRepeats<T extends AbiFunction | AbiError | AbiEvent>(known: Array<Candidate<T>>, protocol: Array<Candidate<T>>): Array<Candidate<T>> {
   if (protocol.length === 0) return known;
-  const sigs = new Set(known.map((k) => `${signatureOf(k.item)}${k.item.type === 'event' ? indexedCount(k.item as AbiEvent) : ''}`));
-  return [...known, ...protocol.filter((p) => !sigs.has(`${signatureOf(p.item)}${p.item.type === 'event' ? indexedCount(p.item as AbiEvent) : ''}`))];
+  const sigs = new Set(known.map((k) => withIndexed(k.item)));
+  return [...known, ...protocol.filter((p) => !sigs.has(withIndexed(p.item)))];
+}
+
+/** The signature, and for an event its number of indexed parameters (the two together are its key). */
+function withIndexed(item: AbiFunction | AbiError | AbiEvent): string {
+  return `${signatureOf(item)}${item.type === 'event' ? indexedCount(item) : ''}`;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -11,13 +11,14 @@ import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abi
 import { checksumAddress } from './keccak.js';
 import { guessTypes } from './guessTypes.js';
 import { decodeStaticWords } from './staticWords.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 function jsonValue(value: unknown, param: AbiParameter): JsonValue {
   const type = param.type;
   const array = type.endsWith(']') ? /^(.*)\[(\d*)\]$/.exec(type) : null;
   if (array) return (value as unknown[]).map((v) => jsonValue(v, { ...param, type: array[1]! }));
   if (type === 'tuple') {
-    const components = (param as { components?: readonly AbiParameter[] }).components ?? [];
+    const components = ('components' in param ? param.components : undefined) ?? [];
     const named = components.length > 0 && components.every((c) => c.name);
     const items = components.map((c, i) => jsonValue(Array.isArray(value) ? value[i] : (value as Record<string, unknown>)[c.name ?? String(i)], c));
     return named ? Object.fromEntries(components.map((c, i) => [c.name!, items[i]!])) : items;
@@ -33,7 +34,7 @@ export function args(params: readonly AbiParameter[], values: readonly unknown[]
     const raw = Array.isArray(values) ? values[i] : (values as Record<string, unknown> | undefined)?.[p.name ?? String(i)] ?? (values as unknown[] | undefined)?.[i];
     const name = p.name ?? '';
     const value = jsonValue(raw, p);
-    return withIndexed ? { name, type: p.type, indexed: (p as { indexed?: boolean }).indexed === true, value } : { name, type: p.type, value };
+    return withIndexed ? { name, type: p.type, indexed: 'indexed' in p && p.indexed === true, value } : { name, type: p.type, value };
   });
 }
 
@@ -83,9 +84,9 @@ export function ownFirst<T>(candidates: Array<Candidate<T>>, own: Artifact | str
  */
 export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {}): { decoded: Decoded; item: AbiFunction } | null {
   if (byteLength(input) < 4) return null;
-  const data = input.toLowerCase() as Hex;
-  const body = `0x${data.slice(10)}` as Hex;
-  const candidates = ownFirst(index.functionCandidates(data.slice(0, 10) as Hex), how.own);
+  const data = lowerHex(input);
+  const body: Hex = `0x${data.slice(10)}`;
+  const candidates = ownFirst(index.functionCandidates(`0x${data.slice(2, 10)}`), how.own);
   for (const c of candidates) {
     try {
       const values = decodeParams(c.item.inputs, body, true);
@@ -116,7 +117,7 @@ export function decodeCallData(index: AbiIndex, input: Hex, how: CallDataHow = {
   // could not need padding: none is tried.
   const short = (body.length - 2) % 64;
   if (short === 0) return null;
-  const padded = `${body}${'0'.repeat(64 - short)}` as Hex;
+  const padded: Hex = `${body}${'0'.repeat(64 - short)}`;
   for (const c of candidates) {
     if (!c.item.inputs.some((p) => p.type === 'bytes' || p.type === 'string')) continue;
     try {
@@ -139,9 +140,9 @@ export type GuessMemo = Map<string, readonly AbiParameter[]>;
  */
 export function guessCallData(input: Hex, memo: GuessMemo = new Map()): Decoded | null {
   if (input.length < 10) return null;
-  const data = input.toLowerCase() as Hex;
-  const selector = data.slice(0, 10) as Hex;
-  const body = `0x${data.slice(10)}` as Hex;
+  const data = lowerHex(input);
+  const selector: Hex = `0x${data.slice(2, 10)}`;
+  const body: Hex = `0x${data.slice(10)}`;
   const known = memo.get(selector);
   const again = known === undefined ? null : fitGuess(selector, known, body);
   if (again !== null) return again;
@@ -177,8 +178,8 @@ export function decodeReturn(item: AbiFunction, output: Hex): DecodedArg[] | nul
 
 export function decodeErrorData(index: AbiIndex, data: Hex, own?: Artifact): Decoded | null {
   if (byteLength(data) < 4) return null;
-  const lower = data.toLowerCase() as Hex;
-  for (const c of ownFirst(index.errorCandidates(lower.slice(0, 10) as Hex), own)) {
+  const lower = lowerHex(data);
+  for (const c of ownFirst(index.errorCandidates(`0x${lower.slice(2, 10)}`), own)) {
     try {
       const { args: values } = decodeErrorResult({ abi: [c.item], data: lower });
       if (encodeErrorResult({ abi: [c.item], errorName: c.item.name, args: (values ?? []) as unknown[] }).toLowerCase() !== lower) continue;
@@ -198,7 +199,7 @@ export function decodeConstructor(artifacts: readonly Artifact[], init: Hex): { 
     if (code === undefined || code.length < 10 || !lower.startsWith(code)) continue;
     const ctor = a.abi.find((i) => i.type === 'constructor') as { inputs: readonly AbiParameter[] } | undefined;
     const inputs = ctor?.inputs ?? [];
-    const rest = `0x${lower.slice(code.length)}` as Hex;
+    const rest: Hex = `0x${lower.slice(code.length)}`;
     try {
       const values = inputs.length === 0 ? [] : decodeAbiParameters(inputs, rest);
       const decoded: Decoded = { name: 'constructor', signature: `constructor(${inputs.map((i) => i.type).join(',')})`, args: args(inputs, values as unknown[]), source: a.source, contract: a.name };

@@ -14,6 +14,7 @@ import { matchArtifact } from '../locate/matchCode.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
 import { EIP1967_SLOTS, type KeyCandidates, nameSlots } from './nameStorage.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */
 export interface TokenMeta {
@@ -50,11 +51,11 @@ export function tokenBalances(transfers: readonly Transfer[], meta: ReadonlyMap<
   const tokenOrder = new Map<string, number>();
   for (const t of transfers) {
     if (t.kind === 'ETH' || t.token === undefined) continue;
-    const token = t.token.toLowerCase() as Hex;
+    const token = lowerHex(t.token);
     if (!tokenOrder.has(token)) tokenOrder.set(token, tokenOrder.size);
     const amount = t.kind === 'ERC-721' ? 1n : t.amount;
     for (const [holder, sign] of [[t.from, -1n], [t.to, 1n]] as const) {
-      const h = holder.toLowerCase() as Hex;
+      const h = lowerHex(holder);
       if (h === ZERO) continue;
       const id = t.kind === 'ERC-1155' ? t.tokenId : undefined;
       const key = `${h}:${token}:${id ?? ''}`;
@@ -97,7 +98,10 @@ export function keyCandidates(model: InspectModel, decodedArgs: ReadonlyArray<De
   // an untyped word counts as one only above 2^32, where small numbers no longer pass for addresses.
   const walkTyped = (v: JsonValue, type: string): void => {
     const inner = /^(.*)\[\d*\]$/.exec(type)?.[1];
-    if (inner !== undefined && Array.isArray(v)) return v.forEach((x) => walkTyped(x, inner));
+    if (inner !== undefined && Array.isArray(v)) {
+      for (const x of v) walkTyped(x, inner);
+      return;
+    }
     if (type === 'address' && isAddress(v)) addAddress(v);
     walk(v);
   };
@@ -126,7 +130,7 @@ function delegateTargets(model: InspectModel, address: string): Hex[] {
   const out: Hex[] = [];
   if (model.tree) {
     walkCalls(model.tree.root, (n) => {
-      if (n.callType === 'delegatecall' && n.from?.toLowerCase() === address && n.to !== null) out.push(n.to.toLowerCase() as Hex);
+      if (n.callType === 'delegatecall' && n.from?.toLowerCase() === address && n.to !== null) out.push(lowerHex(n.to));
     });
   }
   return out;

@@ -117,7 +117,7 @@ function valueFor(param: AbiParameter, text: string): unknown {
 }
 
 /** The values of every argument, or a UsageError naming the one that does not fit its type. */
-export function argumentValues(params: readonly AbiParameter[], words: readonly string[], what: string): unknown[] {
+function argumentValues(params: readonly AbiParameter[], words: readonly string[], what: string): unknown[] {
   if (words.length !== params.length) {
     throw new UsageError(`${what} takes ${params.length} argument${params.length === 1 ? '' : 's'}, got ${words.length}.`);
   }
@@ -166,7 +166,7 @@ export function parseSignature(sig: string): AbiFunction {
  * (`prefer`: the artifact its code matched; undefined while the code is not asked yet, which the caller
  * does on AmbiguousFunction; null where it matched none), then to the project's and --abi's.
  */
-export function resolveFunction(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string | null): AbiFunction {
+function resolveFunction(sig: string, words: readonly string[], index: AbiIndex | null, prefer?: string | null): AbiFunction {
   if (sig.includes('(')) return parseSignature(sig);
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(sig)) throw new UsageError(`'${escapeShort(sig, 80)}' is neither a function signature nor a function name.`);
   const argCount = words.length;
@@ -230,5 +230,5 @@ export function encodeCreate(initcode: Hex, sig: string | undefined, words: read
     throw new UsageError(`'${escapeShort(sig, 80)}' is not a constructor signature viem can read.`);
   }
   const values = argumentValues(params, words, 'the constructor');
-  return `${initcode}${encodeAbiParameters(params, values).slice(2)}` as Hex;
+  return `${initcode}${encodeAbiParameters(params, values).slice(2)}`;
 }

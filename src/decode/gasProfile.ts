@@ -17,7 +17,7 @@ function keyOf(n: CallNode): { address: Hex | null; selector: Hex | null; name: 
   if (n.type === 'create') return { address: n.to, selector: null, name: fn?.name ?? 'constructor' };
   // A precompile's input has no selector: its calls are one row, under its name.
   if (fn?.contract === 'precompile') return { address: n.to, selector: null, name: fn.name };
-  const selector = n.input !== null && n.input.length >= 10 ? (n.input.slice(0, 10).toLowerCase() as Hex) : null;
+  const selector = n.input !== null && n.input.length >= 10 ? (`0x${n.input.slice(2, 10).toLowerCase()}` as const) : null;
   // No data: receive()/fallback() when the decode stage named it so, else value sent to an account with no code.
   return { address: n.to, selector, name: fn?.name ?? (selector === null ? (n.input === null || n.input === '0x' ? '(no data)' : null) : null) };
 }

@@ -20,6 +20,13 @@ const MAX_STEPS = 2000;
 let steps = 0;
 
 type Words = readonly bigint[];
+
+/** Word `i`; every index read below lies inside the region being read, so a miss is a bug here. */
+function wordAt(words: Words, i: number): bigint {
+  const w = words[i];
+  if (w === undefined) throw new Error(`internal error: guessTypes read word ${i} of ${words.length}`);
+  return w;
+}
 const TWO_128 = 1n << 128n;
 const TWO_160 = 1n << 160n;
 const TWO_224 = 1n << 224n;
@@ -38,7 +45,8 @@ function wordType(w: bigint): string {
 /** One type for a column of words: the common one, address only when every word is one, else uint256/bytes32. */
 function columnType(ws: readonly bigint[]): string {
   const types = new Set(ws.map(wordType));
-  if (types.size === 1) return [...types][0]!;
+  const [only] = types;
+  if (types.size === 1 && only !== undefined) return only;
   if (types.has('bytes32')) return 'bytes32';
   if (types.has('int256') && !types.has('address')) return 'int256';
   return 'uint256';
@@ -69,7 +77,7 @@ function looksLikeText(bytes: Uint8Array): boolean {
 
 /** A dynamic value in words [start, end): bytes/string, a static array, an array of rows, of dynamic items, or a tuple. */
 function tail(words: Words, bytes: Uint8Array, start: number, end: number, depth: number): AbiParameter | null {
-  const len = words[start]!;
+  const len = wordAt(words, start);
   if (fitsBytes(bytes, start + 1, end, len)) {
     return { type: looksLikeText(bytes.subarray((start + 1) * 32, (start + 1) * 32 + Number(len))) ? 'string' : 'bytes' };
   }
@@ -78,14 +86,16 @@ function tail(words: Words, bytes: Uint8Array, start: number, end: number, depth
     const n = Number(len);
     // An array of dynamic items: a head of exactly n offsets, each item of the same type.
     const dynamic = depth < MAX_DEPTH ? region(words, bytes, start + 1, end, depth + 1, n) : null;
-    if (dynamic !== null && dynamic.length === n && dynamic.every((p) => sameType(p, dynamic[0]!) && isDynamic(p))) {
-      return { ...dynamic[0]!, type: `${dynamic[0]!.type}[]` } as AbiParameter;
+    const first = dynamic?.[0];
+    if (dynamic !== null && first !== undefined && dynamic.length === n && dynamic.every((p) => sameType(p, first) && isDynamic(p))) {
+      return { ...first, type: `${first.type}[]` } as AbiParameter;
     }
     // Rows of k static words each (k = 1: a plain array).
     if (body % n === 0) {
       const k = body / n;
-      const columns = Array.from({ length: k }, (_, c) => Array.from({ length: n }, (_, r) => words[start + 1 + r * k + c]!));
-      if (k === 1) return { type: `${columnType(columns[0]!)}[]` };
+      const columns = Array.from({ length: k }, (_, c) => Array.from({ length: n }, (_, r) => wordAt(words, start + 1 + r * k + c)));
+      const [column] = columns;
+      if (k === 1 && column !== undefined) return { type: `${columnType(column)}[]` };
       if (k <= 8) return { type: 'tuple[]', components: columns.map((col) => ({ type: columnType(col) })) };
     }
   }
@@ -114,7 +124,7 @@ function region(words: Words, bytes: Uint8Array, start: number, end: number, dep
   // The head ends where the first offset points; each candidate head is tried, shortest first.
   const heads: number[] = [];
   for (let i = 0; i < Math.min(size, MAX_HEAD); i++) {
-    const w = words[start + i]!;
+    const w = wordAt(words, start + i);
     if (isOffset(w, (i + 1) * 32, size * 32)) {
       const h = Number(w / 32n);
       if (!heads.includes(h)) heads.push(h);
@@ -127,7 +137,7 @@ function region(words: Words, bytes: Uint8Array, start: number, end: number, dep
     if (guess !== null) return guess;
   }
   if (count !== undefined || size > MAX_HEAD) return null;
-  return Array.from({ length: size }, (_, i) => ({ type: wordType(words[start + i]!) }));
+  return Array.from({ length: size }, (_, i) => ({ type: wordType(wordAt(words, start + i)) }));
 }
 
 /** The head is words [start, start + h): offsets among them must point, in order, at tails that tile the rest exactly. */
@@ -135,27 +145,27 @@ function withHead(words: Words, bytes: Uint8Array, start: number, end: number, h
   const offsets: number[] = [];
   let last = h - 1;
   for (let i = 0; i < h; i++) {
-    const w = words[start + i]!;
+    const w = wordAt(words, start + i);
     if (isOffset(w, h * 32, (end - start) * 32) && Number(w / 32n) > last) {
       offsets.push(i);
       last = Number(w / 32n);
     } else if (allOffsets) return null;
   }
   if (offsets.length === 0) return null;
-  const starts = offsets.map((i) => start + Number(words[start + i]! / 32n));
+  const starts = offsets.map((i) => start + Number(wordAt(words, start + i) / 32n));
   if (starts[0] !== start + h) return null;
   const params: AbiParameter[] = [];
   let o = 0;
   for (let i = 0; i < h; i++) {
     if (offsets[o] === i) {
-      const from = starts[o]!;
-      const to = o + 1 < starts.length ? starts[o + 1]! : end;
+      const from = starts[o] ?? end;
+      const to = starts[o + 1] ?? end;
       if (to <= from) return null;
       const t = tail(words, bytes, from, to, depth);
       if (t === null) return null;
       params.push(t);
       o++;
-    } else params.push({ type: wordType(words[start + i]!) });
+    } else params.push({ type: wordType(wordAt(words, start + i)) });
   }
   return params;
 }

@@ -7,10 +7,10 @@
 /** The longest symbol that tags an instance. */
 const MAX_TAG = 16;
 
-type TokenMeta = ReadonlyMap<string, { readonly symbol: string | null }>;
+type TokenSymbols = ReadonlyMap<string, { readonly symbol: string | null }>;
 
 /** Lower-case address → its tag ("DAI", "0x9599…07B1"), for the shown addresses whose label another shown address bears. */
-export function instanceNames(labels: ReadonlyMap<string, string>, checksums: ReadonlyMap<string, string>, tokens: TokenMeta | undefined): Map<string, string> {
+export function instanceNames(labels: ReadonlyMap<string, string>, checksums: ReadonlyMap<string, string>, tokens: TokenSymbols | undefined): Map<string, string> {
   const byName = new Map<string, string[]>();
   for (const address of checksums.keys()) {
     const name = labels.get(address);

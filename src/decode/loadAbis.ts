@@ -4,12 +4,12 @@
  * (foundry.toml → its `out` folder; hardhat.config.* → artifacts/).
  * A bad --abi path is a usage error; inside directories and projects, unreadable files are skipped.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Abi } from 'abitype';
 import { parseAbi } from 'viem';
 import { UsageError } from '../errors.js';
-import { isData } from '../raw/hex.js';
+import { isData, isRecord } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Artifact } from './abiIndex.js';
@@ -20,7 +20,7 @@ import { parse as parseToml } from 'smol-toml';
 import { buildInfoDebug, foundryDebug, hardhatDebug, isBuildInfo } from './loadDebug.js';
 
 /** Bounds for walking a directory: artifacts folders can be large, and we read them before answering. */
-export const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
+const WALK_LIMITS = { files: 5_000, fileBytes: 32 * 1024 * 1024, totalBytes: 512 * 1024 * 1024 } as const;
 
 const HUMAN_KEYWORDS = /^(function|event|error|constructor|fallback|receive|struct)\b/;
 
@@ -28,10 +28,10 @@ const HUMAN_KEYWORDS = /^(function|event|error|constructor|fallback|receive|stru
 const LIBRARY_PLACEHOLDER = /__\$[0-9a-fA-F]{34}\$__|__[^_].{34}[^_]__/g;
 
 function hexOrUndefined(v: unknown): Hex | undefined {
-  const s = typeof v === 'string' ? v : typeof (v as { object?: unknown })?.object === 'string' ? (v as { object: string }).object : undefined;
+  const s = typeof v === 'string' ? v : isRecord(v) && typeof v.object === 'string' ? v.object : undefined;
   if (s === undefined || s === '' || s === '0x') return undefined;
   // Unlinked libraries: zeros where the address goes (their ranges are masked, see runtimeMasksOf).
-  const hex = (s.startsWith('0x') ? s : `0x${s}`).replace(LIBRARY_PLACEHOLDER, '0'.repeat(40)) as Hex;
+  const hex = (s.startsWith('0x') ? s : `0x${s}`).replace(LIBRARY_PLACEHOLDER, '0'.repeat(40));
   return isData(hex) ? hex : undefined;
 }
 
@@ -41,8 +41,8 @@ type Ranges = Array<readonly [number, number]>;
 function rangesIn(v: unknown, depth: number, out: Ranges): void {
   if (Array.isArray(v)) {
     for (const r of v.slice(0, 1000)) {
-      const { start, length } = (r ?? {}) as { start?: unknown; length?: unknown };
-      if (Number.isSafeInteger(start) && Number.isSafeInteger(length) && (start as number) >= 0 && (length as number) > 0 && (length as number) <= 32) out.push([start as number, length as number]);
+      const { start, length } = isRecord(r) ? r : {};
+      if (typeof start === 'number' && typeof length === 'number' && Number.isSafeInteger(start) && Number.isSafeInteger(length) && start >= 0 && length > 0 && length <= 32) out.push([start, length]);
     }
   } else if (typeof v === 'object' && v !== null && depth < 2) {
     for (const inner of Object.values(v).slice(0, 1000)) rangesIn(inner, depth + 1, out);
@@ -56,7 +56,7 @@ function rangesIn(v: unknown, depth: number, out: Ranges): void {
  */
 function runtimeMasksOf(o: Record<string, unknown>, code: Hex | undefined): Ranges {
   const out: Ranges = [];
-  const runtime = typeof o.deployedBytecode === 'object' && o.deployedBytecode !== null ? (o.deployedBytecode as Record<string, unknown>) : {};
+  const runtime: Record<string, unknown> = isRecord(o.deployedBytecode) ? o.deployedBytecode : {};
   rangesIn(runtime.immutableReferences, 0, out);
   rangesIn(runtime.linkReferences ?? o.deployedLinkReferences, 0, out);
   // solc's library call protection: PUSH20 <address> ADDRESS EQ, with zeros in the artifact.
@@ -65,7 +65,7 @@ function runtimeMasksOf(o: Record<string, unknown>, code: Hex | undefined): Rang
 }
 
 function isAbiArray(v: unknown): v is Abi {
-  return Array.isArray(v) && v.every((e) => typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string');
+  return Array.isArray(v) && v.every((e) => isRecord(e) && typeof e.type === 'string');
 }
 
 /** The runtime code, and the ranges of it a deployment fills in (none: the field is left out). */
@@ -88,12 +88,13 @@ function withDebug(file: string, o: Record<string, unknown>): { debug?: DebugSou
  */
 function buildInfoArtifacts(info: Record<string, unknown>, source: NameSource): Artifact[] {
   const out: Artifact[] = [];
-  const contracts = (info.output as { contracts: Record<string, unknown> }).contracts;
+  const contracts = isRecord(info.output) && isRecord(info.output.contracts) ? info.output.contracts : {};
   for (const [sourceName, byName] of Object.entries(contracts)) {
     for (const [name, c] of Object.entries(typeof byName === 'object' && byName !== null ? byName : {})) {
-      const { abi, evm } = (c ?? {}) as { abi?: unknown; evm?: { bytecode?: unknown; deployedBytecode?: unknown } };
+      const { abi, evm } = isRecord(c) ? c : {};
       if (!isAbiArray(abi)) continue;
-      const o: Record<string, unknown> = { abi, bytecode: evm?.bytecode, deployedBytecode: evm?.deployedBytecode };
+      const code = isRecord(evm) ? evm : {};
+      const o: Record<string, unknown> = { abi, bytecode: code.bytecode, deployedBytecode: code.deployedBytecode };
       const debug = buildInfoDebug(info, sourceName, name);
       out.push({ name, abi, source, bytecode: hexOrUndefined(o.bytecode), ...withRuntime(o), ...(debug === undefined ? {} : { debug }) });
     }
@@ -110,7 +111,7 @@ function parseArtifacts(text: string, file: string, source: NameSource): Artifac
     } catch {
       /* parseAbiFile says so */
     }
-    if (typeof doc === 'object' && doc !== null && isBuildInfo(doc as Record<string, unknown>)) return buildInfoArtifacts(doc as Record<string, unknown>, source);
+    if (isRecord(doc) && isBuildInfo(doc)) return buildInfoArtifacts(doc, source);
   }
   return [parseAbiFile(text, file, source)];
 }
@@ -127,14 +128,14 @@ export function parseAbiFile(text: string, file: string, source: NameSource): Ar
       throw new Error('not valid JSON');
     }
     if (isAbiArray(doc)) return { name, abi: doc, source };
-    const o = doc as Record<string, unknown>;
-    if (typeof o === 'object' && o !== null && isAbiArray(o.abi)) {
+    const o = doc;
+    if (isRecord(o) && isAbiArray(o.abi)) {
       // Foundry: { abi, bytecode: { object }, deployedBytecode: { object } }, named after the file.
       // Hardhat: { _format: "hh-sol-artifact-1", contractName, abi, bytecode, deployedBytecode }.
       // Waffle (what @uniswap/v2-core/build ships): { abi, bytecode, evm: { bytecode, deployedBytecode } },
       // solc's own output shape, its immutables under evm.deployedBytecode.immutableReferences.
       // Either may carry solc's storageLayout (Foundry with extra_output = ["storageLayout"]).
-      const evm = typeof o.evm === 'object' && o.evm !== null ? (o.evm as Record<string, unknown>) : {};
+      const evm: Record<string, unknown> = isRecord(o.evm) ? o.evm : {};
       const code = { ...o, bytecode: o.bytecode ?? evm.bytecode, deployedBytecode: o.deployedBytecode ?? evm.deployedBytecode };
       return {
         name: typeof o.contractName === 'string' ? o.contractName : name,
@@ -176,7 +177,7 @@ function walk(root: string, source: NameSource, out: Artifact[]): void {
     }
     for (const entry of entries) {
       const path = join(dir, entry);
-      let st;
+      let st: Stats;
       try {
         st = lstatSync(path);
       } catch {
@@ -205,7 +206,7 @@ export function loadAbiPaths(paths: readonly string[]): Artifact[] {
   const out: Artifact[] = [];
   for (const p of paths) {
     const shown = escapeShort(p, 80);
-    let st;
+    let st: Stats;
     try {
       st = lstatSync(p);
     } catch {
@@ -238,17 +239,17 @@ export function loadAbiPaths(paths: readonly string[]): Artifact[] {
  * FOUNDRY_PROFILE names on top of it, then FOUNDRY_OUT over both; "out" when none says. A foundry.toml
  * that does not parse gives the default too (txray still runs; its names just come from elsewhere).
  */
-export function foundryOut(toml: string, env: Readonly<Record<string, string | undefined>>): string {
+function foundryOut(toml: string, env: Readonly<Record<string, string | undefined>>): string {
   let profiles: Record<string, unknown> = {};
   try {
-    const doc = parseToml(toml) as { profile?: unknown };
-    if (typeof doc.profile === 'object' && doc.profile !== null) profiles = doc.profile as Record<string, unknown>;
+    const doc = parseToml(toml);
+    if (isRecord(doc.profile)) profiles = doc.profile;
   } catch {
     /* not TOML: the default */
   }
   const outOf = (name: string | undefined): string | undefined => {
     const p = name === undefined ? undefined : profiles[name];
-    const out = typeof p === 'object' && p !== null ? (p as { out?: unknown }).out : undefined;
+    const out = isRecord(p) ? p.out : undefined;
     return typeof out === 'string' && out !== '' ? out : undefined;
   };
   const named = env.FOUNDRY_PROFILE?.trim() || undefined;
@@ -273,7 +274,7 @@ export function nearestUpwards(cwd: string, has: (dir: string) => boolean): stri
  * The project the working directory is in: the nearest folder upwards with a foundry.toml or a
  * hardhat.config.*, as forge and Hardhat find theirs (from src/ or script/ too). Null where none is.
  */
-export const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
+const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
 
 /** Artifacts of the Foundry or Hardhat project `cwd` is in (see projectRoot), if there is one. */
 export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): { artifacts: Artifact[]; kind: string | null } {

@@ -84,7 +84,7 @@ const toBigWord = (bytes: Uint8Array): bigint => {
 
 const slotHash = (parts: Uint8Array[]): bigint => {
   const data = new Uint8Array(parts.length * 32);
-  parts.forEach((p, i) => data.set(p, i * 32));
+  for (const [i, p] of parts.entries()) data.set(p, i * 32);
   return toBigWord(keccak256(data));
 };
 
@@ -209,17 +209,23 @@ class SlotNamer {
   place(id: string, base: bigint, offset: number, at: At, depth: number): void {
     const t = this.typeOf(id);
     if (t === undefined || depth > 8) return;
-    if (t.encoding === 'mapping') return this.mapping(t, base, at, depth);
-    if (t.encoding === 'dynamic_array') return this.dynamicArray(t, base, at, depth);
-    if (t.encoding === 'bytes') return this.bytes(t, base, at);
+    if (t.encoding === 'mapping') this.mapping(t, base, at, depth);
+    else if (t.encoding === 'dynamic_array') this.dynamicArray(t, base, at, depth);
+    else if (t.encoding === 'bytes') this.bytes(t, base, at);
+    else this.placeInPlace(t, base, offset, at, depth);
+  }
+
+  /** A value held in its own slots (not a mapping's or a dynamic array's elsewhere): struct, static array or leaf. */
+  private placeInPlace(t: StorageType, base: bigint, offset: number, at: At, depth: number): void {
     if (!this.anyIn(base, base + SlotNamer.slotsOf(t))) return;
     if (t.members !== undefined) {
       for (const m of t.members) this.place(m.type, base + BigInt(m.slot), m.offset, member(at, `.${m.label}`), depth + 1);
       return;
     }
     const array = t.base !== undefined ? /\[(\d+)\]$/.exec(t.label) : null;
-    if (array !== null && t.base !== undefined) return this.elements(t.base, base, BigInt(array[1]!), at, depth);
-    this.leaf(t, base, offset, at);
+    const length = array?.[1];
+    if (length !== undefined && t.base !== undefined) this.elements(t.base, base, BigInt(length), at, depth);
+    else this.leaf(t, base, offset, at);
   }
 
   private elementLayout(baseId: string): { size: number; perSlot: number; slots: bigint } | undefined {
@@ -239,7 +245,7 @@ class SlotNamer {
     for (let i = this.firstAtOrAbove(start); i < changed.length && changed[i]! < end; i++) {
       const k = changed[i]! - start;
       const first = e.perSlot > 1 ? k * BigInt(e.perSlot) : k / e.slots;
-      const count = e.perSlot > 1 ? e.perSlot : 1;
+      const count = Math.max(e.perSlot, 1);
       for (let j = 0; j < count; j++) {
         const index = first + BigInt(j);
         if (length !== undefined && index >= length) break;

@@ -16,7 +16,7 @@ import { unpackMultiSend } from './unpackMultiSend.js';
 /** Calls inside calls are decoded this many levels down from the transaction's input (handleOps → executeBatch → transfer is 2). */
 export const NESTED_DEPTH = 4;
 /** At most this many inner calls are decoded per input; the rest stay hex. */
-export const NESTED_CALLS = 256;
+const NESTED_CALLS = 256;
 /** A bytes value longer than this is not read as call data. */
 const MAX_BYTES = 128 * 1024;
 
@@ -48,7 +48,10 @@ function targetsAt(params: readonly AbiParameter[], values: readonly (JsonValue 
  */
 function bytesOf(p: AbiParameter, v: JsonValue | undefined, at: string, t: Targets, found: Found): void {
   if (v === undefined) return;
-  if (p.type === 'bytes') return found(v, at, t.target);
+  if (p.type === 'bytes') {
+    found(v, at, t.target);
+    return;
+  }
   if (p.type === 'bytes[]' && Array.isArray(v)) {
     const list = t.list?.length === v.length ? t.list : undefined;
     v.forEach((x, k) => {
@@ -60,16 +63,16 @@ function bytesOf(p: AbiParameter, v: JsonValue | undefined, at: string, t: Targe
   const array = /^(.*)\[\d*\]$/.exec(p.type);
   if (array !== null) {
     if (!Array.isArray(v)) return;
-    const element = { ...p, type: array[1]! };
-    v.forEach((x, k) => bytesOf(element, x, `${at}[${k}]`, { target: t.target, list: undefined }, found));
+    const element = { ...p, type: array[1] ?? '' };
+    for (const [k, x] of v.entries()) bytesOf(element, x, `${at}[${k}]`, { target: t.target, list: undefined }, found);
     return;
   }
   if (p.type !== 'tuple') return;
-  const components = (p as { components?: readonly AbiParameter[] }).components ?? [];
+  const components = ('components' in p ? p.components : undefined) ?? [];
   const named = !Array.isArray(v) && typeof v === 'object';
   const values = components.map((c, j) => (Array.isArray(v) ? v[j] : named ? v[c.name ?? ''] : undefined));
   const inner = targetsAt(components, values, t.target);
-  components.forEach((c, j) => bytesOf(c, values[j], named && c.name ? `${at}.${c.name}` : `${at}[${j}]`, inner, found));
+  for (const [j, c] of components.entries()) bytesOf(c, values[j], named && c.name ? `${at}.${c.name}` : `${at}[${j}]`, inner, found);
 }
 
 /** One bytes value as a call: decoded exactly, by the target's contract first, then its own inner calls. */
@@ -125,7 +128,7 @@ const holdsBytes = (item: AbiFunction): boolean => item.inputs.some((p) => (p.ty
  */
 export function withNestedCalls(d: Decoded, input: Hex, to: Hex | null, index: AbiIndex, labels: ReadonlyMap<string, string>): Decoded {
   if (d.name === null || d.signature === null || d.guessed === true || input.length < 10) return d;
-  const item = index.functionCandidates(input.slice(0, 10) as Hex).find((c) => c.source === d.source && c.contract === d.contract && signatureOf(c.item) === d.signature)?.item;
+  const item = index.functionCandidates(`0x${input.slice(2, 10)}`).find((c) => c.source === d.source && c.contract === d.contract && signatureOf(c.item) === d.signature)?.item;
   if (item === undefined || !holdsBytes(item)) return d;
   return nest(d, item, to ?? undefined, { index, labels, budget: NESTED_CALLS }, 0);
 }

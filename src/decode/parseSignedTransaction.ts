@@ -7,6 +7,7 @@ import { keccak256, parseTransaction, recoverTransactionAddress, type Transactio
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 export interface SignedTransaction {
   /** The hash the transaction would have on chain. */
@@ -28,7 +29,7 @@ export async function parseSignedTransaction(text: string): Promise<SignedTransa
   try {
     tx = parseTransaction(raw);
     if (tx.r === undefined || tx.s === undefined) throw new Error('it carries no signature');
-    from = (await recoverTransactionAddress({ serializedTransaction: raw as never })).toLowerCase() as Hex;
+    from = lowerHex(await recoverTransactionAddress({ serializedTransaction: raw as never }));
   } catch (err) {
     const why = escapeShort((err as Error).message.split('\n')[0] ?? 'unreadable', 120).replace(/\.$/, '');
     throw new UsageError(`--raw: not a signed transaction txray can read (${why}).`);

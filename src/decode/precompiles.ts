@@ -33,9 +33,9 @@ function addressWord(hex: string): string | null {
   return hex.length === 64 && /^0{24}/.test(hex) ? checksumAddress(`0x${hex.slice(24)}`) : null;
 }
 
-type Decoder = (input: string, output: string | null) => PrecompileCall | null;
+type DecodePrecompile = (input: string, output: string | null) => PrecompileCall | null;
 
-const DECODERS: Record<string, Decoder> = {
+const DECODERS: Record<string, DecodePrecompile> = {
   // ecrecover(hash, v, r, s) → the signer's address (nothing when the signature is invalid).
   '0x0000000000000000000000000000000000000001': (input, output) => {
     if (input.length !== 4 * 64) return null;

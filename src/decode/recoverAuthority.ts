@@ -5,6 +5,7 @@
 import { concat, keccak256, recoverAddress, toRlp } from 'viem';
 import type { Authorization } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** secp256k1's order halved: EIP-7702 refuses a signature whose s is above it (EIP-2's rule). */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
@@ -18,9 +19,9 @@ export async function recoverAuthority(a: Authorization): Promise<Hex | null> {
   // RLP writes zero as the empty string, every other integer without leading zeros.
   const int = (n: bigint): Hex => (n === 0n ? '0x' : `0x${n.toString(16).padStart(n.toString(16).length + (n.toString(16).length % 2), '0')}`);
   try {
-    const hash = keccak256(concat(['0x05', toRlp([int(chainId), a.address.toLowerCase() as Hex, int(nonce)])]));
+    const hash = keccak256(concat(['0x05', toRlp([int(chainId), lowerHex(a.address), int(nonce)])]));
     const signer = await recoverAddress({ hash, signature: { r: word(r), s: word(s), yParity: Number(yParity) } });
-    return signer.toLowerCase() as Hex;
+    return lowerHex(signer);
   } catch {
     return null;
   }

@@ -7,9 +7,10 @@ import type { CallNode, Transfer } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { byteLength, toBig, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** Where minted tokens come from and burned ones go. */
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
+export const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
 /** ERC-20 Approval(owner, spender, value). */
 export const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
 /** WETH9's Deposit(address indexed dst, uint256 wad) and Withdrawal(address indexed src, uint256 wad). */
@@ -24,7 +25,8 @@ export function tokensOfLogs(logs: readonly RpcLog[], owner?: string): Hex[] {
   const out: Hex[] = [];
   for (const l of logs) {
     const t0 = l.topics[0]?.toLowerCase();
-    if (t0 === APPROVAL && l.topics.length === 3 && (owner === undefined || wordToAddress(l.topics[1]!).toLowerCase() === owner.toLowerCase())) out.push(l.address);
+    const t1 = l.topics[1];
+    if (t0 === APPROVAL && l.topics.length === 3 && t1 !== undefined && (owner === undefined || wordToAddress(t1).toLowerCase() === owner.toLowerCase())) out.push(l.address);
     else if ((t0 === DEPOSIT || t0 === WITHDRAWAL) && l.topics.length === 2) out.push(l.address);
   }
   return out;
@@ -35,22 +37,26 @@ export const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
 
+/** Stands for a topic a log does not have; never read, as each branch below checks the topic count first. */
+const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
+
 export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
   const out: Transfer[] = [];
   for (const log of logs) {
     const first = log.topics[0]?.toLowerCase();
     if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
-    const [t0, t1, t2, t3] = log.topics.map((t) => t.toLowerCase() as Hex);
+    // Three topics then t1 and t2 are there, four then t3 too (the conditions below say so to the types).
+    const [t0, t1 = ZERO_WORD, t2 = ZERO_WORD, t3 = ZERO_WORD] = log.topics.map(lowerHex);
     if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
-      out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: toBig(log.data) });
+      out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1), to: wordToAddress(t2), amount: toBig(log.data) });
     } else if (t0 === TRANSFER && log.topics.length === 4 && byteLength(log.data) === 0) {
-      out.push({ kind: 'ERC-721', token: log.address, from: wordToAddress(t1!), to: wordToAddress(t2!), amount: 1n, tokenId: BigInt(t3!).toString() });
+      out.push({ kind: 'ERC-721', token: log.address, from: wordToAddress(t1), to: wordToAddress(t2), amount: 1n, tokenId: BigInt(t3).toString() });
     } else if (t0 === TRANSFER_SINGLE && log.topics.length === 4 && byteLength(log.data) === 64) {
-      out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`) });
+      out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2), to: wordToAddress(t3), tokenId: BigInt(log.data.slice(0, 66)).toString(), amount: BigInt(`0x${log.data.slice(66)}`) });
     } else if (t0 === TRANSFER_BATCH && log.topics.length === 4) {
       try {
         const [ids, values] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], log.data);
-        ids.forEach((id, i) => out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2!), to: wordToAddress(t3!), tokenId: id.toString(), amount: values[i] ?? 0n }));
+        for (const [i, id] of ids.entries()) out.push({ kind: 'ERC-1155', token: log.address, from: wordToAddress(t2), to: wordToAddress(t3), tokenId: id.toString(), amount: values[i] ?? 0n });
       } catch {
         /* malformed batch: not a transfer we can read */
       }

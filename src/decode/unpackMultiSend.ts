@@ -29,14 +29,14 @@ export function unpackMultiSend(data: Hex): MultiSendTransaction[] | null {
     if (body.length - at < HEAD) return null;
     const operation = Number.parseInt(body.slice(at, at + 2), 16);
     if (operation !== 0 && operation !== 1) return null;
-    const to = `0x${body.slice(at + 2, at + 42)}` as Hex;
+    const to: Hex = `0x${body.slice(at + 2, at + 42)}`;
     const value = BigInt(`0x${body.slice(at + 42, at + 106)}`);
     const length = BigInt(`0x${body.slice(at + 106, at + HEAD)}`);
     const start = at + HEAD;
     // A length the bytes cannot hold (compared as bigint: a hostile length word may exceed 2^53).
     if (length * 2n > BigInt(body.length - start)) return null;
     const end = start + Number(length) * 2;
-    out.push({ operation, to, value, data: `0x${body.slice(start, end)}` as Hex });
+    out.push({ operation, to, value, data: `0x${body.slice(start, end)}` });
     at = end;
   }
   return out;

@@ -81,7 +81,7 @@ function hashOf(length: number): Uint8Array {
   // Keccak's padding (0x01 … 0x80, not SHA-3's 0x06): the last block holds the rest of the data.
   bytes.fill(0, DATA_AT + length, end);
   bytes[DATA_AT + length] = 0x01;
-  bytes[end - 1] = bytes[end - 1]! | 0x80;
+  bytes[end - 1] = length % RATE === RATE - 1 ? 0x81 : 0x80; // the 0x01 may be the block's last byte too
   absorb(blocks);
   return bytes.subarray(0, 32);
 }

@@ -6,6 +6,7 @@
 import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
 /** A call of an envelope's function as the operations stage reads it: a call node, or the transaction itself where no tree came. */
 export interface EnvelopeCall {
@@ -27,7 +28,7 @@ export function envelopeFrames(model: InspectModel, selectors: ReadonlySet<strin
   if (tree === null) {
     const tx = model.tx;
     if (tx?.to == null || tx.input === undefined || !selectors.has(selectorOf(tx.input))) return out;
-    out.push({ from: tx.from.toLowerCase() as Hex, to: tx.to.toLowerCase() as Hex, input: tx.input, value: tx.value ?? 0n, failed: model.status === 'reverted', node: null });
+    out.push({ from: lowerHex(tx.from), to: lowerHex(tx.to), input: tx.input, value: tx.value ?? 0n, failed: model.status === 'reverted', node: null });
     return out;
   }
   walkCalls(tree.root, (n, parent) => {
@@ -36,7 +37,7 @@ export function envelopeFrames(model: InspectModel, selectors: ReadonlySet<strin
     const forwarding = kind === 'delegatecall' && parent !== null && parent.input === n.input;
     const callable = n.type === 'call' && !forwarding && (kind === 'call' || (delegate && kind === 'delegatecall'));
     if (callable && n.from !== null && n.to !== null && n.input !== null && selectors.has(selectorOf(n.input))) {
-      out.push({ from: n.from.toLowerCase() as Hex, to: n.to.toLowerCase() as Hex, input: n.input, value: n.value ?? 0n, failed: n.error !== null, node: n });
+      out.push({ from: lowerHex(n.from), to: lowerHex(n.to), input: n.input, value: n.value ?? 0n, failed: n.error !== null, node: n });
     }
   });
   return out;

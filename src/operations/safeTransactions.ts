@@ -13,13 +13,13 @@ import { forwarded } from './forwarded.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
 import { EXEC_TRANSACTION, EXECUTION_FAILURE, EXECUTION_SUCCESS } from './signatures.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
-const lower = (a: string): Hex => a.toLowerCase() as Hex;
 
 /** The Safe's hash of its transaction: indexed since 1.4.0, in the data before. */
 function safeTxHashOf(l: RpcLog): Hex | null {
-  if (l.topics.length === 2 && byteLength(l.data) === 32) return l.topics[1]!.toLowerCase() as Hex;
-  if (l.topics.length === 1 && byteLength(l.data) === 64) return l.data.slice(0, 66).toLowerCase() as Hex;
+  if (l.topics.length === 2 && byteLength(l.data) === 32) return lowerHex(l.topics[1]!);
+  if (l.topics.length === 1 && byteLength(l.data) === 64) return `0x${l.data.slice(2, 66).toLowerCase()}`;
   return null;
 }
 
@@ -27,7 +27,7 @@ function safeTxHashOf(l: RpcLog): Hex | null {
 function innerOf(frame: EnvelopeCall): CallNode | null {
   if (frame.node === null || byteLength(frame.input) < 36) return null;
   const to = wordToAddress(frame.input.slice(10, 74)).toLowerCase();
-  return forwarded(frame.node).children.find((c) => c.type === 'call' && c.to !== null && lower(c.to) === to && c.from !== null && lower(c.from) === frame.to) ?? null;
+  return forwarded(frame.node).children.find((c) => c.type === 'call' && c.to !== null && lowerHex(c.to) === to && c.from !== null && lowerHex(c.from) === frame.to) ?? null;
 }
 
 export function safeTransactions(model: InspectModel, index: AbiIndex): SafeTransaction[] {
@@ -42,7 +42,7 @@ export function safeTransactions(model: InspectModel, index: AbiIndex): SafeTran
   let previous = -1;
   logs.forEach((l, at) => {
     if (!isExecution(l)) return;
-    const account = lower(l.address);
+    const account = lowerHex(l.address);
     const k = frames.findIndex((f) => f.to === account);
     if (k < 0) return;
     const frame = frames.splice(k, 1)[0]!;
@@ -52,7 +52,7 @@ export function safeTransactions(model: InspectModel, index: AbiIndex): SafeTran
     if (inner !== null && success && inner.error !== null) return;
     const revert = !success && inner?.error != null && inner.output !== null && byteLength(inner.output) > 0 ? revertOf(index, inner.output) : null;
     const own: number[] = [];
-    for (let i = previous + 1; i < at; i++) if (lower(logs[i]!.address) !== account || !isExecution(logs[i]!)) own.push(i);
+    for (let i = previous + 1; i < at; i++) if (lowerHex(logs[i]!.address) !== account || !isExecution(logs[i]!)) own.push(i);
     previous = at;
     const action = operationAction(model, { kind: 'safeTransaction', account, success, frame: inner, logs: own, revert });
     out.push({ kind: 'safeTransaction', account, success, traceAddress: inner?.traceAddress ?? frame.node?.traceAddress ?? null, action, safeTxHash: safeTxHashOf(l)!, revert });

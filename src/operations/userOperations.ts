@@ -15,8 +15,8 @@ import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
 import { ENTRY_POINTS, HANDLE_OPS, POST_OP_REVERT_REASON, USER_OPERATION_EVENT, USER_OPERATION_REVERT_REASON, VALIDATE_USER_OP } from './signatures.js';
+import { lowerHex } from '../raw/lowerHex.js';
 
-const lower = (a: string): Hex => a.toLowerCase() as Hex;
 const isOpEvent = (l: RpcLog): boolean => l.topics[0]?.toLowerCase() === USER_OPERATION_EVENT && l.topics.length === 4 && byteLength(l.data) === 128;
 const word = (data: Hex, i: number): bigint => BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);
 
@@ -27,11 +27,11 @@ function executionFrames(frames: readonly EnvelopeCall[], entryPoint: Hex): Map<
     if (f.to !== entryPoint || f.node === null) continue;
     walkCalls(f.node, (n) => {
       const input = n.input ?? '0x';
-      if (n.type !== 'call' || (n.callType ?? 'call') !== 'call' || n.from === null || n.to === null || lower(n.from) !== entryPoint || lower(n.to) === entryPoint) return;
+      if (n.type !== 'call' || (n.callType ?? 'call') !== 'call' || n.from === null || n.to === null || lowerHex(n.from) !== entryPoint || lowerHex(n.to) === entryPoint) return;
       if (VALIDATE_USER_OP.has(input.slice(0, 10).toLowerCase()) || byteLength(input) === 0) return;
-      const list = out.get(lower(n.to)) ?? [];
+      const list = out.get(lowerHex(n.to)) ?? [];
       list.push(n);
-      out.set(lower(n.to), list);
+      out.set(lowerHex(n.to), list);
     });
   }
   return out;
@@ -47,7 +47,7 @@ function logsOf(logs: readonly RpcLog[], at: number, entryPoint: Hex): number[] 
   for (let i = at - 1; i >= 0; i--) {
     const l = logs[i]!;
     const t0 = l.topics[0]?.toLowerCase();
-    if (lower(l.address) !== entryPoint) out.unshift(i);
+    if (lowerHex(l.address) !== entryPoint) out.unshift(i);
     else if (t0 !== USER_OPERATION_REVERT_REASON && t0 !== POST_OP_REVERT_REASON) break;
   }
   return out;
@@ -57,7 +57,7 @@ function logsOf(logs: readonly RpcLog[], at: number, entryPoint: Hex): number[] 
 function reasonOf(logs: readonly RpcLog[], at: number, entryPoint: Hex, hash: string): Hex | null {
   for (let i = at - 1; i >= 0; i--) {
     const l = logs[i]!;
-    if (lower(l.address) !== entryPoint) continue;
+    if (lowerHex(l.address) !== entryPoint) continue;
     if (isOpEvent(l)) return null;
     if (l.topics[0]?.toLowerCase() !== USER_OPERATION_REVERT_REASON || l.topics[1]?.toLowerCase() !== hash) continue;
     try {
@@ -79,13 +79,13 @@ export function userOperations(model: InspectModel, index: AbiIndex, warnings: s
   const untrusted = new Set<Hex>();
   logs.forEach((l, at) => {
     if (!isOpEvent(l)) return;
-    const entryPoint = lower(l.address);
+    const entryPoint = lowerHex(l.address);
     if (!ENTRY_POINTS.has(entryPoint) && !called.has(entryPoint)) {
       untrusted.add(entryPoint);
       return;
     }
     if (!queues.has(entryPoint)) queues.set(entryPoint, executionFrames(frames, entryPoint));
-    const account = wordToAddress(l.topics[2]!).toLowerCase() as Hex;
+    const account = lowerHex(wordToAddress(l.topics[2]!));
     const success = word(l.data, 1) !== 0n;
     const frame = model.tree === null ? null : (queues.get(entryPoint)!.get(account)?.shift() ?? null);
     // The event says it succeeded, the tree says its call failed: they disagree, and neither is shown as the truth.
@@ -93,10 +93,10 @@ export function userOperations(model: InspectModel, index: AbiIndex, warnings: s
       warnings.push(`A UserOperationEvent of ${account} says it succeeded, but its call at [${frame.traceAddress.join(',')}] failed: not listed as a user operation.`);
       return;
     }
-    const hash = l.topics[1]!.toLowerCase() as Hex;
+    const hash = lowerHex(l.topics[1]!);
     const reason = success ? null : reasonOf(logs, at, entryPoint, hash);
     const revert = reason === null ? null : revertOf(index, reason);
-    const paymaster = wordToAddress(l.topics[3]!).toLowerCase() as Hex;
+    const paymaster = lowerHex(wordToAddress(l.topics[3]!));
     const action = operationAction(model, { kind: 'userOperation', account, success, frame, logs: logsOf(logs, at, entryPoint), revert });
     out.push({
       kind: 'userOperation', account, success, traceAddress: frame?.traceAddress ?? null, action, entryPoint, userOpHash: hash, nonce: word(l.data, 0),

@@ -4,8 +4,8 @@
  * are third-party text too, and escaped like everything else.
  */
 
-import type { Hex } from '../raw/types.js';
 import { escapeText } from '../raw/escape.js';
+import { isData } from '../raw/hex.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { shortAddress, shortHex } from '../format/format.js';
 import type { Decoded, DecodedArg, DecodedModel, JsonValue } from '../model/types.js';
@@ -39,7 +39,7 @@ export function showAddress(a: string, s: AddressStyle): string {
 }
 
 /** A delegate by its label, else its short address. */
-export function delegateName(delegate: string, s: AddressStyle): string {
+function delegateName(delegate: string, s: AddressStyle): string {
   const name = s.decoded?.labels.get(delegate.toLowerCase());
   return name !== undefined ? escapeText(name) : shortAddress(s.decoded?.checksums.get(delegate.toLowerCase()) ?? checksumAddress(delegate));
 }
@@ -63,7 +63,7 @@ function value(v: JsonValue, type: string, s: AddressStyle): string {
   if (type === 'address' || /^0x[0-9a-fA-F]{40}$/.test(v)) return showAddress(v, { ...s, short: true });
   if (type === 'string') return `"${escapeText(v)}"`;
   if (/^-?\d+$/.test(v) && (type.startsWith('uint') || type.startsWith('int') || type === '')) return `${v}${sciHint(v)}`;
-  if (/^0x[0-9a-fA-F]*$/.test(v)) return shortHex(v as Hex, 8);
+  if (isData(v)) return shortHex(v, 8);
   return escapeText(v);
 }
 
@@ -90,7 +90,7 @@ function labelled(a: DecodedArg, shown: string): string {
   return a.name ? `${escapeText(a.name)}: ${shown}` : a.name === undefined ? `${a.type}: ${shown}` : shown;
 }
 
-export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
+function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
   return args.map((a) => labelled(a, argValue(a, s))).join(', ');
 }
 

@@ -252,7 +252,7 @@ describe('txray call on anvil', () => {
     // No ABI for the function: the bytes, said to be not decoded.
     const bare = mkdtempSync(join(tmpdir(), 'txray-no-project-'));
     const raw = await runTxray(['call', showcase, '--data', call('Showcase', 'lastChild'), '--rpc-url', anvil.url], {}, undefined, bare);
-    expect(raw.stdout, raw.stdout).toMatch(/\n  Returns +0x[0-9a-f]+…?[0-9a-f]* \(not decoded\)\n/);
+    expect(raw.stdout, raw.stdout).toMatch(/\n {2}Returns +0x[0-9a-f]+…?[0-9a-f]* \(not decoded\)\n/);
   });
 
   test('a call with data to an address without code: it ran nothing, and one warning says so (cast call refuses it)', async () => {

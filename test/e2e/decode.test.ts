@@ -87,7 +87,7 @@ describe('without any ABI: built-in data', () => {
   test('an unknown custom error stays raw; the signature database names what it knows', async () => {
     const r = await run('tokenFail', empty);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/Why it failed\n  custom error 0x[0-9a-f]{8}\n/);
+    expect(r.stdout).toMatch(/Why it failed\n {2}custom error 0x[0-9a-f]{8}\n/);
     const doc = jsonOf(await run('showcase', empty, '--json'));
     expect(doc.function).toMatchObject({ name: 'run', signature: 'run(uint256)', source: 'database', args: [{ name: '', value: '3' }] });
   });
@@ -124,7 +124,7 @@ describe('a Foundry project in the working directory', () => {
   test('a create of a known artifact: its name and constructor arguments', async () => {
     const r = await run('tokenDeploy', foundry);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\n  create Token\(0x[0-9a-fA-F]{40}\) · constructor\(supply: 1000000000000000000000000 \[1e24\]\) · [\d,]+ gas ← code [\d,]+ bytes\n/);
+    expect(r.stdout).toMatch(/\n {2}create Token\(0x[0-9a-fA-F]{40}\) · constructor\(supply: 1000000000000000000000000 \[1e24\]\) · [\d,]+ gas ← code [\d,]+ bytes\n/);
     expect(r.stdout).toMatch(/To\s+contract creation → Token\(0x/);
     const doc = jsonOf(await run('tokenDeploy', foundry, '--json'));
     expect(doc.calls.function).toEqual({ name: 'constructor', signature: 'constructor(uint256)', args: [{ name: 'supply', type: 'uint256', value: '1000000000000000000000000' }], source: 'project', contract: 'Token' });
@@ -134,9 +134,9 @@ describe('a Foundry project in the working directory', () => {
 
   test('value with empty calldata to a contract runs its receive()', async () => {
     const r = await run('receive', foundry);
-    expect(r.stdout).toMatch(/\n  call Showcase::receive\(\) · 5 wei · [\d,]+ gas ← no data\n/);
+    expect(r.stdout).toMatch(/\n {2}call Showcase::receive\(\) · 5 wei · [\d,]+ gas ← no data\n/);
     const plain = await run('legacyTransfer', foundry);
-    expect(plain.stdout).toMatch(/\n  call 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 · 1\.5 ETH · 21,000 gas ← no data\n/);
+    expect(plain.stdout).toMatch(/\n {2}call 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 · 1\.5 ETH · 21,000 gas ← no data\n/);
   });
 
   test('the called contracts\' code is asked for in one batch request', async () => {

@@ -371,7 +371,12 @@ describe('--internal recorded, replayed in an empty folder with no project', () 
       const doc = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8'));
       const recorded = JSON.stringify(doc.disk.artifacts.map((a: any) => a.debug?.runtime?.asts ?? null));
       const names = new Set<string>();
-      const each = (calls: readonly WalkedCall[]): void => calls.forEach((c) => (names.add(c.name), each(c.children)));
+      const each = (calls: readonly WalkedCall[]): void => {
+        for (const c of calls) {
+          names.add(c.name);
+          each(c.children);
+        }
+      };
       for (const calls of expected.values()) each(calls);
       for (const name of names) expect(recorded).toContain(`"nodeType":"FunctionDefinition","kind":"function","name":"${name}"`);
     }

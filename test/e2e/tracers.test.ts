@@ -100,10 +100,10 @@ describe('a node without trace_transaction (geth-like)', () => {
     const at = (re: RegExp) => tree.findIndex((l) => re.test(l));
     // Child.ping emits Pinged inside the call with 2 wei; Logic.bump's Counted comes from the delegatecall;
     // Step(1) follows the caught revert in the root; Step(2) is the root's last line.
-    expect(tree[at(/├─ call 0x[0-9a-fA-F]{40}\S* · 2 wei/) + 1]).toMatch(/^  │  └─ event #0 0x[0-9a-fA-F]{40} · 0x950d7a2e… \+1 topic · 128 bytes$/);
-    expect(tree[at(/├─ delegatecall /) + 1]).toMatch(/^  │  └─ event #1 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x15df0a67… · 32 bytes$/);
-    expect(tree[at(/├─ staticcall .* ✗ Reverted: Error: caught it/) + 1]).toMatch(/^  ├─ event #2 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
-    expect(tree.filter((l) => l !== '').at(-1)).toMatch(/^  └─ event #3 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
+    expect(tree[at(/├─ call 0x[0-9a-fA-F]{40}\S* · 2 wei/) + 1]).toMatch(/^ {2}│ {2}└─ event #0 0x[0-9a-fA-F]{40} · 0x950d7a2e… \+1 topic · 128 bytes$/);
+    expect(tree[at(/├─ delegatecall /) + 1]).toMatch(/^ {2}│ {2}└─ event #1 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x15df0a67… · 32 bytes$/);
+    expect(tree[at(/├─ staticcall .* ✗ Reverted: Error: caught it/) + 1]).toMatch(/^ {2}├─ event #2 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
+    expect(tree.filter((l) => l !== '').at(-1)).toMatch(/^ {2}└─ event #3 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 · 0x6c3d93df…/);
     const doc = jsonOf(await runTxray([hashes.showcase!, '-r', gethLike.url, '--json']));
     const kids = doc.calls.children;
     expect(doc.calls.logs).toEqual([2, 3]);
@@ -164,7 +164,7 @@ describe('a node with neither tracer', () => {
     const r = await runTxray([hashes[name]!, '-r', bare.url]);
     expect(r.code).toBe(code);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(new RegExp(`Call tree \\(\\d+ entr(y|ies), depth \\d+\\)\\n  re-executed locally on the node's state at block \\d+ \\(http://127\\.0\\.0\\.1:\\d+ serves no call tracer\\); it matched the receipt\\n`));
+    expect(r.stdout).toMatch(/Call tree \(\d+ entr(y|ies), depth \d+\)\n {2}re-executed locally on the node's state at block \d+ \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt\n/);
     const doc = jsonOf(await runTxray([hashes[name]!, '-r', bare.url, '--json']));
     // Each scenario is mined alone (scripts/lib/scenarios.mjs): its parent block's state is all the run needs.
     // txray's own run is no node's answer: the tree is in calls, callTrace null.

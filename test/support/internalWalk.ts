@@ -75,7 +75,10 @@ function entriesOf(code: string, map: string): Map<number, Entry> {
 
 /** Every FunctionDefinition in an AST, at any depth, with the contract around it. */
 function definitionsIn(node: unknown, contract: string | null, out: Definition[]): void {
-  if (Array.isArray(node)) return node.forEach((n) => definitionsIn(n, contract, out));
+  if (Array.isArray(node)) {
+    for (const n of node) definitionsIn(n, contract, out);
+    return;
+  }
   if (typeof node !== 'object' || node === null) return;
   const n = node as Record<string, unknown>;
   const here = n.nodeType === 'ContractDefinition' ? (n.name as string) : contract;

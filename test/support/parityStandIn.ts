@@ -22,7 +22,7 @@ function flatten(frame: Frame, at: number[], out: unknown[]): void {
     const output = frame.output ?? '0x';
     out.push({ ...base, type: 'call', action: { callType: kind.toLowerCase(), from: frame.from, to: frame.to, value: frame.value ?? '0x0', gas: frame.gas, input: frame.input }, result: frame.error && frame.output === undefined ? null : { gasUsed: frame.gasUsed, output } });
   }
-  calls.forEach((c, i) => flatten(c, [...at, i], out));
+  for (const [i, c] of calls.entries()) flatten(c, [...at, i], out);
 }
 
 type Account = { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> };

@@ -59,7 +59,7 @@ describe('eitherSignal', () => {
     const linked = Array.from({ length: 50 }, () => eitherSignal(deadlineSignal(60_000), interrupt.signal));
     await new Promise((r) => setImmediate(r));
     process.off('warning', onWarning);
-    linked.forEach((l) => l.release());
+    for (const l of linked) l.release();
     expect(seen.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 });

@@ -116,7 +116,7 @@ describe('hostile layouts', () => {
 
   test('real ABI encodings of random shapes are typed (not null) nearly always', () => {
     const scalar = fc.constantFrom('uint256', 'address', 'bytes32', 'bytes', 'string', 'uint256[]', 'address[]', 'bytes[]');
-    const valueOf = (t: string): fc.Arbitrary<unknown> =>
+    const arbitraryOf = (t: string): fc.Arbitrary<unknown> =>
       t === 'uint256' ? fc.bigInt({ min: 0n, max: (1n << 96n) - 1n })
       : t === 'address' ? fc.constantFrom(USDC, USDT)
       : t === 'bytes32' ? fc.constantFrom(`0x${'ab'.repeat(32)}`, `0x${'7f'.repeat(32)}`)
@@ -129,7 +129,7 @@ describe('hostile layouts', () => {
     let runs = 0;
     fc.assert(
       fc.property(
-        fc.array(scalar, { minLength: 1, maxLength: 6 }).chain((types) => fc.tuple(fc.constant(types), fc.tuple(...types.map(valueOf)))),
+        fc.array(scalar, { minLength: 1, maxLength: 6 }).chain((types) => fc.tuple(fc.constant(types), fc.tuple(...types.map(arbitraryOf)))),
         ([types, values]) => {
           runs++;
           const body = encodeAbiParameters(parseAbiParameters(types.join(',')), values as unknown[]);

@@ -41,7 +41,10 @@ describe('SafeWriter', () => {
     expect(out.failed).toBe(true);
     const calls: unknown[] = [];
     const write = sink.write.bind(sink) as (chunk: unknown) => boolean;
-    sink.write = ((chunk: unknown) => (calls.push(chunk), write(chunk))) as typeof sink.write;
+    sink.write = ((chunk: unknown) => {
+      calls.push(chunk);
+      return write(chunk);
+    }) as typeof sink.write;
     await out.writeAll(['more', 'text']);
     expect(calls).toEqual([]); // not even tried
     expect(listeners(sink)[0]).toBe(0); // the drain listener is gone

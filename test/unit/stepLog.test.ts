@@ -71,7 +71,7 @@ test('each step knows its frame (by traceAddress), and each SLOAD the word it re
   expect(steps.frames.map((f) => f.traceAddress)).toEqual([[], [0]]);
   const inner = logs.findIndex((l) => l.depth === 2);
   expect(steps.frames[1]!.first).toBe(inner);
-  logs.forEach((l, i) => expect({ i, frame: steps.frame[i] }).toEqual({ i, frame: l.depth - 1 }));
+  for (const [i, l] of logs.entries()) expect({ i, frame: steps.frame[i] }).toEqual({ i, frame: l.depth - 1 });
   const loaded = logs.findIndex((l) => l.op === 'SLOAD');
   const [slot, value] = Object.entries(logs[loaded]!.storage!).find(([k]) => BigInt(k) === 0n)!;
   expect(steps.reads.map((s) => ({ step: s.step, address: s.address, slot: word(s.slot), value: word(s.value) }))).toEqual([{ step: loaded, address: OUTER, slot: word(slot), value: word(value) }]);
