@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { parseAmount } from '../decode/encodeCall.js';
 import { escapeShort } from '../raw/escape.js';
-import { isAddress } from '../raw/hex.js';
+import { isAddress, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { CallInput, CodeOverride } from '../pipeline/planCall.js';
 import { parseOverrideCode } from './parseOverrideCode.js';
@@ -32,7 +32,6 @@ export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
 const TAGS = ['latest', 'pending', 'earliest', 'safe', 'finalized'];
 const MAX_UINT256 = 2n ** 256n - 1n;
 
-const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 function address(text: string, what: string): Hex {
   const s = text.trim();
@@ -64,7 +63,7 @@ export function parseBlock(text: string | undefined, isRaw: boolean): string {
   const s = text.trim().toLowerCase();
   if (TAGS.includes(s)) return s;
   if (/^0x[0-9a-f]{64}$/.test(s)) return s;
-  if (/^(0x[0-9a-f]{1,16}|\d{1,19})$/.test(s)) return hex(BigInt(s));
+  if (/^(0x[0-9a-f]{1,16}|\d{1,19})$/.test(s)) return toQuantity(BigInt(s));
   throw new UsageError(`--block takes a block number, a tag (${TAGS.join(', ')}) or a block hash, not '${escapeShort(text, 70)}'.`);
 }
 
@@ -88,13 +87,13 @@ export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []):
   const entry = (a: Hex): Record<string, unknown> => (out[a] ??= {});
   for (const t of raw.overrideBalance ?? []) {
     const [a, v] = splitOverride(t, '--override-balance', 2);
-    entry(a).balance = hex(amount(v!, '--override-balance'));
+    entry(a).balance = toQuantity(amount(v!, '--override-balance'));
   }
   for (const t of raw.overrideNonce ?? []) {
     const [a, v] = splitOverride(t, '--override-nonce', 2);
     const n = parseAmount(v!);
     if (n === null || n < 0n || n >= 2n ** 64n) throw new UsageError(`--override-nonce takes a nonce from 0 to 2^64-1, not '${escapeShort(v!, 40)}'.`);
-    entry(a).nonce = hex(n);
+    entry(a).nonce = toQuantity(n);
   }
   for (const t of raw.overrideCode ?? []) {
     // A path may hold a colon of its own: the address is what comes before the first one.

@@ -266,11 +266,17 @@ export function parseOutputFile(path: string, option: string): string {
   return checkWritable(path, option, 'file', dirname(resolve(path)));
 }
 
+/** What a check of a path says instead of its own words, where the path is not the one the user typed. */
+interface Wording {
+  readonly notKind: string;
+  readonly notWritable: string;
+}
+
 /**
  * What is at `path` (a file or a folder to write) must be of that kind, or nothing yet inside a
  * writable folder; a usage error otherwise, before any request.
  */
-function checkWritable(path: string, option: string, kind: 'file' | 'folder', parent: string): string {
+function checkWritable(path: string, option: string, kind: 'file' | 'folder', parent: string, words?: Wording): string {
   const shown = escapeShort(path, 80);
   let st: Stats | undefined;
   try {
@@ -279,14 +285,14 @@ function checkWritable(path: string, option: string, kind: 'file' | 'folder', pa
     st = undefined;
   }
   if (st !== undefined && !(kind === 'file' ? st.isFile() : st.isDirectory())) {
-    throw new UsageError(kind === 'file' ? `${option} ${shown}: not a regular file; give a file name to write.` : `${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`);
+    throw new UsageError(words?.notKind ?? (kind === 'file' ? `${option} ${shown}: not a regular file; give a file name to write.` : `${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`));
   }
   try {
     if (st === undefined && !statSync(parent).isDirectory()) throw new Error('not a folder');
     accessSync(st !== undefined ? path : parent, constants.W_OK);
   } catch {
     const what = kind === 'file' ? (st !== undefined ? 'the file is not writable' : 'its folder does not exist or is not writable') : st !== undefined ? 'the folder is not writable' : 'the folder it would be made in does not exist or is not writable';
-    throw new UsageError(`${option} ${shown}: ${what}.`);
+    throw new UsageError(words?.notWritable ?? `${option} ${shown}: ${what}.`);
   }
   return path;
 }
@@ -354,22 +360,9 @@ function parseBlockHtml(raw: RawCliOptions): string | undefined {
   }
   const file = parseOutputFile(raw.html, '--html');
   const folder = blockPagesFolder(file);
-  let st: Stats | undefined;
-  try {
-    st = statSync(folder);
-  } catch {
-    st = undefined;
-  }
   // The file's own folder was found writable above, so a folder not there yet can be made.
-  const shown = escapeShort(folder, 80);
-  if (st !== undefined && !st.isDirectory()) throw new UsageError(`--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${shown} beside it, and that is not a folder.`);
-  if (st !== undefined) {
-    try {
-      accessSync(folder, constants.W_OK);
-    } catch {
-      throw new UsageError(`--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${shown} beside it, and it is not writable.`);
-    }
-  }
+  const beside = `--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${escapeShort(folder, 80)} beside it, and`;
+  checkWritable(folder, '--html', 'folder', dirname(resolve(file)), { notKind: `${beside} that is not a folder.`, notWritable: `${beside} it is not writable.` });
   return file;
 }
 
@@ -382,21 +375,24 @@ function parseHtml(raw: RawCliOptions, count: number): string | undefined {
   return count === 1 ? parseOutputFile(raw.html, '--html') : parseOutputDir(raw.html, '--html');
 }
 
-/**
- * A lookup's options (`words` are the hashes), or `txray call`'s when `call` holds its words and
- * options (the lookup-only options are then absent).
- */
-export function parseOptions(
-  words: readonly string[],
-  raw: RawCliOptions,
-  env: Readonly<Record<string, string | undefined>>,
-  stdin?: string,
-  call?: { readonly words: readonly string[]; readonly options: RawCallOptions },
+/** What a front door's options are made from: its words and options as parsed, and what they may need read first. */
+export interface OptionsSource {
+  /** The lookup's hashes as given ("-": the lines of `stdin`). */
+  readonly hashes?: readonly string[];
+  readonly options: RawCliOptions;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin?: string;
+  /** `txray call`: its words and options (the lookup-only options are then absent). */
+  readonly call?: { readonly words: readonly string[]; readonly options: RawCallOptions };
   /** The Foundry project's endpoints, where --rpc-url (or ETH_RPC_URL) is a word (see looksLikeAlias). */
-  foundry: FoundryEndpoints | null = null,
+  readonly foundry?: FoundryEndpoints | null;
   /** `txray block`: its argument as typed. */
-  blockText?: string,
-): InspectOptions {
+  readonly block?: string;
+}
+
+/** A lookup's options, `txray call`'s, or `txray block`'s: by what the source holds. */
+export function parseOptions(source: OptionsSource): InspectOptions {
+  const { hashes: words = [], options: raw, env, stdin, call, foundry = null, block: blockText } = source;
   const endpoint = parseEndpoint(raw.rpcUrl, env, foundry);
   const block = blockText === undefined ? null : parseBlockId(blockText);
   if (block !== null) {

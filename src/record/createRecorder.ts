@@ -10,8 +10,8 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import type { OnlineGet } from '../rpc/fetchOnline.js';
 import { scrub } from '../rpc/redactUrl.js';
 import { answerKeys } from './answerKeys.js';
-import { recordDebug } from './recordDebug.js';
-import type { HttpRecord, RecordedArtifact, RecordedDebug, Recording, RecordingMeta, RpcAnswer } from './types.js';
+import { recordSourceMaps } from './recordSourceMaps.js';
+import type { HttpRecord, RecordedArtifact, RecordedSourceMaps, Recording, RecordingMeta, RpcAnswer } from './types.js';
 
 export interface Recorder {
   client(inner: RpcClient): RpcClient;
@@ -104,7 +104,7 @@ function keyless(json: unknown, key: string | null): unknown {
 export function createRecorder(secrets: readonly string[], serviceKey: string | null): Recorder {
   const rpc = new Map<string, RpcAnswer[]>();
   const http = new Map<string, HttpRecord[]>();
-  let disk: { readonly labels: DecoderParts['labels']; readonly artifacts: ReadonlyArray<{ readonly kept: RecordedArtifact; readonly seen?: () => RecordedDebug }> } | null = null;
+  let disk: { readonly labels: DecoderParts['labels']; readonly artifacts: ReadonlyArray<{ readonly kept: RecordedArtifact; readonly seen?: () => RecordedSourceMaps }> } | null = null;
   const note = <T>(book: Map<string, T[]>, key: string, answer: T): void => {
     const list = book.get(key);
     if (list === undefined) book.set(key, [answer]);
@@ -122,7 +122,7 @@ export function createRecorder(secrets: readonly string[], serviceKey: string | 
       const artifacts = loaded.artifacts.map((a) => {
         const { debug, ...kept } = a;
         if (debug === undefined) return { artifact: a, entry: { kept } };
-        const watched = recordDebug(debug);
+        const watched = recordSourceMaps(debug);
         return { artifact: { ...a, debug: watched.debug }, entry: { kept, seen: watched.seen } };
       });
       disk = { labels: loaded.labels, artifacts: artifacts.map((x) => x.entry) };

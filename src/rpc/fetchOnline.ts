@@ -30,8 +30,7 @@ export interface OnlineSettings {
   readonly seam?: (network: OnlineGet) => OnlineGet;
 }
 
-/** An ABI item as kept: names and types only, every one checked. */
-/** A checked ABI item, in abitype's shape so that the ABI index takes it as it is. */
+/** A checked ABI item (names and types only, every one checked), in abitype's shape so that the ABI index takes it as it is. */
 export type OnlineAbiItem = AbiFunction | AbiEvent | AbiError;
 
 export interface VerifiedContract {
