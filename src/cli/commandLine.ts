@@ -14,6 +14,7 @@ import { createBlockProgram, createCallProgram, createProgram, outputTo, type Pa
 
 /** A front door: which one a command line opened (`call` and `block` write their failures as the lookup and the block do). */
 export type Door = 'lookup' | 'call' | 'block' | 'debug' | 'replay' | 'completions';
+const DOORS: readonly Door[] = ['lookup', 'call', 'block', 'debug', 'replay', 'completions'];
 
 export type CommandLine =
   | { readonly kind: 'help'; readonly text: string }
@@ -103,7 +104,7 @@ function doors(root: Command): Map<Command, Door> {
     door.set(cmd, d);
     for (const sub of cmd.commands) visit(sub, d);
   };
-  for (const sub of root.commands) visit(sub, sub.name() === 'call' ? 'call' : (sub.name() as Door));
+  for (const sub of root.commands) visit(sub, DOORS.find((d) => d === sub.name()) ?? 'lookup');
   return door;
 }
 

@@ -168,7 +168,7 @@ function recordingWriter(recorder: Recorder, file: string, argv: readonly string
     const { recordedArgv } = await import('../record/recordedArgv.js');
     const { writeRecording } = await import('../record/writeRecording.js');
     const online = opts.online !== null;
-    const made = { state: opts.state, online, etherscan: online && opts.online!.etherscanKey !== null };
+    const made = { state: opts.state, online, etherscan: opts.online !== null && opts.online.etherscanKey !== null };
     const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv, codeAt), stdin: stdin ?? null, made };
     try {
       const bytes = await writeRecording(file, recorder.recording(meta));

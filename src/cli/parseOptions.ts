@@ -13,6 +13,7 @@ import { proxySettingsOf, type ProxySettings } from '../rpc/proxy.js';
 import type { FoundryEndpoints } from './foundryEndpoints.js';
 import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
+import type { Lookup } from '../pipeline/runPipeline.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
 import { parseBlockId } from './parseBlockId.js';
 import type { BlockId } from '../sources/fetchBlock.js';
@@ -51,8 +52,8 @@ export interface RawCliOptions {
   readonly record?: string;
 }
 
-/** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
-export type Input = { readonly kind: 'hash'; readonly text: string; readonly hash: Hex } | { readonly text: string; readonly error: UsageError };
+/** One hash to inspect, as given (`text`): the pipeline's lookup of it where it parsed, else the usage error it earned. */
+export type Input = (Extract<Lookup, { readonly kind: 'hash' }> & { readonly text: string }) | { readonly text: string; readonly error: UsageError };
 
 /** What stdout shows, chosen once: the text view, the --json document, or the page (--html -). --quiet silences the first two. */
 export type View = 'text' | 'json' | 'html';
@@ -154,7 +155,7 @@ export function parseEndpoint(
   if (!fromFlag && (text === undefined || text.trim() === '')) return { url: new URL(DEFAULT_RPC_URL), isDefault: true };
   // host:port without a scheme (localhost:8545) is http://, as cast and curl take it.
   const hostPort = text !== undefined && /^(localhost|[0-9.]+|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+):\d{1,5}(\/\S*)?$/.test(text.trim());
-  if (hostPort) return { url: parseRpcUrl(`http://${text!.trim()}`, source), isDefault: false };
+  if (hostPort) return { url: parseRpcUrl(`http://${text.trim()}`, source), isDefault: false };
   if (!looksLikeAlias(text)) return { url: parseRpcUrl(text, source), isDefault: false };
   const alias = text.trim();
   // A word that long may be an API key pasted where the URL belongs: not repeated.
@@ -327,7 +328,8 @@ export function parseInputs(words: readonly string[], stdin: string | undefined)
   if (texts.length === 0) {
     throw new UsageError(words.includes('-') ? 'no transaction hash on stdin (one per line; blank lines and # comments are skipped).' : 'missing the transaction hash; see txray --help.');
   }
-  if (texts.length === 1) return [{ kind: 'hash', text: texts[0]!, hash: parseHash(texts[0]!) }];
+  const [only] = texts;
+  if (texts.length === 1 && only !== undefined) return [{ kind: 'hash', text: only, hash: parseHash(only) }];
   return texts.map((text) => {
     try {
       return { kind: 'hash' as const, text, hash: parseHash(text) };

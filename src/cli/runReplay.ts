@@ -49,8 +49,9 @@ export async function runReplay({ file, view }: { readonly file: string; readonl
   const out = held(io.stdout);
   const err = held(io.stderr);
   const code = await main(argv, { ...io, env: replayEnv(io.env, rec), stdout: out.stream, stderr: err.stream, readStdin: async () => rec.stdin ?? '' }, { replay: replayer });
-  if (replayer.missing.length > 0) {
-    throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no answer to ${escapeShort(replayer.missing[0]!, 80)}, which this view needs; record again with the view options you replay with.`);
+  const [missing] = replayer.missing;
+  if (missing !== undefined) {
+    throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no answer to ${escapeShort(missing, 80)}, which this view needs; record again with the view options you replay with.`);
   }
   await stderr.write(`txray: replayed from ${escapeShort(file, 80)}, recorded ${escapeShort(rec.recorded, 40)}\n`);
   // txray's own data (built-in ABIs, the signature database, the address book) is the replaying txray's.

@@ -65,7 +65,11 @@ function recordingClient(inner: RpcClient, noteAny: (key: string, a: RpcAnswer) 
     async batch(calls, deadline) {
       try {
         const answers = await inner.batch(calls, deadline);
-        answers.forEach((a, i) => note(answerKeys.rpc(calls[i]!.method, calls[i]!.params), 'result' in a ? { r: a.result } : { e: a.error }));
+        // The client answers every call of a batch, in order.
+        calls.forEach((c, i) => {
+          const a = answers[i];
+          if (a !== undefined) note(answerKeys.rpc(c.method, c.params), 'result' in a ? { r: a.result } : { e: a.error });
+        });
         return answers;
       } catch (err) {
         // The request failed as a whole: each call of it met that failure (a replay meets it again, then whatever came next).
