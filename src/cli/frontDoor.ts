@@ -87,7 +87,7 @@ async function loadDecoder(opts: InspectOptions, io: Io, parts: Seams['parts']):
 }
 
 /** The parts, from the options; the log takes their --debug and secrets from here on. Each part is made when first asked. */
-export async function openFrontDoor(given: InspectOptions, to: { readonly io: Io; readonly out: SafeWriter; readonly log: RunLog }, seams: DoorSeams = { record: false }): Promise<FrontDoor> {
+async function openFrontDoor(given: InspectOptions, to: { readonly io: Io; readonly out: SafeWriter; readonly log: RunLog }, seams: DoorSeams = { record: false }): Promise<FrontDoor> {
   const { io, out, log } = to;
   log.debugOn = given.debug;
   log.secrets = secretsOfRun(given);

@@ -126,6 +126,8 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
   } catch (e) {
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
     if (exitCodeForError(e) === ExitCode.usage) recording.done = undefined;
+    // A command line that did not parse says its --debug through `seen` only.
+    if (!log.debugOn) log.debugOn = seen.debug;
     return await writeFailure(e, seen.door, seen.json, argv, { io, out, log });
   } finally {
     await doors.close();

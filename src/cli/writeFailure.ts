@@ -21,7 +21,7 @@ export interface FailureOut {
 }
 
 /** The hash for an error document: the first word of the command line that is a valid hash, if any. */
-export function pickHash(argv: readonly string[]): Hex | null {
+function pickHash(argv: readonly string[]): Hex | null {
   for (const word of argv) {
     try {
       return parseHash(word);
