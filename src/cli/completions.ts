@@ -43,7 +43,7 @@ function specOf(o: Option): Spec {
           ? 'file'
           : 'value';
   // The first clause of the help text, on one line: enough to tell options apart in zsh and fish.
-  const description = (o.argChoices !== undefined ? `${valueName}: ${o.argChoices.join(', ')}` : o.description.split(/[;:(]/)[0]!).replace(/\s+/g, ' ').trim();
+  const description = (o.argChoices !== undefined ? `${valueName}: ${o.argChoices.join(', ')}` : (o.description.split(/[;:(]/)[0] ?? '')).replace(/\s+/g, ' ').trim();
   return { long: o.long, short: o.short, description, takesValue, optionalValue: o.optional, valueName, kind, choices: o.argChoices ?? [] };
 }
 
@@ -154,7 +154,7 @@ function zsh(p: ReturnType<typeof programs>): string {
       .map((s) => {
         const both = [s.short, s.long].filter((n): n is string => n !== undefined);
         const exclusive = both.length > 1 ? `'(${both.join(' ')})'` : '';
-        const names = both.length > 1 ? `{${both.join(',')}}` : both[0]!;
+        const names = both.length > 1 ? `{${both.join(',')}}` : both.join('');
         const what = s.kind === 'choices' ? `(${words(s.choices)})` : s.kind === 'file' ? '_files' : s.kind === 'endpoint' ? '_txray_endpoints' : ' ';
         // ':' before a value, '::' before one that may be left out.
         // The value's name is _arguments' message: a ':' in it (<addr:wei>) would end the message and run the rest.

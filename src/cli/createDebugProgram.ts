@@ -1,9 +1,13 @@
 /**
- * `txray debug`'s command line (commander): its own options, --at, and the keys in its help. Read by
- * runDebug.ts and by the shell completions (completions.ts), so the two never drift apart.
+ * `txray debug`'s command line (commander): the node's options as every front door declares them
+ * (createProgram.ts's nodeOption), the artifacts', --at, and the keys in its help; `txray debug call`
+ * is `txray call`'s words and options, and --at. Read by the command line (commandLine.ts) and by the
+ * shell completions (completions.ts), so the two never drift apart.
  */
-import { Command } from 'commander';
-import type { ProgramIo } from './createProgram.js';
+import { Command, Option } from 'commander';
+import { collect, createCallProgram, nodeOption, outputTo, type ParsedArgs, type ProgramIo } from './createProgram.js';
+import type { RawCallOptions } from './parseCall.js';
+import type { RawCliOptions } from './parseOptions.js';
 
 export interface DebugArgs {
   readonly hash: string;
@@ -15,6 +19,13 @@ export interface DebugArgs {
   readonly maxResponseMb?: string;
   readonly abi?: string[];
   readonly projectAbis?: boolean;
+  readonly debug?: boolean;
+}
+
+/** `txray debug call …`: the call's words and options, and where to open (--at). */
+export interface DebugCallArgs {
+  readonly call: ParsedArgs;
+  readonly at: string | undefined;
 }
 
 const HELP_AFTER = `
@@ -26,33 +37,31 @@ Exit codes: 0 done; 2 usage error (a bad hash, --at); 3 the node does not know t
   4 not mined yet; 5 the node failed. See docs/debug.md.
 `;
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-/** Its options: flags, help text, and whether it may be given again (its values collected). */
-const OPTIONS: ReadonlyArray<readonly [string, string, boolean?]> = [
-  ['-r, --rpc-url <url>', 'JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else http://localhost:8545)'],
-  ['--at <where>', '<file>:<line> (the first step on it), step:<i> (from 1) or failure; with --json, print that step and exit'],
-  ['--json', 'with --at: print the step as one JSON document instead of opening the debugger'],
-  ['--timeout <seconds>', 'deadline for reading the transaction and the state it runs on (default: 30)'],
-  ['-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', true],
-  ['--max-response-mb <n>', 'refuse any answer larger than this (default: 256)'],
-  ['--abi <path>', 'artifacts to name and map the code with (a Foundry/Hardhat artifact or a directory of them), repeatable', true],
-  ['--no-project-abis', 'do not read the artifacts of the Foundry/Hardhat project in the working directory'],
-  ['--debug', 'stack traces on stderr'],
-];
+const atOption = (): Option => new Option('--at <where>', '<file>:<line> (the first step on it), step:<i> (from 1) or failure; with --json, print that step and exit');
 
 export function createDebugProgram(io: ProgramIo, onParsed: (args: DebugArgs) => void): Command {
-  const program = new Command('txray debug')
+  return new Command('debug')
     .description('Step through a transaction in the terminal: its run in txray\'s EVM, line by line in the source where the project\'s artifacts match its code, opening at the failure.')
-    .argument('<hash>', 'the transaction hash (0x + 64 hex digits)');
-  for (const [flags, description, repeatable] of OPTIONS) {
-    if (repeatable === true) program.option(flags, description, collect);
-    else program.option(flags, description);
-  }
-  return program
+    .argument('<hash>', 'the transaction hash (0x + 64 hex digits)')
+    .addOption(nodeOption.rpcUrl())
+    .addOption(atOption())
+    .option('--json', 'with --at: print the step as one JSON document instead of opening the debugger')
+    .addOption(nodeOption.timeout('reading the transaction and the state it runs on'))
+    .addOption(nodeOption.header())
+    .addOption(nodeOption.maxResponse())
+    .option('--abi <path>', 'artifacts to name and map the code with (a Foundry/Hardhat artifact or a directory of them), repeatable', collect)
+    .option('--no-project-abis', 'do not read the artifacts of the Foundry/Hardhat project in the working directory')
+    .option('--debug', 'stack traces on stderr')
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', HELP_AFTER)
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.writeOut(s), writeErr: (s) => io.writeOut(s), outputError: () => undefined })
+    .configureOutput(outputTo(io))
     .action((hash: string, options: Omit<DebugArgs, 'hash'>) => onParsed({ hash, ...options }));
+}
+
+/** `txray debug call`: `txray call`'s program, named under `debug`, with --at. */
+export function createDebugCallProgram(io: ProgramIo, onParsed: (args: DebugCallArgs) => void): Command {
+  return createCallProgram(io, () => undefined)
+    .addOption(atOption())
+    .addHelpText('before', 'txray debug call takes the words and options of txray call (below), and --at <file>:<line> | step:<i> | failure.\n')
+    .action((words: string[], options: RawCliOptions & RawCallOptions & { readonly at?: string }) => onParsed({ call: { hashes: [], options, call: { words, options } }, at: options.at }));
 }

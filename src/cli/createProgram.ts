@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { blockExitCodeHelp, callExitCodeHelp, exitCodeHelp } from '../exitCodes.js';
 import type { RawCallOptions } from './parseCall.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions, TRACERS } from './parseOptions.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_MB, DEFAULT_RPC_URL, DEFAULT_TIMEOUT_S, DEFAULT_WAIT_S, type RawCliOptions, TRACERS } from './parseOptions.js';
 
 declare const __TXRAY_VERSION__: string | undefined;
 export const VERSION = typeof __TXRAY_VERSION__ === 'string' ? __TXRAY_VERSION__ : '0.0.0-dev';
@@ -45,7 +45,7 @@ export interface ParsedArgs {
   readonly block?: string;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /**
  * --tracer, with its modes as the option's choices: --help lists them and the shell completions offer
@@ -63,13 +63,13 @@ function tracerOption(description: string): Option {
  */
 function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransaction = true): Command {
   cmd
-    .option('-r, --rpc-url <url>', 'JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else http://localhost:8545); only scheme://host:port is ever printed')
+    .addOption(nodeOption.rpcUrl('; only scheme://host:port is ever printed'))
     .option('--json', 'print one JSON document (schema version 1) instead of text')
     .option('--color', 'force colour')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <seconds>', `deadline for the whole ${what}, retries included (default: ${DEFAULT_TIMEOUT_S})`)
-    .option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)', collect)
-    .addOption(new Option('--max-response-mb <n>', `refuse any answer larger than this (default: ${DEFAULT_MAX_RESPONSE_MB})`))
+    .addOption(nodeOption.timeout(`the whole ${what}, retries included`))
+    .addOption(nodeOption.header())
+    .addOption(nodeOption.maxResponse())
     .option('--abi <path>', 'ABI to decode with, repeatable: a JSON ABI, one signature per line, a Foundry/Hardhat artifact, or a directory of them', collect)
     .option('--no-project-abis', "do not read the ABIs of the Foundry/Hardhat project in the working directory")
     .option('--labels <0xaddr:Name>', 'name an address in the output, repeatable', collect)
@@ -95,13 +95,25 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
     // commander leaves descriptions unwrapped where fewer than 40 columns are left beside the options;
     // txray call's longest option (--override-state-diff <addr:slot:value>) leaves 37 at 80 columns.
     .configureHelp({ minWidthToWrap: 30 })
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.writeOut(s),
-      writeErr: (s) => io.writeOut(s), // only help-on-error would use it; errors are reported by main
-      outputError: () => undefined,
-    });
+    .configureOutput(outputTo(io));
 }
+
+/** Where a program's help goes (the caller's writer); its errors are thrown (exitOverride) and reported by main. */
+export function outputTo(io: ProgramIo): { writeOut: (s: string) => void; writeErr: (s: string) => void; outputError: () => void } {
+  // Only help-on-error would write to writeErr.
+  return { writeOut: (s) => io.writeOut(s), writeErr: (s) => io.writeOut(s), outputError: () => undefined };
+}
+
+/**
+ * The options of every front door that asks the node (the lookup, call, block, debug, debug call): one
+ * declaration each, the defaults from parseOptions' constants; `txray debug` words two of them its own way.
+ */
+export const nodeOption = {
+  rpcUrl: (more = ''): Option => new Option('-r, --rpc-url <url>', `JSON-RPC endpoint, or an alias of foundry.toml [rpc_endpoints] (default: $ETH_RPC_URL, else ${DEFAULT_RPC_URL})${more}`),
+  timeout: (what: string): Option => new Option('--timeout <seconds>', `deadline for ${what} (default: ${DEFAULT_TIMEOUT_S})`),
+  header: (): Option => new Option('-H, --header <header>', 'extra HTTP header "Name: value", repeatable (values are never printed)').argParser(collect),
+  maxResponse: (): Option => new Option('--max-response-mb <n>', `refuse any answer larger than this (default: ${DEFAULT_MAX_RESPONSE_MB})`),
+};
 
 /** Build the commander program; `onParsed` receives the hash and raw options when parsing succeeds. */
 export function createProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
@@ -138,7 +150,7 @@ ${callExitCodeHelp}
 
 /** \`txray call\`: the second front door, with the same output options. */
 export function createCallProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
-  return withCommonOptions(new Command('txray call'), 'simulation', io)
+  return withCommonOptions(new Command('call'), 'simulation', io)
     .description('Simulate a call or a signed transaction at a block and show what it would do (never sent): would it revert and why, the call tree, events, state changes.')
     .argument('[words...]', '<to> [signature] [arguments...]; with --create: [constructor(types)] [arguments...]; with --tx: [signature] [arguments...] (a new input)')
     .option('--from <address>', 'the sender (default: the zero address)')
@@ -178,7 +190,7 @@ ${blockExitCodeHelp}
 
 /** \`txray block\`: every transaction of a block, what failed and why, what looks like MEV. */
 export function createBlockProgram(io: ProgramIo, onParsed: (args: ParsedArgs) => void): Command {
-  return withCommonOptions(new Command('txray block'), 'block', io, false)
+  return withCommonOptions(new Command('block'), 'block', io, false)
     .description('Show every transaction of a block: status, gas, fee, what it did; the failed ones with their reasons; what looks like MEV (sandwiches, arbitrages, liquidations, payments to the fee recipient).')
     .argument('[block]', 'a block number, 0x-hex number, block hash, or latest | pending | safe | finalized | earliest', 'latest')
     .addOption(tracerOption("auto: trace_block, else debug_traceBlockByHash (callTracer), else each transaction's trace; parity; geth; local (re-execute each transaction here); none (statuses from the receipts only)"))

@@ -22,5 +22,7 @@ export function errorCodeName(err: unknown): string {
 export function errorMessage(e: unknown): string {
   return exitCodeForError(e) === ExitCode.internal
     ? `internal error: ${escapeShort(e instanceof Error ? e.message : String(e), 200)}. This is a bug in txray; please report it (run again with --debug for details).`
-    : (e as Error).message;
+    : e instanceof Error
+      ? e.message
+      : String(e);
 }

@@ -8,32 +8,32 @@ import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { shortHash } from '../format/format.js';
-import { errorDocument, renderJson } from '../render/renderJson.js';
-import { writeJson } from '../render/writeJson.js';
-import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
+import type { RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
-import { redactUrl, secretsOf } from '../rpc/redactUrl.js';
+import { redactUrl } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
-import { createBlockProgram, createCallProgram, createProgram, type ParsedArgs, VERSION } from './createProgram.js';
-import { parseFrontDoor } from './parseFrontDoor.js';
+import { type ParsedArgs, VERSION } from './createProgram.js';
+import { newSeen, parseCommandLine } from './commandLine.js';
+import { DoorOpener, readOptions } from './frontDoor.js';
+import { writeFailure } from './writeFailure.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { type CallInput, planCall } from '../pipeline/planCall.js';
 import { isChanged, replayInput, stateBlockOf } from '../pipeline/replayInput.js';
 import type { ReplayPlan } from '../sources/replayPlan.js';
 import { namedCodes, resolveCodes } from '../pipeline/resolveCodes.js';
-import type { Decoder, DecoderOptions } from '../decode/createDecoder.js';
+import type { Decoder } from '../decode/createDecoder.js';
 import type { RunSeams } from './runReplay.js';
 import type { Recorder } from '../record/createRecorder.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingMeta } from '../record/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { isData } from '../raw/hex.js';
-import { runPipeline } from '../pipeline/runPipeline.js';
+import { type Lookup, runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
-import { type Input, type InspectOptions, looksLikeAlias, parseHash, parseOptions, parseOutputFile } from './parseOptions.js';
+import { type Input, type InspectOptions, parseOutputFile } from './parseOptions.js';
 import { completeSettingsOf } from './completeSettingsOf.js';
-import { createWriters, jsonIndent, type Outcome, type Writers } from './writeOutcomes.js';
-import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
+import type { Outcome, Writers } from './writeOutcomes.js';
+import { errorMessage, exitCodeForError } from './errorWords.js';
 import { RunLog } from './runLog.js';
 import { txOutcome } from '../operations/txOutcome.js';
 import { waitProgress } from './waitProgress.js';
@@ -65,36 +65,6 @@ export function exitCodeForModel(model: InspectModel): ExitCode {
   return exitCodeForStatus(model.status);
 }
 
-/** The lookup's, `txray call`'s or `txray block`'s words parsed; help and version are printed, not errors. */
-function parseArgv(argv: readonly string[], out: SafeWriter): ParsedArgs | 'done' {
-  // `txray call …` and `txray block …` are front doors of their own: their own words and options, the same output options.
-  const door = argv[0] === 'call' || argv[0] === 'block' ? argv[0] : null;
-  const make = door === 'call' ? createCallProgram : door === 'block' ? createBlockProgram : createProgram;
-  const got = parseFrontDoor(make, door !== null ? argv.slice(1) : argv, `txray ${door !== null ? `${door} ` : ''}--help`);
-  if ('help' in got) {
-    void out.write(got.help);
-    return 'done';
-  }
-  const parsed = got.parsed;
-  if (parsed === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  if (parsed.hashes.length === 0 && parsed.call === undefined && parsed.block === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  return parsed;
-}
-
-const COMPLETIONS_HELP = `Usage: txray completions <bash|zsh|fish>
-
-Print a completion script for the shell (options, --tracer's modes, files, foundry.toml's endpoints).
-  bash:  source <(txray completions bash)                      # in ~/.bashrc
-  zsh:   txray completions zsh > "\${fpath[1]}/_txray"         # then start a new shell
-  fish:  txray completions fish > ~/.config/fish/completions/txray.fish
-`;
-
-async function completions(words: readonly string[]): Promise<string> {
-  if (words.length === 1 && (words[0] === '-h' || words[0] === '--help')) return COMPLETIONS_HELP;
-  if (words.length > 1) throw new UsageError('txray completions takes one shell: bash, zsh or fish.');
-  return (await import('./completions.js')).completionScript(words[0] ?? '');
-}
-
 /** The name of the artifact the target's code is (at the call's block, or as --override-code sets it), or null. */
 async function targetArtifact(client: RpcClient, decoder: Decoder, to: Hex, block: string, timeoutMs: number, override?: Hex): Promise<string | null> {
   const code = override ?? (await client.call('eth_getCode', [to, block === 'default' ? 'latest' : block], deadlineSignal(timeoutMs)));
@@ -102,20 +72,8 @@ async function targetArtifact(client: RpcClient, decoder: Decoder, to: Hex, bloc
   return decoder.nameByCode(new Map([[to.toLowerCase(), code]])).get(to.toLowerCase()) ?? null;
 }
 
-/** The hash for an error document: the first word of argv that is a valid hash, if any. */
-function pickHash(argv: readonly string[]): string | null {
-  for (const word of argv) {
-    try {
-      return parseHash(word);
-    } catch {
-      /* not a hash: an option or its value */
-    }
-  }
-  return null;
-}
-
-/** One input of the pipeline: a hash to look up (or the usage error it earned), or the call to simulate. */
-type PipelineInput = Input | { readonly kind: 'call'; readonly text: string; readonly hash: Hex | null; readonly plan: CallPlan };
+/** One input of the pipeline: what it starts from (a hash to look up, or the call to simulate) as given, or the usage error a hash earned. */
+type PipelineInput = Input | (Lookup & { readonly text: string });
 
 /** --debug: which requests go through a proxy, said by its host and port only. */
 function proxyLines(opts: InspectOptions): string[] {
@@ -132,86 +90,71 @@ function proxyLines(opts: InspectOptions): string[] {
  * node, the services and the disk.
  */
 export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}): Promise<number> {
-  if (argv[0] === 'replay') return (await import('./runReplay.js')).runReplay(argv.slice(1), io, main);
   const recording: { done?: (code: number) => Promise<number> } = {};
   const code = await runMain(argv, io, seams, recording);
   return recording.done === undefined ? code : recording.done(code);
 }
 
-/** main's run; with --record, `recording.done` writes the file once the client is closed. */
+/** main's run: the command line parsed once, then its command; with --record, `recording.done` writes the file once the client is closed. */
 async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }): Promise<number> {
   const out = new SafeWriter(io.stdout);
-  const log = new RunLog(new SafeWriter(io.stderr), argv.includes('--debug'));
-  // Made at most once, when first needed (a call's ambiguous name may need the node before the inputs do).
-  let client: Promise<RpcClient> | undefined;
-  // A call's overrides once resolved: --record keeps an --override-code file's or name's code as it was used.
-  let overrides: Readonly<Record<string, unknown>> | null = null;
+  const log = new RunLog(new SafeWriter(io.stderr), false);
+  const seen = newSeen();
+  const doors = new DoorOpener({ io, out, log });
   try {
-    // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
-    if (argv[0] === 'completions') {
-      await out.write(await completions(argv.slice(1)));
-      return ExitCode.success;
+    const line = parseCommandLine(argv, seen);
+    log.debugOn = seen.debug;
+    switch (line.kind) {
+      case 'help':
+        await out.write(line.text);
+        return ExitCode.success;
+      // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
+      case 'completions':
+        await out.write((await import('./completions.js')).completionScript(line.shell));
+        return ExitCode.success;
+      case 'replay':
+        return await (await import('./runReplay.js')).runReplay(line, io, main);
+      case 'debug':
+      case 'debug call':
+        // A replay answers from its file only; the debugger would ask the node (checkRecording refuses it too).
+        if (seams.replay !== undefined) throw new UsageError('txray debug cannot be replayed: a recording replays a lookup, a call or a block.');
+        if (line.kind === 'debug') return await (await import('./runDebug.js')).runDebug(line.args, doors);
+        return await (await import('./runDebugCall.js')).runDebugCall(line.args, doors);
+      case 'run':
+        return await runCommand(line.args, argv, seams, recording, doors);
     }
-    // `txray debug <hash>`: the step debugger, a front door with its own options.
-    if (argv[0] === 'debug') {
-      // A replay answers from its file only; the debugger would ask the node (checkRecording refuses it too).
-      if (seams.replay !== undefined) throw new UsageError('txray debug cannot be replayed: a recording replays a lookup, a call or a block.');
-      return await (await import('./runDebug.js')).runDebug(argv.slice(1), io, out, log);
-    }
-    const args = parseArgv(argv, out);
-    if (args === 'done') return ExitCode.success;
-    const given = await optionsOf(args, io);
-    log.debugOn = given.opts.debug;
-    log.secrets = secretsOfRun(given.opts);
-    const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
-    const seam = record === undefined && seams.replay === undefined ? null : (await import('./seamsOf.js')).seamsOf(given.opts, record !== undefined, seams.replay, log.secrets);
-    const opts = seam?.opts ?? given.opts;
-    if (seam?.recorder != null) recording.done = recordingWriter(seam.recorder, record!, argv, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
-    if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
-    const { afterRequests, decoderReady } = await loadDecoder(opts, io, seam?.parts);
-    const connect = (): Promise<RpcClient> => (client ??= seam === null ? connectTo(opts, io, log) : seam.client(() => connectTo(opts, io, log)));
-    if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await connect(), opts.command.block, { opts, io, out, log, decoderReady });
-    const inputs = await pipelineInputs(opts, decoderReady, connect);
-    const first = inputs[0];
-    overrides = first !== undefined && 'kind' in first && first.kind === 'call' ? first.plan.overrides : null;
-    const single = inputs.length === 1;
-    const writers = await createWriters({ opts, io, out, log, single, afterRequests, decoderReady });
-    const node = await connect();
-    if (opts.debug) for (const line of proxyLines(opts)) log.debug(line);
-    return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, minedDecoderReady: minedDecoder(opts, decoderReady), lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
   } catch (e) {
-    const code = exitCodeForError(e);
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
-    if (code === ExitCode.usage) recording.done = undefined;
-    if (code === ExitCode.interrupted) return code;
-    const message = errorMessage(e);
-    await log.say(`txray: ${message}`);
-    if (log.debugOn && e instanceof Error && e.stack) await log.say(e.stack);
-    if (argv.includes('--json')) {
-      const error = { code: errorCodeName(e), message: log.scrubbed(message) };
-      if (argv[0] === 'debug') {
-        // txray debug's own small document (schema/debug.schema.json), not a lookup's.
-        const { errorJson } = await import('../debug/errorJson.js');
-        await out.writeAll(writeJson(errorJson(pickHash(argv), error.code, error.message), jsonIndent(io)));
-        await out.write('\n');
-      } else if (argv[0] === 'block') {
-        const { blockErrorDocument, renderBlockJson } = await import('../render/renderBlockJson.js');
-        await out.writeAll(renderBlockJson(blockErrorDocument(error), jsonIndent(io)));
-      } else await out.writeAll(renderJson(errorDocument(pickHash(argv), error, []), jsonIndent(io)));
-    }
-    return code;
+    if (exitCodeForError(e) === ExitCode.usage) recording.done = undefined;
+    // A command line that did not parse says its --debug through `seen` only.
+    if (!log.debugOn) log.debugOn = seen.debug;
+    return await writeFailure(e, seen.door, seen.json, argv, { io, out, log });
   } finally {
-    await (await client?.catch(() => undefined))?.close();
+    await doors.close();
   }
 }
 
-/** The options, with what they may need read first: stdin for "-" (returned too), the Foundry project's endpoints for a word. */
-async function optionsOf(args: ParsedArgs, io: Io): Promise<{ readonly opts: InspectOptions; readonly stdin: string | undefined }> {
-  const stdin = args.hashes.includes('-') ? await (io.readStdin?.() ?? Promise.resolve('')) : undefined;
-  // A word for the node (`--rpc-url mainnet`) is looked up in the Foundry project's [rpc_endpoints].
-  const named = args.options.rpcUrl ?? io.env.ETH_RPC_URL;
-  const foundry = looksLikeAlias(named) ? (await import('./foundryEndpoints.js')).foundryEndpoints(io.cwd ?? '.', io.env) : null;
-  return { opts: parseOptions(args.hashes, args.options, io.env, stdin, args.call, foundry, args.block), stdin };
+/** The lookup, `txray call` (and --tx) or `txray block`, through its front door. */
+async function runCommand(args: ParsedArgs, argv: readonly string[], seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, doors: DoorOpener): Promise<number> {
+  const { io, log } = doors;
+  const given = await readOptions(args, io);
+  const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
+  const door = await doors.open(given.opts, { record: record !== undefined, replay: seams.replay });
+  const opts = door.opts;
+  // A call's overrides once resolved: --record keeps an --override-code file's or name's code as it was used.
+  let overrides: Readonly<Record<string, unknown>> | null = null;
+  if (door.recorder !== null && record !== undefined) recording.done = recordingWriter(door.recorder, record, argv, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
+  if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
+  const { decoderReady } = await door.decoder();
+  if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await door.connect(), opts.command.block, { opts, io, out: door.out, log, decoderReady });
+  const inputs = await pipelineInputs(opts, decoderReady, door.connect);
+  const first = inputs[0];
+  overrides = first !== undefined && 'kind' in first && first.kind === 'call' ? first.plan.overrides : null;
+  const single = inputs.length === 1;
+  const writers = await door.writers(single);
+  const node = await door.connect();
+  if (opts.debug) for (const line of proxyLines(opts)) log.debug(line);
+  return await inspectAll(node, inputs, { opts, io, log, writers, decoderReady, minedDecoderReady: minedDecoder(opts, decoderReady), lookup: lookupSettings(opts, io, single && !opts.quiet && io.stderr.isTTY === true ? log : null) });
 }
 
 /** The code a call's overrides set at `address`, if any. */
@@ -227,7 +170,7 @@ function recordingWriter(recorder: Recorder, file: string, argv: readonly string
     const { recordedArgv } = await import('../record/recordedArgv.js');
     const { writeRecording } = await import('../record/writeRecording.js');
     const online = opts.online !== null;
-    const made = { state: opts.state, online, etherscan: online && opts.online!.etherscanKey !== null };
+    const made = { state: opts.state, online, etherscan: opts.online !== null && opts.online.etherscanKey !== null };
     const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv, codeAt), stdin: stdin ?? null, made };
     try {
       const bytes = await writeRecording(file, recorder.recording(meta));
@@ -238,35 +181,6 @@ function recordingWriter(recorder: Recorder, file: string, argv: readonly string
       return code === ExitCode.success ? exitCodeForError(e) : code;
     }
   };
-}
-
-function secretsOfRun(opts: InspectOptions): string[] {
-  // A proxy's credentials are secrets too (undici sends them as Proxy-Authorization; nothing prints them).
-  const proxyCredentials = [opts.proxy.http, opts.proxy.https].flatMap((p) => (p === null ? [] : [new URL(p).username, new URL(p).password]));
-  return secretsOf(opts.url, [...opts.headers.map(([, v]) => v), ...proxyCredentials]);
-}
-
-/**
- * Decoding data: a bad --abi/--labels is a usage error, so those are loaded before any request.
- * Otherwise loading waits for the event loop's check phase (setImmediate), which comes after the
- * first poll has connected and written the requests: it then runs while the node works.
- * A call's signature may be a bare name that the ABIs know, and its arguments are checked against them.
- */
-async function loadDecoder(opts: InspectOptions, io: Io, parts?: DecoderOptions['parts']): Promise<{ readonly afterRequests: Promise<void>; readonly decoderReady: Promise<Decoder> }> {
-  const needsDecoderFirst = opts.abiPaths.length > 0 || opts.labels.length > 0 || opts.labelsFile !== undefined || opts.command.kind === 'call';
-  const afterRequests = new Promise<void>((resolve) => setImmediate(resolve));
-  const decoderReady = (needsDecoderFirst ? Promise.resolve() : afterRequests)
-    .then(() => import('../decode/createDecoder.js'))
-    .then((m) => m.createDecoder({ abiPaths: opts.abiPaths, projectAbis: opts.projectAbis, cwd: io.cwd ?? '.', env: io.env, labels: opts.labels, labelsFile: opts.labelsFile, dbDir: io.sigdb ?? null, parts, overrideFiles: overrideFilesOf(opts) }));
-  if (needsDecoderFirst) await decoderReady;
-  else decoderReady.catch(() => undefined);
-  return { afterRequests, decoderReady };
-}
-
-/** How many of --abi's paths, at their end, are --override-code's artifact files (parseOptions puts them after --abi's). */
-function overrideFilesOf(opts: InspectOptions): number {
-  const call = opts.command.kind === 'call' ? opts.command.call : null;
-  return call === null ? 0 : call.codes.filter((c) => c.source.kind === 'artifact').length;
 }
 
 /**
@@ -280,19 +194,6 @@ function minedDecoder(opts: InspectOptions, decoderReady: Promise<Decoder>): Pro
   const ready = decoderReady.then((d) => d.withoutOverrides?.() ?? d);
   ready.catch(() => undefined);
   return ready;
-}
-
-function connectTo(opts: InspectOptions, io: Io, log: RunLog): Promise<RpcClient> {
-  return createRpcClient({
-    url: opts.url,
-    headers: opts.headers,
-    interrupt: io.interrupt,
-    timeoutMs: opts.timeoutMs,
-    maxResponseBytes: opts.maxResponseBytes,
-    debug: opts.debug ? (line) => log.debug(line) : undefined,
-    proxy: opts.proxy,
-    defaultEndpoint: opts.defaultEndpoint,
-  });
 }
 
 /**

@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { parseAmount } from '../decode/encodeCall.js';
 import { escapeShort } from '../raw/escape.js';
-import { isAddress } from '../raw/hex.js';
+import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { CallInput, CodeOverride } from '../pipeline/planCall.js';
 import { parseOverrideCode } from './parseOverrideCode.js';
@@ -28,22 +28,21 @@ export interface RawCallOptions {
   readonly tx?: string;
 }
 
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Hex;
+export const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
 const TAGS = ['latest', 'pending', 'earliest', 'safe', 'finalized'];
 const MAX_UINT256 = 2n ** 256n - 1n;
 
-const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 function address(text: string, what: string): Hex {
   const s = text.trim();
   if (!isAddress(s)) throw new UsageError(`${what} '${escapeShort(s, 60)}' is not an address (0x and 40 hex digits).`);
-  return s.toLowerCase() as Hex;
+  return `0x${s.slice(2).toLowerCase()}`;
 }
 
 function bytes(text: string, what: string): Hex {
   const s = text.trim();
   if (!/^0x([0-9a-fA-F]{2})*$/.test(s)) throw new UsageError(`${what} takes hex bytes (0x and an even number of hex digits), not '${escapeShort(s, 40)}'.`);
-  return s.toLowerCase() as Hex;
+  return `0x${s.slice(2).toLowerCase()}`;
 }
 
 function amount(text: string, what: string, max = MAX_UINT256): bigint {
@@ -64,18 +63,20 @@ export function parseBlock(text: string | undefined, isRaw: boolean): string {
   const s = text.trim().toLowerCase();
   if (TAGS.includes(s)) return s;
   if (/^0x[0-9a-f]{64}$/.test(s)) return s;
-  if (/^(0x[0-9a-f]{1,16}|\d{1,19})$/.test(s)) return hex(BigInt(s));
+  if (/^(0x[0-9a-f]{1,16}|\d{1,19})$/.test(s)) return toQuantity(BigInt(s));
   throw new UsageError(`--block takes a block number, a tag (${TAGS.join(', ')}) or a block hash, not '${escapeShort(text, 70)}'.`);
 }
 
 /** `<addr>:<rest>` for the override options; the address is checked, the rest handed back. */
-function splitOverride(text: string, option: string, parts: number): [Hex, ...string[]] {
+function splitOverride(text: string, option: string, parts: 2 | 3): [Hex, string, string] {
   const pieces = text.split(':');
   if (pieces.length !== parts) {
     const form = parts === 3 ? '<address>:<slot>:<value>' : `<address>:<${option === '--override-code' ? 'hex' : 'value'}>`;
     throw new UsageError(`${option} takes ${form}, not '${escapeShort(text, 80)}'.`);
   }
-  return [address(pieces[0]!, `${option}:`), ...pieces.slice(1)];
+  // As many pieces as `parts`: the defaults fill only what a two-part form does not have.
+  const [head = '', second = '', third = ''] = pieces;
+  return [address(head, `${option}:`), second, third];
 }
 
 /**
@@ -88,13 +89,13 @@ export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []):
   const entry = (a: Hex): Record<string, unknown> => (out[a] ??= {});
   for (const t of raw.overrideBalance ?? []) {
     const [a, v] = splitOverride(t, '--override-balance', 2);
-    entry(a).balance = hex(amount(v!, '--override-balance'));
+    entry(a).balance = toQuantity(amount(v, '--override-balance'));
   }
   for (const t of raw.overrideNonce ?? []) {
     const [a, v] = splitOverride(t, '--override-nonce', 2);
-    const n = parseAmount(v!);
-    if (n === null || n < 0n || n >= 2n ** 64n) throw new UsageError(`--override-nonce takes a nonce from 0 to 2^64-1, not '${escapeShort(v!, 40)}'.`);
-    entry(a).nonce = hex(n);
+    const n = parseAmount(v);
+    if (n === null || n < 0n || n >= 2n ** 64n) throw new UsageError(`--override-nonce takes a nonce from 0 to 2^64-1, not '${escapeShort(v, 40)}'.`);
+    entry(a).nonce = toQuantity(n);
   }
   for (const t of raw.overrideCode ?? []) {
     // A path may hold a colon of its own: the address is what comes before the first one.
@@ -107,15 +108,15 @@ export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []):
   for (const t of raw.overrideStateDiff ?? []) {
     const [a, slot, value] = splitOverride(t, '--override-state-diff', 3);
     const e = entry(a);
-    const diff = (e.state ?? (e.stateDiff ??= {})) as Record<string, Hex>;
-    diff[word(slot!, '--override-state-diff slot')] = word(value!, '--override-state-diff value');
+    const diff = isRecord(e.state) ? e.state : isRecord(e.stateDiff) ? e.stateDiff : (e.stateDiff = {});
+    diff[word(slot, '--override-state-diff slot')] = word(value, '--override-state-diff value');
   }
   return Object.keys(out).length === 0 ? null : out;
 }
 
 /** --tx: the mined transaction to run again, and the changes asked (each absent where not given). */
-function parseReplay(words: readonly string[], raw: RawCallOptions, base: Pick<CallInput, 'overrides' | 'codes'>, gasLimit: bigint | undefined): CallInput {
-  const text = raw.tx!.trim();
+function parseReplay(tx: string, words: readonly string[], raw: RawCallOptions, base: Pick<CallInput, 'overrides' | 'codes'>, gasLimit: bigint | undefined): CallInput {
+  const text = tx.trim();
   if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new UsageError(`--tx takes a transaction hash (0x and 64 hex digits), not '${escapeShort(text, 70)}'.`);
   const clash = raw.create !== undefined ? '--create' : raw.raw !== undefined ? '--raw' : null;
   if (clash !== null) throw new UsageError(`--tx runs a mined transaction again: it takes no ${clash}.`);
@@ -140,7 +141,7 @@ export function parseCall(words: readonly string[], raw: RawCallOptions): CallIn
   const codes: CodeOverride[] = [];
   const overrides = parseOverrides(raw, codes);
   const gasLimit = raw.gasLimit === undefined ? undefined : amount(raw.gasLimit, '--gas-limit', 2n ** 64n - 1n);
-  if (raw.tx !== undefined) return parseReplay(words, raw, { overrides, codes }, gasLimit);
+  if (raw.tx !== undefined) return parseReplay(raw.tx, words, raw, { overrides, codes }, gasLimit);
   const block = parseBlock(raw.block, raw.raw !== undefined);
   if (raw.raw !== undefined) {
     const extra = words.length > 0 ? 'target, signature or arguments' : raw.from !== undefined ? '--from' : raw.value !== undefined ? '--value' : raw.data !== undefined ? '--data' : raw.create !== undefined ? '--create' : raw.gasLimit !== undefined ? '--gas-limit' : null;
@@ -157,8 +158,8 @@ export function parseCall(words: readonly string[], raw: RawCallOptions): CallIn
     return { to: null, create: bytes(raw.create, '--create'), ...(sig !== undefined ? { sig } : {}), args, ...common };
   }
   if (words.length === 0) throw new UsageError('txray call needs the address to call (or --create <initcode>, or --raw <signed transaction>); see txray call --help.');
-  const to = address(words[0]!, 'the target');
-  const [sig, ...args] = words.slice(1);
+  const [target = '', sig, ...args] = words;
+  const to = address(target, 'the target');
   if (raw.data !== undefined) {
     if (sig !== undefined) throw new UsageError('give either --data or a signature with its arguments, not both.');
     return { to, data: bytes(raw.data, '--data'), args: [], ...common };

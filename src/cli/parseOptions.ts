@@ -13,6 +13,7 @@ import { proxySettingsOf, type ProxySettings } from '../rpc/proxy.js';
 import type { FoundryEndpoints } from './foundryEndpoints.js';
 import type { TracerMode } from '../rpc/types.js';
 import type { CallInput } from '../pipeline/planCall.js';
+import type { Lookup } from '../pipeline/runPipeline.js';
 import { parseCall, type RawCallOptions } from './parseCall.js';
 import { parseBlockId } from './parseBlockId.js';
 import type { BlockId } from '../sources/fetchBlock.js';
@@ -51,8 +52,8 @@ export interface RawCliOptions {
   readonly record?: string;
 }
 
-/** One hash to inspect, as given; `hash` when it parsed, else the usage error it earned. */
-export type Input = { readonly kind: 'hash'; readonly text: string; readonly hash: Hex } | { readonly text: string; readonly error: UsageError };
+/** One hash to inspect, as given (`text`): the pipeline's lookup of it where it parsed, else the usage error it earned. */
+export type Input = (Extract<Lookup, { readonly kind: 'hash' }> & { readonly text: string }) | { readonly text: string; readonly error: UsageError };
 
 /** What stdout shows, chosen once: the text view, the --json document, or the page (--html -). --quiet silences the first two. */
 export type View = 'text' | 'json' | 'html';
@@ -154,7 +155,7 @@ export function parseEndpoint(
   if (!fromFlag && (text === undefined || text.trim() === '')) return { url: new URL(DEFAULT_RPC_URL), isDefault: true };
   // host:port without a scheme (localhost:8545) is http://, as cast and curl take it.
   const hostPort = text !== undefined && /^(localhost|[0-9.]+|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+):\d{1,5}(\/\S*)?$/.test(text.trim());
-  if (hostPort) return { url: parseRpcUrl(`http://${text!.trim()}`, source), isDefault: false };
+  if (hostPort) return { url: parseRpcUrl(`http://${text.trim()}`, source), isDefault: false };
   if (!looksLikeAlias(text)) return { url: parseRpcUrl(text, source), isDefault: false };
   const alias = text.trim();
   // A word that long may be an API key pasted where the URL belongs: not repeated.
@@ -266,11 +267,17 @@ export function parseOutputFile(path: string, option: string): string {
   return checkWritable(path, option, 'file', dirname(resolve(path)));
 }
 
+/** What a check of a path says instead of its own words, where the path is not the one the user typed. */
+interface Wording {
+  readonly notKind: string;
+  readonly notWritable: string;
+}
+
 /**
  * What is at `path` (a file or a folder to write) must be of that kind, or nothing yet inside a
  * writable folder; a usage error otherwise, before any request.
  */
-function checkWritable(path: string, option: string, kind: 'file' | 'folder', parent: string): string {
+function checkWritable(path: string, option: string, kind: 'file' | 'folder', parent: string, words?: Wording): string {
   const shown = escapeShort(path, 80);
   let st: Stats | undefined;
   try {
@@ -279,14 +286,14 @@ function checkWritable(path: string, option: string, kind: 'file' | 'folder', pa
     st = undefined;
   }
   if (st !== undefined && !(kind === 'file' ? st.isFile() : st.isDirectory())) {
-    throw new UsageError(kind === 'file' ? `${option} ${shown}: not a regular file; give a file name to write.` : `${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`);
+    throw new UsageError(words?.notKind ?? (kind === 'file' ? `${option} ${shown}: not a regular file; give a file name to write.` : `${option} ${shown}: with several hashes this is a folder (one page per hash and index.html), and this is not one.`));
   }
   try {
     if (st === undefined && !statSync(parent).isDirectory()) throw new Error('not a folder');
     accessSync(st !== undefined ? path : parent, constants.W_OK);
   } catch {
     const what = kind === 'file' ? (st !== undefined ? 'the file is not writable' : 'its folder does not exist or is not writable') : st !== undefined ? 'the folder is not writable' : 'the folder it would be made in does not exist or is not writable';
-    throw new UsageError(`${option} ${shown}: ${what}.`);
+    throw new UsageError(words?.notWritable ?? `${option} ${shown}: ${what}.`);
   }
   return path;
 }
@@ -321,7 +328,8 @@ export function parseInputs(words: readonly string[], stdin: string | undefined)
   if (texts.length === 0) {
     throw new UsageError(words.includes('-') ? 'no transaction hash on stdin (one per line; blank lines and # comments are skipped).' : 'missing the transaction hash; see txray --help.');
   }
-  if (texts.length === 1) return [{ kind: 'hash', text: texts[0]!, hash: parseHash(texts[0]!) }];
+  const [only] = texts;
+  if (texts.length === 1 && only !== undefined) return [{ kind: 'hash', text: only, hash: parseHash(only) }];
   return texts.map((text) => {
     try {
       return { kind: 'hash' as const, text, hash: parseHash(text) };
@@ -354,22 +362,9 @@ function parseBlockHtml(raw: RawCliOptions): string | undefined {
   }
   const file = parseOutputFile(raw.html, '--html');
   const folder = blockPagesFolder(file);
-  let st: Stats | undefined;
-  try {
-    st = statSync(folder);
-  } catch {
-    st = undefined;
-  }
   // The file's own folder was found writable above, so a folder not there yet can be made.
-  const shown = escapeShort(folder, 80);
-  if (st !== undefined && !st.isDirectory()) throw new UsageError(`--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${shown} beside it, and that is not a folder.`);
-  if (st !== undefined) {
-    try {
-      accessSync(folder, constants.W_OK);
-    } catch {
-      throw new UsageError(`--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${shown} beside it, and it is not writable.`);
-    }
-  }
+  const beside = `--html ${escapeShort(file, 80)}: the transactions' pages go in the folder ${escapeShort(folder, 80)} beside it, and`;
+  checkWritable(folder, '--html', 'folder', dirname(resolve(file)), { notKind: `${beside} that is not a folder.`, notWritable: `${beside} it is not writable.` });
   return file;
 }
 
@@ -382,21 +377,24 @@ function parseHtml(raw: RawCliOptions, count: number): string | undefined {
   return count === 1 ? parseOutputFile(raw.html, '--html') : parseOutputDir(raw.html, '--html');
 }
 
-/**
- * A lookup's options (`words` are the hashes), or `txray call`'s when `call` holds its words and
- * options (the lookup-only options are then absent).
- */
-export function parseOptions(
-  words: readonly string[],
-  raw: RawCliOptions,
-  env: Readonly<Record<string, string | undefined>>,
-  stdin?: string,
-  call?: { readonly words: readonly string[]; readonly options: RawCallOptions },
+/** What a front door's options are made from: its words and options as parsed, and what they may need read first. */
+export interface OptionsSource {
+  /** The lookup's hashes as given ("-": the lines of `stdin`). */
+  readonly hashes?: readonly string[];
+  readonly options: RawCliOptions;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin?: string;
+  /** `txray call`: its words and options (the lookup-only options are then absent). */
+  readonly call?: { readonly words: readonly string[]; readonly options: RawCallOptions };
   /** The Foundry project's endpoints, where --rpc-url (or ETH_RPC_URL) is a word (see looksLikeAlias). */
-  foundry: FoundryEndpoints | null = null,
+  readonly foundry?: FoundryEndpoints | null;
   /** `txray block`: its argument as typed. */
-  blockText?: string,
-): InspectOptions {
+  readonly block?: string;
+}
+
+/** A lookup's options, `txray call`'s, or `txray block`'s: by what the source holds. */
+export function parseOptions(source: OptionsSource): InspectOptions {
+  const { hashes: words = [], options: raw, env, stdin, call, foundry = null, block: blockText } = source;
   const endpoint = parseEndpoint(raw.rpcUrl, env, foundry);
   const block = blockText === undefined ? null : parseBlockId(blockText);
   if (block !== null) {

@@ -30,8 +30,8 @@ export async function run(boot: Boot): Promise<void> {
     interrupt.abort();
   });
   const argv = process.argv.slice(2);
-  // Decided here from the raw argv (as main's own early --json check), not in main: the build's warm-up
-  // runs main in-process and must make its code cache under V8's default flags.
+  // Decided here from the raw argv, before main parses it, not in main: V8's flags must be set before the
+  // work starts, and the build's warm-up runs main in-process and must make its code cache under V8's defaults.
   if (!argv.includes('--json')) tuneForText();
   makesNoCodeCache();
   const code = await main(argv, {

@@ -10,7 +10,7 @@ export class RunLog {
 
   constructor(
     private readonly err: SafeWriter,
-    /** --debug, as the raw argv says until the options are read. */
+    /** --debug, as the command line's parse says (also when it failed), then the options. */
     public debugOn: boolean,
   ) {}
 

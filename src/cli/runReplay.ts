@@ -5,13 +5,9 @@
  * options; stderr says first where it came from. What it writes waits for the end of the run: where the
  * view needs an answer the recording lacks, nothing but the line naming it is printed (exit 5).
  */
-import { ExitCode } from '../exitCodes.js';
-import { RpcFailure, UsageError } from '../errors.js';
+import { RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { errorDocument, renderJson } from '../render/renderJson.js';
-import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
 import { type Io, type OutStream, SafeWriter } from './io.js';
-import { jsonIndent } from './writeOutcomes.js';
 import { VERSION } from './createProgram.js';
 import { createReplayer, type Replayer } from '../record/createReplayer.js';
 import { readRecording } from '../record/readRecording.js';
@@ -25,36 +21,8 @@ export interface RunSeams {
 
 type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<number>;
 
-const VIEW_FLAGS = REPLAY_OPTIONS.flags;
-const VIEW_VALUED = REPLAY_OPTIONS.valued;
 /** What a recorded command line may not bring into a replay: its own views, and a file to write (a hostile file's --record). */
-const RECORDED_VALUED = new Set([...VIEW_VALUED, REPLAY_OPTIONS.record]);
-
-const REPLAY_HELP = `Usage: txray replay <file> [view options]
-
-Run a command recorded with --record again from the file alone: no node, no service, no project files.
-View options: --json, --color, --no-color, --state, --gas, --gas-out <file>, --html <file>, --full, --as <address>,
--q/--quiet, --debug; --record <file> records the replay again. Format and limits: docs/record.md.
-`;
-
-/** The file and the view options; anything else is a usage error. */
-function replayArgs(words: readonly string[]): { file: string; view: string[] } {
-  let file: string | undefined;
-  const view: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    const name = word.split('=')[0]!;
-    if (VIEW_FLAGS.has(word)) view.push(word);
-    else if (VIEW_VALUED.has(name) || name === REPLAY_OPTIONS.record) {
-      if (word.includes('=')) view.push(word);
-      else if (i + 1 < words.length) view.push(word, words[++i]!);
-      else throw new UsageError(`${word} needs a value; see txray replay --help.`);
-    } else if (!word.startsWith('-') && file === undefined) file = word;
-    else throw new UsageError(`txray replay takes a recording and view options, not '${escapeShort(word, 40)}'; see txray replay --help.`);
-  }
-  if (file === undefined) throw new UsageError('txray replay needs the file a --record wrote; see txray replay --help.');
-  return { file, view };
-}
+const RECORDED_VALUED = new Set([...REPLAY_OPTIONS.valued, REPLAY_OPTIONS.record]);
 
 /** The environment a replay runs in: the terminal's (colour, width), none of the node's, the services' or the proxies'. */
 function replayEnv(env: Io['env'], rec: Recording): Io['env'] {
@@ -70,18 +38,20 @@ function held(real: OutStream): { stream: OutStream; chunks: string[] } {
   return { stream, chunks };
 }
 
-async function replayRun(words: readonly string[], io: Io, main: Main, stderr: SafeWriter): Promise<number> {
-  const { file, view } = replayArgs(words);
+/** `txray replay <file> [view options]` as parsed (the view options as words again); its own failures are thrown to main. */
+export async function runReplay({ file, view }: { readonly file: string; readonly view: readonly string[] }, io: Io, main: Main): Promise<number> {
+  const stderr = new SafeWriter(io.stderr);
   const rec = await readRecording(file);
   const block = rec.argv[0] === 'block';
   if (view.includes('--state') && !rec.made.state && !block) throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no state changes (it was made without --state); record again with --state.`);
-  const argv = [...withoutOptions(rec.argv, VIEW_FLAGS, RECORDED_VALUED), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
+  const argv = [...withoutOptions(rec.argv, REPLAY_OPTIONS.flags, RECORDED_VALUED), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
   const replayer = createReplayer(rec);
   const out = held(io.stdout);
   const err = held(io.stderr);
   const code = await main(argv, { ...io, env: replayEnv(io.env, rec), stdout: out.stream, stderr: err.stream, readStdin: async () => rec.stdin ?? '' }, { replay: replayer });
-  if (replayer.missing.length > 0) {
-    throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no answer to ${escapeShort(replayer.missing[0]!, 80)}, which this view needs; record again with the view options you replay with.`);
+  const [missing] = replayer.missing;
+  if (missing !== undefined) {
+    throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no answer to ${escapeShort(missing, 80)}, which this view needs; record again with the view options you replay with.`);
   }
   await stderr.write(`txray: replayed from ${escapeShort(file, 80)}, recorded ${escapeShort(rec.recorded, 40)}\n`);
   // txray's own data (built-in ABIs, the signature database, the address book) is the replaying txray's.
@@ -89,20 +59,4 @@ async function replayRun(words: readonly string[], io: Io, main: Main, stderr: S
   await stderr.writeAll(err.chunks);
   await new SafeWriter(io.stdout).writeAll(out.chunks);
   return code;
-}
-
-export async function runReplay(words: readonly string[], io: Io, main: Main): Promise<number> {
-  const stderr = new SafeWriter(io.stderr);
-  if (words.length === 1 && (words[0] === '-h' || words[0] === '--help')) {
-    await new SafeWriter(io.stdout).write(REPLAY_HELP);
-    return ExitCode.success;
-  }
-  try {
-    return await replayRun(words, io, main, stderr);
-  } catch (e) {
-    const code = exitCodeForError(e);
-    await stderr.write(`txray: ${errorMessage(e)}\n`);
-    if (words.includes('--json')) await new SafeWriter(io.stdout).writeAll(renderJson(errorDocument(null, { code: errorCodeName(e), message: errorMessage(e) }, []), jsonIndent(io)));
-    return code;
-  }
 }

@@ -152,10 +152,11 @@ class OutcomeWriters implements Writers {
     if ('error' in o && log.debugOn && o.error instanceof Error && o.error.stack) await log.say(o.error.stack);
     // The --json document, made once when both --json and --html show it.
     const doc = 'model' in o && (opts.view === 'json' || this.views.html !== undefined) ? jsonDocument(o.model) : undefined;
-    if (doc !== undefined && 'model' in o && this.views.html !== undefined && (await this.writePage(o.model, doc)) === 'stdout') return;
+    const html = this.views.html;
+    if (doc !== undefined && 'model' in o && html !== undefined && opts.html !== undefined && (await this.writePage(o.model, doc, await html, opts.html)) === 'stdout') return;
     if (opts.quiet) return;
     if (opts.view === 'json') {
-      const printed = 'model' in o ? doc! : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
+      const printed = 'model' in o ? (doc ?? jsonDocument(o.model)) : errorDocument(o.hash, { code: errorCodeName(o.error), message: log.scrubbed(errorMessage(o.error)) }, []);
       await out.writeAll(renderJson(printed, jsonIndent(this.c.io, single)));
     } else if (single || opts.full) {
       if ('model' in o) await this.writeText(o.model);
@@ -163,16 +164,16 @@ class OutcomeWriters implements Writers {
     }
   }
 
-  /** --html's page for one model: on stdout (--html -), or its file. */
-  private async writePage(model: InspectModel, doc: ReturnType<typeof jsonDocument>): Promise<'stdout' | 'file'> {
-    const { opts, single, out } = this.c;
+  /** --html's page for one model: on stdout (`target` -), or its file (`target` the file, or the folder with several). */
+  private async writePage(model: InspectModel, doc: ReturnType<typeof jsonDocument>, views: HtmlViews, target: string): Promise<'stdout' | 'file'> {
+    const { single, out } = this.c;
     const hash = model.hash;
-    const page = transactionPage(await this.views.html!, model, doc);
-    if (opts.html === '-') {
+    const page = transactionPage(views, model, doc);
+    if (target === '-') {
       await out.writeAll(page);
       return 'stdout';
     }
-    const file = single ? opts.html! : join(opts.html!, `${hash}.html`);
+    const file = single ? target : join(target, `${hash}.html`);
     await writeOutput(file, page, '--html');
     if (hash !== null) this.pages.set(hash, basename(file));
     return 'file';
@@ -185,25 +186,28 @@ class OutcomeWriters implements Writers {
     const chalk = await this.views.chalk();
     await out.writeAll(renderText(model, { chalk, width: this.width, where: this.where, renderState, full: opts.full }));
     const profile = model.decoded?.gasProfile;
-    if (profile !== undefined && opts.gas) {
-      const { renderGasProfile } = await this.views.gas!;
+    const gas = this.views.gas;
+    if (profile !== undefined && opts.gas && gas !== undefined) {
+      const { renderGasProfile } = await gas;
       await out.writeAll(renderGasProfile(model, profile, chalk));
     }
   }
 
   async finish(all: readonly Outcome[]): Promise<void> {
     const { opts, single, out } = this.c;
-    const rows: SummaryRow[] = all.map((o) => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) }));
+    const rowOf = (o: Outcome): SummaryRow => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) });
+    const rows = all.map(rowOf);
     if (!single && opts.view === 'text' && !opts.full && !opts.quiet) {
       // cli-table3 is loaded only here: a single lookup never needs it.
       const { renderSummary } = await import('../render/renderSummary.js');
       await out.writeAll(renderSummary(rows, await this.views.chalk(), this.width));
     }
-    if (opts.gasOut !== undefined) await writeFolded(opts.gasOut, all, (await this.views.gas!).foldedStacks);
-    if (opts.html !== undefined && !single) {
-      const { renderHtmlIndex, reportAssets } = await this.views.html!;
-      const index = all.map((o, i) => ({
-        row: rows[i]!,
+    const { gas, html } = this.views;
+    if (opts.gasOut !== undefined && gas !== undefined) await writeFolded(opts.gasOut, all, (await gas).foldedStacks);
+    if (opts.html !== undefined && html !== undefined && !single) {
+      const { renderHtmlIndex, reportAssets } = await html;
+      const index = all.map((o) => ({
+        row: rowOf(o),
         file: o.hash !== null ? (this.pages.get(o.hash) ?? null) : null,
         status: 'model' in o ? o.model.status : 'error',
         what: 'model' in o ? (o.model.decoded?.function?.name ?? o.model.failure?.error ?? '') : errorMessage(o.error),

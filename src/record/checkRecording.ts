@@ -9,18 +9,19 @@ import { RECORDING_FORMAT, RECORDING_VERSION, type Recording } from './types.js'
 
 class Bad extends Error {}
 
-const need = (ok: boolean, why: string): void => {
+function need(ok: boolean, why: string): asserts ok {
   if (!ok) throw new Bad(why);
-};
-const isInt = (v: unknown, min: number, max: number): boolean => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+}
+const isInt = (v: unknown, min: number, max: number): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 const KINDS = new Set(['unreachable', 'timeout', 'http', 'rate-limited', 'not-json', 'too-large', 'protocol', 'rpc-error', 'malformed']);
 
 /** [key, answers] pairs, each answer checked by `answer`. */
 function checkLists(v: unknown, what: string, answer: (a: unknown) => boolean): void {
   need(Array.isArray(v), `${what} is not a list`);
-  for (const entry of v as unknown[]) {
-    need(Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && Array.isArray(entry[1]), `${what} holds an entry that is not [key, answers]`);
-    need(((entry as unknown[])[1] as unknown[]).every(answer), `${what} holds an answer of an unknown shape`);
+  for (const entry of v) {
+    const answers: unknown = Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' ? entry[1] : undefined;
+    need(Array.isArray(answers), `${what} holds an entry that is not [key, answers]`);
+    need(answers.every(answer), `${what} holds an answer of an unknown shape`);
   }
 }
 
@@ -29,7 +30,7 @@ function rpcAnswer(a: unknown): boolean {
   if ('r' in a) return true;
   if ('e' in a) return typeof a.e === 'string';
   const f = a.f;
-  return isRecord(f) && KINDS.has(f.kind as string) && typeof f.message === 'string' && (f.code === undefined || isInt(f.code, -(2 ** 53), 2 ** 53)) && (f.data === undefined || isData(f.data));
+  return isRecord(f) && typeof f.kind === 'string' && KINDS.has(f.kind) && typeof f.message === 'string' && (f.code === undefined || isInt(f.code, -(2 ** 53), 2 ** 53)) && (f.data === undefined || isData(f.data));
 }
 
 const httpAnswer = (a: unknown): boolean => isRecord(a) && isInt(a.status, 100, 599) && 'json' in a && (a.retryAfterMs === null || isInt(a.retryAfterMs, 0, 1e9));
@@ -68,9 +69,8 @@ function artifactOk(a: unknown): boolean {
 function checkDisk(d: unknown): void {
   if (d === null) return;
   need(isRecord(d) && Array.isArray(d.labels) && Array.isArray(d.artifacts), 'its disk part is not {labels, artifacts}');
-  const disk = d as { labels: unknown[]; artifacts: unknown[] };
-  need(disk.labels.every((l) => Array.isArray(l) && l.length === 2 && isAddress(l[0]) && typeof l[1] === 'string' && l[1] !== ''), 'a label is not [address, name]');
-  need(disk.artifacts.every(artifactOk), 'an artifact is not one txray reads');
+  need(d.labels.every((l) => Array.isArray(l) && l.length === 2 && isAddress(l[0]) && typeof l[1] === 'string' && l[1] !== ''), 'a label is not [address, name]');
+  need(d.artifacts.every(artifactOk), 'an artifact is not one txray reads');
 }
 
 /** How the reason for a recording of a newer format begins: its advice is its own (replay it with that txray). */
@@ -78,16 +78,17 @@ export const NEWER = 'a newer txray made it';
 
 function checkShape(d: unknown): asserts d is Recording {
   need(isRecord(d) && d.format === RECORDING_FORMAT, `not a txray recording (its first field is not "format": "${RECORDING_FORMAT}")`);
-  if (!isRecord(d)) return;
   need(isInt(d.version, 1, 1e6), 'its format version is not a number');
   need(d.version === RECORDING_VERSION, `${NEWER} (format version ${String(d.version)}; this one reads version ${RECORDING_VERSION}): replay it with that txray`);
-  need(typeof d.txray === 'string' && typeof d.recorded === 'string' && typeof d.endpoint === 'string', 'its txray, recorded or endpoint field is missing');
-  need(/^https?:\/\/[^/@?#\s]+$/.test(d.endpoint as string), 'its endpoint is not scheme://host:port');
+  const endpoint = d.endpoint;
+  need(typeof d.txray === 'string' && typeof d.recorded === 'string' && typeof endpoint === 'string', 'its txray, recorded or endpoint field is missing');
+  need(/^https?:\/\/[^/@?#\s]+$/.test(endpoint), 'its endpoint is not scheme://host:port');
   need(d.chainId === null || isInt(d.chainId, 0, 2 ** 53), 'its chain id is not a number');
-  need(Array.isArray(d.argv) && d.argv.length <= 10_000 && d.argv.every((w) => typeof w === 'string'), 'its command line is not a list of words');
+  const argv = d.argv;
+  need(Array.isArray(argv) && argv.length <= 10_000 && argv.every((w) => typeof w === 'string'), 'its command line is not a list of words');
   // A replay of a replay would read files without end; completions read no answers; the debugger records
   // nothing and would ask the node and open the terminal: a recording naming it is not one txray wrote.
-  const command = (d.argv as string[])[0];
+  const command: unknown = argv[0];
   need(command !== 'replay' && command !== 'completions' && command !== 'debug', 'its command is not one txray records');
   need(d.stdin === null || typeof d.stdin === 'string', 'its stdin is not text');
   const made = d.made;

@@ -10,8 +10,8 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import type { OnlineGet } from '../rpc/fetchOnline.js';
 import { scrub } from '../rpc/redactUrl.js';
 import { answerKeys } from './answerKeys.js';
-import { recordDebug } from './recordDebug.js';
-import type { HttpRecord, RecordedArtifact, RecordedDebug, Recording, RecordingMeta, RpcAnswer } from './types.js';
+import { recordSourceMaps } from './recordSourceMaps.js';
+import type { HttpRecord, RecordedArtifact, RecordedSourceMaps, Recording, RecordingMeta, RpcAnswer } from './types.js';
 
 export interface Recorder {
   client(inner: RpcClient): RpcClient;
@@ -65,7 +65,11 @@ function recordingClient(inner: RpcClient, noteAny: (key: string, a: RpcAnswer) 
     async batch(calls, deadline) {
       try {
         const answers = await inner.batch(calls, deadline);
-        answers.forEach((a, i) => note(answerKeys.rpc(calls[i]!.method, calls[i]!.params), 'result' in a ? { r: a.result } : { e: a.error }));
+        // The client answers every call of a batch, in order.
+        calls.forEach((c, i) => {
+          const a = answers[i];
+          if (a !== undefined) note(answerKeys.rpc(c.method, c.params), 'result' in a ? { r: a.result } : { e: a.error });
+        });
         return answers;
       } catch (err) {
         // The request failed as a whole: each call of it met that failure (a replay meets it again, then whatever came next).
@@ -104,7 +108,7 @@ function keyless(json: unknown, key: string | null): unknown {
 export function createRecorder(secrets: readonly string[], serviceKey: string | null): Recorder {
   const rpc = new Map<string, RpcAnswer[]>();
   const http = new Map<string, HttpRecord[]>();
-  let disk: { readonly labels: DecoderParts['labels']; readonly artifacts: ReadonlyArray<{ readonly kept: RecordedArtifact; readonly seen?: () => RecordedDebug }> } | null = null;
+  let disk: { readonly labels: DecoderParts['labels']; readonly artifacts: ReadonlyArray<{ readonly kept: RecordedArtifact; readonly seen?: () => RecordedSourceMaps }> } | null = null;
   const note = <T>(book: Map<string, T[]>, key: string, answer: T): void => {
     const list = book.get(key);
     if (list === undefined) book.set(key, [answer]);
@@ -122,7 +126,7 @@ export function createRecorder(secrets: readonly string[], serviceKey: string | 
       const artifacts = loaded.artifacts.map((a) => {
         const { debug, ...kept } = a;
         if (debug === undefined) return { artifact: a, entry: { kept } };
-        const watched = recordDebug(debug);
+        const watched = recordSourceMaps(debug);
         return { artifact: { ...a, debug: watched.debug }, entry: { kept, seen: watched.seen } };
       });
       disk = { labels: loaded.labels, artifacts: artifacts.map((x) => x.entry) };

@@ -9,7 +9,7 @@ import type { DecoderParts } from '../decode/createDecoder.js';
 import type { BatchAnswer, RpcClient } from '../rpc/createRpcClient.js';
 import type { OnlineGet } from '../rpc/fetchOnline.js';
 import { answerKeys } from './answerKeys.js';
-import { replayDebug } from './replayDebug.js';
+import { replaySourceMaps } from './replaySourceMaps.js';
 import type { Recording, RpcAnswer } from './types.js';
 
 export interface Replayer {
@@ -81,7 +81,7 @@ export function createReplayer(rec: Recording): Replayer {
     },
     parts: () => ({
       labels: rec.disk?.labels ?? [],
-      artifacts: (rec.disk?.artifacts ?? []).map(({ debug, ...a }) => (debug === undefined ? a : { ...a, debug: replayDebug(debug) })),
+      artifacts: (rec.disk?.artifacts ?? []).map(({ debug, ...a }) => (debug === undefined ? a : { ...a, debug: replaySourceMaps(debug) })),
     }),
     missing,
   };

@@ -34,10 +34,10 @@ function usedCode(value: string, codeAt: (address: string) => string | undefined
 export function recordedArgv(argv: readonly string[], codeAt: (address: string) => string | undefined = () => undefined): string[] {
   const kept = withoutOptions(argv, FLAGS, VALUED);
   return kept.map((word, i) => {
-    const [name, value] = word.split(/=(.*)/s);
-    if (value !== undefined && SERVICES.has(name!)) return `${name}=${keyless(value)}`;
+    const [name = '', value] = word.split(/=(.*)/s);
+    if (value !== undefined && SERVICES.has(name)) return `${name}=${keyless(value)}`;
     if (value !== undefined && name === '--override-code') return `${name}=${usedCode(value, codeAt)}`;
     if (i > 0 && kept[i - 1] === '--override-code') return usedCode(word, codeAt);
-    return i > 0 && SERVICES.has(kept[i - 1]!) ? keyless(word) : word;
+    return i > 0 && SERVICES.has(kept[i - 1] ?? '') ? keyless(word) : word;
   });
 }

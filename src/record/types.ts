@@ -30,7 +30,7 @@ export interface HttpRecord {
 export type RecordedFile = { readonly path: string; readonly text: string } | { readonly path: string; readonly base64: string } | { readonly path: string; readonly edited: true };
 
 /** What locating read of one code: its map, whether via IR, its table's size, and the files asked for (by id; null: none to be had). */
-export interface RecordedCodeDebug {
+export interface RecordedSourceMap {
   readonly map: string;
   readonly viaIR: boolean;
   readonly count: number;
@@ -39,14 +39,14 @@ export interface RecordedCodeDebug {
   readonly asts?: Readonly<Record<string, unknown>>;
 }
 
-/** An artifact's debug as far as the run read it: absent where never asked, null where there was none. */
-export interface RecordedDebug {
-  readonly runtime?: RecordedCodeDebug | null;
-  readonly creation?: RecordedCodeDebug | null;
+/** An artifact's source maps (runtime and creation) as far as the run read them: absent where never asked, null where there was none. (The field is `debug`, as in the artifact and in the file's format.) */
+export interface RecordedSourceMaps {
+  readonly runtime?: RecordedSourceMap | null;
+  readonly creation?: RecordedSourceMap | null;
 }
 
-/** An artifact read from disk (--abi, the project), as the decoder took it; its debug as far as the run read it. */
-export type RecordedArtifact = Omit<Artifact, 'debug'> & { readonly debug?: RecordedDebug };
+/** An artifact read from disk (--abi, the project), as the decoder took it; its source maps as far as the run read them. */
+export type RecordedArtifact = Omit<Artifact, 'debug'> & { readonly debug?: RecordedSourceMaps };
 
 /** What the decoder read from disk: the artifacts, and the labels of --labels-file then --labels (address, name). */
 export interface DiskParts {

@@ -5,19 +5,19 @@
  */
 import { keccak_256 as keccak256 } from '../hash/wasmKeccak.js';
 import { isAddress, isRecord } from '../raw/hex.js';
-import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
+import type { BatchAnswer, BatchRequest, RpcClient } from './createRpcClient.js';
 
 const wordHex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;
 
 /** The three reads that make one account at a block. */
-export const accountCalls = (address: string, block: string): BatchCall[] => [
+export const accountCalls = (address: string, block: string): BatchRequest[] => [
   { method: 'eth_getTransactionCount', params: [address, block] },
   { method: 'eth_getBalance', params: [address, block] },
   { method: 'eth_getCode', params: [address, block] },
 ];
 
 /** One batch's reads: each account's three, then each slot (`<address>:<slot>`), in that order. */
-export const readCalls = (accounts: readonly string[], slots: readonly string[], block: string): BatchCall[] => [
+export const readCalls = (accounts: readonly string[], slots: readonly string[], block: string): BatchRequest[] => [
   ...accounts.flatMap((a) => accountCalls(a, block)),
   ...slots.map((id) => ({ method: 'eth_getStorageAt', params: [...id.split(':'), block] })),
 ];

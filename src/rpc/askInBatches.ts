@@ -5,7 +5,7 @@
  * debug methods). Each call's answer is its result or its error, in the order of `calls`.
  */
 import { Interrupted, RpcFailure } from '../errors.js';
-import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
+import type { BatchAnswer, BatchRequest, RpcClient } from './createRpcClient.js';
 import { deadlineSignal } from './deadline.js';
 import { runInOrder } from './runInOrder.js';
 import { messageOf } from './types.js';
@@ -17,7 +17,7 @@ const AT_ONCE = 8;
 /** A batch the node would not take as a batch (its answer was one error, or not an array). */
 const batchRefused = (err: unknown): boolean => err instanceof RpcFailure && (err.kind === 'protocol' || err.kind === 'http');
 
-async function oneByOne(client: RpcClient, calls: readonly BatchCall[], timeoutMs: number): Promise<BatchAnswer[]> {
+async function oneByOne(client: RpcClient, calls: readonly BatchRequest[], timeoutMs: number): Promise<BatchAnswer[]> {
   return runInOrder(calls.length, AT_ONCE, async (i) => {
     const c = calls[i]!;
     try {
@@ -29,7 +29,7 @@ async function oneByOne(client: RpcClient, calls: readonly BatchCall[], timeoutM
   });
 }
 
-export async function askInBatches(client: RpcClient, calls: readonly BatchCall[], timeoutMs: number): Promise<BatchAnswer[]> {
+export async function askInBatches(client: RpcClient, calls: readonly BatchRequest[], timeoutMs: number): Promise<BatchAnswer[]> {
   const out: BatchAnswer[] = [];
   for (let i = 0; i < calls.length; i += BATCH_SIZE) {
     const chunk = calls.slice(i, i + BATCH_SIZE);

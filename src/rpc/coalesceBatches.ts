@@ -4,10 +4,10 @@
  * each asks for its own tokens' symbols and decimals (and its contracts' code) in a batch of its own:
  * through this client, the whole block asks once. Single calls pass straight through.
  */
-import type { BatchAnswer, BatchCall, RpcClient } from './createRpcClient.js';
+import type { BatchAnswer, BatchRequest, RpcClient } from './createRpcClient.js';
 
 interface Waiting {
-  readonly calls: readonly BatchCall[];
+  readonly calls: readonly BatchRequest[];
   readonly deadline: AbortSignal;
   readonly resolve: (answers: BatchAnswer[]) => void;
   readonly reject: (err: unknown) => void;
@@ -18,7 +18,7 @@ const MAX_CALLS = 500;
 
 async function send(client: RpcClient, waiting: readonly Waiting[]): Promise<void> {
   const index = new Map<string, number>();
-  const unique: BatchCall[] = [];
+  const unique: BatchRequest[] = [];
   const slots = waiting.map((w) =>
     w.calls.map((c) => {
       const key = JSON.stringify([c.method, c.params]);

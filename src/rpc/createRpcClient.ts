@@ -30,19 +30,19 @@ export interface RpcClient {
   /**
    * JSON-RPC call; resolves to `result` (any shape: validation is the next stage's job). `deadline`
    * bounds everything the call does, retries included. `speculative`: asked ahead of a need that may
-   * not come (see BatchCall).
+   * not come (see BatchRequest).
    */
   call(method: string, params: readonly unknown[], deadline: AbortSignal, speculative?: boolean): Promise<unknown>;
   /**
    * Several calls in one JSON-RPC batch request; the answers in the order of `calls`, each its result
    * or the node's error. Throws (as call does) when the request fails or the answer is not a batch.
    */
-  batch(calls: readonly BatchCall[], deadline: AbortSignal): Promise<BatchAnswer[]>;
+  batch(calls: readonly BatchRequest[], deadline: AbortSignal): Promise<BatchAnswer[]>;
   readonly where: string;
   close(): Promise<void>;
 }
 
-export interface BatchCall {
+export interface BatchRequest {
   readonly method: string;
   readonly params: readonly unknown[];
   /**

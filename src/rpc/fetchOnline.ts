@@ -9,7 +9,7 @@
 import type { AbiError, AbiEvent, AbiEventParameter, AbiFunction, AbiStateMutability } from 'abitype';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isAddress } from '../raw/hex.js';
+import { isAddress, isRecord } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
 import { deadlineSignal, eitherSignal } from './deadline.js';
@@ -30,8 +30,7 @@ export interface OnlineSettings {
   readonly seam?: (network: OnlineGet) => OnlineGet;
 }
 
-/** An ABI item as kept: names and types only, every one checked. */
-/** A checked ABI item, in abitype's shape so that the ABI index takes it as it is. */
+/** A checked ABI item (names and types only, every one checked), in abitype's shape so that the ABI index takes it as it is. */
 export type OnlineAbiItem = AbiFunction | AbiEvent | AbiError;
 
 export interface VerifiedContract {
@@ -53,25 +52,30 @@ export interface OnlineSources {
   readonly viaIR: boolean;
 }
 
+/** A hex string in lower case (the 0x stays as the type has it). */
+const lowerHex = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
+
+/** A field of a value a service sent, as `value[key]` reads it; undefined where the value is no object. */
+const fieldOf = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined);
+
 /** The source fields of a Sourcify answer, each checked; undefined where it gave no usable map. */
-function sourcesOf(doc: Record<string, unknown>, compilation: Record<string, unknown>): OnlineSources | undefined {
+function sourcesOf(doc: object, compilation: unknown): OnlineSources | undefined {
   const map = (v: unknown): string | null => {
-    const m = (v as { sourceMap?: unknown } | null)?.sourceMap;
+    const m = fieldOf(v, 'sourceMap');
     return typeof m === 'string' && m !== '' ? m : null;
   };
-  const runtimeMap = map(doc.runtimeBytecode);
-  const creationMap = map(doc.creationBytecode);
-  const texts = (doc.sources ?? {}) as Record<string, unknown>;
-  const ids = (doc.sourceIds ?? {}) as Record<string, unknown>;
-  if ((runtimeMap === null && creationMap === null) || typeof texts !== 'object' || typeof ids !== 'object') return undefined;
+  const runtimeMap = map(fieldOf(doc, 'runtimeBytecode'));
+  const creationMap = map(fieldOf(doc, 'creationBytecode'));
+  const texts = fieldOf(doc, 'sources') ?? {};
+  const ids = fieldOf(doc, 'sourceIds') ?? {};
+  if ((runtimeMap === null && creationMap === null) || typeof texts !== 'object' || typeof ids !== 'object' || texts === null || ids === null) return undefined;
   const files: Record<string, { id: number; content: string }> = {};
   for (const [path, v] of Object.entries(ids).slice(0, MAX_ITEMS)) {
-    const id = (v as { id?: unknown } | null)?.id;
-    const content = (texts[path] as { content?: unknown } | null)?.content;
-    if (Number.isSafeInteger(id) && (id as number) >= 0 && typeof content === 'string') files[path] = { id: id as number, content };
+    const id = fieldOf(v, 'id');
+    const content = fieldOf(fieldOf(texts, path), 'content');
+    if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 && typeof content === 'string') files[path] = { id, content };
   }
-  const settings = (compilation.compilerSettings ?? {}) as Record<string, unknown>;
-  return { files, runtimeMap, creationMap, viaIR: settings.viaIR === true };
+  return { files, runtimeMap, creationMap, viaIR: fieldOf(fieldOf(compilation, 'compilerSettings'), 'viaIR') === true };
 }
 
 /** What a lookup found, for the cache: verified, or not (kept a day, then asked again). */
@@ -87,8 +91,8 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
 const TYPE = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?|tuple)(\[\d{0,10}\])*$/;
 
 function param(p: unknown, event: boolean, depth = 0): AbiEventParameter {
-  if (typeof p !== 'object' || p === null || depth > 8) throw new Error('not a parameter');
-  const r = p as Record<string, unknown>;
+  if (!isRecord(p) || depth > 8) throw new Error('not a parameter');
+  const r = p;
   if (typeof r.type !== 'string' || !TYPE.test(r.type)) throw new Error('not a type');
   const name = typeof r.name === 'string' && IDENT.test(r.name) ? r.name : '';
   const indexed = event ? { indexed: r.indexed === true } : {};
@@ -121,9 +125,10 @@ export function checkedAbi(abi: unknown): OnlineAbiItem[] {
   if (!Array.isArray(abi)) return [];
   const out: OnlineAbiItem[] = [];
   for (const x of abi.slice(0, MAX_ITEMS)) {
-    if (typeof x !== 'object' || x === null) continue;
+    // An array is no item either (it names nothing).
+    if (!isRecord(x)) continue;
     try {
-      const item = abiItem(x as Record<string, unknown>);
+      const item = abiItem(x);
       if (item !== null) out.push(item);
     } catch {
       /* one malformed item: the others still count */
@@ -215,16 +220,16 @@ async function fromSourcify(a: Ask, address: Hex, trouble: ServiceTrouble): Prom
   const r = await getOnce(a, url, trouble);
   if (r === null) return undefined;
   if (r.status === 404) return null;
-  const doc = r.json as Record<string, unknown> | null;
+  const doc = r.json;
   if (r.status !== 200 || typeof doc !== 'object' || doc === null) {
     trouble.add(`HTTP ${r.status}`);
     return undefined;
   }
-  const compilation = (doc.compilation ?? {}) as Record<string, unknown>;
-  const proxy = (doc.proxyResolution ?? {}) as Record<string, unknown>;
-  const implementations = Array.isArray(proxy.implementations) ? (proxy.implementations as Array<Record<string, unknown>>).map((i) => i?.address).filter(isAddress).slice(0, 4) : [];
+  const compilation = fieldOf(doc, 'compilation');
+  const listed = fieldOf(fieldOf(doc, 'proxyResolution'), 'implementations');
+  const implementations = Array.isArray(listed) ? listed.map((i) => fieldOf(i, 'address')).filter(isAddress).slice(0, 4) : [];
   const sources = sourcesOf(doc, compilation);
-  return { address, name: contractName(compilation.name), abi: checkedAbi(doc.abi), source: 'sourcify', implementations: implementations.map((a) => a.toLowerCase() as Hex), ...(sources === undefined ? {} : { sources }) };
+  return { address, name: contractName(fieldOf(compilation, 'name')), abi: checkedAbi(fieldOf(doc, 'abi')), source: 'sourcify', implementations: implementations.map(lowerHex), ...(sources === undefined ? {} : { sources }) };
 }
 
 /** Etherscan v2 getsourcecode: a verified contract, null when not verified, undefined when it could not tell. */
@@ -233,26 +238,29 @@ async function fromEtherscan(a: Ask, address: Hex, trouble: ServiceTrouble): Pro
   for (const [k, v] of [['chainid', String(a.chainId)], ['module', 'contract'], ['action', 'getsourcecode'], ['address', address], ['apikey', a.s.etherscanKey!]] as const) url.searchParams.set(k, v);
   const r = await getOnce(a, url, trouble);
   if (r === null) return undefined;
-  const doc = r.json as Record<string, unknown> | null;
+  const doc = r.json;
   if (r.status !== 200 || typeof doc !== 'object' || doc === null) {
     trouble.add(`HTTP ${r.status}`);
     return undefined;
   }
-  if (doc.status !== '1' || !Array.isArray(doc.result)) {
+  const result = fieldOf(doc, 'result');
+  if (fieldOf(doc, 'status') !== '1' || !Array.isArray(result)) {
     // "Max rate limit reached", "Invalid API Key": said in its own words (never with the key).
-    trouble.add(escapeShort(typeof doc.result === 'string' ? doc.result : String(doc.message ?? 'an error'), 80));
+    trouble.add(escapeShort(typeof result === 'string' ? result : String(fieldOf(doc, 'message') ?? 'an error'), 80));
     return undefined;
   }
-  const row = doc.result[0] as Record<string, unknown> | undefined;
-  if (typeof row?.ABI !== 'string' || !row.ABI.trim().startsWith('[')) return null; // "Contract source code not verified"
+  const row: unknown = result[0];
+  const written = fieldOf(row, 'ABI');
+  if (typeof written !== 'string' || !written.trim().startsWith('[')) return null; // "Contract source code not verified"
   let abi: unknown;
   try {
-    abi = JSON.parse(row.ABI);
+    abi = JSON.parse(written);
   } catch {
     return null;
   }
-  const implementation = row.Proxy === '1' && isAddress(row.Implementation) ? [row.Implementation.toLowerCase() as Hex] : [];
-  return { address, name: contractName(row.ContractName), abi: checkedAbi(abi), source: 'etherscan', implementations: implementation };
+  const named = fieldOf(row, 'Implementation');
+  const implementation = fieldOf(row, 'Proxy') === '1' && isAddress(named) ? [lowerHex(named)] : [];
+  return { address, name: contractName(fieldOf(row, 'ContractName')), abi: checkedAbi(abi), source: 'etherscan', implementations: implementation };
 }
 
 export interface OnlineFound {
@@ -332,7 +340,7 @@ async function verifiedContracts(a: Ask, o: OnlineLookup, trouble: Troubles): Pr
   const contracts: VerifiedContract[] = [];
   const seen = new Set<string>();
   const rounds = async (first: readonly Hex[]): Promise<void> => {
-    let round = [...new Set(first.map((x) => x.toLowerCase() as Hex))].filter((x) => !seen.has(x));
+    let round = [...new Set(first.map(lowerHex))].filter((x) => !seen.has(x));
     for (let depth = 0; depth < 2 && round.length > 0; depth++) {
       round.forEach((x) => seen.add(x));
       const asked = round;
@@ -383,13 +391,13 @@ async function lookUpSignatures(a: Ask, wanted: { readonly function: readonly st
   if (ask.function.length > 0) url.searchParams.set('function', ask.function.join(','));
   if (ask.event.length > 0) url.searchParams.set('event', ask.event.join(','));
   const r = await getOnce(a, url, trouble);
-  const doc = r?.json as { ok?: unknown; result?: Record<string, Record<string, unknown>> } | null | undefined;
-  if (r !== null && r !== undefined && (r.status !== 200 || doc?.ok !== true || typeof doc.result !== 'object' || doc.result === null)) trouble.add(`HTTP ${r.status}`);
-  else if (doc?.result) {
+  const result = fieldOf(r?.json, 'result');
+  if (r !== null && r !== undefined && (r.status !== 200 || fieldOf(r.json, 'ok') !== true || typeof result !== 'object' || result === null)) trouble.add(`HTTP ${r.status}`);
+  else if (result) {
     for (const kind of ['function', 'event'] as const) {
       for (const key of ask[kind]) {
-        const list = doc.result[kind]?.[key];
-        const names = Array.isArray(list) ? list.map((x) => (x as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string' && n.length <= 1000).slice(0, 8) : [];
+        const list = fieldOf(fieldOf(result, kind), key);
+        const names = Array.isArray(list) ? list.map((x) => fieldOf(x, 'name')).filter((n): n is string => typeof n === 'string' && n.length <= 1000).slice(0, 8) : [];
         sigs[kind].set(key, names);
         cacheWrite(a.s.cacheDir, `signatures/${kind}/${key}.json`, names);
       }

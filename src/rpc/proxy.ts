@@ -50,8 +50,8 @@ export function proxyFor(url: URL, s: ProxySettings): URL | null {
   if (entries.length > 0 && s.noProxy === '*') return null;
   for (const entry of entries) {
     const m = /^(.+):(\d+)$/.exec(entry);
-    const name = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    const entryPort = m ? Number.parseInt(m[2]!, 10) : 0;
+    const name = (m?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
+    const entryPort = m?.[2] === undefined ? 0 : Number.parseInt(m[2], 10);
     if (entryPort !== 0 && entryPort !== port) continue;
     if (host === name || host.endsWith(`.${name}`)) return null;
   }

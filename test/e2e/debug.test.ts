@@ -249,6 +249,22 @@ describe('txray debug call: --override-code by a project contract\'s name, and -
     }
   });
 
+  test('--debug: the node\'s requests are logged as the lookup logs them (its client is the same front door\'s), for txray debug and txray debug call', async () => {
+    const lookup = await runTxray([scene.failing, '--rpc-url', scene.anvil.url, '--tracer', 'none', '--debug', '--quiet'], {}, undefined, dir);
+    const debug = await runTxray(['debug', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json', '--debug'], {}, undefined, dir);
+    const sender = DEV.sender.toLowerCase();
+    const call = await runTxray(['debug', 'call', scene.bank, 'withdraw(address,uint256)', sender, '1000', '--from', sender, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json', '--debug'], {}, undefined, dir);
+    const requests = (stderr: string): string[] => [...stderr.matchAll(/^txray: debug: (eth_\w+): \d+ ms, \d+ bytes$/gm)].map((m) => m[1]!);
+    expect(requests(lookup.stderr)).toContain('eth_getTransactionByHash');
+    expect([debug.code, requests(debug.stderr)]).toEqual([0, expect.arrayContaining(['eth_getTransactionByHash', 'eth_getTransactionReceipt'])]);
+    expect(jsonOf(debug).contract).toBe('Bank');
+    expect(call.code).toBe(0);
+    expect(requests(call.stderr).length).toBeGreaterThan(0);
+    // Without --debug, nothing of it.
+    const quiet = await runTxray(['debug', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, dir);
+    expect(quiet.stderr).toBe('');
+  });
+
   test('--tx is refused by name: one line, exit 2, pointing to txray debug <hash>', async () => {
     const r = await runTxray(['debug', 'call', '--tx', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, dir);
     expect(r.code).toBe(2);

@@ -172,9 +172,9 @@ describe('other options', () => {
     expect(() => parseHeaders([': value'])).toThrow(/no valid header name/);
   });
   test('--rpc-url wins over ETH_RPC_URL', () => {
-    const o = parseOptions([H], { rpcUrl: 'http://a:1' }, { ETH_RPC_URL: 'http://b:2' });
+    const o = parseOptions({ hashes: [H], options: { rpcUrl: 'http://a:1' }, env: { ETH_RPC_URL: 'http://b:2' } });
     expect(o.url.host).toBe('a:1');
-    expect(parseOptions([H], {}, { ETH_RPC_URL: 'http://b:2' }).url.host).toBe('b:2');
+    expect(parseOptions({ hashes: [H], options: {}, env: { ETH_RPC_URL: 'http://b:2' } }).url.host).toBe('b:2');
   });
 });
 
@@ -195,7 +195,7 @@ describe('resolveColor', () => {
 });
 
 describe('--online', () => {
-  const o = (raw: Record<string, unknown>, env: Record<string, string> = {}) => parseOptions([H], { rpcUrl: 'http://a:1', ...raw }, { HOME: 'home-u', ...env }).online;
+  const o = (raw: Record<string, unknown>, env: Record<string, string> = {}) => parseOptions({ hashes: [H], options: { rpcUrl: 'http://a:1', ...raw }, env: { HOME: 'home-u', ...env } }).online;
   test('off unless asked (--online or TXRAY_ONLINE=1); --no-online wins over the variable', () => {
     expect(o({})).toBeNull();
     expect(o({ online: true })).not.toBeNull();
@@ -226,27 +226,27 @@ describe('--online', () => {
 describe('the command and the view, each chosen once', () => {
   const url = { rpcUrl: 'http://a:1' };
   test('a lookup, a call and a block each carry only what they take', () => {
-    expect(parseOptions([H], url, {}).command).toEqual({ kind: 'lookup', inputs: [{ kind: 'hash', text: H, hash: `0x${H}` }] });
-    const call = parseOptions([], url, {}, undefined, { words: [`0x${'12'.repeat(20)}`, '0x12345678'], options: {} }).command;
+    expect(parseOptions({ hashes: [H], options: url, env: {} }).command).toEqual({ kind: 'lookup', inputs: [{ kind: 'hash', text: H, hash: `0x${H}` }] });
+    const call = parseOptions({ options: url, env: {}, call: { words: [`0x${'12'.repeat(20)}`, '0x12345678'], options: {} } }).command;
     expect(call.kind).toBe('call');
-    expect(parseOptions([], url, {}, undefined, undefined, null, '100').command).toEqual({ kind: 'block', block: { kind: 'number', number: 100n } });
+    expect(parseOptions({ options: url, env: {}, block: '100' }).command).toEqual({ kind: 'block', block: { kind: 'number', number: 100n } });
   });
 
   test('text, --json, or the page on stdout with --html -', () => {
-    expect(parseOptions([H], url, {}).view).toBe('text');
-    expect(parseOptions([H], { ...url, json: true }, {}).view).toBe('json');
-    expect(parseOptions([H], { ...url, html: '-' }, {}).view).toBe('html');
-    expect(parseOptions([H], { ...url, json: true, quiet: true }, {})).toMatchObject({ view: 'json', quiet: true });
+    expect(parseOptions({ hashes: [H], options: url, env: {} }).view).toBe('text');
+    expect(parseOptions({ hashes: [H], options: { ...url, json: true }, env: {} }).view).toBe('json');
+    expect(parseOptions({ hashes: [H], options: { ...url, html: '-' }, env: {} }).view).toBe('html');
+    expect(parseOptions({ hashes: [H], options: { ...url, json: true, quiet: true }, env: {} })).toMatchObject({ view: 'json', quiet: true });
   });
 });
 
 describe('--internal', () => {
   test('off unless given; on for a lookup', () => {
-    expect(parseOptions([H], { rpcUrl: 'http://a:1' }, {}).internal).toBe(false);
-    expect(parseOptions([H], { rpcUrl: 'http://a:1', internal: true }, {}).internal).toBe(true);
+    expect(parseOptions({ hashes: [H], options: { rpcUrl: 'http://a:1' }, env: {} }).internal).toBe(false);
+    expect(parseOptions({ hashes: [H], options: { rpcUrl: 'http://a:1', internal: true }, env: {} }).internal).toBe(true);
   });
 
   test('txray block does not take it: a usage error that says where it belongs', () => {
-    expect(() => parseOptions([], { rpcUrl: 'http://a:1', internal: true }, {}, undefined, undefined, null, 'latest')).toThrow(/txray block does not take --internal; look a transaction up \(txray <hash> --internal\)/);
+    expect(() => parseOptions({ options: { rpcUrl: 'http://a:1', internal: true }, env: {}, block: 'latest' })).toThrow(/txray block does not take --internal; look a transaction up \(txray <hash> --internal\)/);
   });
 });

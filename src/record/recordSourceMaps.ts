@@ -5,7 +5,7 @@
  */
 import type { CodeDebug, DebugSource, SourceTable } from '../locate/sourceMap.js';
 import { astOutline } from './astOutline.js';
-import type { RecordedCodeDebug, RecordedDebug, RecordedFile } from './types.js';
+import type { RecordedSourceMap, RecordedSourceMaps, RecordedFile } from './types.js';
 
 /** A file's bytes as text where they are UTF-8 (they read back byte for byte), else base64. */
 function fileOf(path: string, bytes: Uint8Array): RecordedFile {
@@ -43,8 +43,8 @@ function watchedTable(table: SourceTable, files: Record<string, RecordedFile | n
   };
 }
 
-/** One code's debug, read through; `seen()` is what was read (undefined: never asked). */
-function watchedCode(read: () => CodeDebug | null): { read: () => CodeDebug | null; seen: () => RecordedCodeDebug | null | undefined } {
+/** One code's source map, read through; `seen()` is what was read (undefined: never asked). */
+function watchedCode(read: () => CodeDebug | null): { read: () => CodeDebug | null; seen: () => RecordedSourceMap | null | undefined } {
   let asked = false;
   let out: CodeDebug | null = null;
   let files: Record<string, RecordedFile | null> = {};
@@ -64,8 +64,8 @@ function watchedCode(read: () => CodeDebug | null): { read: () => CodeDebug | nu
   };
 }
 
-/** The debug, read through, and what was read of it. */
-export function recordDebug(debug: DebugSource): { readonly debug: DebugSource; readonly seen: () => RecordedDebug } {
+/** An artifact's source maps, read through, and what was read of them. */
+export function recordSourceMaps(debug: DebugSource): { readonly debug: DebugSource; readonly seen: () => RecordedSourceMaps } {
   const runtime = watchedCode(() => debug.runtime());
   const creation = watchedCode(() => debug.creation());
   return {

@@ -1,8 +1,8 @@
 /** A replay: an artifact's source maps and files as the recording holds them (what the recorded run read). */
 import type { CodeDebug, DebugSource, SourceFile, SourceTable } from '../locate/sourceMap.js';
-import type { RecordedCodeDebug, RecordedDebug } from './types.js';
+import type { RecordedSourceMap, RecordedSourceMaps } from './types.js';
 
-function tableOf(rec: RecordedCodeDebug): SourceTable {
+function tableOf(rec: RecordedSourceMap): SourceTable {
   const edited = new Set<string>();
   const files = new Map<number, SourceFile | null>();
   const asts = rec.asts;
@@ -25,12 +25,12 @@ function tableOf(rec: RecordedCodeDebug): SourceTable {
   };
 }
 
-function codeOf(rec: RecordedCodeDebug | null | undefined): () => CodeDebug | null {
+function codeOf(rec: RecordedSourceMap | null | undefined): () => CodeDebug | null {
   // Made once: the table remembers which edited files were asked for, as the recorded run's did.
   const made: CodeDebug | null = rec === undefined || rec === null ? null : { map: rec.map, viaIR: rec.viaIR, sources: tableOf(rec) };
   return () => made;
 }
 
-export function replayDebug(rec: RecordedDebug): DebugSource {
+export function replaySourceMaps(rec: RecordedSourceMaps): DebugSource {
   return { runtime: codeOf(rec.runtime), creation: codeOf(rec.creation) };
 }
