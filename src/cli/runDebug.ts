@@ -5,21 +5,19 @@
  * or the full-screen debugger (the terminal module, cli/terminal.ts). Its own front door: its options
  * are the node's and the artifacts', and --at.
  */
-import { NotFound, RpcFailure, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import type { DebugRecording } from '../debug/types.js';
-import { isQuantity, isRecord } from '../raw/hex.js';
+import type { DebugStepLog } from '../debug/types.js';
 import type { Hex } from '../raw/types.js';
 import { createRpcClient, type RpcClient } from '../rpc/createRpcClient.js';
-import { deadlineSignal } from '../rpc/deadline.js';
 import { proxySettingsOf } from '../rpc/proxy.js';
 import { createDebugProgram, type DebugArgs } from './createDebugProgram.js';
 import { parseFrontDoor } from './parseFrontDoor.js';
 import type { Io, SafeWriter } from './io.js';
 import { looksLikeAlias, parseEndpoint, parseHash, parseHeaders, parseMaxResponse, parseTimeout } from './parseOptions.js';
-import { recordingOf } from './recordingOf.js';
+import { debugTransaction } from '../pipeline/debugTransaction.js';
 import type { RunLog } from './runLog.js';
-import { showRecording } from './showRecording.js';
+import { showStepLog } from './showStepLog.js';
 
 /** The arguments, or 'help' when help was printed. */
 function parseDebugArgs(argv: readonly string[], write: (s: string) => void): DebugArgs | 'help' {
@@ -39,30 +37,11 @@ function parseDebugArgs(argv: readonly string[], write: (s: string) => void): De
   return parsed;
 }
 
-/** The transaction and its receipt (null: not mined yet); NotFound (exit 3) where the node does not know it. */
-async function minedTransaction(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; receipt: Record<string, unknown> } | null> {
-  const deadline = deadlineSignal(timeoutMs);
-  const [tx, receipt] = await Promise.all([client.call('eth_getTransactionByHash', [hash], deadline), client.call('eth_getTransactionReceipt', [hash], deadline)]);
-  if (tx === null || tx === undefined) throw new NotFound(`the node does not know transaction ${hash}.`);
-  if (!isRecord(tx)) throw new RpcFailure('malformed', `the node gave a malformed transaction for ${hash}.`);
-  if (!isQuantity(tx.blockNumber)) return null;
-  // Mined, and no receipt: the node's fault, not a pending transaction.
-  if (!isRecord(receipt)) throw new RpcFailure('malformed', `the node gave no receipt for the mined transaction ${hash}.`);
-  return { tx, receipt };
-}
-
-/** The recording: the run with steps, and the code of every frame's account (to match artifacts). */
-async function record(client: RpcClient, args: DebugArgs, hash: Hex, io: Io, timeoutMs: number): Promise<{ rec: DebugRecording; warnings: string[] } | null> {
-  const mined = await minedTransaction(client, hash, timeoutMs);
-  if (mined === null) return null;
-  const { tx, receipt } = mined;
+/** The step log: the run with steps, and the code of every frame's account (to match artifacts). */
+async function record(client: RpcClient, args: DebugArgs, hash: Hex, io: Io, timeoutMs: number, log: RunLog): Promise<{ rec: DebugStepLog; warnings: string[] } | null> {
   const decoder = import('../decode/createDecoder.js').then((m) => m.createDecoder({ abiPaths: args.abi ?? [], projectAbis: args.projectAbis !== false, cwd: io.cwd ?? '.', env: io.env, labels: [], labelsFile: undefined, dbDir: null }));
   decoder.catch(() => undefined);
-  const { runMined } = await import('../sources/runMined.js');
-  const local = await runMined(client, tx, receipt, deadlineSignal(timeoutMs), { steps: true });
-  const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block: tx.blockNumber as string }, (await decoder).index.artifacts, timeoutMs);
-  const warnings = local.mismatch.length > 0 ? [`the run here differs from the receipt (${local.mismatch.join('; ')}): the steps may not be the chain's`] : [];
-  return { rec, warnings };
+  return debugTransaction(client, hash, decoder.then((d) => d.index.artifacts), timeoutMs, log.debugOn ? (line) => log.debug(line) : undefined);
 }
 
 /** `txray debug …` (argv after the word `debug`); the exit code. */
@@ -83,7 +62,7 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
   const timeoutMs = parseTimeout(args.timeout);
   const client = await createRpcClient({ url: endpoint.url, headers: parseHeaders(args.header), interrupt: io.interrupt, timeoutMs, maxResponseBytes: parseMaxResponse(args.maxResponseMb), proxy: proxySettingsOf(io.env), defaultEndpoint: endpoint.isDefault });
   try {
-    const recorded = await record(client, args, hash, io, timeoutMs);
+    const recorded = await record(client, args, hash, io, timeoutMs, log);
     if (recorded === null) {
       const message = `transaction ${hash} is not mined yet; txray debug steps through mined transactions.`;
       await log.say(`txray: ${message}`);
@@ -94,7 +73,7 @@ export async function runDebug(argv: readonly string[], io: Io, out: SafeWriter,
       }
       return ExitCode.pending;
     }
-    return await showRecording({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
+    return await showStepLog({ ...recorded, at, json: args.json === true, hash, what: `transaction ${hash}` }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
   } finally {
     await client.close();
   }

@@ -1,19 +1,17 @@
 /**
  * `txray debug call …`: a call simulated in txray's EVM with every step recorded, taking the words
  * and options of `txray call` (the target, signature and arguments, --from, --value, --block, the
- * state overrides…) and --at; then the same view as `txray debug <hash>` (showRecording.ts).
+ * state overrides…) and --at; then the same view as `txray debug <hash>` (showStepLog.ts).
  */
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import { createRpcClient } from '../rpc/createRpcClient.js';
-import { deadlineSignal } from '../rpc/deadline.js';
 import { createCallProgram, type ParsedArgs } from './createProgram.js';
 import { parseFrontDoor } from './parseFrontDoor.js';
 import type { Io, SafeWriter } from './io.js';
 import { looksLikeAlias, parseOptions } from './parseOptions.js';
-import { recordingOf } from './recordingOf.js';
 import type { RunLog } from './runLog.js';
-import { showRecording } from './showRecording.js';
+import { showStepLog } from './showStepLog.js';
 
 /** `--at <where>` (or `--at=<where>`) taken out of the words: `txray call`'s own options do not have it. */
 function takeAt(argv: readonly string[]): { readonly rest: string[]; readonly at: string | null } {
@@ -71,10 +69,9 @@ export async function runDebugCall(argv: readonly string[], io: Io, out: SafeWri
     // The latest block where none is named: a pending block's state is not one every node serves to read.
     const block = planned.block === 'default' ? 'latest' : planned.block;
     const plan = { ...planned, overrides: await resolveCodes(async () => client, codes, given.overrides, block, opts.timeoutMs) };
-    const { runCall } = await import('../sources/runCall.js');
-    const local = await runCall(client, plan.call, block, plan.overrides, deadlineSignal(opts.timeoutMs), { steps: true });
-    const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block, overrides: plan.overrides }, decoder.index.artifacts, opts.timeoutMs);
-    return await showRecording({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
+    const { debugCall } = await import('../pipeline/debugCall.js');
+    const rec = await debugCall(client, plan, block, decoder.index.artifacts, { timeoutMs: opts.timeoutMs, debug: opts.debug ? (line) => log.debug(line) : undefined });
+    return await showStepLog({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, io.stdout.isTTY === true ? 2 : 0);
   } finally {
     await client.close();
   }

@@ -6,25 +6,25 @@
  */
 import { shortAddress } from '../format/format.js';
 import { openAt } from '../locate/openAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
 
 export interface OpenFrame {
   readonly kind: 'external' | 'internal';
-  /** The recording's frame (for an internal function, the frame it runs in). */
+  /** The step log's frame (for an internal function, the frame it runs in). */
   readonly frame: number;
   /** `Contract::function`, or what is known of them (the address, the selector); `Contract.function` for an internal one. */
   readonly name: string;
 }
 
 /** The name a frame is shown by: its contract and function where known, else its address and selector. */
-function frameName(rec: DebugRecording, index: number): string {
+function frameName(rec: DebugStepLog, index: number): string {
   const f = rec.frames[index]!;
   const contract = f.contract ?? (f.codeAddress === null ? '?' : shortAddress(f.codeAddress));
   const fn = f.function ?? f.selector ?? (f.kind.startsWith('create') ? 'constructor' : '-');
   return `${contract}::${fn}`;
 }
 
-export function framesAt(rec: DebugRecording, step: number): OpenFrame[] {
+export function framesAt(rec: DebugStepLog, step: number): OpenFrame[] {
   const chain: number[] = [];
   let at: number | null = rec.frames.length === 0 ? null : rec.steps.frame[step]!;
   while (at !== null) {

@@ -1,14 +1,14 @@
 /**
- * The internal function calls of each frame of a recording, read once when it is built (the keys then
+ * The internal function calls of each frame of a step log, read once when it is built (the keys then
  * read one number per step): a frame whose code matched an artifact with a source map and its files'
- * ASTs (buildRecording's matching, the AST as the artifacts were loaded) has its JUMPs read from the
+ * ASTs (buildStepLog's matching, the AST as the artifacts were loaded) has its JUMPs read from the
  * steps (jumpsOfSteps) and told apart as --internal does (internalCallsOf); elsewhere nothing. Pure.
  */
 import { internalCallsOf } from '../locate/internalCallsOf.js';
 import { jumpsOfSteps } from '../locate/jumpsOfSteps.js';
 import type { InternalItem } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import type { DebugFrame, DebugRecording, InternalTable } from './types.js';
+import type { DebugFrame, DebugStepLog, InternalTable } from './types.js';
 
 /** Each internal call's open steps (after its jump in, up to its jump out) counted into `diff`. */
 function count(items: readonly InternalItem[], last: number, diff: Int32Array): void {
@@ -29,7 +29,7 @@ function callsOf(f: DebugFrame, steps: Parameters<typeof jumpsOfSteps>[0]): Inte
   return internalCallsOf(code, f.source.debug, jumps, { gas: steps.gas[f.last]!, reverted: f.error !== null, at: f.last, callsAt: [] });
 }
 
-export function internalTable(rec: Pick<DebugRecording, 'steps' | 'frames'>): InternalTable {
+export function internalTable(rec: Pick<DebugStepLog, 'steps' | 'frames'>): InternalTable {
   const s = rec.steps;
   // The log's arrays are read once: each read of them makes a view.
   const steps = { pc: s.pc, op: s.op, depth: s.depth, gas: s.gas };

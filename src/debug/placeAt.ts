@@ -6,7 +6,7 @@
  * million steps stays cheap.
  */
 import type { SourceFile } from '../locate/sourceMap.js';
-import type { DebugFrame, DebugRecording, FrameSource, SourcePlace } from './types.js';
+import type { DebugFrame, DebugStepLog, FrameSource, SourcePlace } from './types.js';
 
 const lineStarts = new WeakMap<SourceFile, Int32Array>();
 
@@ -39,7 +39,7 @@ function lineOf(starts: Int32Array, offset: number): number {
 const found = new WeakMap<DebugFrame, Map<number, SourcePlace | null>>();
 
 /** Step `i`'s place in the source, or null. */
-export function placeAt(rec: Pick<DebugRecording, 'steps' | 'frames'>, i: number): SourcePlace | null {
+export function placeAt(rec: Pick<DebugStepLog, 'steps' | 'frames'>, i: number): SourcePlace | null {
   const frame = rec.frames[rec.steps.frame[i]!];
   if (frame?.source == null) return null;
   let byPc = found.get(frame);

@@ -1,5 +1,5 @@
 /**
- * The debugger's screen from (recording, cursor): `height` lines of at most `width` columns, plain
+ * The debugger's screen from (step log, cursor): `height` lines of at most `width` columns, plain
  * text but for the current line's and the status line's SGR. Left: the source around the step's line
  * (or the code's opcodes where no map matched); right: the frames open, the stack (top first), the
  * memory around its last change and the storage read and written so far; then a message line and
@@ -12,7 +12,7 @@ import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
 import { statusLine } from './statusLine.js';
 import { storageAt } from './storageAt.js';
-import type { Cursor, DebugRecording } from './types.js';
+import type { Cursor, DebugStepLog } from './types.js';
 
 const INVERSE = '\x1b[7m';
 const BOLD = '\x1b[1m';
@@ -32,7 +32,7 @@ const fit = (text: string, width: number): string => {
 };
 
 /** The source around the step's line, the line marked; null where the step has no place. */
-function sourcePane(rec: DebugRecording, c: Cursor, rows: number): string[] | null {
+function sourcePane(rec: DebugStepLog, c: Cursor, rows: number): string[] | null {
   const p = placeAt(rec, c.step);
   const file = p === null ? null : rec.frames[rec.steps.frame[c.step]!]!.source!.sources.file(p.id);
   if (p === null || file === null) return null;
@@ -47,7 +47,7 @@ function sourcePane(rec: DebugRecording, c: Cursor, rows: number): string[] | nu
 }
 
 /** The code's opcodes around the step's pc, where no source map matched. */
-function opcodePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
+function opcodePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
   const frame = rec.frames[rec.steps.frame[c.step]!];
   const pc = rec.steps.pc[c.step]!;
   const code = frame?.code ?? null;
@@ -102,7 +102,7 @@ function helpLines(width: number): string[] {
 }
 
 /** The right pane: frames, stack, memory, storage, each cut to its share of the rows. */
-function statePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
+function statePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
   const i = c.step;
   const s = rec.steps;
   const frames = framesAt(rec, i).map((f, k, all) => `${k === all.length - 1 ? '>' : ' '} ${escapeText(f.name)}`);
@@ -121,7 +121,7 @@ function statePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
   return [...calls, ...part('stack, top first', stack, share), ...part(`memory (${memory.length} bytes)`, words, share), ...part('storage read and written', storage, rows - calls.length - 2 * share)];
 }
 
-export function renderScreen(rec: DebugRecording, c: Cursor, width: number, height: number): string[] {
+export function renderScreen(rec: DebugStepLog, c: Cursor, width: number, height: number): string[] {
   const rows = Math.max(3, height - 2);
   const left = Math.max(20, Math.floor(width * 0.55));
   const right = Math.max(0, width - left - 3);

@@ -1,11 +1,11 @@
 /**
  * A file named by the user (`Bank.sol`, `src/Bank.sol`) → the path the compiler named it by, among
- * the files of the recording's matched frames: the whole path, or any tail after a `/` that only one
+ * the files of the step log's matched frames: the whole path, or any tail after a `/` that only one
  * file has.
  */
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
 
-export function resolveFile(rec: DebugRecording, text: string): { readonly path: string; readonly lines: number } | { readonly error: string } {
+export function resolveFile(rec: DebugStepLog, text: string): { readonly path: string; readonly lines: number } | { readonly error: string } {
   const lines = new Map<string, number>();
   for (const f of rec.frames) {
     const sources = f.source?.sources;

@@ -7,9 +7,9 @@ import { escapeText } from '../raw/escape.js';
 import { framesAt } from './framesAt.js';
 import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
 
-export function statusLine(rec: DebugRecording, step: number): string {
+export function statusLine(rec: DebugStepLog, step: number): string {
   const s = rec.steps;
   if (s.count === 0) return 'step 0/0 · - · - · -';
   const p = placeAt(rec, step);

@@ -8,11 +8,11 @@ import { framesAt } from './framesAt.js';
 import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
 import { storageAt } from './storageAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
 
 const word = (v: bigint): string => `0x${v.toString(16).padStart(64, '0')}`;
 
-export function stepJson(rec: DebugRecording, i: number, hash: string | null): Record<string, unknown> {
+export function stepJson(rec: DebugStepLog, i: number, hash: string | null): Record<string, unknown> {
   const s = rec.steps;
   const frame = rec.frames[s.frame[i]!];
   const place = placeAt(rec, i);

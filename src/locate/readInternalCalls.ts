@@ -2,7 +2,7 @@
  * --internal: each matched frame's internal calls, read from the JUMPs txray's EVM kept of it
  * (FrameFacts.trail), with its calls and events placed where they ran. Pure.
  */
-import type { FrameFacts } from '../evm/recorder.js';
+import type { FrameFacts } from '../evm/tracer.js';
 import { frameKey } from '../model/frameKey.js';
 import type { CallDecoding, CallNode, PlacedEvent } from '../model/types.js';
 import { internalCallsOf } from './internalCallsOf.js';

@@ -5,7 +5,7 @@
  * Pure; the decompressed maps and the code's instruction indexes are cached, since a lookup of many
  * hashes meets the same contracts again.
  */
-import type { FrameFacts } from '../evm/recorder.js';
+import type { FrameFacts } from '../evm/tracer.js';
 import type { SourceLocation } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 

@@ -17,9 +17,10 @@ import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
 import { fetchSimulation, type SimulationAnswers } from '../sources/fetchSimulation.js';
 import { fetchAtPosition, type PositionAnswers } from '../sources/fetchAtPosition.js';
+import type { LocalRuns } from '../localRun/localRuns.js';
 import type { ReplayFacts } from '../model/types.js';
 import { treeOf } from './modelAnswers.js';
-import type { ReplayPlan } from '../sources/replayPlan.js';
+import type { RerunPlan } from '../sources/rerunPlan.js';
 import { stateOf } from './stateOf.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
@@ -31,7 +32,7 @@ export interface CallPlan {
   readonly block: string;
   readonly overrides: Readonly<Record<string, unknown>> | null;
   /** --tx: the mined transaction run again, and where. */
-  readonly replay?: ReplayPlan;
+  readonly replay?: RerunPlan;
 }
 
 export interface SimulateSettings {
@@ -39,6 +40,8 @@ export interface SimulateSettings {
   readonly tracer: TracerState;
   readonly state: boolean;
   readonly keepAnswers: boolean;
+  /** Where a run in txray's EVM is made, shared with the later stages. */
+  readonly runs: LocalRuns;
 }
 
 const opt = (v: unknown): Hex | undefined => (isQuantity(v) ? v : undefined);
@@ -120,7 +123,7 @@ async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number)
 }
 
 /** What the model says of the re-run, before the comparison stage adds the mined outcome. */
-function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | null): ReplayFacts {
+function replayFactsOf(replay: RerunPlan, local: PositionAnswers['local'] | null): ReplayFacts {
   return {
     hash: replay.hash,
     blockNumber: replay.blockNumber,
@@ -128,7 +131,7 @@ function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | nul
     at: replay.at,
     changed: replay.changed,
     mismatch: local === null || replay.changed ? null : local.mismatch,
-    replayed: local?.replayed ?? 0,
+    replayed: local?.earlier ?? 0,
     mined: null,
   };
 }
@@ -136,7 +139,7 @@ function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | nul
 export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {
   const checked = plan.hash !== null ? await checkSigned(client, plan, s.timeoutMs) : [];
   // --tx at its position: no node tracer starts there, so it runs here.
-  const position = plan.replay?.at === 'position' ? await fetchAtPosition(client, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs)) : null;
+  const position = plan.replay?.at === 'position' ? await fetchAtPosition(s.runs, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs)) : null;
   const answers: SimulationAnswers =
     position ??
     (await fetchSimulation(client, {
@@ -147,6 +150,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
       state: s.state,
       estimate: plan.call.gas === undefined,
       deadline: deadlineSignal(s.timeoutMs),
+      runs: s.runs,
     }));
   const warnings = [...checked, ...answers.warnings];
   const warn = (m: string): void => void warnings.push(m);

@@ -9,7 +9,8 @@ import { isHash, isQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
-import { runMined } from './runMined.js';
+import { checkedMined } from '../localRun/checkedMined.js';
+import type { LocalRuns } from '../localRun/localRuns.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
 /**
@@ -30,6 +31,8 @@ export interface FetchOptions {
   readonly onReceipt?: (receipt: unknown) => void;
   /** Likewise with the transaction. */
   readonly onTransaction?: (tx: unknown) => void;
+  /** Where a run in txray's EVM is made, shared with the later stages (the source locations, --internal). */
+  readonly runs: LocalRuns;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
@@ -138,7 +141,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   let traced: TraceResult = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
   let stateDiff = state.status === 'fulfilled' ? state.value : null;
   if (traced.local === true) {
-    const local = await reexecute(client, tx.value, receipt.value, opts, warnings, header);
+    const local = await reexecute(client, hash, tx.value, receipt.value, opts, warnings, header);
     traced = local.trace;
     // The diff from the same run, where the node gave none.
     if (local.state !== null && (stateDiff === null || stateDiff.source === null)) {
@@ -184,7 +187,7 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
  * loaded only now): its call tree as it recorded it, and its state diff as the prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
-export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[], header: Promise<unknown> | null = null): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
+export async function reexecute(client: RpcClient, hash: Hex, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[], header: Promise<unknown> | null = null): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
   const none = { trace: NO_TRACE, state: null };
   const forced = opts.tracer.mode === 'local';
   // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.
@@ -199,9 +202,12 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
     return none;
   }
   try {
-    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { storage: opts.state === true }, null, header);
-    const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
-    const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
+    const checked = checkedMined(tx, receipt, hash);
+    // A receipt without a position (a malformed answer, which the model stage says): nothing to run.
+    if ('pending' in checked) return none;
+    const local = await opts.runs.of({ kind: 'mined', hash, mined: checked.mined, header }, opts.deadline).result({ stateDiff: opts.state === true });
+    const block = checked.mined.at.blockNumber - 1n;
+    const earlier = local.earlier > 0 ? `, after the block's ${local.earlier} earlier transaction${local.earlier === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';
     if (local.mismatch.length > 0) warnings.push(`re-execution differs from the receipt: ${local.mismatch.join('; ')}. The call tree shows the re-execution.`);
     const why = forced ? 'as --tracer local asked' : `${client.where} serves no call tracer`;
@@ -211,8 +217,8 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
         callTrace: null,
         recorded: local.calls,
         traceSource: 'local',
-        traceNote: `re-executed locally on the node's state at block ${block}${replay} (${why}); it ${verdict}`,
-        reexecution: { stateBlock: Number(block), replayed: local.replayed, matchedReceipt: local.mismatch.length === 0, differences: local.mismatch },
+        traceNote: `re-executed locally on the node's state at block ${block}${earlier} (${why}); it ${verdict}`,
+        reexecution: { stateBlock: Number(block), replayed: local.earlier, matchedReceipt: local.mismatch.length === 0, differences: local.mismatch },
       },
       state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' },
     };

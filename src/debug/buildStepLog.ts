@@ -1,5 +1,5 @@
 /**
- * The debugger's recording from one local run: the StepLog, and each frame it ran named and mapped
+ * The debugger's step log from one local run: the StepLog, and each frame it ran named and mapped
  * the way the source-location stage does it — by an artifact whose code is the code that ran (runtime
  * code at the frame's code address, or the creation code a constructor's init code starts with), never
  * guessed. Pure: the codes are fetched by the caller.
@@ -16,7 +16,7 @@ import { type CodeDebug, decompressMap, instructions } from '../locate/sourceMap
 import type { Hex } from '../raw/types.js';
 import { internalTable } from './internalTable.js';
 import { lineTable } from './lineTable.js';
-import type { DebugFrame, DebugRecording, FrameSource } from './types.js';
+import type { DebugFrame, DebugStepLog, FrameSource } from './types.js';
 
 /** An artifact as the debugger reads it: code, maps and ABI. */
 export type DebugArtifact = CodeArtifact & { readonly abi?: Abi };
@@ -73,8 +73,8 @@ function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, Cal
   return f.last >= f.first ? f.last : null;
 }
 
-/** The recording: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
-export function buildRecording(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[]): DebugRecording {
+/** The step log: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
+export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[]): DebugStepLog {
   const nodes = new Map<string, CallNode>();
   walkCalls(root, (n) => void nodes.set(frameKey(n.traceAddress), n));
   const withMaps = artifacts.filter((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined);

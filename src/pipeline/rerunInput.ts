@@ -10,7 +10,7 @@ import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { CallInput } from './planCall.js';
-import type { ReplayPlan } from '../sources/replayPlan.js';
+import type { RerunPlan } from '../sources/rerunPlan.js';
 
 
 /** The transaction and its receipt; exit 3 where the node does not know it. */
@@ -26,7 +26,7 @@ async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Prom
 }
 
 /** The call input of `--tx` (`given` as parsed), and the plan of the re-run, once the transaction is fetched. */
-export async function replayInput(client: RpcClient, given: CallInput, timeoutMs: number): Promise<{ readonly input: CallInput; readonly replay: Omit<ReplayPlan, 'changed'> }> {
+export async function rerunInput(client: RpcClient, given: CallInput, timeoutMs: number): Promise<{ readonly input: CallInput; readonly replay: Omit<RerunPlan, 'changed'> }> {
   const asked = given.replay!;
   const { tx, receipt } = await fetchMined(client, asked.hash, timeoutMs);
   const mined = isQuantity(tx.blockNumber) && isQuantity(tx.transactionIndex);
@@ -63,5 +63,5 @@ export function isChanged(call: Readonly<Record<string, unknown>>, overrides: Re
 }
 
 /** The block a re-run's state is read at before it runs: its parent block at its position, else the one asked. */
-export const stateBlockOf = (replay: Pick<ReplayPlan, 'at' | 'blockNumber'>): string =>
+export const stateBlockOf = (replay: Pick<RerunPlan, 'at' | 'blockNumber'>): string =>
   replay.at === 'position' ? `0x${(replay.blockNumber! - 1n).toString(16)}` : replay.at === 'default' ? 'latest' : replay.at;
