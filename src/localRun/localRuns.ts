@@ -78,7 +78,8 @@ function describeTarget(t: RunTarget): string {
 }
 
 function describeKept(c: LocalOptions, r: LocalResult): string {
-  const parts = ['calls', ...PARTS.filter((p) => c[p] === true), ...(c.trailOf === undefined ? [] : ['trails'])];
+  // The tree's logs are kept unless asked otherwise (the tracer's TREE_ONLY).
+  const parts = ['calls', ...PARTS.filter((p) => (p === 'logs' ? c.logs !== false : c[p] === true)), ...(c.trailOf === undefined ? [] : ['trails'])];
   const steps = r.steps === null ? '' : `, ${r.steps.count} steps`;
   const earlier = r.earlier > 0 ? `, after ${r.earlier} earlier transaction(s)` : '';
   return `kept ${parts.join(', ')}${steps}${earlier}`;
