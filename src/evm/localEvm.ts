@@ -5,7 +5,7 @@
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
-import { isAddress } from '../raw/hex.js';
+import { isAddress, isData } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, keccak_256, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
@@ -16,8 +16,6 @@ export type Json = Record<string, unknown>;
 export type { Hex };
 export type RunResult = Awaited<ReturnType<typeof runTx>>;
 export type EvmTx = Awaited<ReturnType<typeof createTxFromRPC>>;
-
-export const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 /** Hardfork by what the header carries (local chains), from the newest. */
 function hardforkOf(header: Json): string {
@@ -64,7 +62,7 @@ function commonFor(chainId: number, header: Json): Common {
   const customCrypto = { keccak256: rememberingKeccak() };
   if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header), customCrypto });
   const common = new Common({ chain: known, customCrypto });
-  common.setHardforkBy({ blockNumber: BigInt(header.number as string), timestamp: BigInt(header.timestamp as string) });
+  common.setHardforkBy({ blockNumber: big(header, 'number'), timestamp: big(header, 'timestamp') });
   return common;
 }
 
@@ -90,23 +88,31 @@ function readerBlockchain(reader: StateReader) {
   };
 }
 
+/** A header's number, as the node wrote it (BigInt reads its hex as it is); one it left out is an error. */
+function big(block: Json, key: string): bigint {
+  const v = block[key];
+  if (typeof v !== 'string') throw new Error(`the node's block has no ${key}`);
+  return BigInt(v);
+}
+
+/** The header's optional fields each hardfork wants, where the node gave them. */
+function optionalFields(block: Json): Record<string, bigint | Hex> {
+  const out: Record<string, bigint | Hex> = {};
+  for (const key of ['baseFeePerGas', 'difficulty', 'excessBlobGas'] as const) if (block[key] !== undefined) out[key] = big(block, key);
+  if (block.excessBlobGas !== undefined) out.blobGasUsed = typeof block.blobGasUsed === 'string' ? BigInt(block.blobGasUsed) : 0n;
+  for (const key of ['mixHash', 'parentBeaconBlockRoot', 'requestsHash', 'withdrawalsRoot'] as const) {
+    const v = block[key];
+    if (isData(v)) out[key] = v;
+  }
+  return out;
+}
+
 /** The block context the transaction runs in, from the node's header (the fields each hardfork wants). */
 function blockContext(block: Json, common: Common) {
+  if (!isAddress(block.miner)) throw new Error('the node\'s block has no miner');
   return createBlock(
     {
-      header: {
-        number: BigInt(block.number as string),
-        timestamp: BigInt(block.timestamp as string),
-        gasLimit: BigInt(block.gasLimit as string),
-        coinbase: block.miner as Hex,
-        ...(block.baseFeePerGas !== undefined ? { baseFeePerGas: BigInt(block.baseFeePerGas as string) } : {}),
-        ...(block.mixHash !== undefined ? { mixHash: block.mixHash as Hex } : {}),
-        ...(block.difficulty !== undefined ? { difficulty: BigInt(block.difficulty as string) } : {}),
-        ...(block.excessBlobGas !== undefined ? { excessBlobGas: BigInt(block.excessBlobGas as string), blobGasUsed: BigInt((block.blobGasUsed as string) ?? '0x0') } : {}),
-        ...(block.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: block.parentBeaconBlockRoot as Hex } : {}),
-        ...(block.requestsHash !== undefined ? { requestsHash: block.requestsHash as Hex } : {}),
-        ...(block.withdrawalsRoot !== undefined ? { withdrawalsRoot: block.withdrawalsRoot as Hex } : {}),
-      },
+      header: { number: big(block, 'number'), timestamp: big(block, 'timestamp'), gasLimit: big(block, 'gasLimit'), coinbase: block.miner, ...optionalFields(block) },
     },
     { common, skipConsensusFormatValidation: true },
   );

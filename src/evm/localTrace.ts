@@ -9,7 +9,7 @@
  * lookups on nodes with traces never load the EVM.
  */
 import { Interrupted } from '../errors.js';
-import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
+import { isAddress, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import { bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx } from './evmEngine.js';
 import { createLocalEvm, type Hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
@@ -191,7 +191,7 @@ const AS_MINED: Rerun = { changed: false, anotherSender: false };
 async function withNonce(state: NodeState, tx: Json, rerun: Rerun): Promise<Json> {
   if (!rerun.anotherSender || !isAddress(tx.from)) return tx;
   const account = await state.getAccount(createAddressFromString(tx.from));
-  return { ...tx, nonce: `0x${(account?.nonce ?? 0n).toString(16)}` };
+  return { ...tx, nonce: toQuantity(account?.nonce ?? 0n) };
 }
 
 /** Where a mined transaction stands: its block and its index in it. */

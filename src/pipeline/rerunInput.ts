@@ -5,7 +5,7 @@
  */
 import { NotFound, RpcFailure, UsageError } from '../errors.js';
 import { shortHash } from '../format/format.js';
-import { isAddress, isData, isQuantity, isRecord } from '../raw/hex.js';
+import { isAddress, isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
@@ -64,4 +64,4 @@ export function isChanged(call: Readonly<Record<string, unknown>>, overrides: Re
 
 /** The block a re-run's state is read at before it runs: its parent block at its position, else the one asked. */
 export const stateBlockOf = (replay: Pick<RerunPlan, 'at' | 'blockNumber'>): string =>
-  replay.at === 'position' ? `0x${(replay.blockNumber! - 1n).toString(16)}` : replay.at === 'default' ? 'latest' : replay.at;
+  replay.at === 'position' && replay.blockNumber !== null ? toQuantity(replay.blockNumber - 1n) : replay.at === 'default' ? 'latest' : replay.at;

@@ -5,7 +5,7 @@
 import type { RecordedCalls } from '../evm/callTreeOf.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isHash, isQuantity } from '../raw/hex.js';
+import { isHash, isQuantity, toQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
@@ -130,7 +130,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const beforeLocal = (): void => {
     header = receiptAnswer.then((r) => {
       const n = (r as { blockNumber?: unknown } | null)?.blockNumber;
-      return isQuantity(n) ? client.call('eth_getBlockByNumber', [`0x${BigInt(n).toString(16)}`, false], opts.deadline, true) : null;
+      return isQuantity(n) ? client.call('eth_getBlockByNumber', [toQuantity(BigInt(n)), false], opts.deadline, true) : null;
     });
     header.catch(() => undefined);
   };
