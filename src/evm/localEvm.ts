@@ -127,6 +127,8 @@ export interface OpEntry {
 /** The interpreter's run state, as far as the wrapped opcodes read it. */
 export interface OpRunState {
   readonly programCounter: number;
+  /** The gas left (after the opcode's own cost, seen from after its handler). */
+  readonly gasLeft: bigint;
   readonly stack: { peek(n: number): bigint[] };
   readonly interpreter: { _result: { logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> }; _env: { address: { toString(): string }; contract: { balance: bigint } } };
 }

@@ -9,9 +9,9 @@
  * lookups on nodes with traces never load the EVM.
  */
 import { Interrupted } from '../errors.js';
-import { isAddress, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { isAddress, isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import { bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx } from './evmEngine.js';
-import { createLocalEvm, type Hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
+import { createLocalEvm, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
 import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
@@ -158,11 +158,11 @@ function receiptDifferences(receipt: Json, r: RunResult): string[] {
   const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
   if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
   if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
-  const logs = Array.isArray(receipt.logs) ? (receipt.logs as Json[]) : [];
+  const logs = Array.isArray(receipt.logs) ? receipt.logs.filter(isRecord) : [];
   const mine = r.receipt.logs;
   const same = logs.length === mine.length && logs.every((l, i) => {
     const [address, topics, data] = mine[i]!;
-    return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && (l.topics as string[]).every((t, k) => t.toLowerCase() === bytesToHex(topics[k]!));
+    return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && l.topics.every((t: unknown, k) => typeof t === 'string' && t.toLowerCase() === bytesToHex(topics[k] ?? new Uint8Array(0)));
   });
   if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
   return out;
@@ -214,9 +214,9 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
     if (err instanceof Interrupted) throw err;
     return null;
   });
-  const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: unknown; storageKeys: unknown }>) : [];
+  const entries = isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : [];
   state.prefetch([
-    ...entries.filter((e): e is { address: string; storageKeys: string[] } => isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity)),
+    ...entries.flatMap((e) => (isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [])),
     ...(isAddress(block.miner) ? [{ address: block.miner, storageKeys: [] }] : []),
   ]);
 
@@ -272,14 +272,17 @@ export async function simulateLocally(
   const { header } = at;
   const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined;
   const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
-  const from = createAddressFromString(call.from as string);
   const q = (v: unknown): bigint | undefined => (typeof v === 'string' ? BigInt(v) : undefined);
+  if (!isAddress(call.from)) throw new Error('the call has no sender');
+  const blockGas = q(header.gasLimit);
+  if (blockGas === undefined) throw new Error('the node\'s block has no gasLimit');
+  const from = createAddressFromString(call.from);
   const fields = {
     nonce: q(call.nonce) ?? (await state.getAccount(from))?.nonce ?? 0n,
-    gasLimit: q(call.gas) ?? BigInt(header.gasLimit as string),
-    ...(typeof call.to === 'string' ? { to: call.to as Hex } : {}),
+    gasLimit: q(call.gas) ?? blockGas,
+    ...(isAddress(call.to) ? { to: call.to } : {}),
     value: q(call.value) ?? 0n,
-    data: (call.data as Hex | undefined) ?? '0x',
+    data: isData(call.data) ? call.data : '0x',
   };
   const tx =
     call.maxFeePerGas !== undefined

@@ -283,7 +283,7 @@ function hookOpcodes(vm: VM, now: () => Tracing | null, config: TracerConfig): v
     if (trail !== undefined) {
       trail.from.push(fallThrough - 1);
       trail.to.push(r.programCounter);
-      trail.gas.push(Number((r as OpRunState & { readonly gasLeft: bigint }).gasLeft));
+      trail.gas.push(Number(r.gasLeft));
     }
   });
   if (!config.jumps) return;
@@ -306,22 +306,23 @@ export function attachTracer(vm: VM, config: TracerConfig): Tracer {
   const onBefore = (m: Message): void => current?.begin(m);
   const onAfter = (r: MessageEnd): void => current?.end(r);
   const onStep = (e: StepEvent): void => steps?.add(e);
-  const events = vm.evm.events!;
+  const events = vm.evm.events;
+  if (events === undefined) throw new Error('the EVM has no events to trace');
   return {
     async trace(go) {
       steps = config.steps ? createStepLog() : null;
       const rec = new Tracing(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf, steps);
       current = rec;
-      events.on('beforeMessage', onBefore as never);
-      events.on('afterMessage', onAfter as never);
-      if (config.steps) events.on('step', onStep as never);
+      events.on('beforeMessage', onBefore);
+      events.on('afterMessage', onAfter);
+      if (config.steps) events.on('step', onStep);
       try {
         const result = await go();
         return { frame: rec.top[0] ?? null, logs: rec.logs, result, facts: rec.facts, steps };
       } finally {
-        events.off('beforeMessage', onBefore as never);
-        events.off('afterMessage', onAfter as never);
-        if (config.steps) events.off('step', onStep as never);
+        events.off('beforeMessage', onBefore);
+        events.off('afterMessage', onAfter);
+        if (config.steps) events.off('step', onStep);
         current = null;
         steps = null;
       }
@@ -329,7 +330,7 @@ export function attachTracer(vm: VM, config: TracerConfig): Tracer {
   };
 }
 
-const addressOf = (a: { toString(): string }): Hex => a.toString().toLowerCase() as Hex;
+const addressOf = (a: { toString(): string }): Hex => `0x${a.toString().slice(2).toLowerCase()}`;
 
 function logOf(rec: Tracing | null, r: OpRunState): void {
   const running = rec?.running();
