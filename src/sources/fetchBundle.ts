@@ -5,7 +5,7 @@
 import type { RecordedCalls } from '../evm/callTreeOf.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isHash, isQuantity, toQuantity } from '../raw/hex.js';
+import { isHash, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
@@ -36,7 +36,7 @@ export interface FetchOptions {
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
-  const h = (v as { blockHash?: unknown } | null)?.blockHash;
+  const h = isRecord(v) ? v.blockHash : undefined;
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
@@ -121,7 +121,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const stateModule = opts.state ? import('../rpc/fetchState.js') : null;
   const stateAnswer = stateModule ? stateModule.then((m) => m.fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings)) : Promise.resolve(null);
   const blockAnswer = stateModule
-    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
+    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, isRecord(r) ? r.blockHash : undefined, opts.deadline, stateWarnings))
     : Promise.resolve(null);
   // The block's header, asked beside the last tracer where only the local run is left below it: the
   // local run's first batch then reads the coinbase too (its replay pays it every fee). A small answer
@@ -129,7 +129,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   let header: Promise<unknown> | null = null;
   const beforeLocal = (): void => {
     header = receiptAnswer.then((r) => {
-      const n = (r as { blockNumber?: unknown } | null)?.blockNumber;
+      const n = isRecord(r) ? r.blockNumber : undefined;
       return isQuantity(n) ? client.call('eth_getBlockByNumber', [toQuantity(BigInt(n)), false], opts.deadline, true) : null;
     });
     header.catch(() => undefined);
@@ -173,8 +173,8 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
  * (validation warns about it; the transaction is re-executed as the L1 one it otherwise is).
  */
 function l2Kind(tx: unknown, receipt: unknown): string | null {
-  const t = (tx ?? {}) as Record<string, unknown>;
-  const r = receipt as Record<string, unknown>;
+  const t = isRecord(tx) ? tx : {};
+  const r = isRecord(receipt) ? receipt : {};
   const type = isQuantity(t.type) ? BigInt(t.type) : isQuantity(r.type) ? BigInt(r.type) : null;
   if (type === 0x7en || isQuantity(r.depositNonce) || isHash(t.sourceHash)) return 'an OP Stack deposit';
   if (isQuantity(r.l1Fee) || isQuantity(r.l1GasUsed)) return 'an OP Stack transaction (it pays an L1 data fee)';
