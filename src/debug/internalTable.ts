@@ -9,13 +9,14 @@ import { jumpsOfSteps } from '../locate/jumpsOfSteps.js';
 import type { InternalItem } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import type { DebugFrame, DebugStepLog, InternalTable } from './types.js';
+import { cell } from '../locate/cell.js';
 
 /** Each internal call's open steps (after its jump in, up to its jump out) counted into `diff`. */
 function count(items: readonly InternalItem[], last: number, diff: Int32Array): void {
   for (const x of items) {
     if (typeof x !== 'object' || 'event' in x) continue;
-    diff[x.from + 1]! += 1;
-    diff[Math.min(x.to, last) + 1]! -= 1;
+    diff[x.from + 1] = cell(diff, x.from + 1) + 1;
+    diff[Math.min(x.to, last) + 1] = cell(diff, Math.min(x.to, last) + 1) - 1;
     count(x.inside, last, diff);
   }
 }
@@ -26,7 +27,7 @@ function callsOf(f: DebugFrame, steps: Parameters<typeof jumpsOfSteps>[0]): Inte
   if (f.source === null || f.source.sources.ast === undefined || f.code === null || f.last < f.first || f.kind.startsWith('create')) return null;
   const jumps = jumpsOfSteps(steps, f.first);
   const code = `0x${Buffer.from(f.code).toString('hex')}` as Hex;
-  return internalCallsOf(code, f.source.debug, jumps, { gas: steps.gas[f.last]!, reverted: f.error !== null, at: f.last, callsAt: [] });
+  return internalCallsOf(code, f.source.debug, jumps, { gas: cell(steps.gas, f.last), reverted: f.error !== null, at: f.last, callsAt: [] });
 }
 
 export function internalTable(rec: Pick<DebugStepLog, 'steps' | 'frames'>): InternalTable {
@@ -41,6 +42,6 @@ export function internalTable(rec: Pick<DebugStepLog, 'steps' | 'frames'>): Inte
   });
   const open = new Int32Array(s.count);
   let level = 0;
-  for (let i = 0; i < s.count; i++) open[i] = level += diff[i]!;
+  for (let i = 0; i < s.count; i++) open[i] = level += cell(diff, i);
   return { calls, open };
 }

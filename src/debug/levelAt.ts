@@ -4,7 +4,8 @@
  * in them, counted once when the step log was built (internalTable.ts).
  */
 import type { DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
 
 export function levelAt(rec: DebugStepLog, step: number): number {
-  return rec.steps.depth[step]! + rec.internal.open[step]!;
+  return cell(rec.steps.depth, step) + cell(rec.internal.open, step);
 }

@@ -6,12 +6,13 @@
  */
 import { levelAt } from './levelAt.js';
 import type { DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
 
 export type Move = 'into' | 'over' | 'out' | 'back' | 'continue';
 
 /** Step i's line (the same number for the same frame, file and line), or null where it has no place. */
 function lineKey(rec: DebugStepLog, i: number): number | null {
-  const id = rec.lines.ids[i]!;
+  const id = cell(rec.lines.ids, i);
   return id < 0 ? null : id;
 }
 
@@ -75,7 +76,7 @@ function toBreakpoint(rec: DebugStepLog, i: number, breakpoints: ReadonlySet<str
     if (k === null || k === was) continue;
     was = k;
     let is = hit.get(k);
-    if (is === undefined) hit.set(k, (is = breakpoints.has(`${places[k]!.file}:${places[k]!.line}`)));
+    if (is === undefined) hit.set(k, (is = breakpoints.has(`${cell(places, k).file}:${cell(places, k).line}`)));
     if (is) return j;
   }
   return rec.steps.count - 1;

@@ -13,6 +13,7 @@ import { placeAt } from './placeAt.js';
 import { statusLine } from './statusLine.js';
 import { storageAt } from './storageAt.js';
 import type { Cursor, DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
 
 const INVERSE = '\x1b[7m';
 const BOLD = '\x1b[1m';
@@ -34,7 +35,7 @@ const fit = (text: string, width: number): string => {
 /** The source around the step's line, the line marked; null where the step has no place. */
 function sourcePane(rec: DebugStepLog, c: Cursor, rows: number): string[] | null {
   const p = placeAt(rec, c.step);
-  const file = p === null ? null : rec.frames[rec.steps.frame[c.step]!]!.source!.sources.file(p.id);
+  const file = p === null ? null : cell(rec.frames, rec.steps.frame[c.step]!).source!.sources.file(p.id);
   if (p === null || file === null) return null;
   const lines = linesOf(file);
   const first = Math.max(0, Math.min(p.line - 1 - Math.floor((rows - 1) / 2), lines.length - (rows - 1)));
@@ -48,13 +49,13 @@ function sourcePane(rec: DebugStepLog, c: Cursor, rows: number): string[] | null
 
 /** The code's opcodes around the step's pc, where no source map matched. */
 function opcodePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
-  const frame = rec.frames[rec.steps.frame[c.step]!];
-  const pc = rec.steps.pc[c.step]!;
+  const frame = rec.frames[cell(rec.steps.frame, c.step)];
+  const pc = cell(rec.steps.pc, c.step);
   const code = frame?.code ?? null;
-  if (code === null) return ['no source and no code known for this frame', `pc ${pc} ${opcodeName(rec.steps.op[c.step]!)}`];
+  if (code === null) return ['no source and no code known for this frame', `pc ${pc} ${opcodeName(cell(rec.steps.op, c.step))}`];
   const all: Array<[number, string]> = [];
   for (let at = 0; at < code.length; at++) {
-    const op = code[at]!;
+    const op = cell(code, at);
     const push = op >= 0x60 && op <= 0x7f ? op - 0x5f : 0;
     all.push([at, `${opcodeName(op)}${push > 0 ? ` 0x${Buffer.from(code.subarray(at + 1, at + 1 + push)).toString('hex')}` : ''}`]);
     at += push;
@@ -96,7 +97,7 @@ function helpLines(width: number): string[] {
   const column = Math.max(...HELP_KEYS.map((k) => displayWidth(k))) + 2;
   const lines = ['keys'];
   if (2 + 2 * column <= width) {
-    for (let k = 0; k < HELP_KEYS.length; k += 2) lines.push(`  ${HELP_KEYS[k]!.padEnd(column)}${HELP_KEYS[k + 1] ?? ''}`.trimEnd());
+    for (let k = 0; k < HELP_KEYS.length; k += 2) lines.push(`  ${cell(HELP_KEYS, k).padEnd(column)}${HELP_KEYS[k + 1] ?? ''}`.trimEnd());
   } else for (const key of HELP_KEYS) lines.push(...wrap(`  ${key}`, width, '     '));
   return lines;
 }
@@ -114,7 +115,7 @@ function statePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
   for (let at = Math.max(0, from - 64); at < memory.length && words.length < 6; at += 32) words.push(`0x${at.toString(16).padStart(4, '0')}  ${Buffer.from(memory.subarray(at, at + 32)).toString('hex')}`);
   // A mapping's slot is a hash: its ends tell slots apart, and the pane keeps room for the value.
   const slot = (k: bigint): string => (k < 1n << 64n ? `0x${k.toString(16)}` : `0x${k.toString(16).slice(0, 6)}…${k.toString(16).slice(-4)}`);
-  const storage = [...storageAt(rec, i, rec.frames[s.frame[i]!]?.storageAddress ?? null)].map(([k, v]) => `${slot(k)} = 0x${v.toString(16)}`);
+  const storage = [...storageAt(rec, i, rec.frames[cell(s.frame, i)]?.storageAddress ?? null)].map(([k, v]) => `${slot(k)} = 0x${v.toString(16)}`);
   const share = Math.max(2, Math.floor(rows / 4));
   const part = (title: string, list: string[], n: number): string[] => [`${title}${list.length > n - 1 ? ` (${list.length})` : ''}`, ...(list.length === 0 ? ['  (none)'] : list.slice(0, n - 1))];
   const calls = part('calls', frames.slice(-share + 1), share);
