@@ -14,6 +14,7 @@ import { statusLine } from './statusLine.js';
 import { storageAt } from './storageAt.js';
 import type { Cursor, DebugStepLog } from './types.js';
 import { cell } from '../locate/cell.js';
+import { instructions } from '../locate/sourceMap.js';
 
 const INVERSE = '\x1b[7m';
 const BOLD = '\x1b[1m';
@@ -53,13 +54,13 @@ function opcodePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
   const pc = cell(rec.steps.pc, c.step);
   const code = frame?.code ?? null;
   if (code === null) return ['no source and no code known for this frame', `pc ${pc} ${opcodeName(cell(rec.steps.op, c.step))}`];
-  const all: Array<[number, string]> = [];
-  for (let at = 0; at < code.length; at++) {
+  // Each instruction's pc, its PUSH data skipped (the source-location stage's own walk of the code).
+  const { pcs } = instructions(`0x${Buffer.from(code).toString('hex')}`);
+  const all = Array.from(pcs, (at): [number, string] => {
     const op = cell(code, at);
     const push = op >= 0x60 && op <= 0x7f ? op - 0x5f : 0;
-    all.push([at, `${opcodeName(op)}${push > 0 ? ` 0x${Buffer.from(code.subarray(at + 1, at + 1 + push)).toString('hex')}` : ''}`]);
-    at += push;
-  }
+    return [at, `${opcodeName(op)}${push > 0 ? ` 0x${Buffer.from(code.subarray(at + 1, at + 1 + push)).toString('hex')}` : ''}`];
+  });
   const here = Math.max(0, all.findIndex(([at]) => at === pc));
   const first = Math.max(0, Math.min(here - Math.floor((rows - 1) / 2), all.length - (rows - 1)));
   // A matched map places some steps in no line (the compiler's own code: the dispatcher, ABI decoding).

@@ -1,5 +1,5 @@
 /**
- * The call tree of a local run: a view of the recorder's frames in the model's vocabulary (Parity's
+ * The call tree of a local run: a view of the tracer's frames in the model's vocabulary (Parity's
  * kinds, as every tree is), made from txray's own record, so nothing in it is checked again. It names
  * each frame as the tree of a node's callTracer answer would (raw/parseCallTrace.ts, model/buildCallTree.ts):
  *   CALL / STATICCALL / DELEGATECALL / CALLCODE → 'call' with its callType (a staticcall's value 0)
@@ -35,7 +35,7 @@ function nodeOf(f: EvmFrame, traceAddress: readonly number[]): CallNode {
   }
 }
 
-/** The recorder's top frame and logs → the model's call tree. Iterative: the EVM nests 1024 calls deep. */
+/** The tracer's top frame and logs → the model's call tree. Iterative: the EVM nests 1024 calls deep. */
 export function callTreeOf(top: EvmFrame, logs: readonly FrameLog[]): RecordedCalls {
   const root = nodeOf(top, []);
   let count = 0;

@@ -1,7 +1,7 @@
 /**
  * The embedded EVM's set-up for local re-execution (localTrace.ts): the chain's rules, the state at a
  * block as a StateReader gives it (nodeState.ts), the block context, and two ways to run a transaction. What a run
- * is made to record (the call tree, frame facts, steps, the state diff) is the business of recorder.ts and
+ * is made to record (the call tree, frame facts, steps, the state diff) is the business of tracer.ts and
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
@@ -36,7 +36,7 @@ const REMEMBERED_HASHES = 1 << 16;
 /**
  * keccak256 for one EVM, remembering its answers for short inputs: contracts hash the same few keys
  * over and over (a mapping's slot is hashed at each read and each write of it, in every transaction of
- * a replayed block: a block of transfers from one sender hashes its balance's key hundreds of times),
+ * a re-executed block: a block of transfers from one sender hashes its balance's key hundreds of times),
  * and in a process this short the hash runs mostly unoptimised. Each caller gets its own copy.
  */
 function rememberingKeccak(): (data: Uint8Array) => Uint8Array {
@@ -217,7 +217,7 @@ export interface LocalEvm {
 }
 
 /**
- * The block's transactions as the node gave them, made EthereumJS transactions once each (a replay runs
+ * The block's transactions as the node gave them, made EthereumJS transactions once each (a run of the earlier ones runs
  * each in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
  * and rebuilds that copy's parameter tables, which cost most of a small transfer's run: the first
  * transaction's copy, its tables built, is handed to all the others as it is (no transaction changes it;

@@ -13,7 +13,7 @@ import { frameKey } from '../model/frameKey.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { bytesToHex } from './evmEngine.js';
 import { type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
-import { createStepLog, type StepEvent, type StepLog, type StepRecorder } from './stepLog.js';
+import { createStepLog, type StepEvent, type StepLog, type StepLogWriter } from './stepLog.js';
 
 /** What a run keeps beyond the call tree (always kept: the other parts are keyed by its frames). */
 export interface TracerConfig {
@@ -155,7 +155,7 @@ class Tracing {
     /** The frames that keep a JumpTrail. */
     private readonly trailFilter: TrailFilter | undefined,
     /** Every step is asked for: the log learns which frame each runs in. */
-    private readonly steps: StepRecorder | null,
+    private readonly steps: StepLogWriter | null,
   ) {}
 
   running(): Running | undefined {
@@ -299,7 +299,7 @@ function hookOpcodes(vm: VM, now: () => Tracing | null, config: TracerConfig): v
  */
 export function attachTracer(vm: VM, config: TracerConfig): Tracer {
   let current: Tracing | null = null;
-  let steps: StepRecorder | null = null;
+  let steps: StepLogWriter | null = null;
   hookOpcodes(vm, () => current, config);
   // One parameter each: EthereumJS calls a listener of two with a callback to wait for, behind a
   // promise and a turn of the microtask queue at every frame's start and end; these have nothing to wait for.

@@ -4,7 +4,7 @@
  * destination's source range; the matching `o` leaves it. Jumps into the compiler's own helpers, into
  * modifiers' code and the external function's own entry (its ABI wrapper's jump into its body: the
  * frame itself) are followed for the matching but not listed. Where the compiler inlined there is no
- * jump, and nothing is listed. Pure: the jumps may come from txray's recorder (positions are the jumps'
+ * jump, and nothing is listed. Pure: the jumps may come from txray's tracer (positions are the jumps'
  * indexes) or from a step log (positions are step indexes, see jumpsOfSteps).
  */
 import type { InternalCall, InternalItem } from '../model/types.js';

@@ -207,7 +207,7 @@ async function fetchTraces(client: RpcClient, number: Hex, block: Hex, hashes: r
   return traces;
 }
 
-/** --tracer local: each transaction re-executed here, one after another (each replays the block's earlier ones). */
+/** --tracer local: each transaction re-executed here, one after another (each runs the block's earlier ones first). */
 async function traceBlockLocally(client: RpcClient, transactions: readonly Record<string, unknown>[], receipts: ReadonlyMap<string, unknown>, s: BlockFetchSettings, warnings: string[]): Promise<Traces> {
   const out: Traces = new Map();
   // The block's stages read no run of their own: each transaction's run keeps its tree and logs only.

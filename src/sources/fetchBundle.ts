@@ -124,7 +124,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
     ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, isRecord(r) ? r.blockHash : undefined, opts.deadline, stateWarnings))
     : Promise.resolve(null);
   // The block's header, asked beside the last tracer where only the local run is left below it: the
-  // local run's first batch then reads the coinbase too (its replay pays it every fee). A small answer
+  // local run's first batch then reads the coinbase too (each earlier transaction it runs pays it a fee). A small answer
   // that a node with a callTracer sends for nothing.
   let header: Promise<unknown> | null = null;
   const beforeLocal = (): void => {
