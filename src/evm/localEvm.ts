@@ -217,8 +217,8 @@ export interface LocalEvm {
 }
 
 /**
- * The block's transactions as the node gave them, made EthereumJS transactions once each (a run of the earlier ones runs
- * each in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
+ * The block's transactions as the node gave them, made EthereumJS transactions once each (the earlier
+ * ones may run in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
  * and rebuilds that copy's parameter tables, which cost most of a small transfer's run: the first
  * transaction's copy, its tables built, is handed to all the others as it is (no transaction changes it;
  * runTx only sets its hardfork to the block's, which it already is).
