@@ -18,8 +18,8 @@ import { DoorOpener, readOptions } from './frontDoor.js';
 import { writeFailure } from './writeFailure.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
 import { type CallInput, planCall } from '../pipeline/planCall.js';
-import { isChanged, replayInput, stateBlockOf } from '../pipeline/replayInput.js';
-import type { ReplayPlan } from '../sources/replayPlan.js';
+import { isChanged, rerunInput, stateBlockOf } from '../pipeline/rerunInput.js';
+import type { RerunPlan } from '../sources/rerunPlan.js';
 import { namedCodes, resolveCodes } from '../pipeline/resolveCodes.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { RunSeams } from './runReplay.js';
@@ -224,9 +224,9 @@ async function pipelineInputs(opts: InspectOptions, decoderReady: Promise<Decode
 }
 
 /** --tx: the call the mined transaction makes, with the changes asked; a plain call as it is. */
-async function callOfReplay(given: CallInput, connect: () => Promise<RpcClient>, timeoutMs: number): Promise<{ readonly call: CallInput; readonly replay: Omit<ReplayPlan, 'changed'> | null }> {
+async function callOfReplay(given: CallInput, connect: () => Promise<RpcClient>, timeoutMs: number): Promise<{ readonly call: CallInput; readonly replay: Omit<RerunPlan, 'changed'> | null }> {
   if (given.replay === undefined) return { call: given, replay: null };
-  const { input, replay } = await replayInput(await connect(), given, timeoutMs);
+  const { input, replay } = await rerunInput(await connect(), given, timeoutMs);
   return { call: input, replay };
 }
 

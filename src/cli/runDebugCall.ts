@@ -1,14 +1,12 @@
 /**
  * `txray debug call …`: a call simulated in txray's EVM with every step recorded, taking the words
  * and options of `txray call` (the target, signature and arguments, --from, --value, --block, the
- * state overrides…) and --at; then the same view as `txray debug <hash>` (showRecording.ts).
+ * state overrides…) and --at; then the same view as `txray debug <hash>` (showStepLog.ts).
  */
 import { UsageError } from '../errors.js';
-import { deadlineSignal } from '../rpc/deadline.js';
 import type { DebugCallArgs } from './createDebugProgram.js';
 import { type DoorOpener, readOptions } from './frontDoor.js';
-import { recordingOf } from './recordingOf.js';
-import { showRecording } from './showRecording.js';
+import { showStepLog } from './showStepLog.js';
 import { jsonIndent } from './writeOutcomes.js';
 
 /** `txray debug call …` as parsed; the exit code. */
@@ -37,8 +35,7 @@ export async function runDebugCall(args: DebugCallArgs, doors: DoorOpener): Prom
   // The latest block where none is named: a pending block's state is not one every node serves to read.
   const block = planned.block === 'default' ? 'latest' : planned.block;
   const plan = { ...planned, overrides: await resolveCodes(async () => client, codes, given.overrides, block, opts.timeoutMs) };
-  const { runCall } = await import('../sources/runCall.js');
-  const local = await runCall(client, plan.call, block, plan.overrides, deadlineSignal(opts.timeoutMs), { steps: true });
-  const rec = await recordingOf(client, { steps: local.steps, root: local.calls.tree.root }, { block, overrides: plan.overrides }, decoder.index.artifacts, opts.timeoutMs);
-  return await showRecording({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, jsonIndent(io));
+  const { debugCall } = await import('../pipeline/debugCall.js');
+  const rec = await debugCall(client, plan, block, decoder.index.artifacts, { timeoutMs: opts.timeoutMs, debug: opts.debug ? (line) => log.debug(line) : undefined });
+  return await showStepLog({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, jsonIndent(io));
 }

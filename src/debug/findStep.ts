@@ -5,9 +5,9 @@
 import { placeAt } from './placeAt.js';
 import { resolveFile } from './resolveFile.js';
 import type { AtTarget } from './parseAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
 
-export function findStep(rec: DebugRecording, at: AtTarget): { readonly step: number } | { readonly none: string } {
+export function findStep(rec: DebugStepLog, at: AtTarget): { readonly step: number } | { readonly none: string } {
   const n = rec.steps.count;
   if (at.kind === 'failure') return rec.failure === null ? { none: 'nothing failed in this transaction' } : { step: rec.failure };
   if (at.kind === 'step') return at.step <= n ? { step: at.step - 1 } : { none: `the transaction ran ${n} steps; there is no step ${at.step}` };

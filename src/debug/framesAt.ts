@@ -6,30 +6,31 @@
  */
 import { shortAddress } from '../format/format.js';
 import { openAt } from '../locate/openAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
 
 export interface OpenFrame {
   readonly kind: 'external' | 'internal';
-  /** The recording's frame (for an internal function, the frame it runs in). */
+  /** The step log's frame (for an internal function, the frame it runs in). */
   readonly frame: number;
   /** `Contract::function`, or what is known of them (the address, the selector); `Contract.function` for an internal one. */
   readonly name: string;
 }
 
 /** The name a frame is shown by: its contract and function where known, else its address and selector. */
-function frameName(rec: DebugRecording, index: number): string {
-  const f = rec.frames[index]!;
+function frameName(rec: DebugStepLog, index: number): string {
+  const f = cell(rec.frames, index);
   const contract = f.contract ?? (f.codeAddress === null ? '?' : shortAddress(f.codeAddress));
   const fn = f.function ?? f.selector ?? (f.kind.startsWith('create') ? 'constructor' : '-');
   return `${contract}::${fn}`;
 }
 
-export function framesAt(rec: DebugRecording, step: number): OpenFrame[] {
+export function framesAt(rec: DebugStepLog, step: number): OpenFrame[] {
   const chain: number[] = [];
-  let at: number | null = rec.frames.length === 0 ? null : rec.steps.frame[step]!;
+  let at: number | null = rec.frames.length === 0 ? null : cell(rec.steps.frame, step);
   while (at !== null) {
     chain.push(at);
-    at = rec.frames[at]!.parent;
+    at = cell(rec.frames, at).parent;
   }
   chain.reverse();
   const out: OpenFrame[] = [];
@@ -38,7 +39,7 @@ export function framesAt(rec: DebugRecording, step: number): OpenFrame[] {
     const items = rec.internal.calls[frame];
     if (items == null) return;
     // A caller stands at its call: the step before its callee's first.
-    const position = k === chain.length - 1 ? step : rec.frames[chain[k + 1]!]!.first - 1;
+    const position = k === chain.length - 1 ? step : cell(rec.frames, chain[k + 1]!).first - 1;
     for (const c of openAt(items, position)) out.push({ kind: 'internal', frame, name: c.contract === null ? c.name : `${c.contract}.${c.name}` });
   });
   return out;

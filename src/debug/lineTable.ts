@@ -1,12 +1,12 @@
 /**
  * Every step's line as a number — the same number for the same frame, file and line; -1 where the step
- * has no place — and each number's place: made once when the recording is, so that the keys that scan
+ * has no place — and each number's place: made once when the step log is, so that the keys that scan
  * a long run (n, o, p, c) read an array instead of the source map.
  */
 import { placeAt } from './placeAt.js';
-import type { DebugRecording, LineTable, SourcePlace } from './types.js';
+import type { DebugStepLog, LineTable, SourcePlace } from './types.js';
 
-export function lineTable(rec: Omit<DebugRecording, 'lines' | 'internal'>): LineTable {
+export function lineTable(rec: Omit<DebugStepLog, 'lines' | 'internal'>): LineTable {
   const ids = new Int32Array(rec.steps.count);
   const places: SourcePlace[] = [];
   const byKey = new Map<string, number>();

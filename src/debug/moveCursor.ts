@@ -8,14 +8,14 @@ import { parseAt } from './parseAt.js';
 import { type Move, nextStep } from './nextStep.js';
 import { placeAt } from './placeAt.js';
 import { resolveFile } from './resolveFile.js';
-import type { Cursor, DebugRecording } from './types.js';
+import type { Cursor, DebugStepLog } from './types.js';
 
 const MOVES: Readonly<Record<string, Move>> = { n: 'over', s: 'into', o: 'out', p: 'back', c: 'continue' };
 
 const at = (c: Cursor, step: number, message: string | null = null): Cursor => ({ ...c, step, message });
 
 /** `:break …`, `:step …`. */
-function runCommand(rec: DebugRecording, c: Cursor, text: string): Cursor {
+function runCommand(rec: DebugStepLog, c: Cursor, text: string): Cursor {
   const [verb, ...rest] = text.trim().split(/\s+/);
   const arg = rest.join(' ');
   if (verb === 'step' && /^\d{1,9}$/.test(arg)) {
@@ -40,7 +40,7 @@ function runCommand(rec: DebugRecording, c: Cursor, text: string): Cursor {
 }
 
 /** A key while a command is typed: Enter runs it, Escape drops it, Backspace takes a character back. */
-function typing(rec: DebugRecording, c: Cursor, key: string): Cursor {
+function typing(rec: DebugStepLog, c: Cursor, key: string): Cursor {
   const text = c.command ?? '';
   if (key === '\r' || key === '\n') return runCommand(rec, { ...c, command: null }, text);
   if (key === '\x1b' || key === '\x03') return { ...c, command: null };
@@ -50,7 +50,7 @@ function typing(rec: DebugRecording, c: Cursor, key: string): Cursor {
 }
 
 /** `b`: a breakpoint at the current line, or none there any more. */
-function toggle(rec: DebugRecording, c: Cursor): Cursor {
+function toggle(rec: DebugStepLog, c: Cursor): Cursor {
   const p = placeAt(rec, c.step);
   if (p === null) return at(c, c.step, 'no source line here to break at');
   const key = `${p.file}:${p.line}`;
@@ -60,7 +60,7 @@ function toggle(rec: DebugRecording, c: Cursor): Cursor {
   return { ...c, breakpoints: next, message: `${had ? 'removed the breakpoint at' : 'breakpoint at'} ${escapeShort(key, 100)}` };
 }
 
-export function moveCursor(rec: DebugRecording, c: Cursor, key: string): Cursor {
+export function moveCursor(rec: DebugStepLog, c: Cursor, key: string): Cursor {
   if (c.command !== null) return typing(rec, c, key);
   if (key === 'q') return { ...c, quit: true };
   if (key === '\x03') return { ...c, quit: true, interrupted: true };

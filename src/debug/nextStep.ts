@@ -5,24 +5,25 @@
  * (levelAt), so stepping over and out of calls follows what framesAt shows.
  */
 import { levelAt } from './levelAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
 
 export type Move = 'into' | 'over' | 'out' | 'back' | 'continue';
 
 /** Step i's line (the same number for the same frame, file and line), or null where it has no place. */
-function lineKey(rec: DebugRecording, i: number): number | null {
-  const id = rec.lines.ids[i]!;
+function lineKey(rec: DebugStepLog, i: number): number | null {
+  const id = cell(rec.lines.ids, i);
   return id < 0 ? null : id;
 }
 
 /** The first step after `from` that `fits`, else the last step. */
-function forward(rec: DebugRecording, from: number, fits: (j: number) => boolean): number {
+function forward(rec: DebugStepLog, from: number, fits: (j: number) => boolean): number {
   for (let j = from + 1; j < rec.steps.count; j++) if (fits(j)) return j;
   return rec.steps.count - 1;
 }
 
 /** `n`: the next line at this level or above (over calls); where the step has no place, the next opcode at this level or above. */
-function over(rec: DebugRecording, i: number): number {
+function over(rec: DebugStepLog, i: number): number {
   const level = levelAt(rec, i);
   const here = lineKey(rec, i);
   return forward(rec, i, (j) => {
@@ -35,7 +36,7 @@ function over(rec: DebugRecording, i: number): number {
 }
 
 /** `p`: back to the first step of the previous line at this level or above (its calls passed over). */
-function back(rec: DebugRecording, i: number): number {
+function back(rec: DebugStepLog, i: number): number {
   const level = levelAt(rec, i);
   const here = lineKey(rec, i);
   let j = i - 1;
@@ -57,7 +58,7 @@ function back(rec: DebugRecording, i: number): number {
 }
 
 /** `o`: out of this frame, to the caller's next line (the end where there is no caller or no next line). */
-function out(rec: DebugRecording, i: number): number {
+function out(rec: DebugStepLog, i: number): number {
   const level = levelAt(rec, i);
   const returned = forward(rec, i, (j) => levelAt(rec, j) < level);
   if (levelAt(rec, returned) >= level) return returned;
@@ -65,7 +66,7 @@ function out(rec: DebugRecording, i: number): number {
 }
 
 /** `c`: the next arrival at a breakpoint's line, else the end. */
-function toBreakpoint(rec: DebugRecording, i: number, breakpoints: ReadonlySet<string>): number {
+function toBreakpoint(rec: DebugStepLog, i: number, breakpoints: ReadonlySet<string>): number {
   let was = lineKey(rec, i);
   const { places } = rec.lines;
   // Whether a line is a breakpoint's, asked once per line.
@@ -75,13 +76,13 @@ function toBreakpoint(rec: DebugRecording, i: number, breakpoints: ReadonlySet<s
     if (k === null || k === was) continue;
     was = k;
     let is = hit.get(k);
-    if (is === undefined) hit.set(k, (is = breakpoints.has(`${places[k]!.file}:${places[k]!.line}`)));
+    if (is === undefined) hit.set(k, (is = breakpoints.has(`${cell(places, k).file}:${cell(places, k).line}`)));
     if (is) return j;
   }
   return rec.steps.count - 1;
 }
 
-export function nextStep(rec: DebugRecording, i: number, move: Move, breakpoints: ReadonlySet<string> = new Set()): number {
+export function nextStep(rec: DebugStepLog, i: number, move: Move, breakpoints: ReadonlySet<string> = new Set()): number {
   if (rec.steps.count === 0) return 0;
   switch (move) {
     case 'into': {

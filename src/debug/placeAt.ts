@@ -6,7 +6,8 @@
  * million steps stays cheap.
  */
 import type { SourceFile } from '../locate/sourceMap.js';
-import type { DebugFrame, DebugRecording, FrameSource, SourcePlace } from './types.js';
+import type { DebugFrame, DebugStepLog, FrameSource, SourcePlace } from './types.js';
+import { cell } from '../locate/cell.js';
 
 const lineStarts = new WeakMap<SourceFile, Int32Array>();
 
@@ -29,7 +30,7 @@ function lineOf(starts: Int32Array, offset: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
+    if (cell(starts, mid) <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo + 1;
@@ -39,12 +40,12 @@ function lineOf(starts: Int32Array, offset: number): number {
 const found = new WeakMap<DebugFrame, Map<number, SourcePlace | null>>();
 
 /** Step `i`'s place in the source, or null. */
-export function placeAt(rec: Pick<DebugRecording, 'steps' | 'frames'>, i: number): SourcePlace | null {
-  const frame = rec.frames[rec.steps.frame[i]!];
+export function placeAt(rec: Pick<DebugStepLog, 'steps' | 'frames'>, i: number): SourcePlace | null {
+  const frame = rec.frames[cell(rec.steps.frame, i)];
   if (frame?.source == null) return null;
   let byPc = found.get(frame);
   if (byPc === undefined) found.set(frame, (byPc = new Map()));
-  const pc = rec.steps.pc[i]!;
+  const pc = cell(rec.steps.pc, i);
   let place = byPc.get(pc);
   if (place === undefined) byPc.set(pc, (place = placeOf(frame.source, pc)));
   return place;
@@ -53,8 +54,8 @@ export function placeAt(rec: Pick<DebugRecording, 'steps' | 'frames'>, i: number
 function placeOf(source: FrameSource, pc: number): SourcePlace | null {
   const k = source.index[pc] ?? -1;
   if (k < 0 || k >= source.map.count) return null;
-  const id = source.map.f[k]!;
-  const start = source.map.s[k]!;
+  const id = cell(source.map.f, k);
+  const start = cell(source.map.s, k);
   if (id < 0 || id >= source.sources.count || start < 0) return null;
   const file = source.sources.file(id);
   if (file === null || start > file.bytes.length) return null;

@@ -1,5 +1,5 @@
 /**
- * The debugger's screen from (recording, cursor): `height` lines of at most `width` columns, plain
+ * The debugger's screen from (step log, cursor): `height` lines of at most `width` columns, plain
  * text but for the current line's and the status line's SGR. Left: the source around the step's line
  * (or the code's opcodes where no map matched); right: the frames open, the stack (top first), the
  * memory around its last change and the storage read and written so far; then a message line and
@@ -12,7 +12,9 @@ import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
 import { statusLine } from './statusLine.js';
 import { storageAt } from './storageAt.js';
-import type { Cursor, DebugRecording } from './types.js';
+import type { Cursor, DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
+import { instructions } from '../locate/sourceMap.js';
 
 const INVERSE = '\x1b[7m';
 const BOLD = '\x1b[1m';
@@ -32,9 +34,9 @@ const fit = (text: string, width: number): string => {
 };
 
 /** The source around the step's line, the line marked; null where the step has no place. */
-function sourcePane(rec: DebugRecording, c: Cursor, rows: number): string[] | null {
+function sourcePane(rec: DebugStepLog, c: Cursor, rows: number): string[] | null {
   const p = placeAt(rec, c.step);
-  const file = p === null ? null : rec.frames[rec.steps.frame[c.step]!]!.source!.sources.file(p.id);
+  const file = p === null ? null : cell(rec.frames, rec.steps.frame[c.step]!).source!.sources.file(p.id);
   if (p === null || file === null) return null;
   const lines = linesOf(file);
   const first = Math.max(0, Math.min(p.line - 1 - Math.floor((rows - 1) / 2), lines.length - (rows - 1)));
@@ -47,18 +49,18 @@ function sourcePane(rec: DebugRecording, c: Cursor, rows: number): string[] | nu
 }
 
 /** The code's opcodes around the step's pc, where no source map matched. */
-function opcodePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
-  const frame = rec.frames[rec.steps.frame[c.step]!];
-  const pc = rec.steps.pc[c.step]!;
+function opcodePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
+  const frame = rec.frames[cell(rec.steps.frame, c.step)];
+  const pc = cell(rec.steps.pc, c.step);
   const code = frame?.code ?? null;
-  if (code === null) return ['no source and no code known for this frame', `pc ${pc} ${opcodeName(rec.steps.op[c.step]!)}`];
-  const all: Array<[number, string]> = [];
-  for (let at = 0; at < code.length; at++) {
-    const op = code[at]!;
+  if (code === null) return ['no source and no code known for this frame', `pc ${pc} ${opcodeName(cell(rec.steps.op, c.step))}`];
+  // Each instruction's pc, its PUSH data skipped (the source-location stage's own walk of the code).
+  const { pcs } = instructions(`0x${Buffer.from(code).toString('hex')}`);
+  const all = Array.from(pcs, (at): [number, string] => {
+    const op = cell(code, at);
     const push = op >= 0x60 && op <= 0x7f ? op - 0x5f : 0;
-    all.push([at, `${opcodeName(op)}${push > 0 ? ` 0x${Buffer.from(code.subarray(at + 1, at + 1 + push)).toString('hex')}` : ''}`]);
-    at += push;
-  }
+    return [at, `${opcodeName(op)}${push > 0 ? ` 0x${Buffer.from(code.subarray(at + 1, at + 1 + push)).toString('hex')}` : ''}`];
+  });
   const here = Math.max(0, all.findIndex(([at]) => at === pc));
   const first = Math.max(0, Math.min(here - Math.floor((rows - 1) / 2), all.length - (rows - 1)));
   // A matched map places some steps in no line (the compiler's own code: the dispatcher, ABI decoding).
@@ -96,13 +98,13 @@ function helpLines(width: number): string[] {
   const column = Math.max(...HELP_KEYS.map((k) => displayWidth(k))) + 2;
   const lines = ['keys'];
   if (2 + 2 * column <= width) {
-    for (let k = 0; k < HELP_KEYS.length; k += 2) lines.push(`  ${HELP_KEYS[k]!.padEnd(column)}${HELP_KEYS[k + 1] ?? ''}`.trimEnd());
+    for (let k = 0; k < HELP_KEYS.length; k += 2) lines.push(`  ${cell(HELP_KEYS, k).padEnd(column)}${HELP_KEYS[k + 1] ?? ''}`.trimEnd());
   } else for (const key of HELP_KEYS) lines.push(...wrap(`  ${key}`, width, '     '));
   return lines;
 }
 
 /** The right pane: frames, stack, memory, storage, each cut to its share of the rows. */
-function statePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
+function statePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
   const i = c.step;
   const s = rec.steps;
   const frames = framesAt(rec, i).map((f, k, all) => `${k === all.length - 1 ? '>' : ' '} ${escapeText(f.name)}`);
@@ -114,14 +116,14 @@ function statePane(rec: DebugRecording, c: Cursor, rows: number): string[] {
   for (let at = Math.max(0, from - 64); at < memory.length && words.length < 6; at += 32) words.push(`0x${at.toString(16).padStart(4, '0')}  ${Buffer.from(memory.subarray(at, at + 32)).toString('hex')}`);
   // A mapping's slot is a hash: its ends tell slots apart, and the pane keeps room for the value.
   const slot = (k: bigint): string => (k < 1n << 64n ? `0x${k.toString(16)}` : `0x${k.toString(16).slice(0, 6)}…${k.toString(16).slice(-4)}`);
-  const storage = [...storageAt(rec, i, rec.frames[s.frame[i]!]?.storageAddress ?? null)].map(([k, v]) => `${slot(k)} = 0x${v.toString(16)}`);
+  const storage = [...storageAt(rec, i, rec.frames[cell(s.frame, i)]?.storageAddress ?? null)].map(([k, v]) => `${slot(k)} = 0x${v.toString(16)}`);
   const share = Math.max(2, Math.floor(rows / 4));
   const part = (title: string, list: string[], n: number): string[] => [`${title}${list.length > n - 1 ? ` (${list.length})` : ''}`, ...(list.length === 0 ? ['  (none)'] : list.slice(0, n - 1))];
   const calls = part('calls', frames.slice(-share + 1), share);
   return [...calls, ...part('stack, top first', stack, share), ...part(`memory (${memory.length} bytes)`, words, share), ...part('storage read and written', storage, rows - calls.length - 2 * share)];
 }
 
-export function renderScreen(rec: DebugRecording, c: Cursor, width: number, height: number): string[] {
+export function renderScreen(rec: DebugStepLog, c: Cursor, width: number, height: number): string[] {
   const rows = Math.max(3, height - 2);
   const left = Math.max(20, Math.floor(width * 0.55));
   const right = Math.max(0, width - left - 3);

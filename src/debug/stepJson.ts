@@ -8,13 +8,14 @@ import { framesAt } from './framesAt.js';
 import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
 import { storageAt } from './storageAt.js';
-import type { DebugRecording } from './types.js';
+import type { DebugStepLog } from './types.js';
+import { cell } from '../locate/cell.js';
 
 const word = (v: bigint): string => `0x${v.toString(16).padStart(64, '0')}`;
 
-export function stepJson(rec: DebugRecording, i: number, hash: string | null): Record<string, unknown> {
+export function stepJson(rec: DebugStepLog, i: number, hash: string | null): Record<string, unknown> {
   const s = rec.steps;
-  const frame = rec.frames[s.frame[i]!];
+  const frame = rec.frames[cell(s.frame, i)];
   const place = placeAt(rec, i);
   const open = framesAt(rec, i);
   const storage: Record<string, string> = {};
@@ -25,7 +26,7 @@ export function stepJson(rec: DebugRecording, i: number, hash: string | null): R
     step: i + 1,
     steps: s.count,
     pc: s.pc[i],
-    op: opcodeName(s.op[i]!),
+    op: opcodeName(cell(s.op, i)),
     depth: s.depth[i],
     gas: s.gas[i],
     traceAddress: frame?.traceAddress ?? [],

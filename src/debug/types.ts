@@ -1,5 +1,5 @@
 /**
- * The debugger's recording: every step of one transaction's run in txray's EVM (a StepLog), and what
+ * The debugger's step log: every step of one transaction's run in txray's EVM (a StepLog), and what
  * each frame the steps ran in is (its contract and function where an artifact names them, its source
  * map where one matched). The screen, the keys and `--at` are pure views of it and a cursor.
  */
@@ -31,7 +31,7 @@ export interface DebugFrame {
   /** The input's first four bytes, where it has them. */
   readonly selector: string | null;
   readonly error: string | null;
-  /** The frame it was called from (index into the recording's frames), null for the top one. */
+  /** The frame it was called from (index into the step log's frames), null for the top one. */
   readonly parent: number | null;
   /** Its first and last step (last < first where it ran none). */
   readonly first: number;
@@ -41,7 +41,7 @@ export interface DebugFrame {
   readonly code: Uint8Array | null;
 }
 
-export interface DebugRecording {
+export interface DebugStepLog {
   readonly steps: StepLog;
   readonly frames: readonly DebugFrame[];
   /** The step where the failure began (the failing frame's last step), or null where nothing failed. */

@@ -1,5 +1,5 @@
 /**
- * The call tree of a local run: a view of the recorder's frames in the model's vocabulary (Parity's
+ * The call tree of a local run: a view of the tracer's frames in the model's vocabulary (Parity's
  * kinds, as every tree is), made from txray's own record, so nothing in it is checked again. It names
  * each frame as the tree of a node's callTracer answer would (raw/parseCallTrace.ts, model/buildCallTree.ts):
  *   CALL / STATICCALL / DELEGATECALL / CALLCODE → 'call' with its callType (a staticcall's value 0)
@@ -9,7 +9,7 @@
  */
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import type { CallNode, CallTree } from '../model/types.js';
-import type { Frame } from './recorder.js';
+import type { EvmFrame } from './tracer.js';
 
 /** A local run's call tree, and where each of its logs was emitted (in the order they were). */
 export interface RecordedCalls {
@@ -19,7 +19,7 @@ export interface RecordedCalls {
   readonly gasUsed: bigint | null;
 }
 
-function nodeOf(f: Frame, traceAddress: readonly number[]): CallNode {
+function nodeOf(f: EvmFrame, traceAddress: readonly number[]): CallNode {
   const noResult = f.error !== null && f.output === null;
   const base = { from: f.from, value: f.value ?? 0n, gas: f.gas, error: f.error, traceAddress, children: [] };
   switch (f.type) {
@@ -35,12 +35,12 @@ function nodeOf(f: Frame, traceAddress: readonly number[]): CallNode {
   }
 }
 
-/** The recorder's top frame and logs → the model's call tree. Iterative: the EVM nests 1024 calls deep. */
-export function callTreeOf(top: Frame, logs: readonly FrameLog[]): RecordedCalls {
+/** The tracer's top frame and logs → the model's call tree. Iterative: the EVM nests 1024 calls deep. */
+export function callTreeOf(top: EvmFrame, logs: readonly FrameLog[]): RecordedCalls {
   const root = nodeOf(top, []);
   let count = 0;
   let maxDepth = 0;
-  const stack: Array<{ readonly frame: Frame; readonly node: CallNode }> = [{ frame: top, node: root }];
+  const stack: Array<{ readonly frame: EvmFrame; readonly node: CallNode }> = [{ frame: top, node: root }];
   while (stack.length > 0) {
     const { frame, node } = stack.pop()!;
     count++;

@@ -2,7 +2,7 @@
  * What local re-execution takes from EthereumJS, in one place. The package builds it into its own file,
  * dist/evm.cjs (scripts/build.mjs), with its own code cache: a lookup on a node with traces never reads
  * it, and one that re-executes compiles it from that cache. Only the files localTrace.ts brings in
- * (localEvm, nodeState, recorder, localStateDiff) import it, and those are reached only through
+ * (localEvm, nodeState, tracer, localStateDiff) import it, and those are reached only through
  * loadLocalTrace.ts's dynamic import, so nothing else may (stateReader.ts and stepLog.ts do not).
  */
 export { createBlock } from '@ethereumjs/block';

@@ -1,11 +1,11 @@
 /**
  * The embedded EVM's set-up for local re-execution (localTrace.ts): the chain's rules, the state at a
  * block as a StateReader gives it (nodeState.ts), the block context, and two ways to run a transaction. What a run
- * is made to record (the call tree, frame facts, steps, the state diff) is the business of recorder.ts and
+ * is made to record (the call tree, frame facts, steps, the state diff) is the business of tracer.ts and
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
-import { isAddress } from '../raw/hex.js';
+import { isAddress, isData } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, keccak_256, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
@@ -15,8 +15,6 @@ import type { Hex, Json } from '../raw/types.js';
 export type { Hex, Json };
 export type RunResult = Awaited<ReturnType<typeof runTx>>;
 export type EvmTx = Awaited<ReturnType<typeof createTxFromRPC>>;
-
-export const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 /** Hardfork by what the header carries (local chains), from the newest. */
 function hardforkOf(header: Json): string {
@@ -37,7 +35,7 @@ const REMEMBERED_HASHES = 1 << 16;
 /**
  * keccak256 for one EVM, remembering its answers for short inputs: contracts hash the same few keys
  * over and over (a mapping's slot is hashed at each read and each write of it, in every transaction of
- * a replayed block: a block of transfers from one sender hashes its balance's key hundreds of times),
+ * a re-executed block: a block of transfers from one sender hashes its balance's key hundreds of times),
  * and in a process this short the hash runs mostly unoptimised. Each caller gets its own copy.
  */
 function rememberingKeccak(): (data: Uint8Array) => Uint8Array {
@@ -63,7 +61,7 @@ function commonFor(chainId: number, header: Json): Common {
   const customCrypto = { keccak256: rememberingKeccak() };
   if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header), customCrypto });
   const common = new Common({ chain: known, customCrypto });
-  common.setHardforkBy({ blockNumber: BigInt(header.number as string), timestamp: BigInt(header.timestamp as string) });
+  common.setHardforkBy({ blockNumber: big(header, 'number'), timestamp: big(header, 'timestamp') });
   return common;
 }
 
@@ -89,23 +87,31 @@ function readerBlockchain(reader: StateReader) {
   };
 }
 
+/** A header's number, as the node wrote it (BigInt reads its hex as it is); one it left out is an error. */
+function big(block: Json, key: string): bigint {
+  const v = block[key];
+  if (typeof v !== 'string') throw new Error(`the node's block has no ${key}`);
+  return BigInt(v);
+}
+
+/** The header's optional fields each hardfork wants, where the node gave them. */
+function optionalFields(block: Json): Record<string, bigint | Hex> {
+  const out: Record<string, bigint | Hex> = {};
+  for (const key of ['baseFeePerGas', 'difficulty', 'excessBlobGas'] as const) if (block[key] !== undefined) out[key] = big(block, key);
+  if (block.excessBlobGas !== undefined) out.blobGasUsed = typeof block.blobGasUsed === 'string' ? BigInt(block.blobGasUsed) : 0n;
+  for (const key of ['mixHash', 'parentBeaconBlockRoot', 'requestsHash', 'withdrawalsRoot'] as const) {
+    const v = block[key];
+    if (isData(v)) out[key] = v;
+  }
+  return out;
+}
+
 /** The block context the transaction runs in, from the node's header (the fields each hardfork wants). */
 function blockContext(block: Json, common: Common) {
+  if (!isAddress(block.miner)) throw new Error('the node\'s block has no miner');
   return createBlock(
     {
-      header: {
-        number: BigInt(block.number as string),
-        timestamp: BigInt(block.timestamp as string),
-        gasLimit: BigInt(block.gasLimit as string),
-        coinbase: block.miner as Hex,
-        ...(block.baseFeePerGas !== undefined ? { baseFeePerGas: BigInt(block.baseFeePerGas as string) } : {}),
-        ...(block.mixHash !== undefined ? { mixHash: block.mixHash as Hex } : {}),
-        ...(block.difficulty !== undefined ? { difficulty: BigInt(block.difficulty as string) } : {}),
-        ...(block.excessBlobGas !== undefined ? { excessBlobGas: BigInt(block.excessBlobGas as string), blobGasUsed: BigInt((block.blobGasUsed as string) ?? '0x0') } : {}),
-        ...(block.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: block.parentBeaconBlockRoot as Hex } : {}),
-        ...(block.requestsHash !== undefined ? { requestsHash: block.requestsHash as Hex } : {}),
-        ...(block.withdrawalsRoot !== undefined ? { withdrawalsRoot: block.withdrawalsRoot as Hex } : {}),
-      },
+      header: { number: big(block, 'number'), timestamp: big(block, 'timestamp'), gasLimit: big(block, 'gasLimit'), coinbase: block.miner, ...optionalFields(block) },
     },
     { common, skipConsensusFormatValidation: true },
   );
@@ -120,6 +126,8 @@ export interface OpEntry {
 /** The interpreter's run state, as far as the wrapped opcodes read it. */
 export interface OpRunState {
   readonly programCounter: number;
+  /** The gas left (after the opcode's own cost, seen from after its handler). */
+  readonly gasLeft: bigint;
   readonly stack: { peek(n: number): bigint[] };
   readonly interpreter: { _result: { logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> }; _env: { address: { toString(): string }; contract: { balance: bigint } } };
 }
@@ -208,8 +216,8 @@ export interface LocalEvm {
 }
 
 /**
- * The block's transactions as the node gave them, made EthereumJS transactions once each (a replay runs
- * each in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
+ * The block's transactions as the node gave them, made EthereumJS transactions once each (the earlier
+ * ones may run in more than one round). EthereumJS gives every transaction its own copy of the chain's rules
  * and rebuilds that copy's parameter tables, which cost most of a small transfer's run: the first
  * transaction's copy, its tables built, is handed to all the others as it is (no transaction changes it;
  * runTx only sets its hardfork to the block's, which it already is).

@@ -4,7 +4,8 @@
  * it ran (or from the node, for what nobody had read yet), against what they hold after.
  */
 import { type Account, bytesToHex, createAddressFromString, hexToBytes } from './evmEngine.js';
-import { type Hex, hex, type Json } from './localEvm.js';
+import { toQuantity } from '../raw/hex.js';
+import type { Hex, Json } from './localEvm.js';
 import type { NodeState } from './nodeState.js';
 
 type Journal = { readonly accounts: Map<string, Account | undefined>; readonly code: Map<string, Uint8Array>; readonly storage: Map<string, Uint8Array> };
@@ -52,11 +53,11 @@ export async function stateDiff(state: NodeState, before: Journal): Promise<{ pr
     const beforeBalance = beforeAccount?.balance ?? 0n;
     const beforeNonce = beforeAccount?.nonce ?? 0n;
     if (beforeAccount !== undefined) {
-      preEntry.balance = hex(beforeBalance);
+      preEntry.balance = toQuantity(beforeBalance);
       preEntry.nonce = Number(beforeNonce);
       if (beforeCode.length > 0) preEntry.code = bytesToHex(beforeCode);
     }
-    if (after.balance !== beforeBalance) postEntry.balance = hex(after.balance);
+    if (after.balance !== beforeBalance) postEntry.balance = toQuantity(after.balance);
     if (after.nonce !== beforeNonce) postEntry.nonce = Number(after.nonce);
     if (bytesToHex(after.code) !== bytesToHex(beforeCode)) postEntry.code = bytesToHex(after.code);
     const storage = await slotChanges(state, before, address, slots);

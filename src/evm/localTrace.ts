@@ -1,53 +1,56 @@
 /**
- * The third source: a transaction re-executed in an embedded EVM (EthereumJS) on the state at the parent
- * block (read through a StateReader: the node's, see sources/nodeReader.ts), for nodes that serve no
- * call trace (Hardhat, public endpoints). It hands on the model's call tree, a view of what its recorder
- * (recorder.ts) recorded (callTreeOf.ts), and a prestateTracer diff ({pre, post}). Checked every time against the receipt (status, gas used, every
- * log); where they differ, the block's earlier transactions are replayed first, as `cast run` does.
- * Loaded only when needed (a dynamic import): lookups on nodes with traces never load the EVM.
+ * A transaction (or a call) run in an embedded EVM (EthereumJS) on the state at the parent block (read
+ * through a StateReader: the node's, see localRun/nodeReader.ts), for every local run the local-run
+ * service (localRun/) makes: a node without a call tracer, --tracer local, the source locations,
+ * --internal, `txray call --tx`, the debugger. It hands on the model's call tree, a view of what its
+ * tracer (tracer.ts) kept (callTreeOf.ts), and a prestateTracer diff ({pre, post}). A mined one is
+ * checked every time against the receipt (status, gas used, every log); where they differ, the block's
+ * earlier transactions are run first, as `cast run` does. Loaded only when needed (a dynamic import):
+ * lookups on nodes with traces never load the EVM.
  */
 import { Interrupted } from '../errors.js';
-import { isAddress, isQuantity, isRecord } from '../raw/hex.js';
+import { isAddress, isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import { bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx } from './evmEngine.js';
-import { createLocalEvm, type Hex, type Json, type LocalEvm, type RunResult } from './localEvm.js';
+import { createLocalEvm, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
 import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
-import { attachRecorder, type Frame, type FrameFacts, type Recorded, type RecordConfig, TREE_ONLY } from './recorder.js';
+import { attachTracer, type EvmFrame, type FrameFacts, type TracedRun, type TracerConfig, TREE_ONLY } from './tracer.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import { NoState, type StateReader } from './stateReader.js';
 import type { StepLog } from './stepLog.js';
 
-/** What a local run records beyond the call tree with its logs, which it always hands on (each part off unless asked for; `storage` is --state's diff). */
-export type LocalOptions = Partial<Omit<RecordConfig, 'calls'>>;
+/** What a local run keeps beyond the call tree, which it always hands on (each part off unless asked for; `stateDiff` is --state's). */
+export type LocalOptions = Partial<TracerConfig>;
 
 export interface LocalTrace {
-  /** The call tree, its root counting the whole transaction (its gas limit and its gas used, intrinsic gas included), and its logs. */
+  /** The call tree, its root counting the whole transaction or call (its gas limit and its gas used, intrinsic gas included), and its logs. */
   readonly calls: RecordedCalls;
   /** A prestateTracer diff, {pre, post}, when asked for. */
   readonly stateDiff: Json | null;
-  /** What the receipt says and the run did not (empty when they agree). */
+  /** What the receipt says and the run did not (empty when they agree; a call has no receipt). */
   readonly mismatch: string[];
-  /** The block's earlier transactions replayed first (0 when the parent's state sufficed). */
-  readonly replayed: number;
+  /** How many of the block's earlier transactions ran first (0 when the parent's state sufficed, and for a call). */
+  readonly earlier: number;
   /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
   /** Every step of the run, when asked for. */
   readonly steps: StepLog | null;
 }
 
-type Traced = Recorded<RunResult> & { readonly frame: Frame; readonly diff: { pre: Json; post: Json } | null };
+type Outcome = TracedRun<RunResult> & { readonly frame: EvmFrame; readonly diff: { pre: Json; post: Json } | null };
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
-async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Traced> }> {
+async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Outcome> }> {
   if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
   const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
-  const config: RecordConfig = { ...TREE_ONLY, ...opts, calls: true };
-  const recorder = attachRecorder(evm.vm, config);
-  const traced = async (go: () => Promise<RunResult>): Promise<Traced> => {
+  const config: TracerConfig = { ...TREE_ONLY, ...opts };
+  const tracer = attachTracer(evm.vm, config);
+  const traced = async (go: () => Promise<RunResult>): Promise<Outcome> => {
     const before = journalBefore(evm.state);
-    const recorded = await recorder.record(go);
-    return { ...recorded, frame: recorded.frame!, diff: config.storage ? await stateDiff(evm.state, before) : null };
+    const run = await tracer.trace(go);
+    if (run.frame === null) throw new Error('the EVM ran no frame');
+    return { ...run, frame: run.frame, diff: config.stateDiff ? await stateDiff(evm.state, before) : null };
   };
   return { ...evm, traced };
 }
@@ -66,20 +69,20 @@ async function unwound<T>(state: NodeState, go: () => Promise<T>): Promise<T> {
 /** The EVM's refusals that earlier transactions of the block can explain: a nonce, a balance (EthereumJS's words). */
 const isRefusal = (err: unknown): boolean => err instanceof Error && /doesn't have the correct nonce|doesn't have enough funds/.test(err.message);
 
-/** At most this many runs on guesses before a replay (each costs one batch request, and a run of every transaction). */
+/** At most this many runs on guesses before the earlier transactions run on real state (each costs one batch request, and a run of every transaction). */
 const GUESS_ROUNDS = 3;
 
-/** An error a replayed transaction may end with and the replay go on past (the EVM's own, a refusal): not an interrupt, not missing state. */
+/** An error an earlier transaction may end with and the run go on past (the EVM's own, a refusal): not an interrupt, not missing state. */
 const passable = (err: unknown): boolean => !(err instanceof Interrupted || err instanceof NoState);
 
 /**
- * The block's earlier transactions run in order while guessing, each as the real replay runs it (its
- * nonce and balance checked) for as long as nothing was guessed: up to the first guess the run is on real
- * state. One the EVM refuses after a guess is run again past the checks, to learn what it reads; the
- * round is then no replay. Returns whether it may be one (every refusal a real one).
+ * The block's earlier transactions run in order while guessing, each as the real run of them runs it
+ * (its nonce and balance checked) for as long as nothing was guessed: up to the first guess the run is on
+ * real state. One the EVM refuses after a guess is run again past the checks, to learn what it reads; the
+ * round is then not the real run. Returns whether it may be (every refusal a real one).
  */
 async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<boolean> {
-  let asReplayed = true;
+  let asMined = true;
   let asked = false;
   for (const t of earlier) {
     try {
@@ -88,7 +91,7 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
       if (!passable(err)) throw err;
       // A nonce or a balance may be a guess's (or an earlier transaction's that ran on one).
       if (!isRefusal(err) || state.guessedSoFar() === 0) continue;
-      asReplayed = false;
+      asMined = false;
       await unwound(state, () => runRaw(t, true)).catch((e: unknown) => {
         if (!passable(e)) throw e;
       });
@@ -102,25 +105,25 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
       }
     }
   }
-  return asReplayed;
+  return asMined;
 }
 
 /**
- * Replay the block's `earlier` transactions before `tx`, with what they read fetched in a few batches
+ * Run the block's `earlier` transactions before `tx`, with what they read fetched in a few batches
  * instead of one request per read: every sender and recipient at once; then they run on guesses
  * (NodeState.guess), `tx` after them, and what they read and nobody fetched yet is asked for in one
  * batch, and again while the guesses find more. Where every guess of a round turns out to be the node's
- * value (an account or a slot that is empty: a new holder's balance), that round was the replay and is
+ * value (an account or a slot that is empty: a new holder's balance), that round was the real run and is
  * kept; otherwise the journal is put back and, after the last round, they run once more on real state.
  */
-async function replayEarlier(state: NodeState, earlier: readonly Json[], tx: Json, runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
+async function runEarlier(state: NodeState, earlier: readonly Json[], tx: Json, runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
   state.fetchAhead([...earlier, tx].flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
   for (let round = 0; round < GUESS_ROUNDS; round++) {
     const depth = state.depth();
     await state.checkpoint();
     try {
-      let asReplayed = false;
-      const missed = await state.guess(async () => void (asReplayed = await guessEarlier(state, earlier, runRaw)));
+      let asMined = false;
+      const missed = await state.guess(async () => void (asMined = await guessEarlier(state, earlier, runRaw)));
       // `tx` on top, only to learn its reads: undone whatever happens.
       const own = await state.guess(() => unwound(state, async () => {
         const top = state.depth();
@@ -131,7 +134,7 @@ async function replayEarlier(state: NodeState, earlier: readonly Json[], tx: Jso
         await state.unwindTo(top);
       }));
       state.fetchAhead([...missed.accounts, ...own.accounts], [...missed.slots, ...own.slots]);
-      if (asReplayed && (await state.guessedRight(missed))) {
+      if (asMined && (await state.guessedRight(missed))) {
         await state.commit();
         return;
       }
@@ -155,11 +158,11 @@ function receiptDifferences(receipt: Json, r: RunResult): string[] {
   const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
   if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
   if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
-  const logs = Array.isArray(receipt.logs) ? (receipt.logs as Json[]) : [];
+  const logs = Array.isArray(receipt.logs) ? receipt.logs.filter(isRecord) : [];
   const mine = r.receipt.logs;
   const same = logs.length === mine.length && logs.every((l, i) => {
     const [address, topics, data] = mine[i]!;
-    return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && (l.topics as string[]).every((t, k) => t.toLowerCase() === bytesToHex(topics[k]!));
+    return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && l.topics.every((t: unknown, k) => typeof t === 'string' && t.toLowerCase() === bytesToHex(topics[k] ?? new Uint8Array(0)));
   });
   if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
   return out;
@@ -167,7 +170,7 @@ function receiptDifferences(receipt: Json, r: RunResult): string[] {
 
 /** What a mined transaction's run needs of its chain beyond the state, asked for before the EVM loads. */
 export interface MinedContext {
-  /** The transaction's block, with its transactions (the replay needs them). */
+  /** The transaction's block, with its transactions (running the earlier ones needs them). */
   readonly block: Promise<unknown>;
   readonly chainId: Promise<unknown>;
   /** eth_createAccessList at the parent block: what the node says the transaction touches (not Hardhat). */
@@ -176,7 +179,7 @@ export interface MinedContext {
 
 /** How a mined transaction is run again: as it was mined, or changed (`txray call --tx`). */
 export interface Rerun {
-  /** Changed: the block's earlier transactions are always replayed first (the receipt cannot say they are not needed). */
+  /** Changed: the block's earlier transactions always run first (the receipt cannot say they are not needed). */
   readonly changed: boolean;
   /** Sent by another account (--from): it runs at that account's nonce. */
   readonly anotherSender: boolean;
@@ -188,15 +191,21 @@ const AS_MINED: Rerun = { changed: false, anotherSender: false };
 async function withNonce(state: NodeState, tx: Json, rerun: Rerun): Promise<Json> {
   if (!rerun.anotherSender || !isAddress(tx.from)) return tx;
   const account = await state.getAccount(createAddressFromString(tx.from));
-  return { ...tx, nonce: `0x${(account?.nonce ?? 0n).toString(16)}` };
+  return { ...tx, nonce: toQuantity(account?.nonce ?? 0n) };
+}
+
+/** Where a mined transaction stands: its block and its index in it. */
+export interface Position {
+  readonly blockNumber: bigint;
+  readonly index: number;
 }
 
 /**
  * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
  * block's state) and describe it as geth's tracers would.
  */
-export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
-  const blockNumber = BigInt(tx.blockNumber as string);
+export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, at: Position, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
+  const { blockNumber, index } = at;
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
   const { state, runRaw, traced } = await makeRunner(reader, block, await ahead.chainId, opts);
@@ -205,19 +214,18 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
     if (err instanceof Interrupted) throw err;
     return null;
   });
-  const entries = isRecord(list) && Array.isArray(list.accessList) ? (list.accessList as Array<{ address: unknown; storageKeys: unknown }>) : [];
+  const entries = isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : [];
   state.prefetch([
-    ...entries.filter((e): e is { address: string; storageKeys: string[] } => isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity)),
+    ...entries.flatMap((e) => (isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [])),
     ...(isAddress(block.miner) ? [{ address: block.miner, storageKeys: [] }] : []),
   ]);
 
   // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
   const compare = (r: RunResult): string[] => receiptDifferences(receipt, r);
   await state.checkpoint();
-  const index = Number(BigInt(tx.transactionIndex as string));
   // On the parent's state first. The EVM may refuse it there (a nonce or a balance that earlier
   // transactions of its block changed): then, as where its result differs from the receipt, the block's
-  // earlier transactions are replayed first, as `cast run` does. The first transaction has no such excuse.
+  // earlier transactions run first, as `cast run` does. The first transaction has no such excuse.
   // A changed run (txray call --tx) has no receipt to tell whether the parent's state sufficed.
   const firstTry =
     rerun.changed && index > 0
@@ -231,13 +239,13 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
         });
   let outcome = firstTry;
   let mismatch = firstTry === null ? ['refused on the parent block\'s state'] : compare(firstTry.result);
-  let replayed = 0;
+  let ranFirst = 0;
   if (mismatch.length > 0 && index > 0) {
     await state.revert();
     await state.checkpoint();
-    const earlier = (block.transactions as unknown[]).slice(0, index).filter(isRecord);
-    await replayEarlier(state, earlier, tx, runRaw);
-    replayed = earlier.length;
+    const earlier = block.transactions.slice(0, index).filter(isRecord);
+    await runEarlier(state, earlier, tx, runRaw);
+    ranFirst = earlier.length;
     const now = await withNonce(state, tx, rerun);
     outcome = await traced(() => runRaw(now));
     mismatch = compare(outcome.result);
@@ -247,17 +255,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
   // The root counts the whole transaction, as geth's callTracer's does: its gas limit and its gas used (intrinsic gas included).
   root.gas = isQuantity(tx.gas) ? BigInt(tx.gas) : null;
   root.gasUsed = outcome.result.totalGasSpent;
-  return { calls: callTreeOf(root, outcome.logs), stateDiff: outcome.diff, mismatch, replayed, facts: outcome.facts, steps: outcome.steps };
-}
-
-export interface LocalSimulation {
-  /** The call tree, its root counting the whole call (its gas limit and its gas used, intrinsic gas included), and its logs. */
-  readonly calls: RecordedCalls;
-  /** A prestateTracer diff, {pre, post}, when asked for. */
-  readonly stateDiff: Json | null;
-  /** What the EVM knows of each frame, by frameKey(traceAddress), when asked for (exits, jumps). */
-  readonly facts: ReadonlyMap<string, FrameFacts> | null;
-  readonly steps: StepLog | null;
+  return { calls: callTreeOf(root, outcome.logs), stateDiff: outcome.diff, mismatch, earlier: ranFirst, facts: outcome.facts, steps: outcome.steps };
 }
 
 /**
@@ -270,18 +268,21 @@ export async function simulateLocally(
   call: Json,
   at: { readonly header: Json; readonly chainId: unknown },
   opts: LocalOptions,
-): Promise<LocalSimulation> {
+): Promise<LocalTrace> {
   const { header } = at;
   const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined;
   const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
-  const from = createAddressFromString(call.from as string);
   const q = (v: unknown): bigint | undefined => (typeof v === 'string' ? BigInt(v) : undefined);
+  if (!isAddress(call.from)) throw new Error('the call has no sender');
+  const blockGas = q(header.gasLimit);
+  if (blockGas === undefined) throw new Error('the node\'s block has no gasLimit');
+  const from = createAddressFromString(call.from);
   const fields = {
     nonce: q(call.nonce) ?? (await state.getAccount(from))?.nonce ?? 0n,
-    gasLimit: q(call.gas) ?? BigInt(header.gasLimit as string),
-    ...(typeof call.to === 'string' ? { to: call.to as Hex } : {}),
+    gasLimit: q(call.gas) ?? blockGas,
+    ...(isAddress(call.to) ? { to: call.to } : {}),
     value: q(call.value) ?? 0n,
-    data: (call.data as Hex | undefined) ?? '0x',
+    data: isData(call.data) ? call.data : '0x',
   };
   const tx =
     call.maxFeePerGas !== undefined
@@ -293,5 +294,5 @@ export async function simulateLocally(
   const outcome = await traced(() => run(tx, call.nonce === undefined));
   outcome.frame.gas = fields.gasLimit;
   outcome.frame.gasUsed = outcome.result.totalGasSpent;
-  return { calls: callTreeOf(outcome.frame, outcome.logs), stateDiff: outcome.diff, facts: outcome.facts, steps: outcome.steps };
+  return { calls: callTreeOf(outcome.frame, outcome.logs), stateDiff: outcome.diff, mismatch: [], earlier: 0, facts: outcome.facts, steps: outcome.steps };
 }

@@ -1,7 +1,7 @@
 /**
  * The chain's state as an EVM sees it, for local re-execution: EthereumJS's SimpleStateManager (the
  * journal: checkpoints, commits, reverts) over a layer read through a StateReader at one block (the node
- * today, see sources/nodeReader.ts). Every account, code and slot is read once and kept as the EVM's bytes.
+ * today, see localRun/nodeReader.ts). Every account, code and slot is read once and kept as the EVM's bytes.
  */
 import type { Address } from '@ethereumjs/util';
 import { Account, bytesToHex, createAddressFromString, hexToBytes, keccak_256, SimpleStateManager, unpadBytes } from './evmEngine.js';

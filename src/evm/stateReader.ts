@@ -1,7 +1,7 @@
 /**
  * What the embedded EVM reads of a chain, and nothing more: an account, its code, a storage word and an
  * old block's hash, all at one block, with a way to ask for many ahead. The node answers today
- * (sources/nodeReader.ts); a recording or a set of overrides can answer the same questions.
+ * (localRun/nodeReader.ts); a recording or a set of overrides can answer the same questions.
  */
 import type { Hex } from '../raw/types.js';
 

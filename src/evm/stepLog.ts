@@ -158,7 +158,7 @@ class Steps implements StepLog {
   get frame(): Uint32Array {
     return this.frameOf.subarray(0, this.count);
   }
-  /** A frame begins (the recorder's message): the steps from here on are its own until it ends. */
+  /** A frame begins (the tracer's message): the steps from here on are its own until it ends. */
   enter(traceAddress: readonly number[]): void {
     this.open.push(this.frames.length);
     this.frames.push({ traceAddress, first: this.count });
@@ -226,13 +226,13 @@ class Steps implements StepLog {
   }
 }
 
-/** A log to record into: `add` is the EVM's step listener; `enter` and `leave` are the recorder's messages. */
-export interface StepRecorder extends StepLog {
+/** A log to record into: `add` is the EVM's step listener; `enter` and `leave` are the tracer's messages. */
+export interface StepLogWriter extends StepLog {
   add(e: StepEvent): void;
   enter(traceAddress: readonly number[]): void;
   leave(): void;
 }
 
-export function createStepLog(): StepRecorder {
+export function createStepLog(): StepLogWriter {
   return new Steps();
 }

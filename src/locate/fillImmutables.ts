@@ -9,6 +9,7 @@
  */
 import { withoutMetadata } from './matchCode.js';
 import type { Hex } from '../raw/types.js';
+import { cell } from './cell.js';
 
 const PUSH1 = 0x60;
 const PUSH32 = 0x7f;
@@ -41,8 +42,8 @@ export function fillImmutables(code: Hex, masks: ReadonlyArray<readonly [number,
   if (theirs.length !== ours.length || ![...sites].every((at) => ours.includes(at))) return 'its PUSH32 instructions do not pair with the artifact\'s';
   let out = mine;
   for (let i = 0; i < ours.length; i++) {
-    const at = ours[i]!;
-    const value = operand(theirBody, theirs[i]!);
+    const at = cell(ours, i);
+    const value = operand(theirBody, cell(theirs, i));
     if (!sites.has(at)) {
       if (operand(body, at) !== value) return 'its PUSH32 constants differ from the artifact\'s';
       continue;

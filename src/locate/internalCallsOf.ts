@@ -4,13 +4,14 @@
  * destination's source range; the matching `o` leaves it. Jumps into the compiler's own helpers, into
  * modifiers' code and the external function's own entry (its ABI wrapper's jump into its body: the
  * frame itself) are followed for the matching but not listed. Where the compiler inlined there is no
- * jump, and nothing is listed. Pure: the jumps may come from txray's recorder (positions are the jumps'
+ * jump, and nothing is listed. Pure: the jumps may come from txray's tracer (positions are the jumps'
  * indexes) or from a step log (positions are step indexes, see jumpsOfSteps).
  */
 import type { InternalCall, InternalItem } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { type FunctionDefinition, functionDefinitions } from './functionDefinitions.js';
 import { type CodeDebug, decompressMap, instructions, lineAt, type SourceTable } from './sourceMap.js';
+import { cell } from './cell.js';
 
 /** The JUMPs a frame took, in order: from which pc, to which, the gas left after each, and (optionally) each one's position. */
 export interface FrameJumps {
@@ -73,8 +74,8 @@ type Table = NonNullable<ReturnType<typeof decompressMap>>;
 
 /** The call a jump into a function enters: null where it is not to be listed. */
 function entered(t: Table, site: number, landing: number, sources: SourceTable, gas: number, at: number): Building | null {
-  const id = t.f[landing]!;
-  const fn = holding(definitionsOf(sources, id), t.s[landing]!, t.l[landing]!);
+  const id = cell(t.f, landing);
+  const fn = holding(definitionsOf(sources, id), cell(t.s, landing), cell(t.l, landing));
   // The external function's wrapper (its ABI decoding, mapped to the whole definition) jumping into its body.
   if (fn === null || (t.f[site] === id && t.s[site] === fn.start && t.l[site] === fn.length)) return null;
   const file = sources.file(id);
@@ -92,7 +93,7 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
   if (t === null || code.length <= 2) return null;
   const { index, bytes } = instructions(code.toLowerCase() as Hex);
   const n = Math.min(jumps.from.length, jumps.to.length, jumps.gas.length);
-  const at = (k: number): number => (jumps.at === undefined ? k : jumps.at[k]!);
+  const at = (k: number): number => (jumps.at === undefined ? k : cell(jumps.at, k));
   const top: InternalItem[] = [];
   const open: Open[] = [];
   let made = 0;
@@ -103,9 +104,9 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
   const place = (upTo: number): void => {
     const items = open.at(-1)?.items ?? top;
     for (;;) {
-      const call = made < end.callsAt.length && end.callsAt[made]! <= upTo;
-      const event = emitted < events.length && events[emitted]!.at <= upTo;
-      if (event && (!call || events[emitted]!.calls <= made)) items.push({ event: emitted++ });
+      const call = made < end.callsAt.length && cell(end.callsAt, made) <= upTo;
+      const event = emitted < events.length && cell(events, emitted).at <= upTo;
+      if (event && (!call || cell(events, emitted).calls <= made)) items.push({ event: emitted++ });
       else if (call) items.push(made++);
       else return;
     }
@@ -117,11 +118,11 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
   };
   for (let k = 0; k < n; k++) {
     place(at(k));
-    const site = index[jumps.from[k]!];
-    const landing = index[jumps.to[k]!];
-    if (site === undefined || landing === undefined || site < 0 || landing < 0 || site >= t.count || landing >= t.count || bytes[jumps.from[k]!] !== 0x56) return null;
+    const site = index[cell(jumps.from, k)];
+    const landing = index[cell(jumps.to, k)];
+    if (site === undefined || landing === undefined || site < 0 || landing < 0 || site >= t.count || landing >= t.count || bytes[cell(jumps.from, k)] !== 0x56) return null;
     if (t.j[site] === 1) {
-      const call = entered(t, site, landing, debug.sources, jumps.gas[k]!, at(k));
+      const call = entered(t, site, landing, debug.sources, cell(jumps.gas, k), at(k));
       const items = open.at(-1)?.items ?? top;
       if (call !== null && ++listed > MAX_INTERNAL_CALLS) return null;
       if (call !== null) items.push(call);
@@ -129,9 +130,9 @@ export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, 
     } else if (t.j[site] === 2 && open.length > 0) {
       // A return lands just past its call's jump; a helper whose return the map does not mark is closed with it.
       let m = open.length - 1;
-      while (m > 0 && jumps.from[open[m]!.jump]! + 1 !== jumps.to[k]) m--;
-      if (jumps.from[open[m]!.jump]! + 1 !== jumps.to[k]) m = open.length - 1;
-      for (const o of open.splice(m).reverse()) close(o, jumps.gas[k]!, at(k));
+      while (m > 0 && cell(jumps.from, open[m]!.jump) + 1 !== jumps.to[k]) m--;
+      if (cell(jumps.from, open[m]!.jump) + 1 !== jumps.to[k]) m = open.length - 1;
+      for (const o of open.splice(m).reverse()) close(o, cell(jumps.gas, k), at(k));
     }
   }
   place(Number.POSITIVE_INFINITY);

@@ -5,6 +5,7 @@
  * its position, so that the internal calls' `from`/`to` are step indexes (see openAt).
  */
 import type { FrameJumps } from './internalCallsOf.js';
+import { cell } from './cell.js';
 
 const JUMP = 0x56;
 
@@ -18,20 +19,20 @@ export interface Steps {
 
 /** The JUMPs of the frame whose first step is `first`; `end`: the step past its last. */
 export function jumpsOfSteps(steps: Steps, first: number): FrameJumps & { readonly end: number } {
-  const depth = steps.depth[first]!;
+  const depth = cell(steps.depth, first);
   const from: number[] = [];
   const to: number[] = [];
   const gas: number[] = [];
   const at: number[] = [];
   let k = first;
-  for (; k < steps.pc.length && steps.depth[k]! >= depth; k++) {
+  for (; k < steps.pc.length && cell(steps.depth, k) >= depth; k++) {
     if (steps.depth[k] !== depth || steps.op[k] !== JUMP) continue;
     const next = k + 1;
     // A JUMP that failed (a bad destination) ends the frame: no landing.
     if (next >= steps.pc.length || steps.depth[next] !== depth) continue;
-    from.push(steps.pc[k]!);
-    to.push(steps.pc[next]!);
-    gas.push(steps.gas[next]!);
+    from.push(cell(steps.pc, k));
+    to.push(cell(steps.pc, next));
+    gas.push(cell(steps.gas, next));
     at.push(k);
   }
   return { from, to, gas, at, end: k };

@@ -5,7 +5,7 @@
  * see matchArtifact), the creation code its init code starts with for a constructor, or the verified
  * contract a service holds for that address.
  */
-import type { FrameFacts } from '../evm/recorder.js';
+import type { FrameFacts } from '../evm/tracer.js';
 import { frameKey } from '../model/frameKey.js';
 import type { CallDecoding, CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';

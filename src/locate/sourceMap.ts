@@ -5,9 +5,10 @@
  * Pure; the decompressed maps and the code's instruction indexes are cached, since a lookup of many
  * hashes meets the same contracts again.
  */
-import type { FrameFacts } from '../evm/recorder.js';
+import type { FrameFacts } from '../evm/tracer.js';
 import type { SourceLocation } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
+import { cell } from './cell.js';
 
 /** A file of a compilation: its path as the compiler named it, and its text as bytes (the map counts UTF-8 bytes). */
 export interface SourceFile {
@@ -96,7 +97,7 @@ export const decompressMap = memo((map: string): MapTable | null => {
   let cf = -1;
   let cj = 0;
   for (let i = 0; i < n; i++) {
-    const fields = parts[i]!.split(':');
+    const fields = cell(parts, i).split(':');
     const num = (k: number, was: number): number | null => {
       const v = fields[k];
       if (v === undefined || v === '') return was;
@@ -130,7 +131,7 @@ export const instructions = memo((code: Hex): { bytes: Uint8Array; index: Int32A
   for (let pc = 0; pc < bytes.length; pc++) {
     index[pc] = at.length;
     at.push(pc);
-    const op = bytes[pc]!;
+    const op = cell(bytes, pc);
     if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
   }
   // Past the last opcode (a frame that ran off its code's end): the last instruction's entry.
@@ -181,12 +182,12 @@ type Verdict = 'generated' | 'broad' | 'missing' | 'function' | 'specific';
 
 /** What an entry points at: the compiler's own code, the whole contract, a file not to be had, a whole function, or a statement. */
 function verdictOf(t: MapTable, i: number, sources: SourceTable): Verdict {
-  const f = t.f[i]!;
-  if (f < 0 || f >= sources.count || t.s[i]! < 0) return 'generated';
+  const f = cell(t.f, i);
+  if (f < 0 || f >= sources.count || cell(t.s, i) < 0) return 'generated';
   const file = sources.file(f);
   if (file === null) return 'missing';
-  const start = t.s[i]!;
-  if (start + t.l[i]! > file.bytes.length || t.l[i]! < 0) return 'missing';
+  const start = cell(t.s, i);
+  if (start + cell(t.l, i) > file.bytes.length || cell(t.l, i) < 0) return 'missing';
   const head = headOf(file, start);
   if (CONTRACT_START.test(head)) return 'broad';
   return DEFINITION.test(head) ? 'function' : 'specific';
@@ -199,8 +200,8 @@ const headOf = (file: SourceFile, start: number): string => new TextDecoder().de
 const DEFINITION = /^(function|modifier|constructor|fallback|receive)\b/;
 
 function locationOf(t: MapTable, i: number, sources: SourceTable, approximate: boolean): SourceLocation | null {
-  const file = sources.file(t.f[i]!);
-  const at = file === null ? null : lineAt(file.bytes, t.s[i]!);
+  const file = sources.file(cell(t.f, i));
+  const at = file === null ? null : lineAt(file.bytes, cell(t.s, i));
   if (file === null || at === null) return null;
   return { file: file.path, ...at, ...(approximate ? { approximate: true as const } : {}) };
 }
@@ -232,13 +233,13 @@ function walkPath(t: MapTable, code: Code, exit: ExitFacts, jumps: number, first
   let depth = 0;
   let fn = -1;
   for (let k = first; k >= 0; k--) {
-    const end = index[k === jumps ? exit.exitPc : exit.lastJumpsFrom[k]!];
-    const landing = k > 0 ? exit.lastJumps[k - 1]! : -1;
+    const end = index[k === jumps ? exit.exitPc : cell(exit.lastJumpsFrom, k)];
+    const landing = k > 0 ? cell(exit.lastJumps, k - 1) : -1;
     if (end === undefined || end < 0 || end >= t.count) return null;
-    if (k > 0 && (index[landing] === undefined || index[landing]! < 0 || index[landing]! > end || bytes[landing] !== JUMPDEST)) return null;
-    const start = k > 0 ? index[landing]! : 0;
+    if (k > 0 && (index[landing] === undefined || cell(index, landing) < 0 || cell(index, landing) > end || bytes[landing] !== JUMPDEST)) return null;
+    const start = k > 0 ? cell(index, landing) : 0;
     for (let i = end; i >= start; i--) {
-      const op = bytes[pcs[i]!]!;
+      const op = cell(bytes, pcs[i]!);
       if (i < end && (op === JUMP || ENDS.has(op))) {
         // Inside a stretch nothing ends or jumps; before the oldest recorded jump it marks where the known run begins.
         if (k > 0) return null;
@@ -275,7 +276,7 @@ function walkPath(t: MapTable, code: Code, exit: ExitFacts, jumps: number, first
 function enteredByJump(bytes: Uint8Array, from: number, to: number, exit: number): boolean {
   if (to > exit || from + 1 === to) return false;
   for (let pc = to; pc < exit; pc++) {
-    const op = bytes[pc]!;
+    const op = cell(bytes, pc);
     if (op === JUMP || op === JUMPI) return false;
     if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
   }
@@ -298,11 +299,11 @@ export function locateExit(code: Hex, debug: CodeDebug, exit: ExitFacts): Locate
   const ins = instructions(code.toLowerCase() as Hex);
   const { bytes, index } = ins;
   if (!Number.isSafeInteger(exit.exitPc) || exit.exitPc < 0 || exit.exitPc > bytes.length) return null;
-  const own = index[exit.exitPc]!;
+  const own = cell(index, exit.exitPc);
   if (own < 0 || own >= t.count) return null;
   const jumps = exit.lastJumps.length === exit.lastJumpsFrom.length ? exit.lastJumps.length : 0;
   const viaOwn = debug.viaIR && verdictOf(t, own, debug.sources) === 'specific';
-  const restart = !viaOwn && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(bytes, exit.lastJumpsFrom[jumps - 1]!, exit.lastJumps[jumps - 1]!, exit.exitPc);
+  const restart = !viaOwn && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(bytes, cell(exit.lastJumpsFrom, jumps - 1), cell(exit.lastJumps, jumps - 1), exit.exitPc);
   const found = walkPath(t, ins, exit, jumps, restart ? jumps - 1 : jumps, debug.sources);
   if (found === null) return null;
   // The function alone is said only of a via-IR build, whose maps are known to be coarse.
@@ -323,7 +324,7 @@ function callersOf(t: MapTable, index: Int32Array, exit: ExitFacts, older: numbe
   const out: SourceLocation[] = [];
   let open = 0;
   for (let k = older - 1; k >= 0; k--) {
-    const i = index[exit.lastJumpsFrom[k]!];
+    const i = index[cell(exit.lastJumpsFrom, k)];
     if (i === undefined || i < 0 || i >= t.count) continue;
     if (t.j[i] === 2) open++;
     else if (t.j[i] === 1) {

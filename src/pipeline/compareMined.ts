@@ -8,16 +8,16 @@
 import { outcomeOf } from '../model/outcomeOf.js';
 import type { InspectModel } from '../model/types.js';
 import { isQuantity } from '../raw/hex.js';
-import type { ReplayPlan } from '../sources/replayPlan.js';
+import type { RerunPlan } from '../sources/rerunPlan.js';
 
 /** Whether the mined transaction must be looked up for the comparison (it was not reproduced as it is). */
-export function needsMined(model: InspectModel, replay: ReplayPlan | undefined): boolean {
+export function needsMined(model: InspectModel, replay: RerunPlan | undefined): boolean {
   const facts = model.simulation?.replay;
   return replay?.receipt != null && facts !== undefined && !(facts.mismatch !== null && facts.mismatch.length === 0);
 }
 
 /** `model` with the mined outcome set: the run's own where it reproduced the receipt, else `mined`'s. */
-export function compareMined(model: InspectModel, replay: ReplayPlan | undefined, mined: InspectModel | 'failed' | null): InspectModel {
+export function compareMined(model: InspectModel, replay: RerunPlan | undefined, mined: InspectModel | 'failed' | null): InspectModel {
   const sim = model.simulation;
   const facts = sim?.replay;
   const receipt = replay?.receipt;

@@ -28,7 +28,8 @@ import { type OnlineNames, onlineNames } from './onlineNames.js';
 import { codesAt } from './codesAt.js';
 import { authorizationsOf } from './authorizationsOf.js';
 import { seenAddresses } from './seenAddresses.js';
-import { type FactsReplay, locateSources, warmUp } from './locateSources.js';
+import { locateSources, warmUp } from './locateSources.js';
+import type { LocalRun } from '../localRun/localRuns.js';
 import { traceInternal } from './traceInternal.js';
 
 export interface CompleteSettings {
@@ -132,14 +133,15 @@ async function delegatesIn(client: RpcClient, model: InspectModel, codes: Map<st
 }
 
 /**
- * `replay` runs the source again in txray's EVM, for the failed frames' places in the source (none: they
- * are not placed). `earlyTokens`: the tokens' symbols and decimals asked before the model was made.
+ * `run`: the source's one run in txray's EVM (see localRun/), read for the failed frames' places in the
+ * source and --internal (none: they are not placed, nor read). `earlyTokens`: the tokens' symbols and
+ * decimals asked before the model was made.
  */
-export async function completeModel(client: RpcClient, decoder: Decoder, given: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, replay?: FactsReplay, earlyTokens: EarlyTokens | null = null): Promise<InspectModel> {
+export async function completeModel(client: RpcClient, decoder: Decoder, given: InspectModel, s: CompleteSettings, earlyLogs?: LogDecoding, run?: LocalRun, earlyTokens: EarlyTokens | null = null): Promise<InspectModel> {
   let plain = given;
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
-  warmUp(decoder, plain, replay, s.internal === true);
+  warmUp(decoder, plain, run, s.internal === true);
   // A type-4 transaction: its authorizations' signers and effect, and the code read for names even
   // without artifacts (its delegations are named by the address book, labels, --online).
   const found = plain.status !== 'not_found';
@@ -177,8 +179,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   s.debug?.(`action and operations: ${(performance.now() - began).toFixed(1)} ms`);
   if (did !== null && model.decoded !== undefined) model = withWrapRows(model);
   // --internal before the gas profile, whose stacks take its calls in; its run serves the source locations too.
-  let located = replay;
-  if (s.internal === true && replay !== undefined) ({ model, replay: located } = await traceInternal(client, decoder, model, { codes, verified: online?.debug ?? new Map() }, replay, s));
+  if (s.internal === true && run !== undefined) model = await traceInternal(client, decoder, model, { codes, verified: online?.debug ?? new Map() }, run, s);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {
@@ -188,7 +189,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
     const warns = unknown > 0 && s.warnPartialGas;
     model = { ...model, decoded: { ...model.decoded!, gasProfile: profile }, ...(warns ? { warnings: [...model.warnings, partial] } : {}) };
   }
-  return locateSources(client, decoder, model, codes, online?.debug ?? new Map(), located, s);
+  return locateSources(client, decoder, model, codes, online?.debug ?? new Map(), run, s);
 }
 
 /**

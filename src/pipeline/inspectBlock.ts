@@ -38,7 +38,7 @@ function hashOf(answers: SourceAnswers, index: number): Hex {
 }
 
 export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlockSettings): Promise<BlockView> {
-  const answers = await fetchBlock(client, id, { tracer: s.tracer, timeoutMs: s.timeoutMs });
+  const answers = await fetchBlock(client, id, { tracer: s.tracer, timeoutMs: s.timeoutMs, debug: s.complete.debug });
   s.onStage?.(`${answers.transactions.length} transaction(s) fetched`);
   const warnings = answers.warnings;
   const header = toBlockHeader(parseBlockAnswer(answers.header, (m) => void warnings.push(m)), answers.transactions.length);

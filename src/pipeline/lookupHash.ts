@@ -13,6 +13,7 @@ import { type RpcClient, sleep } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
 import { fetchBundle } from '../sources/fetchBundle.js';
+import { createLocalRuns, type LocalRuns } from '../localRun/localRuns.js';
 import { type CheckedEarly, modelAnswers } from './modelAnswers.js';
 
 export interface InspectSettings {
@@ -33,6 +34,8 @@ export interface InspectSettings {
   readonly onAnswers?: (answers: { readonly transaction: unknown; readonly receipt: unknown }) => void;
   /** --wait: told after each poll what the wait is for (null once it is over), for a progress line. */
   readonly onWait?: (waiting: Waiting | null) => void;
+  /** Where a run in txray's EVM is made, shared with the later stages (else one for this lookup alone). */
+  readonly runs?: LocalRuns;
 }
 
 /** What --wait is waiting for at its last poll: the receipt, or (mined) more blocks on top. */
@@ -74,7 +77,8 @@ export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettin
     transaction = checkEarly(raw, (x, warn) => parseTransaction(x, hash, warn));
     head();
   };
-  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransaction });
+  const runs = s.runs ?? createLocalRuns(client, { config: () => Promise.resolve({ stateDiff: s.state === true }), timeoutMs: s.timeoutMs });
+  const answers = await fetchBundle(client, hash, { tracer: s.tracer, state: s.state, deadline: deadlineSignal(s.timeoutMs), onReceipt, onTransaction, runs });
   // Only these two: the whole bundle would keep the trace's parse, the largest answer, alive to the end.
   s.onAnswers?.({ transaction: answers.transaction, receipt: answers.receipt });
   const model = await modelAnswers(hash, answers, { keepAnswers: s.keepAnswers, early: { receipt, transaction } });

@@ -33,22 +33,24 @@ function nodes(model: InspectModel): CallNode[] {
 
 /** The contracts worth asking about: the recipient, the targets of calls with call data, the emitters of logs. */
 function contractsOf(model: InspectModel): Hex[] {
-  const out = new Set<string>();
+  const out = new Set<Hex>();
   const add = (a: string | null | undefined): void => {
-    if (a && isAddress(a) && out.size < MAX_ONLINE_CONTRACTS) out.add(a.toLowerCase());
+    if (a && isAddress(a) && out.size < MAX_ONLINE_CONTRACTS) out.add(lower(a));
   };
   add(model.tx?.to);
   add(model.receipt?.contractAddress);
   for (const n of nodes(model)) if (n.type === 'call' && n.input !== null && n.input.length >= 10) add(n.to);
   for (const l of model.receipt?.logs ?? []) add(l.address);
-  return [...out] as Hex[];
+  return [...out];
 }
 
-const selectorOf = (input: string | null | undefined): string | null => (input && /^0x[0-9a-fA-F]{8}/.test(input) ? input.slice(0, 10).toLowerCase() : null);
+const lower = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
+
+const selectorOf = (input: string | null | undefined): Hex | null => (input && /^0x[0-9a-fA-F]{8}/.test(input) ? `0x${input.slice(2, 10).toLowerCase()}` : null);
 
 /** The selectors of the transaction's input (not a creation's init code) and of every call in the tree. */
-function callSelectors(model: InspectModel): Set<string> {
-  const out = new Set<string>();
+function callSelectors(model: InspectModel): Set<Hex> {
+  const out = new Set<Hex>();
   const sel = selectorOf(model.tx?.to == null ? null : model.tx.input);
   if (sel !== null) out.add(sel);
   for (const n of nodes(model)) {
@@ -70,27 +72,28 @@ const IMPLEMENTATION_CALL = '0x5c60da1b'; // implementation()
 async function proxySlots(client: RpcClient, model: InspectModel, addresses: readonly Hex[], unnamed: readonly string[], timeoutMs: number): Promise<Hex[]> {
   const unknownSelectors = new Set(unnamed);
   const shown = new Set<string>();
-  const candidates = new Set<string>();
+  const candidates = new Set<Hex>();
   const consider = (to: string | null | undefined, input: string | null | undefined, children: readonly CallNode[]): void => {
     const sel = selectorOf(input);
     if (!to || sel === null || !unknownSelectors.has(sel)) return;
     if (children.some((c) => c.callType === 'delegatecall' && c.input?.toLowerCase() === input?.toLowerCase())) shown.add(to.toLowerCase());
-    else candidates.add(to.toLowerCase());
+    else if (isAddress(to)) candidates.add(lower(to));
   };
   if (model.tree === null) consider(model.tx?.to, model.tx?.input, []);
   for (const n of nodes(model)) if (n.type === 'call') consider(n.to, n.input, n.children);
-  const asked = [...candidates].filter((a) => !shown.has(a) && addresses.includes(a as Hex)).slice(0, 8);
+  const asked = [...candidates].filter((a) => !shown.has(a) && addresses.includes(a)).slice(0, 8);
   if (asked.length === 0) return [];
   const block = blockOf(model);
   const deadline = deadlineSignal(timeoutMs);
-  const word = (v: unknown): Hex | null => (isQuantity(v) && BigInt(v) !== 0n && BigInt(v) < 1n << 160n ? (`0x${BigInt(v).toString(16).padStart(40, '0')}` as Hex) : null);
+  const word = (v: unknown): Hex | null => (isQuantity(v) && BigInt(v) !== 0n && BigInt(v) < 1n << 160n ? `0x${BigInt(v).toString(16).padStart(40, '0')}` : null);
   try {
     const answers = await client.batch(asked.flatMap((a) => [{ method: 'eth_getStorageAt', params: [a, EIP1967_IMPLEMENTATION, block] }, { method: 'eth_getStorageAt', params: [a, BEACON_SLOT, block] }]), deadline);
     const out: Hex[] = [];
     const beacons: Hex[] = [];
     asked.forEach((_a, i) => {
-      const impl = word('result' in answers[2 * i]! ? (answers[2 * i] as { result: unknown }).result : null);
-      const beacon = word('result' in answers[2 * i + 1]! ? (answers[2 * i + 1] as { result: unknown }).result : null);
+      const [a, b] = [answers[2 * i], answers[2 * i + 1]];
+      const impl = word(a !== undefined && 'result' in a ? a.result : null);
+      const beacon = word(b !== undefined && 'result' in b ? b.result : null);
       if (impl !== null) out.push(impl);
       else if (beacon !== null) beacons.push(beacon);
     });
@@ -130,12 +133,13 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
       const revert = n.error !== null ? selectorOf(n.output) : null;
       if (revert !== null && revert !== '0x08c379a0' && revert !== '0x4e487b71') fns.add(revert);
     }
-    const events = new Set<string>();
+    const events = new Set<Hex>();
     for (const l of model.receipt?.logs ?? []) {
-      const t = l.topics[0]?.toLowerCase();
-      if (t !== undefined && index.eventCandidates(t as Hex, l.topics.length - 1).length === 0) events.add(t);
+      const topic = l.topics[0];
+      const t = topic === undefined ? undefined : lower(topic);
+      if (t !== undefined && index.eventCandidates(t, l.topics.length - 1).length === 0) events.add(t);
     }
-    return { function: [...fns].filter((f) => index.functionCandidates(f as Hex).length === 0 && index.errorCandidates(f as Hex).length === 0), event: [...events] };
+    return { function: [...fns].filter((f) => index.functionCandidates(f).length === 0 && index.errorCandidates(f).length === 0), event: [...events] };
   };
   if (addresses.length === 0) {
     const nothing = unknown();
@@ -143,7 +147,7 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
   }
   let chainId: number;
   try {
-    chainId = Number(BigInt((model.tx?.chainId ?? (await client.call('eth_chainId', [], deadlineSignal(timeoutMs)))) as string));
+    chainId = Number(BigInt(String(model.tx?.chainId ?? (await client.call('eth_chainId', [], deadlineSignal(timeoutMs))))));
   } catch (err) {
     if (err instanceof Interrupted) throw err;
     return none(['--online: the node did not say its chain id, so no verified ABIs were looked up.']);
@@ -164,7 +168,7 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
   const proxies = async (contracts: readonly VerifiedContract[]): Promise<Hex[]> => {
     take(contracts);
     const verified = new Set(contracts.map((c) => c.address));
-    const weak = [...callSelectors(model)].filter((sel) => index.functionCandidates(sel as Hex).every((c) => c.source === 'database'));
+    const weak = [...callSelectors(model)].filter((sel) => index.functionCandidates(sel).every((c) => c.source === 'database'));
     return proxySlots(client, model, addresses.filter((a) => !verified.has(a)), weak, timeoutMs);
   };
   const unnamed = (contracts: readonly VerifiedContract[]): ReturnType<typeof unknown> => {

@@ -7,6 +7,7 @@
 import { type AbiIndex, signatureOf } from '../decode/abiIndex.js';
 import { encodeCall, encodeCreate, parseSignature } from '../decode/encodeCall.js';
 import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
+import { toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { CodeSource } from './codeSource.js';
 import type { CallPlan } from './simulateCall.js';
@@ -42,8 +43,6 @@ export interface CodeOverride {
   readonly source: Exclude<CodeSource, { readonly kind: 'hex' }>;
 }
 
-const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
-
 /** `prefer`: the artifact the target's code matched (null: none), where a bare function name needs it (see resolveFunction). */
 export async function planCall(input: CallInput, index: AbiIndex | null, prefer?: string | null): Promise<CallPlan> {
   if (input.raw !== undefined) {
@@ -63,9 +62,9 @@ export async function planCall(input: CallInput, index: AbiIndex | null, prefer?
   const call = {
     from: input.from,
     ...(input.to !== null ? { to: input.to } : {}),
-    value: hex(input.value),
+    value: toQuantity(input.value),
     data,
-    ...(input.gasLimit !== undefined ? { gas: hex(input.gasLimit) } : {}),
+    ...(input.gasLimit !== undefined ? { gas: toQuantity(input.gasLimit) } : {}),
   };
   return { call, hash: null, block: input.block, overrides: input.overrides };
 }

@@ -8,11 +8,16 @@ import type { InspectModel } from '../model/types.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { compareMined, needsMined } from './compareMined.js';
-import type { ReplayPlan } from '../sources/replayPlan.js';
+import type { RerunPlan } from '../sources/rerunPlan.js';
 import { Interrupted } from '../errors.js';
 import { type CompleteSettings, completeModel } from './completeModel.js';
 import { earlyTokenMeta, type EarlyTokens } from './earlyTokenMeta.js';
-import { callReplay, type MinedAnswers, transactionReplay } from './locateSources.js';
+import { createLocalRuns, type LocalRun, type LocalRuns } from '../localRun/localRuns.js';
+import { checkedMined } from '../localRun/checkedMined.js';
+import { deadlineSignal } from '../rpc/deadline.js';
+import { rerunAt } from '../sources/fetchAtPosition.js';
+import { blockOf } from './blockOf.js';
+import { runConfigOf } from './runConfigOf.js';
 import { inspect, type InspectSettings } from './lookupHash.js';
 import { type CallPlan, simulateCall } from './simulateCall.js';
 
@@ -35,33 +40,54 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   // And its tokens' symbols and decimals asked as soon as the transaction and receipt name them.
   let earlyTokens: Promise<EarlyTokens | null> = Promise.resolve(null);
   let plain: InspectModel;
-  let mined: MinedAnswers | null = null;
+  let mined: { readonly transaction: unknown; readonly receipt: unknown } | null = null;
+  // The source's runs in txray's EVM, one per transaction, shared by every stage (see localRun/).
+  const stateDiff = s.lookup.state === true;
+  const config = () => s.decoderReady.then((d) => runConfigOf(d, { stateDiff, internal: s.complete.internal === true }), () => ({ stateDiff }));
+  const runs = createLocalRuns(client, { config, timeoutMs: s.lookup.timeoutMs, debug: s.complete.debug });
   // --tx, changed: the mined transaction is looked up beside the run (the comparison needs its outcome).
   const early = source.kind === 'call' && source.plan.replay?.changed === true && source.plan.replay.receipt !== null ? lookupMined(client, source.plan.replay.hash, s) : null;
   if (source.kind === 'call') {
-    plain = await simulateCall(client, source.plan, { timeoutMs: s.lookup.timeoutMs, tracer: s.lookup.tracer, state: s.lookup.state === true, keepAnswers: s.lookup.keepAnswers });
+    plain = await simulateCall(client, source.plan, { timeoutMs: s.lookup.timeoutMs, tracer: s.lookup.tracer, state: stateDiff, keepAnswers: s.lookup.keepAnswers, runs });
   } else {
     const hash = source.hash;
     const onLogs = (logs: readonly RpcLog[]): void => {
       earlyLogs = s.decoderReady.then((d) => d.decodeLogs(logs)).catch(() => undefined);
     };
-    const onAnswers = (answers: MinedAnswers): void => {
+    const onAnswers = (answers: { readonly transaction: unknown; readonly receipt: unknown }): void => {
       mined = answers;
     };
     const asksTokens = s.complete.tokenAmounts && s.lookup.state !== true;
     const onHead = (head: Pick<InspectModel, 'tx' | 'receipt'>): void => {
       earlyTokens = s.decoderReady.then((d) => earlyTokenMeta(client, d, head, s.lookup.timeoutMs)).catch(() => null);
     };
-    plain = await inspect(client, hash, { ...s.lookup, onLogs, onAnswers, ...(asksTokens ? { onHead } : {}) });
+    plain = await inspect(client, hash, { ...s.lookup, onLogs, onAnswers, runs, ...(asksTokens ? { onHead } : {}) });
   }
   s.onStage?.('answers checked and modelled');
   // From here on, the same stages whatever the source.
-  const replay = source.kind === 'call' ? callReplay(client, source.plan, plain, s.lookup.timeoutMs) : transactionReplay(client, mined, s.lookup.timeoutMs);
+  const run = source.kind === 'call' ? callRun(runs, source.plan, plain, s.lookup.timeoutMs) : minedRun(runs, source.hash, mined, s.lookup.timeoutMs);
   const decoder = await s.decoderReady;
-  const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, replay, await earlyTokens);
+  const completed = await completeModel(client, decoder, plain, s.complete, await earlyLogs, run, await earlyTokens);
   const model = source.kind === 'call' ? compareMined(completed, source.plan.replay, await minedModel(client, completed, source.plan.replay, s, early)) : completed;
   s.onStage?.('decoded');
   return model;
+}
+
+/** A mined transaction's run, on its parent block's state, checked against its receipt (none: pending, unknown, malformed). */
+function minedRun(runs: LocalRuns, hash: Hex, answers: { readonly transaction: unknown; readonly receipt: unknown } | null, timeoutMs: number): LocalRun | undefined {
+  if (answers === null) return undefined;
+  try {
+    const checked = checkedMined(answers.transaction, answers.receipt, hash);
+    return 'pending' in checked ? undefined : runs.of({ kind: 'mined', hash, mined: checked.mined }, deadlineSignal(timeoutMs));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A simulated call's run, at the block it was simulated at (`txray call --tx`: at the transaction's position). */
+function callRun(runs: LocalRuns, plan: CallPlan, model: InspectModel, timeoutMs: number): LocalRun | undefined {
+  if (plan.replay?.at === 'position') return rerunAt(runs, plan.call, plan.overrides, plan.replay, deadlineSignal(timeoutMs)) ?? undefined;
+  return runs.of({ kind: 'call', call: plan.call, block: blockOf(model), overrides: plan.overrides }, deadlineSignal(timeoutMs));
 }
 
 /** The mined transaction looked up as any hash is (not for --state); 'failed' where the lookup failed (the comparison says what it cannot). */
@@ -82,7 +108,7 @@ function lookupMined(client: RpcClient, hash: Hex, s: PipelineSettings): Promise
 }
 
 /** `txray call --tx`: the mined model, where the comparison needs it (the run did not reproduce the receipt as it is). */
-async function minedModel(client: RpcClient, model: InspectModel, replay: ReplayPlan | undefined, s: PipelineSettings, early: Promise<InspectModel | 'failed'> | null): Promise<InspectModel | 'failed' | null> {
+async function minedModel(client: RpcClient, model: InspectModel, replay: RerunPlan | undefined, s: PipelineSettings, early: Promise<InspectModel | 'failed'> | null): Promise<InspectModel | 'failed' | null> {
   if (replay === undefined || !needsMined(model, replay)) return null;
   return early ?? lookupMined(client, replay.hash, s);
 }

@@ -8,7 +8,7 @@ import { buildModel } from '../model/buildModel.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
 import type { InspectModel, Simulation } from '../model/types.js';
-import { isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { isAddress, isData, isHash, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { isLog } from '../raw/parseRaw.js';
 import type { Hex, RpcTransaction } from '../raw/types.js';
@@ -17,9 +17,10 @@ import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
 import { fetchSimulation, type SimulationAnswers } from '../sources/fetchSimulation.js';
 import { fetchAtPosition, type PositionAnswers } from '../sources/fetchAtPosition.js';
+import type { LocalRuns } from '../localRun/localRuns.js';
 import type { ReplayFacts } from '../model/types.js';
 import { treeOf } from './modelAnswers.js';
-import type { ReplayPlan } from '../sources/replayPlan.js';
+import type { RerunPlan } from '../sources/rerunPlan.js';
 import { stateOf } from './stateOf.js';
 
 /** A call ready to simulate: its JSON-RPC call object and where and how to run it. */
@@ -31,7 +32,7 @@ export interface CallPlan {
   readonly block: string;
   readonly overrides: Readonly<Record<string, unknown>> | null;
   /** --tx: the mined transaction run again, and where. */
-  readonly replay?: ReplayPlan;
+  readonly replay?: RerunPlan;
 }
 
 export interface SimulateSettings {
@@ -39,6 +40,8 @@ export interface SimulateSettings {
   readonly tracer: TracerState;
   readonly state: boolean;
   readonly keepAnswers: boolean;
+  /** Where a run in txray's EVM is made, shared with the later stages. */
+  readonly runs: LocalRuns;
 }
 
 const opt = (v: unknown): Hex | undefined => (isQuantity(v) ? v : undefined);
@@ -55,21 +58,22 @@ function outcomeLogs(logs: readonly unknown[], warn: (m: string) => void): Frame
 
 /** The call as a transaction object: what the views show as the transaction (the plan is checked input). */
 function transactionOf(plan: CallPlan): RpcTransaction {
-  const c = plan.call as Record<string, unknown>;
+  const c = plan.call;
+  if (!isAddress(c.from)) throw new Error('the call has no sender');
   return {
     hash: plan.hash,
     blockHash: null,
     blockNumber: null,
     transactionIndex: null,
-    from: c.from as Hex,
-    to: typeof c.to === 'string' ? (c.to as Hex) : null,
+    from: c.from,
+    to: isAddress(c.to) ? c.to : null,
     value: opt(c.value) ?? '0x0',
     gas: opt(c.gas),
     gasPrice: opt(c.gasPrice),
     maxFeePerGas: opt(c.maxFeePerGas),
     maxPriorityFeePerGas: opt(c.maxPriorityFeePerGas),
     maxFeePerBlobGas: opt(c.maxFeePerBlobGas),
-    input: (c.data as Hex | undefined) ?? '0x',
+    input: isData(c.data) ? c.data : '0x',
     nonce: opt(c.nonce),
     type: opt(c.type),
     chainId: opt(c.chainId),
@@ -86,7 +90,7 @@ function transactionOf(plan: CallPlan): RpcTransaction {
  * terms; a nonce ahead is a warning (the transactions before it must land first).
  */
 async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number): Promise<string[]> {
-  const c = plan.call as Record<string, unknown>;
+  const c = plan.call;
   if (!isQuantity(c.nonce) || typeof c.from !== 'string') return [];
   const at = plan.block === 'default' ? 'pending' : plan.block;
   let answers: Awaited<ReturnType<RpcClient['batch']>>;
@@ -103,7 +107,8 @@ async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number)
   }
   if (isQuantity(c.chainId) && chain == null) warnings.push("--raw: the node did not say its chain id, so the transaction's chain was not checked.");
   // An --override-nonce of the sender is the nonce the simulation runs with.
-  const overridden = (plan.overrides?.[c.from.toLowerCase()] as { nonce?: unknown } | undefined)?.nonce;
+  const own = plan.overrides?.[c.from.toLowerCase()];
+  const overridden = isRecord(own) ? own.nonce : undefined;
   const current = isQuantity(overridden) ? BigInt(overridden) : count;
   if (current == null) return [...warnings, "--raw: the node did not say the sender's nonce, so it was not checked."];
   const nonce = BigInt(c.nonce);
@@ -120,7 +125,7 @@ async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number)
 }
 
 /** What the model says of the re-run, before the comparison stage adds the mined outcome. */
-function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | null): ReplayFacts {
+function replayFactsOf(replay: RerunPlan, local: PositionAnswers['local'] | null): ReplayFacts {
   return {
     hash: replay.hash,
     blockNumber: replay.blockNumber,
@@ -128,7 +133,7 @@ function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | nul
     at: replay.at,
     changed: replay.changed,
     mismatch: local === null || replay.changed ? null : local.mismatch,
-    replayed: local?.replayed ?? 0,
+    replayed: local?.earlier ?? 0,
     mined: null,
   };
 }
@@ -136,7 +141,7 @@ function replayFactsOf(replay: ReplayPlan, local: PositionAnswers['local'] | nul
 export async function simulateCall(client: RpcClient, plan: CallPlan, s: SimulateSettings): Promise<InspectModel> {
   const checked = plan.hash !== null ? await checkSigned(client, plan, s.timeoutMs) : [];
   // --tx at its position: no node tracer starts there, so it runs here.
-  const position = plan.replay?.at === 'position' ? await fetchAtPosition(client, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs)) : null;
+  const position = plan.replay?.at === 'position' ? await fetchAtPosition(s.runs, plan.call, plan.overrides, plan.replay, s.state, deadlineSignal(s.timeoutMs)) : null;
   const answers: SimulationAnswers =
     position ??
     (await fetchSimulation(client, {
@@ -147,6 +152,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
       state: s.state,
       estimate: plan.call.gas === undefined,
       deadline: deadlineSignal(s.timeoutMs),
+      runs: s.runs,
     }));
   const warnings = [...checked, ...answers.warnings];
   const warn = (m: string): void => void warnings.push(m);
@@ -154,7 +160,8 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   if (answers.method === 'trace_call') warn('trace_call does not report events, so none are listed, and its gas used leaves out the intrinsic gas.');
   const { tree, frameLogs } = treeOf(answers, null, warn);
   const outcome = answers.callOutcome;
-  const header = answers.block as Record<string, unknown>;
+  const header = answers.block;
+  if (!isRecord(header) || typeof header.number !== 'string') throw new Error('the node gave no header for the block the call ran in');
   // eth_simulateV1's events belong to the call as a whole (there is no tree to place them in).
   const simulatedLogs = outcome !== null && Array.isArray(outcome.logs) ? outcomeLogs(outcome.logs, warn) : null;
   const receipt = simulatedReceipt(tx, {
@@ -175,7 +182,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   const base = buildModel(plan.hash, answers, { tx, receipt, tree, frameLogs }, warnings, { keepAnswers: s.keepAnswers });
   const simulation: Simulation = {
     method: answers.method,
-    block: { number: BigInt(header.number as Hex), hash: typeof header.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(header.hash) ? (header.hash as Hex) : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
+    block: { number: BigInt(header.number), hash: isHash(header.hash) ? header.hash : null, asked: plan.block === 'default' ? answers.blockParam : plan.block },
     overrides: plan.overrides,
     gasEstimate: isQuantity(answers.estimate) ? BigInt(answers.estimate) : null,
     gasEstimateError: answers.estimateError,
@@ -186,7 +193,7 @@ export async function simulateCall(client: RpcClient, plan: CallPlan, s: Simulat
   // eth_call alone: no tree to take the failure from, so it comes from the revert data eth_call returned.
   const failure =
     base.tree === null && outcome !== null && 'revertData' in outcome
-      ? { error: 'execution reverted', revert: decodeRevert((outcome.revertData as Hex | null) ?? null), origin: null }
+      ? { error: 'execution reverted', revert: decodeRevert(isData(outcome.revertData) ? outcome.revertData : null), origin: null }
       : base.failure;
   const model: InspectModel = {
     ...base,

@@ -1,13 +1,12 @@
 /**
  * --internal: the Solidity internal functions each matched frame ran. Where a frame's code matches an
- * artifact (or a verified contract) with a source map and ASTs, the source runs once more in txray's
- * EVM, which keeps every JUMP of those frames only (the others run untouched); locate/internalCallsOf.ts
- * reads the calls from them. The same run serves the source-location stage after it. Nothing runs
- * where no frame matched.
+ * artifact (or a verified contract) with a source map and ASTs, it reads the command's local run in
+ * txray's EVM, which keeps every JUMP of those frames (see runConfigOf.ts; the others run untouched);
+ * locate/internalCallsOf.ts reads the calls from them. The same run serves the source-location stage
+ * after it. Nothing runs where no frame matched.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import { Interrupted } from '../errors.js';
-import type { FrameFacts } from '../evm/recorder.js';
+import type { LocalRun } from '../localRun/localRuns.js';
 import { MAX_INTERNAL_CALLS } from '../locate/internalCallsOf.js';
 import { internalFrames } from '../locate/internalFrames.js';
 import { readInternalCalls } from '../locate/readInternalCalls.js';
@@ -15,18 +14,11 @@ import type { DebugSource } from '../locate/sourceMap.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { withCallDecodings } from '../model/withCallDecodings.js';
-import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { blockOf } from './blockOf.js';
 import { codesAt } from './codesAt.js';
-import type { FactsReplay } from './locateSources.js';
-
-export interface Traced {
-  readonly model: InspectModel;
-  /** The run made here, for the source-location stage (the replay itself where none was made). */
-  readonly replay: FactsReplay;
-}
+import { factsOf } from './factsOf.js';
 
 /** The addresses whose code ran in a call frame (a callcode's names its caller: left out). */
 function calledCode(model: InspectModel): string[] {
@@ -42,14 +34,14 @@ export async function traceInternal(
   decoder: Decoder,
   model: InspectModel,
   given: { readonly codes: ReadonlyMap<string, Hex>; readonly verified: ReadonlyMap<string, DebugSource> },
-  replay: FactsReplay,
+  run: LocalRun,
   s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },
-): Promise<Traced> {
+): Promise<InspectModel> {
   const fromArtifacts = decoder.index.artifacts.some((a) => a.debug !== undefined);
   // Asked for and nothing to list: said, so that an empty tree is not read as "no internal function ran".
   const unmatched = { ...model, warnings: [...model.warnings, NO_MATCH] };
-  if (model.tree === null) return { model, replay };
-  if (!fromArtifacts && given.verified.size === 0) return { model: unmatched, replay };
+  if (model.tree === null) return model;
+  if (!fromArtifacts && given.verified.size === 0) return unmatched;
   const missing = calledCode(model).filter((a) => !given.codes.has(a) && (fromArtifacts || given.verified.has(a)));
   const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
   const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
@@ -57,30 +49,20 @@ export async function traceInternal(
   const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst === 1 ? '1 call' : `${withoutAst} calls`} ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
   if (frames.length === 0) {
     s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
-    return { model: noAst.length === 0 ? unmatched : { ...model, warnings: [...model.warnings, ...noAst] }, replay };
+    return noAst.length === 0 ? unmatched : { ...model, warnings: [...model.warnings, ...noAst] };
   }
-  const started = performance.now();
-  const trailOf = new Set(frames.map((f) => f.codeAddress!));
-  let facts: ReadonlyMap<string, FrameFacts> | string;
-  try {
-    facts = await replay(trailOf);
-  } catch (err) {
-    if (err instanceof Interrupted) throw err;
-    facts = escapeShort(err instanceof Error ? err.message : String(err), 200);
-  }
-  const ms = Math.round(performance.now() - started);
-  const done = facts;
-  const shared: FactsReplay = () => Promise.resolve(done);
+  const trailAt = new Set(frames.flatMap((f) => (f.codeAddress === null ? [] : [f.codeAddress])));
+  const { facts, ms } = await factsOf(run, { exits: true, jumps: true, trailAt });
   if (typeof facts === 'string') {
     s.debug?.(`--internal: the local run gave nothing in ${ms} ms (${facts})`);
-    return { model: { ...model, warnings: [...model.warnings, `--internal: the transaction could not be run in txray's EVM (${facts}); no internal calls are shown.`] }, replay: shared };
+    return { ...model, warnings: [...model.warnings, `--internal: the transaction could not be run in txray's EVM (${facts}); no internal calls are shown.`] };
   }
   const read = readInternalCalls(frames, facts, model.events);
   let jumps = 0;
   for (const f of facts.values()) jumps += f.trail?.from.length ?? 0;
-  s.debug?.(`--internal: a local run of ${ms} ms kept ${jumps} jump(s) of ${frames.length} frame(s) (${trailOf.size} code(s)); internal calls read for ${read.size}`);
+  s.debug?.(`--internal: a local run of ${ms} ms kept ${jumps} jump(s) of ${frames.length} frame(s) (${trailAt.size} code(s)); internal calls read for ${read.size}`);
   const unread = frames.length - read.size;
   const notes = [...noAst, ...(unread === 0 ? [] : [`--internal: ${unread === 1 ? '1 matched call is' : `${unread} matched calls are`} shown without internal calls: their run did not fit the artifact's map, or made more than ${MAX_INTERNAL_CALLS.toLocaleString('en-US')} internal calls.`])];
   const traced = withCallDecodings(model, read);
-  return { model: notes.length === 0 ? traced : { ...traced, warnings: [...traced.warnings, ...notes] }, replay: shared };
+  return notes.length === 0 ? traced : { ...traced, warnings: [...traced.warnings, ...notes] };
 }

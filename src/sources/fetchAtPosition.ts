@@ -1,14 +1,14 @@
 /**
  * `txray call --tx` at the transaction's own position: the simulation's answers made from a run in
- * txray's EVM (runAtPosition.ts), in the form fetchSimulation gives them, so the same stages follow.
+ * txray's EVM (the local-run service's re-run: the block's earlier transactions first, the state
+ * overrides under the whole block), in the form fetchSimulation gives them, so the same stages follow.
  * No node tracer can start a call between two transactions of a block, so this always runs here.
  */
 import type { LocalTrace } from '../evm/localTrace.js';
-import { isRecord } from '../raw/hex.js';
-import type { RpcClient } from '../rpc/createRpcClient.js';
-import type { ReplayPlan } from './replayPlan.js';
+import type { LocalRun, LocalRuns } from '../localRun/localRuns.js';
+import { isRecord, toQuantity } from '../raw/hex.js';
+import type { RerunPlan } from './rerunPlan.js';
 import type { SimulationAnswers } from './fetchSimulation.js';
-import { runAtPosition } from './runAtPosition.js';
 
 /** The mined transaction with the call's changes: its sender, gas limit, value and input. */
 export function changedTransaction(tx: Readonly<Record<string, unknown>>, call: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -16,13 +16,24 @@ export function changedTransaction(tx: Readonly<Record<string, unknown>>, call: 
 }
 
 export interface PositionAnswers extends SimulationAnswers {
-  readonly local: Pick<LocalTrace, 'mismatch' | 'replayed'>;
+  readonly local: Pick<LocalTrace, 'mismatch' | 'earlier'>;
 }
 
-export async function fetchAtPosition(client: RpcClient, call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, replay: ReplayPlan, state: boolean, deadline: AbortSignal): Promise<PositionAnswers> {
-  const tx = changedTransaction(replay.tx, call);
-  const { trace, block } = await runAtPosition(client, tx, replay.receipt!, overrides, deadline, { storage: state }, { changed: replay.changed, anotherSender: replay.anotherSender });
-  if (!isRecord(block)) throw new Error(`the node has no block ${replay.blockNumber}`);
+/** The re-run of `rerun` with `call`'s changes at its position (null where it has none: pending). */
+export function rerunAt(runs: LocalRuns, call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, rerun: RerunPlan, deadline: AbortSignal): LocalRun | null {
+  const { receipt, blockNumber, transactionIndex } = rerun;
+  if (receipt === null || blockNumber === null || transactionIndex === null) return null;
+  const mined = { tx: changedTransaction(rerun.tx, call), receipt, at: { blockNumber, index: transactionIndex } };
+  return runs.of({ kind: 'rerun', hash: rerun.hash, mined, overrides, rerun: { changed: rerun.changed, anotherSender: rerun.anotherSender } }, deadline);
+}
+
+export async function fetchAtPosition(runs: LocalRuns, call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, rerun: RerunPlan, state: boolean, deadline: AbortSignal): Promise<PositionAnswers> {
+  const run = rerunAt(runs, call, overrides, rerun, deadline);
+  if (run === null) throw new Error(`transaction ${rerun.hash} has no position to run at`);
+  const trace = await run.result({ stateDiff: state });
+  const block = trace.block;
+  const blockNumber = rerun.blockNumber ?? 0n;
+  if (!isRecord(block)) throw new Error(`the node has no block ${blockNumber}`);
   return {
     transaction: call,
     receipt: null,
@@ -30,16 +41,16 @@ export async function fetchAtPosition(client: RpcClient, call: Readonly<Record<s
     callTrace: null,
     recorded: trace.calls,
     traceSource: 'local',
-    traceNote: `run in txray's own EVM at the transaction's position in block ${replay.blockNumber} (no node tracer starts a call between a block's transactions)`,
+    traceNote: `run in txray's own EVM at the transaction's position in block ${blockNumber} (no node tracer starts a call between a block's transactions)`,
     reexecution: null,
     state: trace.stateDiff === null ? null : { raw: trace.stateDiff, source: 'local' },
     block,
     warnings: [],
     method: 'local',
-    blockParam: `0x${replay.blockNumber!.toString(16)}`,
+    blockParam: toQuantity(blockNumber),
     estimate: null,
     estimateError: null,
     callOutcome: null,
-    local: { mismatch: trace.mismatch, replayed: trace.replayed },
+    local: { mismatch: trace.mismatch, earlier: trace.earlier },
   };
 }

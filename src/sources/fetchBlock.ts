@@ -22,6 +22,7 @@ import { deadlineSignal } from '../rpc/deadline.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
 import { type Bundle, NO_TRACE, reexecute, type TraceResult } from './fetchBundle.js';
+import { createLocalRuns } from '../localRun/localRuns.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
@@ -33,6 +34,8 @@ export interface BlockFetchSettings {
   readonly tracer: TracerState;
   /** --timeout, for each request (a block-level trace that runs out of it is followed per transaction). */
   readonly timeoutMs: number;
+  /** --debug: a line per run of the EVM. */
+  readonly debug?: (line: string) => void;
 }
 
 export interface BlockAnswers {
@@ -204,12 +207,14 @@ async function fetchTraces(client: RpcClient, number: Hex, block: Hex, hashes: r
   return traces;
 }
 
-/** --tracer local: each transaction re-executed here, one after another (each replays the block's earlier ones). */
+/** --tracer local: each transaction re-executed here, one after another (each runs the block's earlier ones first). */
 async function traceBlockLocally(client: RpcClient, transactions: readonly Record<string, unknown>[], receipts: ReadonlyMap<string, unknown>, s: BlockFetchSettings, warnings: string[]): Promise<Traces> {
   const out: Traces = new Map();
+  // The block's stages read no run of their own: each transaction's run keeps its tree and logs only.
+  const runs = createLocalRuns(client, { config: () => Promise.resolve({}), timeoutMs: s.timeoutMs, debug: s.debug });
   await runInOrder(transactions.length, 1, async (i) => {
     const tx = transactions[i]!;
-    const local = await reexecute(client, tx, receipts.get(hashOf(tx)) ?? null, { tracer: s.tracer, deadline: deadlineSignal(s.timeoutMs) }, warnings);
+    const local = await reexecute(client, hashOf(tx) as Hex, tx, receipts.get(hashOf(tx)) ?? null, { tracer: s.tracer, deadline: deadlineSignal(s.timeoutMs), runs }, warnings);
     out.set(hashOf(tx), local.trace);
   });
   return out;

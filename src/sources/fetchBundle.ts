@@ -5,11 +5,12 @@
 import type { RecordedCalls } from '../evm/callTreeOf.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isHash, isQuantity } from '../raw/hex.js';
+import { isHash, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
-import { runMined } from './runMined.js';
+import { checkedMined } from '../localRun/checkedMined.js';
+import type { LocalRuns } from '../localRun/localRuns.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
 /**
@@ -30,10 +31,12 @@ export interface FetchOptions {
   readonly onReceipt?: (receipt: unknown) => void;
   /** Likewise with the transaction. */
   readonly onTransaction?: (tx: unknown) => void;
+  /** Where a run in txray's EVM is made, shared with the later stages (the source locations, --internal). */
+  readonly runs: LocalRuns;
 }
 
 const blockHashOf = (v: unknown): string | undefined => {
-  const h = (v as { blockHash?: unknown } | null)?.blockHash;
+  const h = isRecord(v) ? v.blockHash : undefined;
   return typeof h === 'string' ? h.toLowerCase() : undefined;
 };
 
@@ -118,16 +121,16 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const stateModule = opts.state ? import('../rpc/fetchState.js') : null;
   const stateAnswer = stateModule ? stateModule.then((m) => m.fetchState(client, hash, opts.tracer, opts.deadline, stateWarnings)) : Promise.resolve(null);
   const blockAnswer = stateModule
-    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, (r as { blockHash?: unknown } | null)?.blockHash, opts.deadline, stateWarnings))
+    ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, isRecord(r) ? r.blockHash : undefined, opts.deadline, stateWarnings))
     : Promise.resolve(null);
   // The block's header, asked beside the last tracer where only the local run is left below it: the
-  // local run's first batch then reads the coinbase too (its replay pays it every fee). A small answer
+  // local run's first batch then reads the coinbase too (each earlier transaction it runs pays it a fee). A small answer
   // that a node with a callTracer sends for nothing.
   let header: Promise<unknown> | null = null;
   const beforeLocal = (): void => {
     header = receiptAnswer.then((r) => {
-      const n = (r as { blockNumber?: unknown } | null)?.blockNumber;
-      return isQuantity(n) ? client.call('eth_getBlockByNumber', [`0x${BigInt(n).toString(16)}`, false], opts.deadline, true) : null;
+      const n = isRecord(r) ? r.blockNumber : undefined;
+      return isQuantity(n) ? client.call('eth_getBlockByNumber', [toQuantity(BigInt(n)), false], opts.deadline, true) : null;
     });
     header.catch(() => undefined);
   };
@@ -138,7 +141,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   let traced: TraceResult = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
   let stateDiff = state.status === 'fulfilled' ? state.value : null;
   if (traced.local === true) {
-    const local = await reexecute(client, tx.value, receipt.value, opts, warnings, header);
+    const local = await reexecute(client, hash, tx.value, receipt.value, opts, warnings, header);
     traced = local.trace;
     // The diff from the same run, where the node gave none.
     if (local.state !== null && (stateDiff === null || stateDiff.source === null)) {
@@ -170,8 +173,8 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
  * (validation warns about it; the transaction is re-executed as the L1 one it otherwise is).
  */
 function l2Kind(tx: unknown, receipt: unknown): string | null {
-  const t = (tx ?? {}) as Record<string, unknown>;
-  const r = receipt as Record<string, unknown>;
+  const t = isRecord(tx) ? tx : {};
+  const r = isRecord(receipt) ? receipt : {};
   const type = isQuantity(t.type) ? BigInt(t.type) : isQuantity(r.type) ? BigInt(r.type) : null;
   if (type === 0x7en || isQuantity(r.depositNonce) || isHash(t.sourceHash)) return 'an OP Stack deposit';
   if (isQuantity(r.l1Fee) || isQuantity(r.l1GasUsed)) return 'an OP Stack transaction (it pays an L1 data fee)';
@@ -184,7 +187,7 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
  * loaded only now): its call tree as it recorded it, and its state diff as the prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
-export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[], header: Promise<unknown> | null = null): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
+export async function reexecute(client: RpcClient, hash: Hex, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[], header: Promise<unknown> | null = null): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
   const none = { trace: NO_TRACE, state: null };
   const forced = opts.tracer.mode === 'local';
   // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.
@@ -199,9 +202,12 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
     return none;
   }
   try {
-    const local = await runMined(client, tx as Record<string, unknown>, receipt as Record<string, unknown>, opts.deadline, { storage: opts.state === true }, null, header);
-    const block = BigInt((tx as { blockNumber: string }).blockNumber) - 1n;
-    const replay = local.replayed > 0 ? `, after the block's ${local.replayed} earlier transaction${local.replayed === 1 ? '' : 's'}` : '';
+    const checked = checkedMined(tx, receipt, hash);
+    // A receipt without a position (a malformed answer, which the model stage says): nothing to run.
+    if ('pending' in checked) return none;
+    const local = await opts.runs.of({ kind: 'mined', hash, mined: checked.mined, header }, opts.deadline).result({ stateDiff: opts.state === true });
+    const block = checked.mined.at.blockNumber - 1n;
+    const earlier = local.earlier > 0 ? `, after the block's ${local.earlier} earlier transaction${local.earlier === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';
     if (local.mismatch.length > 0) warnings.push(`re-execution differs from the receipt: ${local.mismatch.join('; ')}. The call tree shows the re-execution.`);
     const why = forced ? 'as --tracer local asked' : `${client.where} serves no call tracer`;
@@ -211,8 +217,8 @@ export async function reexecute(client: RpcClient, tx: unknown, receipt: unknown
         callTrace: null,
         recorded: local.calls,
         traceSource: 'local',
-        traceNote: `re-executed locally on the node's state at block ${block}${replay} (${why}); it ${verdict}`,
-        reexecution: { stateBlock: Number(block), replayed: local.replayed, matchedReceipt: local.mismatch.length === 0, differences: local.mismatch },
+        traceNote: `re-executed locally on the node's state at block ${block}${earlier} (${why}); it ${verdict}`,
+        reexecution: { stateBlock: Number(block), replayed: local.earlier, matchedReceipt: local.mismatch.length === 0, differences: local.mismatch },
       },
       state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' },
     };

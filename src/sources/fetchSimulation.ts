@@ -17,7 +17,7 @@ import type { StateAnswer } from '../raw/types.js';
 import type { Bundle } from './fetchBundle.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
-import { runCall } from './runCall.js';
+import type { LocalRuns } from '../localRun/localRuns.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
 /** Which node method answered the simulation. */
@@ -35,6 +35,8 @@ export interface SimulationRequest {
   /** Ask eth_estimateGas (no --gas-limit given). */
   readonly estimate: boolean;
   readonly deadline: AbortSignal;
+  /** Where a run in txray's EVM is made, shared with the later stages (the source locations, --internal). */
+  readonly runs: LocalRuns;
 }
 
 export interface SimulationAnswers extends Bundle {
@@ -141,7 +143,7 @@ async function simulateV1({ client, req, param }: Asking): Promise<Simulated> {
 /** The call run here on the node's state (evm/localTrace.ts, loaded only now). */
 async function simulateHere(a: Asking, lacking: readonly string[]): Promise<Simulated> {
   const { client, req, param } = a;
-  const local = await runCall(client, req.call, param, req.overrides, req.deadline, { storage: req.state });
+  const local = await req.runs.of({ kind: 'call', call: req.call, block: param, overrides: req.overrides }, req.deadline).result({ stateDiff: req.state });
   const why = req.tracer.mode === 'local' ? 'as --tracer local asked' : `${client.where} serves ${lacking.map((m) => `no ${m}`).join(' and ')}`;
   return { ...NOTHING, method: 'local', recorded: local.calls, state: local.stateDiff === null ? null : { raw: local.stateDiff, source: 'local' }, traceNote: `simulated locally on the node's state (${why})` };
 }

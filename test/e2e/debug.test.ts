@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Abi, encodeFunctionData, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildRecording } from '../../src/debug/buildRecording.js';
+import { buildStepLog } from '../../src/debug/buildStepLog.js';
 import { stepJson } from '../../src/debug/stepJson.js';
 import { createRpcClient } from '../../src/rpc/createRpcClient.js';
-import { runMined } from '../../src/sources/runMined.js';
+import { checkedMined } from '../../src/localRun/checkedMined.js';
+import { runMined } from '../../src/localRun/runMined.js';
 import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
 import { readBuilt, walkInternal, type WalkedSpan } from '../support/internalWalk.js';
 import { referenceMap } from '../support/referenceMap.js';
@@ -85,8 +86,10 @@ describe('the recording equals the node\'s struct logs', () => {
       const hash = scene[which];
       const tx = (await client.call('eth_getTransactionByHash', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
       const receipt = (await client.call('eth_getTransactionReceipt', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
-      const local = await runMined(client, tx, receipt, AbortSignal.timeout(20_000), { steps: true });
-      const rec = buildRecording(local.steps!, local.calls.tree.root, new Map(), []);
+      const checked = checkedMined(tx, receipt, hash as `0x${string}`);
+      if ('pending' in checked) throw new Error(`${hash} is not mined`);
+      const local = await runMined(client, checked.mined, AbortSignal.timeout(20_000), { steps: true }, null, null);
+      const rec = buildStepLog(local.steps!, local.calls.tree.root, new Map(), []);
       const expected = logs[which];
       expect(rec.steps.count).toBe(expected.length);
       expected.forEach((l, i) => {

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import { buildCallTree } from '../../src/model/buildCallTree.js';
 import type { CallNode, CallTree } from '../../src/model/types.js';
 import { parseCallTrace } from '../../src/raw/parseCallTrace.js';
-import { runCall } from '../../src/sources/runCall.js';
+import { runCall } from '../../src/localRun/runCall.js';
 import { anvilClient } from '../support/anvilClient.js';
 
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -57,7 +57,7 @@ function comparable(tree: CallTree | null): unknown {
 const node = anvilClient();
 
 test('a local run\'s tree and logs are the ones built from anvil\'s callTracer for the same call: calls, a staticcall, a delegatecall, a create, a selfdestruct, failures with and without output, logs between calls', async () => {
-  const local = await runCall(node.client, call, 'latest', overrides, AbortSignal.timeout(20_000), {});
+  const local = await runCall(node.client, { call, block: 'latest', overrides }, AbortSignal.timeout(20_000), {});
   const answer = await node.client.call('debug_traceCall', [call, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true }, stateOverrides: overrides }], AbortSignal.timeout(20_000));
   const warnings: string[] = [];
   const converted = parseCallTrace(answer, (m) => void warnings.push(m))!;

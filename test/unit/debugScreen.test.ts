@@ -5,14 +5,14 @@
  * characters through, and the step where a failure began.
  */
 import { describe, expect, test } from 'vitest';
-import { buildRecording } from '../../src/debug/buildRecording.js';
+import { buildStepLog } from '../../src/debug/buildStepLog.js';
 import { internalTable } from '../../src/debug/internalTable.js';
 import { lineTable } from '../../src/debug/lineTable.js';
 import { moveCursor } from '../../src/debug/moveCursor.js';
 import { openCursor } from '../../src/debug/openCursor.js';
 import { renderScreen } from '../../src/debug/renderScreen.js';
 import { resolveFile } from '../../src/debug/resolveFile.js';
-import type { DebugRecording } from '../../src/debug/types.js';
+import type { DebugStepLog } from '../../src/debug/types.js';
 import { createStepLog } from '../../src/evm/stepLog.js';
 import { decompressMap, instructions, type SourceFile } from '../../src/locate/sourceMap.js';
 import { displayWidth } from '../../src/raw/escape.js';
@@ -24,7 +24,7 @@ const FILES: SourceFile[] = [
 // PUSH1 1, POP, STOP: the first two on line 2 and 3 of src/a/Bank.sol, the STOP on src/b/Bank.sol's line 1.
 const CODE = '0x60015000';
 
-function recording(): DebugRecording {
+function recording(): DebugStepLog {
   const steps = createStepLog();
   steps.enter([]);
   const event = (pc: number, code: number, stack: bigint[]) => ({ pc, gasLeft: 100n - BigInt(pc), opcode: { code }, stack, depth: 0, memory: new Uint8Array(0), address: { toString: () => '0x00000000000000000000000000000000000000aa' } });
@@ -43,7 +43,7 @@ function recording(): DebugRecording {
   return { ...base, lines: lineTable(base), internal: internalTable(base) };
 }
 
-const type = (rec: DebugRecording, keys: string[]) => keys.reduce((c, k) => moveCursor(rec, c, k), openCursor(rec));
+const type = (rec: DebugStepLog, keys: string[]) => keys.reduce((c, k) => moveCursor(rec, c, k), openCursor(rec));
 const plain = (line: string): string => line.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('files by a tail of their path', () => {
@@ -133,7 +133,7 @@ describe('the screen', () => {
 
 describe('where the failure began', () => {
   /** A run: the top frame calls three times; `outputs` and `errors` per frame (top first), each frame runs two steps. */
-  function run(errors: Array<string | null>, outputs: Array<`0x${string}` | null>): DebugRecording {
+  function run(errors: Array<string | null>, outputs: Array<`0x${string}` | null>): DebugStepLog {
     const steps = createStepLog();
     const event = (pc: number, depth: number) => ({ pc, gasLeft: 100n, opcode: { code: 0x5b }, stack: [], depth, memory: new Uint8Array(0), address: { toString: () => '0x00000000000000000000000000000000000000aa' } });
     steps.enter([]);
@@ -148,7 +148,7 @@ describe('where the failure began', () => {
     steps.leave();
     const node = (k: number, traceAddress: number[]) => ({ type: 'call', callType: 'call', from: null, to: null, value: 0n, gas: null, gasUsed: null, input: '0x' as const, output: outputs[k]!, error: errors[k]!, traceAddress, children: [] as never[] });
     const root = { ...node(0, []), children: [node(1, [0]), node(2, [1]), node(3, [2])] };
-    return buildRecording(steps, root, new Map(), []);
+    return buildStepLog(steps, root, new Map(), []);
   }
 
   test('a call whose revert the caller caught is not where the failure began; the one whose data the caller passed on is', () => {

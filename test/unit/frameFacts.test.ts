@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { frameKey } from '../../src/model/frameKey.js';
-import { runCall } from '../../src/sources/runCall.js';
-import { LAST_JUMPS } from '../../src/evm/recorder.js';
+import { runCall } from '../../src/localRun/runCall.js';
+import { LAST_JUMPS } from '../../src/evm/tracer.js';
 import { anvilClient } from '../support/anvilClient.js';
 
 // Hand-assembled contracts, run by txray's EVM on a real anvil's state (their code set by overrides).
@@ -29,7 +29,7 @@ const overrides = Object.fromEntries(Object.entries(code).map(([address, c]) => 
 
 
 const run = (to: string, facts?: boolean) =>
-  runCall(node.client, { from: SENDER, to, data: '0x' }, 'latest', overrides, AbortSignal.timeout(20_000), { exits: facts, jumps: facts });
+  runCall(node.client, { call: { from: SENDER, to, data: '0x' }, block: 'latest', overrides }, AbortSignal.timeout(20_000), { exits: facts, jumps: facts });
 
 const node = anvilClient();
 
@@ -60,7 +60,7 @@ test('the last LAST_JUMPS jumps at least are kept (twice that at most), each wit
   const LOOP = '0x00000000000000000000000000000000000c0de6';
   const start = { [LOOP]: { code: '0x60c85b600190038060025700' } };
   // A countdown from 200, jumping back 199 times: 0 PUSH1 200, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
-  const local = await runCall(node.client, { from: SENDER, to: LOOP, data: '0x' }, 'latest', start, AbortSignal.timeout(20_000), { exits: true, jumps: true });
+  const local = await runCall(node.client, { call: { from: SENDER, to: LOOP, data: '0x' }, block: 'latest', overrides: start }, AbortSignal.timeout(20_000), { exits: true, jumps: true });
   const facts = local.facts?.get('');
   expect(facts).toMatchObject({ exitPc: 11, codeAddress: LOOP });
   const kept = facts!.lastJumps.length;

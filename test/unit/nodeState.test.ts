@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { Common, createAddressFromString, Mainnet } from '../../src/evm/evmEngine.js';
 import { NodeState } from '../../src/evm/nodeState.js';
 import type { RpcClient } from '../../src/rpc/createRpcClient.js';
-import { nodeReader } from '../../src/sources/nodeReader.js';
+import { nodeReader } from '../../src/localRun/nodeReader.js';
 
 /** A node that is never asked: every read below is answered by the journal or a guess. */
 const never: RpcClient = {

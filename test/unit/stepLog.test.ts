@@ -1,7 +1,8 @@
 import { beforeAll, expect, test } from 'vitest';
 import { receipt, send } from '../../scripts/lib/scenarios.mjs';
 import { MAX_STEPS } from '../../src/evm/stepLog.js';
-import { runMined } from '../../src/sources/runMined.js';
+import { checkedMined } from '../../src/localRun/checkedMined.js';
+import { runMined } from '../../src/localRun/runMined.js';
 import { anvilClient } from '../support/anvilClient.js';
 
 // Hand-assembled contracts on a real anvil (started with --steps-tracing, so that its debug_traceTransaction
@@ -38,11 +39,18 @@ beforeAll(async () => {
 const hexWords = (memory: Uint8Array): string => Buffer.from(memory).toString('hex');
 const word = (v: string | bigint): string => (typeof v === 'bigint' ? v.toString(16) : v.replace(/^0x/, '')).padStart(64, '0');
 
+/** The transaction and its receipt as the local run takes them (through raw/'s checks). */
+function minedOf(tx: Record<string, unknown>, r: Record<string, unknown>) {
+  const checked = checkedMined(tx, r, hash as `0x${string}`);
+  if ('pending' in checked) throw new Error(`${hash} is not mined`);
+  return checked.mined;
+}
+
 /** The transaction's steps as txray's EVM records them, and anvil's struct logs of it. */
 async function recordedAndTraced(): Promise<{ readonly steps: NonNullable<Awaited<ReturnType<typeof runMined>>['steps']>; readonly logs: StructLog[] }> {
   const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
   const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
-  const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), { steps: true });
+  const local = await runMined(node.client, minedOf(tx, r), AbortSignal.timeout(20_000), { steps: true }, null, null);
   const traced = (await node.anvil.rpc('debug_traceTransaction', [hash, { enableMemory: true }])) as { structLogs: StructLog[] };
   return { steps: local.steps!, logs: traced.structLogs };
 }
@@ -80,7 +88,7 @@ test('each step knows its frame (by traceAddress), and each SLOAD the word it re
 test('steps are off unless asked for, and the cap is documented', async () => {
   const tx = (await node.anvil.rpc('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
   const r = (await node.anvil.rpc('eth_getTransactionReceipt', [hash])) as Record<string, unknown>;
-  const local = await runMined(node.client, tx, r, AbortSignal.timeout(20_000), {});
+  const local = await runMined(node.client, minedOf(tx, r), AbortSignal.timeout(20_000), {}, null, null);
   expect(local.steps).toBeNull();
   expect(local.mismatch).toEqual([]);
   expect(MAX_STEPS).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  */
 import type { AtTarget } from '../debug/parseAt.js';
 import { findStep } from '../debug/findStep.js';
-import type { DebugRecording } from '../debug/types.js';
+import type { DebugStepLog } from '../debug/types.js';
 import { NotFound } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import { escapeShort } from '../raw/escape.js';
@@ -15,7 +15,7 @@ import type { RunLog } from './runLog.js';
 import type { TerminalIo } from './terminal.js';
 
 export interface Shown {
-  readonly rec: DebugRecording;
+  readonly rec: DebugStepLog;
   readonly warnings: readonly string[];
   readonly at: AtTarget | null;
   readonly json: boolean;
@@ -25,7 +25,7 @@ export interface Shown {
   readonly what: string;
 }
 
-export async function showRecording(s: Shown, terminal: TerminalIo | undefined, out: SafeWriter, log: RunLog, indent: number): Promise<number> {
+export async function showStepLog(s: Shown, terminal: TerminalIo | undefined, out: SafeWriter, log: RunLog, indent: number): Promise<number> {
   const { rec, warnings } = s;
   for (const w of warnings) await log.say(`txray: warning: ${escapeShort(w, 300)}`);
   const found = s.at === null ? null : findStep(rec, s.at);

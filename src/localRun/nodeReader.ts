@@ -8,7 +8,7 @@ import { Interrupted } from '../errors.js';
 import type { AccountRead, StateReader } from '../evm/stateReader.js';
 import { NoState } from '../evm/stateReader.js';
 import { escapeShort } from '../raw/escape.js';
-import { isData, isQuantity, isRecord } from '../raw/hex.js';
+import { isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { accountCalls, readCalls } from '../rpc/askAhead.js';
 import type { BatchAnswer, RpcClient } from '../rpc/createRpcClient.js';
@@ -107,7 +107,7 @@ class NodeReads implements NodeReader {
   }
 
   async blockHash(n: bigint): Promise<Hex | null> {
-    const b = await this.client.call('eth_getBlockByNumber', [`0x${n.toString(16)}`, false], this.deadline);
+    const b = await this.client.call('eth_getBlockByNumber', [toQuantity(n), false], this.deadline);
     return isRecord(b) && isData(b.hash) ? b.hash : null;
   }
 

@@ -1,10 +1,11 @@
 /**
- * The one recorder of txray's EVM: it watches the embedded EVM's messages and a few opcodes, and records
- * what a RecordConfig asks for. Its frames (the calls as the EVM made them, each log in the order it was
- * emitted) are turned into the model's call tree by callTreeOf.ts, with no tracer's answer in between;
+ * The one tracer of txray's EVM: it watches the embedded EVM's messages and a few opcodes, and keeps
+ * what a TracerConfig asks for. Its frames (the calls as the EVM made them, each log in the order it was
+ * emitted) are turned into the model's call tree by callTreeOf.ts, with no node's answer in between;
  * what only the EVM knows of each frame (where it stopped, its last jumps) goes beside the tree as
- * FrameFacts keyed by frameKey; every step, when asked for, goes into a StepLog. What is not asked for is
- * not hooked, and costs nothing.
+ * FrameFacts keyed by frameKey; every step, when asked for, goes into a StepLog. The tree is always kept,
+ * so the call opcodes and SELFDESTRUCT are always hooked; the other parts are hooked only when asked for
+ * (the LOG opcodes, the halting ones, JUMP and JUMPI, the step event), and cost nothing otherwise.
  */
 import type { Message } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
@@ -12,12 +13,10 @@ import { frameKey } from '../model/frameKey.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { bytesToHex } from './evmEngine.js';
 import { type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
-import { createStepLog, type StepEvent, type StepLog, type StepRecorder } from './stepLog.js';
+import { createStepLog, type StepEvent, type StepLog, type StepLogWriter } from './stepLog.js';
 
-/** What a run records. */
-export interface RecordConfig {
-  /** The call tree (the frames are what the other parts are keyed by, so they are followed either way). */
-  readonly calls: boolean;
+/** What a run keeps beyond the call tree (always kept: the other parts are keyed by its frames). */
+export interface TracerConfig {
   /** Each frame's logs, at their place among its calls. */
   readonly logs: boolean;
   /** Where each frame stopped, and whose code ran (FrameFacts). */
@@ -27,13 +26,16 @@ export interface RecordConfig {
   /** Every opcode: pc, opcode, depth, gas, stack, memory and storage as they change (a StepLog). */
   readonly steps: boolean;
   /** The accounts and storage the run changed, before and after (the prestateTracer's diff). */
-  readonly storage: boolean;
-  /** The code addresses (lower case) whose frames keep every JUMP they take, with the gas left (FrameFacts.trail): what their internal calls are read from. */
-  readonly trailOf?: ReadonlySet<string>;
+  readonly stateDiff: boolean;
+  /** The frames that keep every JUMP they take, with the gas left (FrameFacts.trail): what their internal calls are read from. */
+  readonly trailOf?: TrailFilter;
 }
 
+/** Whether a frame keeps a JumpTrail, by the code it runs: asked once per frame, when it first needs one. */
+export type TrailFilter = (code: { readonly address: string; readonly bytecode: Hex }) => boolean;
+
 /** What a run records unless asked otherwise: the call tree with its logs. */
-export const TREE_ONLY: RecordConfig = { calls: true, logs: true, exits: false, jumps: false, steps: false, storage: false };
+export const TREE_ONLY: TracerConfig = { logs: true, exits: false, jumps: false, steps: false, stateDiff: false };
 
 /**
  * One frame as the EVM ran it. `type` is the opcode that made it (CALL, STATICCALL, DELEGATECALL,
@@ -41,7 +43,7 @@ export const TREE_ONLY: RecordConfig = { calls: true, logs: true, exits: false, 
  * `to` the code it ran (as geth's callTracer names them); a create's `to` is the created address, null
  * where it failed.
  */
-export interface Frame {
+export interface EvmFrame {
   readonly type: string;
   readonly from: Hex;
   to: Hex | null;
@@ -52,7 +54,7 @@ export interface Frame {
   readonly input: Hex;
   output: Hex | null;
   error: string | null;
-  readonly calls: Frame[];
+  readonly calls: EvmFrame[];
 }
 
 /** What the EVM knows of one frame beyond its call (where it stopped, its last jumps, whose code ran), keyed by frameKey(traceAddress). */
@@ -65,8 +67,8 @@ export interface FrameFacts {
   readonly lastJumpsFrom: number[];
   /** The account whose code ran (a delegatecall's library, a created contract). */
   codeAddress: string;
-  /** Every JUMP the frame took, where its code address is one RecordConfig.trailOf names. */
-  readonly trail?: JumpTrail;
+  /** Every JUMP the frame took, where TracerConfig.trailOf takes its code. */
+  trail?: JumpTrail;
   /** How many JUMPs its caller's trail held when this frame began (where the caller kept one): where the call was made among them. */
   readonly calledAt?: number;
 }
@@ -101,11 +103,15 @@ function kindOf(m: Message, parentStatic: boolean, opcode: string | undefined): 
 
 /** A frame while it runs, with what the tree does not carry. */
 interface Running {
-  readonly frame: Frame;
+  readonly frame: EvmFrame;
   /** A static context (its children are static too). */
   readonly static: boolean;
   readonly traceAddress: readonly number[];
   readonly facts: FrameFacts | null;
+  /** Its message: its code, once the EVM loaded it (after the message began). */
+  readonly message: Message;
+  /** Whether trailOf was asked about it yet. */
+  trailAsked: boolean;
 }
 
 type MessageEnd = {
@@ -118,9 +124,9 @@ const HALTS = [0x00, 0xf3, 0xfd, 0xff] as const;
 const CALL_NAMES = [[0xf1, 'CALL'], [0xf2, 'CALLCODE'], [0xf4, 'DELEGATECALL'], [0xfa, 'STATICCALL']] as const;
 
 /** What one run recorded: each part asked for, else null. */
-export interface Recorded<T> {
+export interface TracedRun<T> {
   /** The top frame, with its calls below it. */
-  readonly frame: Frame | null;
+  readonly frame: EvmFrame | null;
   /** Every log, in the order it was emitted (a failed frame's too), when asked for. */
   readonly logs: readonly FrameLog[];
   readonly result: T;
@@ -128,14 +134,14 @@ export interface Recorded<T> {
   readonly steps: StepLog | null;
 }
 
-export interface Recorder {
-  /** Run `go` with the recorder listening. */
-  record<T>(go: () => Promise<T>): Promise<Recorded<T>>;
+export interface Tracer {
+  /** Run `go` with the tracer listening. */
+  trace<T>(go: () => Promise<T>): Promise<TracedRun<T>>;
 }
 
 /** One run's tree as it grows: the frames, the ones still running, and the facts when asked for. */
-class Recording {
-  readonly top: Frame[] = [];
+class Tracing {
+  readonly top: EvmFrame[] = [];
   readonly stack: Running[] = [];
   readonly logs: FrameLog[] = [];
   /** The last call opcode the running frame executed: the one that makes the next message. */
@@ -146,14 +152,31 @@ class Recording {
     readonly facts: Map<string, FrameFacts> | null,
     /** Where each frame stopped is asked for. */
     private readonly exits: boolean,
-    /** The code addresses whose frames keep a JumpTrail. */
-    private readonly trailOf: ReadonlySet<string> | undefined,
+    /** The frames that keep a JumpTrail. */
+    private readonly trailFilter: TrailFilter | undefined,
     /** Every step is asked for: the log learns which frame each runs in. */
-    private readonly steps: StepRecorder | null,
+    private readonly steps: StepLogWriter | null,
   ) {}
 
   running(): Running | undefined {
     return this.stack.at(-1);
+  }
+
+  /**
+   * The frame's JumpTrail, where trailOf takes its code. Asked at its first JUMP, log, call or end: its
+   * code is loaded after its message began, and before it runs any of them.
+   */
+  trailOf(running: Running | undefined): JumpTrail | undefined {
+    const facts = running?.facts;
+    if (running === undefined || facts == null) return undefined;
+    if (!running.trailAsked) {
+      running.trailAsked = true;
+      const code = running.message.code;
+      if (this.trailFilter !== undefined && code instanceof Uint8Array && code.length > 0 && this.trailFilter({ address: facts.codeAddress, bytecode: bytesToHex(code) })) {
+        facts.trail = { from: [], to: [], gas: [], logs: [], gasLimit: Number(running.message.gasLimit), endGas: null };
+      }
+    }
+    return facts.trail;
   }
 
   begin(m: Message): void {
@@ -161,7 +184,7 @@ class Recording {
     const type = kindOf(m, parent?.static === true, parent === undefined ? undefined : this.lastOp);
     this.lastOp = undefined;
     const context = type === 'DELEGATECALL' || type === 'CALLCODE';
-    const frame: Frame = {
+    const frame: EvmFrame = {
       type,
       // A delegatecall's message keeps the original caller; geth names the contract that made the call (its context).
       from: addressOf(context ? m.to! : m.caller),
@@ -181,12 +204,11 @@ class Recording {
     if (this.facts !== null) {
       // (A create's message has no code address: EthereumJS's getter throws; its new address is set at its end.)
       const codeAddress = m.to === undefined ? '' : m.codeAddress.toString().toLowerCase();
-      const trail = this.trailOf?.has(codeAddress) === true ? { from: [], to: [], gas: [], logs: [], gasLimit: Number(m.gasLimit), endGas: null } : undefined;
-      const calledAt = parent?.facts?.trail?.from.length;
-      this.facts.set(frameKey(traceAddress), (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress, ...(trail === undefined ? {} : { trail }), ...(calledAt === undefined ? {} : { calledAt }) }));
+      const calledAt = this.trailOf(parent)?.from.length;
+      this.facts.set(frameKey(traceAddress), (own = { exitPc: null, lastJumps: [], lastJumpsFrom: [], codeAddress, ...(calledAt === undefined ? {} : { calledAt }) }));
     }
     siblings.push(frame);
-    this.stack.push({ frame, static: m.isStatic, traceAddress, facts: own });
+    this.stack.push({ frame, static: m.isStatic, traceAddress, facts: own, message: m, trailAsked: false });
     this.steps?.enter(traceAddress);
   }
 
@@ -205,7 +227,8 @@ class Recording {
     }
     if (e.exceptionError !== undefined) frame.error = e.exceptionError.error === 'revert' ? 'execution reverted' : e.exceptionError.error;
     if (running.facts === null) return;
-    if (running.facts.trail !== undefined) running.facts.trail.endGas = running.facts.trail.gasLimit - Number(e.executionGasUsed);
+    const trail = this.trailOf(running);
+    if (trail !== undefined) trail.endGas = trail.gasLimit - Number(e.executionGasUsed);
     if (created && frame.to !== null) running.facts.codeAddress = frame.to;
     if (this.exits) running.facts.exitPc ??= exitPcOf(this.table, r);
   }
@@ -229,7 +252,7 @@ function exitPcOf(table: Array<OpEntry | undefined>, r: MessageEnd): number | nu
 }
 
 /** Hook the opcodes the config asks for: they read `now()`, the run under way. */
-function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig): void {
+function hookOpcodes(vm: VM, now: () => Tracing | null, config: TracerConfig): void {
   const running = (): Running | undefined => now()?.running();
   for (const [op, name] of CALL_NAMES) {
     wrapOpcode(vm, op, () => {
@@ -254,13 +277,13 @@ function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig):
   // A JUMPI not taken leaves the counter on the next opcode.
   let fallThrough = -1;
   wrapOpcode(vm, 0x56, (r) => void (fallThrough = r.programCounter), (r) => {
-    const facts = running()?.facts;
-    if (config.jumps) jumped(facts, fallThrough - 1, r.programCounter);
-    const trail = facts?.trail;
+    const frame = running();
+    if (config.jumps) jumped(frame?.facts, fallThrough - 1, r.programCounter);
+    const trail = now()?.trailOf(frame);
     if (trail !== undefined) {
       trail.from.push(fallThrough - 1);
       trail.to.push(r.programCounter);
-      trail.gas.push(Number((r as OpRunState & { readonly gasLeft: bigint }).gasLeft));
+      trail.gas.push(Number(r.gasLeft));
     }
   });
   if (!config.jumps) return;
@@ -270,35 +293,36 @@ function hookOpcodes(vm: VM, now: () => Recording | null, config: RecordConfig):
 }
 
 /**
- * Attach the recorder to `vm`, configured once: its opcode hooks stay (they do nothing outside
- * `record`); what the config leaves out is not hooked (JUMP, JUMPI and the halting opcodes run
- * untouched without exits and jumps, and without steps the EVM emits no step event at all).
+ * Attach the tracer to `vm`, configured once: its opcode hooks stay (they do nothing outside
+ * `trace`); what the config leaves out is not hooked (JUMP, JUMPI and the halting opcodes run
+ * untouched without exits, jumps and trails, and without steps the EVM emits no step event at all).
  */
-export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
-  let current: Recording | null = null;
-  let steps: StepRecorder | null = null;
+export function attachTracer(vm: VM, config: TracerConfig): Tracer {
+  let current: Tracing | null = null;
+  let steps: StepLogWriter | null = null;
   hookOpcodes(vm, () => current, config);
   // One parameter each: EthereumJS calls a listener of two with a callback to wait for, behind a
   // promise and a turn of the microtask queue at every frame's start and end; these have nothing to wait for.
   const onBefore = (m: Message): void => current?.begin(m);
   const onAfter = (r: MessageEnd): void => current?.end(r);
   const onStep = (e: StepEvent): void => steps?.add(e);
-  const events = vm.evm.events!;
+  const events = vm.evm.events;
+  if (events === undefined) throw new Error('the EVM has no events to trace');
   return {
-    async record(go) {
+    async trace(go) {
       steps = config.steps ? createStepLog() : null;
-      const rec = new Recording(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf, steps);
+      const rec = new Tracing(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf, steps);
       current = rec;
-      events.on('beforeMessage', onBefore as never);
-      events.on('afterMessage', onAfter as never);
-      if (config.steps) events.on('step', onStep as never);
+      events.on('beforeMessage', onBefore);
+      events.on('afterMessage', onAfter);
+      if (config.steps) events.on('step', onStep);
       try {
         const result = await go();
-        return { frame: config.calls ? rec.top[0]! : null, logs: rec.logs, result, facts: rec.facts, steps };
+        return { frame: rec.top[0] ?? null, logs: rec.logs, result, facts: rec.facts, steps };
       } finally {
-        events.off('beforeMessage', onBefore as never);
-        events.off('afterMessage', onAfter as never);
-        if (config.steps) events.off('step', onStep as never);
+        events.off('beforeMessage', onBefore);
+        events.off('afterMessage', onAfter);
+        if (config.steps) events.off('step', onStep);
         current = null;
         steps = null;
       }
@@ -306,18 +330,19 @@ export function attachRecorder(vm: VM, config: RecordConfig): Recorder {
   };
 }
 
-const addressOf = (a: { toString(): string }): Hex => a.toString().toLowerCase() as Hex;
+const addressOf = (a: { toString(): string }): Hex => `0x${a.toString().slice(2).toLowerCase()}`;
 
-function logOf(rec: Recording | null, r: OpRunState): void {
+function logOf(rec: Tracing | null, r: OpRunState): void {
   const running = rec?.running();
   const log = r.interpreter._result.logs.at(-1);
   if (rec == null || running === undefined || log === undefined) return;
   const [address, topics, data] = log;
-  running.facts?.trail?.logs.push(running.facts.trail.from.length);
+  const trail = rec.trailOf(running);
+  trail?.logs.push(trail.from.length);
   rec.logs.push({ traceAddress: running.traceAddress, position: running.frame.calls.length, address: bytesToHex(address), topics: topics.map((x) => bytesToHex(x)), data: bytesToHex(data) });
 }
 
-function selfdestructOf(frame: Frame | undefined, r: OpRunState): void {
+function selfdestructOf(frame: EvmFrame | undefined, r: OpRunState): void {
   if (frame === undefined) return;
   const [to] = r.stack.peek(1);
   const beneficiary: Hex = `0x${to!.toString(16).padStart(40, '0')}`;

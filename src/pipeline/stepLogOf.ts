@@ -1,16 +1,16 @@
 /**
- * A local run with steps → the debugger's recording: the runtime code of every frame's account, at the
+ * A local run with steps → the debugger's step log: the runtime code of every frame's account, at the
  * block the run read (an override's code where the call set one), matched to the artifacts.
  */
-import type { DebugArtifact } from '../debug/buildRecording.js';
-import type { DebugRecording } from '../debug/types.js';
+import type { DebugArtifact } from '../debug/buildStepLog.js';
+import type { DebugStepLog } from '../debug/types.js';
 import type { StepLog } from '../evm/stepLog.js';
 import type { CallNode } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import { isData } from '../raw/hex.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 
-export async function recordingOf(client: RpcClient, run: { readonly steps: StepLog | null; readonly root: CallNode }, at: { readonly block: string; readonly overrides?: Readonly<Record<string, unknown>> | null }, artifacts: readonly DebugArtifact[], timeoutMs: number): Promise<DebugRecording> {
+export async function stepLogOf(client: RpcClient, run: { readonly steps: StepLog | null; readonly root: CallNode }, at: { readonly block: string; readonly overrides?: Readonly<Record<string, unknown>> | null }, artifacts: readonly DebugArtifact[], timeoutMs: number): Promise<DebugStepLog> {
   if (run.steps === null) throw new Error('the run recorded no steps');
   const overridden = new Map<string, `0x${string}`>();
   for (const [address, o] of Object.entries(at.overrides ?? {})) {
@@ -21,6 +21,6 @@ export async function recordingOf(client: RpcClient, run: { readonly steps: Step
   walkCalls(run.root, (n) => void (n.type === 'call' && n.to !== null && !overridden.has(n.to.toLowerCase()) && addresses.add(n.to.toLowerCase())));
   const { codesAt } = await import('../pipeline/codesAt.js');
   const codes = new Map([...(await codesAt(client, [...addresses], at.block, timeoutMs)), ...overridden]);
-  const { buildRecording } = await import('../debug/buildRecording.js');
-  return buildRecording(run.steps, run.root, codes, artifacts);
+  const { buildStepLog } = await import('../debug/buildStepLog.js');
+  return buildStepLog(run.steps, run.root, codes, artifacts);
 }

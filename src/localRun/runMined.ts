@@ -1,42 +1,49 @@
 /**
  * A mined transaction run in txray's EVM on its parent block's state as the node has it: the first reads
  * asked ahead (askAhead) before the EVM is loaded, so that the wait for them hides the loading. `change`
- * (`txray call --tx`, runAtPosition.ts): the state overrides under the whole block, and how it is run again.
+ * (`txray call --tx`): the state overrides under the whole block, and how it is run again.
  */
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
-import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
+import type { LocalOptions, LocalTrace, Position, Rerun } from '../evm/localTrace.js';
 import { overrideReader } from '../evm/overrideReader.js';
-import { isAddress, isRecord } from '../raw/hex.js';
+import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
 import { sameHash } from '../raw/parseRaw.js';
 import { askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
 
+/** A mined transaction and its receipt as the node gave them, checked (see checkedMined.ts), and where it stands. */
+export interface MinedInput {
+  readonly tx: Readonly<Record<string, unknown>>;
+  readonly receipt: Readonly<Record<string, unknown>>;
+  readonly at: Position;
+}
+
 /**
  * The coinbase of `tx`'s block from its header, where one was asked before (null where it was not, the
  * ask failed, or it is another block's: only a prefetch, the block's own answer decides).
  */
-async function coinbaseOf(header: Promise<unknown> | null, tx: Record<string, unknown>): Promise<string | null> {
+async function coinbaseOf(header: Promise<unknown> | null, tx: Readonly<Record<string, unknown>>): Promise<string | null> {
   const h = header === null ? null : await header.catch(() => null);
   return isRecord(h) && isAddress(h.miner) && typeof h.hash === 'string' && typeof tx.blockHash === 'string' && sameHash(h.hash, tx.blockHash) ? h.miner : null;
 }
 
-/** `tx` and `receipt` as the node gave them (mined: `blockNumber` is a quantity). The run, and the block it ran in. */
+/** The run, and the block it ran in. */
 export async function runMined(
   client: RpcClient,
-  tx: Record<string, unknown>,
-  receipt: Record<string, unknown>,
+  mined: MinedInput,
   deadline: AbortSignal,
   opts: LocalOptions,
-  change: { readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun } | null = null,
-  header: Promise<unknown> | null = null,
+  change: { readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun } | null,
+  header: Promise<unknown> | null,
 ): Promise<LocalTrace & { readonly block: unknown }> {
+  const { tx, receipt, at } = mined;
   const ahead = askAhead(client, tx, receipt, deadline, await coinbaseOf(header, tx));
   await letRequestsOut();
   const { traceLocally } = await loadLocalTrace();
-  const reader = nodeReader(client, `0x${(BigInt(tx.blockNumber as string) - 1n).toString(16)}`, deadline);
+  const reader = nodeReader(client, toQuantity(at.blockNumber - 1n), deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
-  const trace = await traceLocally(change === null ? reader : overrideReader(reader, change.overrides), tx, receipt, ahead, opts, change?.rerun);
+  const trace = await traceLocally(change === null ? reader : overrideReader(reader, change.overrides), tx, receipt, at, ahead, opts, change?.rerun);
   return { ...trace, block: await ahead.block };
 }

@@ -1,5 +1,5 @@
 /**
- * The debugger's recording from one local run: the StepLog, and each frame it ran named and mapped
+ * The debugger's step log from one local run: the StepLog, and each frame it ran named and mapped
  * the way the source-location stage does it — by an artifact whose code is the code that ran (runtime
  * code at the frame's code address, or the creation code a constructor's init code starts with), never
  * guessed. Pure: the codes are fetched by the caller.
@@ -16,7 +16,8 @@ import { type CodeDebug, decompressMap, instructions } from '../locate/sourceMap
 import type { Hex } from '../raw/types.js';
 import { internalTable } from './internalTable.js';
 import { lineTable } from './lineTable.js';
-import type { DebugFrame, DebugRecording, FrameSource } from './types.js';
+import type { DebugFrame, DebugStepLog, FrameSource } from './types.js';
+import { cell } from '../locate/cell.js';
 
 /** An artifact as the debugger reads it: code, maps and ABI. */
 export type DebugArtifact = CodeArtifact & { readonly abi?: Abi };
@@ -61,26 +62,26 @@ function identify(n: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: reado
  * (REVERT, INVALID, or the one that ran out of gas).
  */
 function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, CallNode>): number | null {
-  if (frames.length === 0 || frames[0]!.error === null) return null;
+  if (frames.length === 0 || cell(frames, 0).error === null) return null;
   let at = 0;
   for (;;) {
-    const here = nodes.get(frameKey(frames[at]!.traceAddress));
-    const next = frames.findLastIndex((f, i) => f.parent === at && f.error !== null && f.last >= f.first && nodes.get(frameKey(frames[i]!.traceAddress))?.output === here?.output);
+    const here = nodes.get(frameKey(cell(frames, at).traceAddress));
+    const next = frames.findLastIndex((f, i) => f.parent === at && f.error !== null && f.last >= f.first && nodes.get(frameKey(cell(frames, i).traceAddress))?.output === here?.output);
     if (next < 0) break;
     at = next;
   }
-  const f = frames[at]!;
+  const f = cell(frames, at);
   return f.last >= f.first ? f.last : null;
 }
 
-/** The recording: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
-export function buildRecording(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[]): DebugRecording {
+/** The step log: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
+export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[]): DebugStepLog {
   const nodes = new Map<string, CallNode>();
   walkCalls(root, (n) => void nodes.set(frameKey(n.traceAddress), n));
   const withMaps = artifacts.filter((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined);
   // Each frame's last step: the last step whose frame it is (steps of a frame are not contiguous: its calls come between).
   const last = new Int32Array(steps.frames.length).fill(-1);
-  for (let i = 0; i < steps.count; i++) last[steps.frame[i]!] = i;
+  for (let i = 0; i < steps.count; i++) last[cell(steps.frame, i)] = i;
   const byKey = new Map<string, number>();
   const frames = steps.frames.map((f, i): DebugFrame => {
     byKey.set(frameKey(f.traceAddress), i);
@@ -88,7 +89,7 @@ export function buildRecording(steps: StepLog, root: CallNode, codes: ReadonlyMa
     const parent = f.traceAddress.length === 0 ? null : (byKey.get(frameKey(f.traceAddress.slice(0, -1))) ?? null);
     const kind = n === undefined ? 'call' : n.type === 'create' ? (n.creationMethod ?? 'create') : (n.callType ?? n.type);
     const known = n === undefined ? { codeAddress: null, storageAddress: null, code: null, contract: null, function: null, source: null } : identify(n, codes, withMaps);
-    return { traceAddress: f.traceAddress, kind, ...known, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: last[i]! < 0 ? f.first - 1 : last[i]! };
+    return { traceAddress: f.traceAddress, kind, ...known, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: cell(last, i) < 0 ? f.first - 1 : cell(last, i) };
   });
   const base = { steps, frames, failure: failureOf(frames, nodes) };
   return { ...base, lines: lineTable(base), internal: internalTable(base) };
