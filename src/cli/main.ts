@@ -32,7 +32,7 @@ import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
 import { type Input, type InspectOptions, parseOutputFile } from './parseOptions.js';
 import { completeSettingsOf } from './completeSettingsOf.js';
-import type { Outcome, Writers } from './writeOutcomes.js';
+import type { InputOutcome, Writers } from './writeOutcomes.js';
 import { errorMessage, exitCodeForError } from './errorWords.js';
 import { RunLog } from './runLog.js';
 import { txOutcome } from '../operations/txOutcome.js';
@@ -40,7 +40,7 @@ import { waitProgress } from './waitProgress.js';
 
 export { exitCodeForError } from './errorWords.js';
 
-export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
+function exitCodeForStatus(status: InspectModel['status']): ExitCode {
   switch (status) {
     case 'success':
       return ExitCode.success;
@@ -58,7 +58,7 @@ export function exitCodeForStatus(status: InspectModel['status']): ExitCode {
  * asked is not final yet (4), and one whose user operation or Safe transaction failed is partial (6). A revert stays 1: what it did is the more important fact, and it fails a
  * script either way.
  */
-export function exitCodeForModel(model: InspectModel): ExitCode {
+function exitCodeForModel(model: InspectModel): ExitCode {
   const c = model.confirmations;
   if (c != null && c.reached < c.wanted && model.status === 'success') return ExitCode.pending;
   if (txOutcome(model) === 'partial') return ExitCode.partial;
@@ -252,14 +252,14 @@ async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r
   const progress = inputs.length >= 10 && opts.view !== 'json' && !opts.quiet && io.stderr.isTTY === true;
   let done = 0;
   let writing = Promise.resolve();
-  const inspectOne = async (i: number): Promise<Outcome> => {
+  const inspectOne = async (i: number): Promise<InputOutcome> => {
     const input = inputs[i]!;
-    const outcome: Outcome = 'error' in input ? { input: input.text, hash: null, error: input.error, code: ExitCode.usage } : await outcomeOf(client, input, inputs.length === 1, r);
+    const outcome: InputOutcome = 'error' in input ? { input: input.text, hash: null, error: input.error, code: ExitCode.usage } : await outcomeOf(client, input, inputs.length === 1, r);
     done++;
     if (progress) void log.write(`\rtxray: ${done}/${inputs.length} inspected`);
     return outcome;
   };
-  let all: Outcome[] = [];
+  let all: InputOutcome[] = [];
   let interrupted = false;
   try {
     all = await runInOrder(inputs.length, opts.concurrency, inspectOne, (o) => void (writing = writing.then(() => writers.emit(o))));
@@ -280,7 +280,7 @@ async function inspectAll(client: RpcClient, inputs: readonly PipelineInput[], r
  * stops the run; a single input's error is the run's. The input decodes with its own decoder, so what
  * --online adds for it names nothing in another input.
  */
-async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { readonly error: unknown }>, single: boolean, r: Run): Promise<Outcome> {
+async function outcomeOf(client: RpcClient, input: Exclude<PipelineInput, { readonly error: unknown }>, single: boolean, r: Run): Promise<InputOutcome> {
   const { opts, io, log } = r;
   const tag = single || input.hash === null ? '' : `${shortHash(input.hash)}: `;
   const decoderReady = r.decoderReady.then((d) => d.forInput());

@@ -28,7 +28,7 @@ export interface RawCallOptions {
   readonly tx?: string;
 }
 
-export const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
+const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
 const TAGS = ['latest', 'pending', 'earliest', 'safe', 'finalized'];
 const MAX_UINT256 = 2n ** 256n - 1n;
 

@@ -243,7 +243,7 @@ export function parseHeaders(inputs: readonly string[] | undefined): Array<[stri
 
 export const TRACERS: readonly TracerMode[] = ['auto', 'parity', 'geth', 'local', 'none'];
 
-export function parseTracer(input: string | undefined): TracerMode {
+function parseTracer(input: string | undefined): TracerMode {
   if (input === undefined) return 'auto';
   const mode = TRACERS.find((t) => t === input.trim().toLowerCase());
   if (mode === undefined) throw new UsageError(`--tracer takes auto, parity, geth, local or none, not '${escapeShort(input, 40)}'.`);
@@ -298,7 +298,7 @@ function checkWritable(path: string, option: string, kind: 'file' | 'folder', pa
   return path;
 }
 
-export function parseWait(wait: string | boolean | undefined, confirmations: number): number | null {
+function parseWait(wait: string | boolean | undefined, confirmations: number): number | null {
   if (wait === undefined || wait === false) return confirmations > 0 ? DEFAULT_WAIT_S * 1000 : null;
   if (wait === true) return DEFAULT_WAIT_S * 1000;
   const n = Number(wait.trim());
@@ -311,7 +311,7 @@ export function parseWait(wait: string | boolean | undefined, confirmations: num
 /**
  * Hashes from stdin ("txray -"): one per line; blank lines and # comments skipped; whitespace trimmed.
  */
-export function hashesFromText(text: string): string[] {
+function hashesFromText(text: string): string[] {
   return text
     .split(/\r?\n/)
     .map((line) => line.replace(/#.*$/, '').trim())
@@ -323,7 +323,7 @@ export function hashesFromText(text: string): string[] {
  * input that is not a hash is a usage error (exit 2, before any request); in a longer list it becomes
  * that entry's error and the others are still inspected.
  */
-export function parseInputs(words: readonly string[], stdin: string | undefined): Input[] {
+function parseInputs(words: readonly string[], stdin: string | undefined): Input[] {
   const texts = words.flatMap((w) => (w === '-' ? hashesFromText(stdin ?? '') : [w]));
   if (texts.length === 0) {
     throw new UsageError(words.includes('-') ? 'no transaction hash on stdin (one per line; blank lines and # comments are skipped).' : 'missing the transaction hash; see txray --help.');
@@ -341,7 +341,7 @@ export function parseInputs(words: readonly string[], stdin: string | undefined)
 }
 
 /** A folder to write pages into: an existing writable folder, or a new one inside one. */
-export function parseOutputDir(path: string, option: string): string {
+function parseOutputDir(path: string, option: string): string {
   return checkWritable(path, option, 'folder', dirname(resolve(path)));
 }
 
@@ -446,9 +446,9 @@ function parseActor(text: string | undefined): Hex | undefined {
   return text.toLowerCase() as Hex;
 }
 
-export const DEFAULT_SOURCIFY_URL = 'https://sourcify.dev/server';
-export const DEFAULT_SIGNATURES_URL = 'https://api.4byte.sourcify.dev';
-export const DEFAULT_ETHERSCAN_URL = 'https://api.etherscan.io/v2/api';
+const DEFAULT_SOURCIFY_URL = 'https://sourcify.dev/server';
+const DEFAULT_SIGNATURES_URL = 'https://api.4byte.sourcify.dev';
+const DEFAULT_ETHERSCAN_URL = 'https://api.etherscan.io/v2/api';
 
 /** A service's base URL: http(s) only, no credentials (say where, not who). */
 function serviceUrl(text: string | undefined, fallback: string, flag: string): URL {

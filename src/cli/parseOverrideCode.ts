@@ -33,7 +33,7 @@ function fromFile(path: string, shown: string): CodeSource {
   }
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
-    let a;
+    let a: ReturnType<typeof parseAbiFile>;
     try {
       a = parseAbiFile(trimmed, path, 'abi');
     } catch (err) {

@@ -27,7 +27,7 @@ import type { InspectOptions } from './parseOptions.js';
 import type { RunLog } from './runLog.js';
 
 /** One input's outcome: the model, or the error that stopped it, with its exit code. */
-export type Outcome =
+export type InputOutcome =
   | { readonly input: string; readonly hash: Hex | null; readonly model: InspectModel; readonly code: number }
   | { readonly input: string; readonly hash: Hex | null; readonly error: unknown; readonly code: number };
 
@@ -44,7 +44,7 @@ export async function writeOutput(path: string, chunks: Iterable<string>, option
  * --gas-out: every lookup's call paths with their self gas, in one file (with several hashes each
  * path starts with its transaction's short hash).
  */
-async function writeFolded(path: string, outcomes: readonly Outcome[], folded: (m: InspectModel, p: GasProfile, prefix?: string) => Generator<string>): Promise<void> {
+async function writeFolded(path: string, outcomes: readonly InputOutcome[], folded: (m: InspectModel, p: GasProfile, prefix?: string) => Generator<string>): Promise<void> {
   const lines: string[] = [];
   for (const o of outcomes) {
     if (!('model' in o) || o.model.tree === null) continue;
@@ -67,9 +67,9 @@ export interface WriterContext {
 
 export interface Writers {
   /** One outcome, in input order. */
-  emit(o: Outcome): Promise<void>;
+  emit(o: InputOutcome): Promise<void>;
   /** After all of them: the summary table, --gas-out's file, --html's index. */
-  finish(all: readonly Outcome[]): Promise<void>;
+  finish(all: readonly InputOutcome[]): Promise<void>;
 }
 
 /** Warnings on stderr, one line each, tagged with their transaction (`tag`) where several are shown. */
@@ -144,7 +144,7 @@ class OutcomeWriters implements Writers {
     this.where = redactUrl(c.opts.url);
   }
 
-  async emit(o: Outcome): Promise<void> {
+  async emit(o: InputOutcome): Promise<void> {
     const { opts, single, out, log } = this.c;
     const tag = single ? '' : `${o.hash !== null ? shortHash(o.hash) : escapeShort(o.input, 20)}: `;
     if ('model' in o) await sayWarnings(log, o.model.warnings, tag);
@@ -193,9 +193,9 @@ class OutcomeWriters implements Writers {
     }
   }
 
-  async finish(all: readonly Outcome[]): Promise<void> {
+  async finish(all: readonly InputOutcome[]): Promise<void> {
     const { opts, single, out } = this.c;
-    const rowOf = (o: Outcome): SummaryRow => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) });
+    const rowOf = (o: InputOutcome): SummaryRow => ('model' in o ? { input: o.input, model: o.model } : { input: o.input, error: errorMessage(o.error) });
     const rows = all.map(rowOf);
     if (!single && opts.view === 'text' && !opts.full && !opts.quiet) {
       // cli-table3 is loaded only here: a single lookup never needs it.

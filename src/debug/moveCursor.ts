@@ -23,7 +23,7 @@ function runCommand(rec: DebugStepLog, c: Cursor, text: string): Cursor {
     return i >= 1 && i <= rec.steps.count ? at(c, i - 1) : at(c, c.step, `no step ${i}: the transaction ran ${rec.steps.count}`);
   }
   if (verb === 'break' || verb === 'b') {
-    let target;
+    let target: ReturnType<typeof parseAt>;
     try {
       target = parseAt(arg);
     } catch {

@@ -147,7 +147,10 @@ export function wrapOpcode(vm: VM, op: number, before: ((r: OpRunState) => void)
     before?.(runState);
     const out = original(runState, common);
     if (after === null) return out;
-    if (out instanceof Promise) return out.then((v) => (after(runState), v));
+    if (out instanceof Promise) return out.then((v) => {
+      after(runState);
+      return v;
+    });
     after(runState);
     return out;
   };

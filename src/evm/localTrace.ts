@@ -38,15 +38,15 @@ export interface LocalTrace {
   readonly steps: StepLog | null;
 }
 
-type Outcome = TracedRun<RunResult> & { readonly frame: EvmFrame; readonly diff: { pre: Json; post: Json } | null };
+type TracedResult = TracedRun<RunResult> & { readonly frame: EvmFrame; readonly diff: { pre: Json; post: Json } | null };
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
-async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Outcome> }> {
+async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<TracedResult> }> {
   if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
   const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
   const config: TracerConfig = { ...TREE_ONLY, ...opts };
   const tracer = attachTracer(evm.vm, config);
-  const traced = async (go: () => Promise<RunResult>): Promise<Outcome> => {
+  const traced = async (go: () => Promise<RunResult>): Promise<TracedResult> => {
     const before = journalBefore(evm.state);
     const run = await tracer.trace(go);
     if (run.frame === null) throw new Error('the EVM ran no frame');

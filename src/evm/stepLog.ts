@@ -117,7 +117,7 @@ function memoryAt(depth: Uint16Array, changes: readonly MemoryChange[], i: numbe
 }
 
 /** A log that steps are added to; `add` is the EVM's step listener. */
-class Steps implements StepLog {
+class StepBuffer implements StepLog {
   count = 0;
   truncated = false;
   private pcs = new Uint32Array(1024);
@@ -234,5 +234,5 @@ export interface StepLogWriter extends StepLog {
 }
 
 export function createStepLog(): StepLogWriter {
-  return new Steps();
+  return new StepBuffer();
 }

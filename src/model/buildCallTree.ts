@@ -43,9 +43,14 @@ function normalise(e: RpcTraceEntry, odd: Oddities): CallNode {
   const a = e.action;
   const r = e.result;
   let bad = false;
-  const addr = (v: unknown): Hex | null => (v === undefined || v === null ? null : isAddress(v) ? v : ((bad = true), null));
-  const qty = (v: unknown): bigint | null => (v === undefined || v === null ? null : isQuantity(v) ? BigInt(v) : ((bad = true), null));
-  const data = (v: unknown): Hex | null => (v === undefined || v === null ? null : isData(v) ? v : ((bad = true), null));
+  // A value present but of the wrong shape: the entry is odd, and the field reads as absent.
+  const wrong = (): null => {
+    bad = true;
+    return null;
+  };
+  const addr = (v: unknown): Hex | null => (v === undefined || v === null ? null : isAddress(v) ? v : wrong());
+  const qty = (v: unknown): bigint | null => (v === undefined || v === null ? null : isQuantity(v) ? BigInt(v) : wrong());
+  const data = (v: unknown): Hex | null => (v === undefined || v === null ? null : isData(v) ? v : wrong());
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const gas = qty(a.gas);
   const gasUsed = qty(r?.gasUsed);

@@ -13,7 +13,7 @@ const ERROR_STRING = '0x08c379a0';
 const PANIC = '0x4e487b71';
 
 /** Solidity's panic codes (docs.soliditylang.org, "Panic via assert and Error via require"). */
-export const PANIC_MEANINGS: Readonly<Record<number, string>> = {
+const PANIC_MEANINGS: Readonly<Record<number, string>> = {
   0x00: 'generic compiler panic',
   0x01: 'assertion failed',
   0x11: 'arithmetic overflow or underflow',

@@ -11,7 +11,7 @@ export interface TreeNode<N> {
  * Calls `enter(node, parent)` for each node in execution order; when it returns false, the node's
  * subtree is skipped (a failed call's moves, say).
  */
-export function walkCalls<N extends TreeNode<N>>(root: N, enter: (node: N, parent: N | null) => boolean | void): void {
+export function walkCalls<N extends TreeNode<N>>(root: N, enter: (node: N, parent: N | null) => unknown): void {
   const nodes: N[] = [root];
   const parents: Array<N | null> = [null];
   for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {

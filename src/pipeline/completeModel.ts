@@ -52,16 +52,16 @@ export interface CompleteSettings {
 }
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
-export const MAX_CODE_LOOKUPS = 32;
+const MAX_CODE_LOOKUPS = 32;
 /** And at most this many more addresses the transaction shows without calling them (emitters, arguments). */
-export const MAX_SEEN_LOOKUPS = 32;
+const MAX_SEEN_LOOKUPS = 32;
 
 /**
  * The runtime code of the contracts a transaction called (its `to` and every call target), and of the
  * addresses it shows otherwise (seenAddresses), in one batch, for naming them by artifact (and their
  * storage, with --state). Best effort: a failure here only means fewer names.
  */
-export async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
+async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: number): Promise<Map<string, Hex>> {
   const targets = new Set<string>();
   if (model.tx?.to) targets.add(model.tx.to.toLowerCase());
   // EIP-7702: the code each authorization delegates to, to name it.

@@ -59,7 +59,7 @@ function checkEarly<T>(raw: unknown, parse: (raw: unknown, warn: (m: string) => 
   }
 }
 
-export async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
+async function inspectOnce(client: RpcClient, hash: Hex, s: InspectSettings): Promise<InspectModel> {
   // The transaction and receipt are checked the moment they arrive, the receipt's logs handed to s.onLogs
   // and the two to s.onHead, so that work on them overlaps the wait for the trace, usually the slowest answer.
   let receipt: CheckedEarly<RpcReceipt> | undefined;

@@ -22,7 +22,7 @@ import { blockOf } from './blockOf.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 
 /** At most this many contracts are looked up per transaction. */
-export const MAX_ONLINE_CONTRACTS = 32;
+const MAX_ONLINE_CONTRACTS = 32;
 
 /** The calls of the model's tree in the order they ran (none without a tree). */
 function nodes(model: InspectModel): CallNode[] {

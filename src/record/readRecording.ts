@@ -14,7 +14,7 @@ export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 async function readCappedFile(path: string, fail: (why: string) => UsageError): Promise<Buffer> {
-  let file;
+  let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, 'r');
   } catch (err) {

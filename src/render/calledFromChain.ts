@@ -30,7 +30,9 @@ export function calledFromChain(frames: readonly PlacedFrame[]): CalledFrom[] {
   if (origin === undefined) return [];
   const out: CalledFrom[] = [];
   const group = (places: readonly SourceLocation[], signature: string | null | undefined): void => {
-    places.forEach((place, i) => out.push({ place, signature: i === places.length - 1 ? signature : undefined }));
+    places.forEach((place, i) => {
+      out.push({ place, signature: i === places.length - 1 ? signature : undefined });
+    });
   };
   group(origin.calledFrom ?? [], origin.signature);
   for (const f of frames.slice(0, -1).reverse()) if (f.failed && f.place !== undefined) group([f.place, ...(f.calledFrom ?? [])], f.signature);

@@ -200,7 +200,9 @@ export function fundFlowSection(input: FlowInput, maxNodes = MAX_NODES): string 
   const texts = graph.nodes.map((n) => ({ n, t: nodeText(n, input) }));
   for (const { n, t } of texts) g.setNode(n.id, sizeOf(t));
   const edgeTexts = graph.edges.map((e) => ({ e, t: edgeText(e, input) }));
-  edgeTexts.forEach(({ e, t }, i) => g.setEdge(e.from, e.to, { ...sizeOf(t), labelpos: 'c' }, String(i)));
+  edgeTexts.forEach(({ e, t }, i) => {
+    g.setEdge(e.from, e.to, { ...sizeOf(t), labelpos: 'c' }, String(i));
+  });
   layout(g);
   const { width = 0, height = 0 } = g.graph();
   const out: string[] = [];

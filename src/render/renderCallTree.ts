@@ -138,7 +138,10 @@ function kindPaint(kind: string, c: ChalkInstance): Paint {
 }
 
 function nodeSegments(n: CallNode, c: ChalkInstance, s: AddressStyle, out: Sink, gas?: bigint): void {
-  if (n.missing) return out.add(`(no root entry in the trace)`, c.dim);
+  if (n.missing) {
+    out.add(`(no root entry in the trace)`, c.dim);
+    return;
+  }
   const kind = describeNodeKind(n);
   out.add(kind, kindPaint(kind, c));
   out.add(n.type === 'suicide' ? ' → ' : ' ');
@@ -393,10 +396,13 @@ function pushItems(stack: Entry[], node: CallNode, depth: number, events: TreeEv
   const placed = events?.byNode.get(node);
   const children = node.children;
   const internal = node.decoded?.internal;
-  if (internal !== undefined) return pushAll(stack, internalItems(internal, node, placed ?? [], fold), depth);
+  if (internal !== undefined) {
+    pushAll(stack, internalItems(internal, node, placed ?? [], fold), depth);
+    return;
+  }
   if (placed === undefined || placed.length === 0) {
-    if (fold !== null && children.length >= FOLD_AT) return pushAll(stack, foldRuns(children, fold.key), depth);
-    return pushAll(stack, children, depth);
+    pushAll(stack, fold !== null && children.length >= FOLD_AT ? foldRuns(children, fold.key) : children, depth);
+    return;
   }
   const items: Array<CallNode | PlacedEvent> = [];
   let e = 0;

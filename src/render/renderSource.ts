@@ -12,7 +12,7 @@ import { calledFromChain } from './calledFromChain.js';
 const shownCode = (code: string): string => escapeText(code.replaceAll('\t', '    '));
 
 /** "src/Bank.sol:58:9". */
-export const sourcePlace = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}:${l.column}`;
+const sourcePlace = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}:${l.column}`;
 
 /** "src/Bank.sol:58", the call tree's short form. */
 export const sourceLine = (l: SourceLocation): string => `${escapeText(l.file)}:${l.line}`;

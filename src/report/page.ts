@@ -23,10 +23,6 @@ import { insideOrder } from '../render/insideOrder.js';
 import type { RevertJson } from '../model/decodeRevert.js';
 import { wrapMark } from '../render/wrapMark.js';
 
-/** The page reads the --json document: its types are renderJson's, the one place that spells it. */
-type CallNode = JsonCall;
-
-
 /**
  * The embedded document: JSON as it is, or (a large one) gzip-compressed and base64-encoded, which the
  * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch).
@@ -52,7 +48,7 @@ const doc: JsonDocument = await loadDocument().catch((err: unknown) => {
   throw err;
 });
 const labels: Record<string, string> = doc.labels ?? {};
-const root: CallNode | null = doc.calls ?? null;
+const root: JsonCall | null = doc.calls ?? null;
 
 /** How many children a node shows before a "show more" row, and how deep a large tree opens. */
 const PAGE = 500;
@@ -108,7 +104,7 @@ const eth = (wei: bigint): string => (wei !== 0n && (wei < 0n ? -wei : wei) < 10
  */
 const checksummed = (a: string): string => (/^0x[0-9a-fA-F]{40}$/.test(a) ? checksumAddress(a) : a);
 const short = (a: string): string => (a.length > 14 ? shortAddress(checksummed(a)) : a);
-const pathOf = (n: CallNode): string => n.traceAddress.join('.');
+const pathOf = (n: JsonCall): string => n.traceAddress.join('.');
 
 const delegations: Record<string, string> = doc.delegations ?? {};
 const instances: Record<string, string> = doc.instances ?? {};
@@ -159,7 +155,7 @@ function argsText(args: Decoded['args'] | undefined): string {
 /** "transfer(…)", or for guessed types "0xe10076ad(…) (guessed types)". */
 const callText = (f: Decoded): string => (f.name === null ? `${f.selector ?? '?'}(${argsText(f.args)}) (guessed types)` : `${f.name}(${argsText(f.args)})`);
 
-function callName(n: CallNode): string {
+function callName(n: JsonCall): string {
   const target = n.to ? (nameOf(n.to) ?? short(n.to)) : '?';
   if (n.type === 'suicide') return `selfdestruct → ${addressText(n.to)}`;
   if (n.type === 'create') return `${target}${n.function ? `(${argsText(n.function.args)})` : ''}`;
@@ -169,12 +165,12 @@ function callName(n: CallNode): string {
   return `${target}${fn ? `::${fn}` : ''}`;
 }
 
-const kindOf = (n: CallNode): string => (n.type === 'call' ? (n.callType ?? 'call') : n.type === 'suicide' ? 'selfdestruct' : n.type === 'create' ? (n.creationMethod ?? 'create') : n.type);
+const kindOf = (n: JsonCall): string => (n.type === 'call' ? (n.callType ?? 'call') : n.type === 'suicide' ? 'selfdestruct' : n.type === 'create' ? (n.creationMethod ?? 'create') : n.type);
 
 /** A failed call's error in one word for a revert, as in the text view (geth writes "execution reverted"). */
 const errorWord = (error: string | null): string | null => (error !== null && /revert/i.test(error) ? 'Reverted' : error);
 
-function revertText(n: CallNode): string | null {
+function revertText(n: JsonCall): string | null {
   return namedRevert(n.revert) ?? errorWord(n.error);
 }
 
@@ -183,9 +179,9 @@ const namedRevert = (r: RevertJson | null | undefined): string | null => (r != n
 
 // The model of the page: nodes by path, parents, expansion.
 
-const parent = new Map<CallNode, CallNode>();
-const byPath = new Map<string, CallNode>();
-const all: CallNode[] = [];
+const parent = new Map<JsonCall, JsonCall>();
+const byPath = new Map<string, JsonCall>();
+const all: JsonCall[] = [];
 if (root !== null) {
   walkCalls(root, (n, up) => {
     all.push(n);
@@ -193,19 +189,19 @@ if (root !== null) {
     if (up !== null) parent.set(n, up);
   });
 }
-const failedBelow = new Set<CallNode>();
+const failedBelow = new Set<JsonCall>();
 for (const n of all) {
   if (n.error === null) continue;
-  for (let p: CallNode | undefined = n; p !== undefined && !failedBelow.has(p); p = parent.get(p)) failedBelow.add(p);
+  for (let p: JsonCall | undefined = n; p !== undefined && !failedBelow.has(p); p = parent.get(p)) failedBelow.add(p);
 }
 
-const expanded = new Set<CallNode>();
-const shownChildren = new Map<CallNode, number>();
-const elements = new Map<CallNode, HTMLLIElement>();
-let selected: CallNode | null = null;
-const hits = new Set<CallNode>();
+const expanded = new Set<JsonCall>();
+const shownChildren = new Map<JsonCall, number>();
+const elements = new Map<JsonCall, HTMLLIElement>();
+let selected: JsonCall | null = null;
+const hits = new Set<JsonCall>();
 
-function openPath(n: CallNode): void {
+function openPath(n: JsonCall): void {
   for (let p = parent.get(n); p !== undefined; p = parent.get(p)) {
     expanded.add(p);
     const siblings = p.children.indexOf(n);
@@ -214,11 +210,11 @@ function openPath(n: CallNode): void {
   }
 }
 
-const depthOf = (n: CallNode): number => n.traceAddress.length;
+const depthOf = (n: JsonCall): number => n.traceAddress.length;
 
 /** The calls from the root down to the one at `traceAddress`; none where the tree lacks one of them. */
-function pathTo(traceAddress: readonly unknown[]): CallNode[] {
-  const out: CallNode[] = [];
+function pathTo(traceAddress: readonly unknown[]): JsonCall[] {
+  const out: JsonCall[] = [];
   for (let k = 0; k <= traceAddress.length; k++) {
     const n = byPath.get(traceAddress.slice(0, k).join('.'));
     if (n === undefined) return [];
@@ -232,9 +228,9 @@ function pathTo(traceAddress: readonly unknown[]): CallNode[] {
 const treeRoot = h('ul', { class: 'tree', role: 'tree' });
 
 /** A row that opens: a call with calls, or (--internal) with internal calls. */
-const opens = (n: CallNode): boolean => n.children.length > 0 || (n.internalCalls?.length ?? 0) > 0;
+const opens = (n: JsonCall): boolean => n.children.length > 0 || (n.internalCalls?.length ?? 0) > 0;
 
-function row(n: CallNode): HTMLLIElement {
+function row(n: JsonCall): HTMLLIElement {
   const li = h('li', { 'data-trace-address': pathOf(n), role: 'treeitem', class: `call${n.error !== null ? ' failed' : failedBelow.has(n) ? ' failed-below' : ''}${hits.has(n) ? ' hit' : ''}${selected === n ? ' selected' : ''}` });
   const line = h('div', { class: 'line' });
   if (opens(n)) {
@@ -279,7 +275,7 @@ function row(n: CallNode): HTMLLIElement {
 }
 
 /** --internal: what ran inside frame `n` (at its top level, or inside one of its internal calls), in order: internal calls as rows of their own, its calls as rows. */
-function insideRows(n: CallNode, level: JsonInternalCall | null): HTMLUListElement {
+function insideRows(n: JsonCall, level: JsonInternalCall | null): HTMLUListElement {
   const ul = h('ul', { role: 'group' });
   for (const item of insideOrder(n.children.length, n.internalCalls ?? [], level)) {
     if ('call' in item) {
@@ -297,9 +293,9 @@ function insideRows(n: CallNode, level: JsonInternalCall | null): HTMLUListEleme
 }
 
 /** Draw `n`'s subtree again (or the whole tree), in place. */
-function redraw(n: CallNode | null = null): void {
+function redraw(n: JsonCall | null = null): void {
   const old = n === null ? undefined : elements.get(n);
-  if (n !== null && old !== undefined && old.isConnected) {
+  if (n !== null && old?.isConnected) {
     old.replaceWith(row(n));
     return;
   }
@@ -335,10 +331,10 @@ function rawData(hex: string | null, selector = false): Node {
 }
 
 /** A frame as calledFromChain reads it. */
-const placed = (n: CallNode): PlacedFrame => ({ failed: n.error !== null, place: n.sourceLocation, calledFrom: n.calledFrom, signature: n.function?.signature });
+const placed = (n: JsonCall): PlacedFrame => ({ failed: n.error !== null, place: n.sourceLocation, calledFrom: n.calledFrom, signature: n.function?.signature });
 
 /** "called from" rows, in the text view's words: "src/Vault.sol:18:9  withdraw(uint256)". */
-function calledFromRows(t: HTMLTableElement, frames: readonly CallNode[]): void {
+function calledFromRows(t: HTMLTableElement, frames: readonly JsonCall[]): void {
   for (const { place, signature } of calledFromChain(frames.map(placed))) kv(t, 'called from', `${visible(place.file)}:${place.line}:${place.column}${signature ? `  ${signature}` : ''}`);
 }
 
@@ -348,7 +344,7 @@ function logNumber(l: JsonRaw | undefined, i: number): string {
   return typeof index === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(index) ? BigInt(index).toString() : String(i);
 }
 
-function select(n: CallNode): void {
+function select(n: JsonCall): void {
   const previous = selected;
   selected = n;
   if (previous !== null) elements.get(previous)?.classList.remove('selected');
@@ -385,9 +381,9 @@ function select(n: CallNode): void {
 const searchBox = h('input', { type: 'search', placeholder: 'search calls: address, label, contract, function, selector', 'aria-label': 'search calls' });
 const searchCount = h('span', { class: 'count' });
 
-function matches(n: CallNode, q: string): boolean {
+function matches(n: JsonCall, q: string): boolean {
   const fields = [n.to, n.from, n.to ? nameOf(n.to) : undefined, n.function?.name, n.function?.contract, n.function?.signature, n.input?.slice(0, 10)];
-  return fields.some((f) => f !== undefined && f !== null && f.toLowerCase().includes(q));
+  return fields.some((f) => f?.toLowerCase().includes(q));
 }
 
 function search(): void {
@@ -450,7 +446,7 @@ const BAR = 18;
 /** Past this many calls, bars under half a pixel are left out (and with them their subtrees). */
 const ALL_BARS = 5000;
 const flameBox = h('div', { class: 'flame' });
-let flameRoot: CallNode | null = root;
+let flameRoot: JsonCall | null = root;
 
 /** A bar's label, cut to its width. */
 function barLabel(name: string, x: number, w: number, d: number): SVGElement {
@@ -469,8 +465,8 @@ function drawFlame(): void {
   const scale = FLAME_WIDTH / total;
   let maxDepth = 0;
   const inner: Array<{ x: JsonInternalCall; at: number; w: number; d: number }> = [];
-  const bars: Array<{ n: CallNode; x: number; w: number; d: number }> = [];
-  const stack: Array<{ n: CallNode; x: number; d: number }> = [{ n: top, x: 0, d: 0 }];
+  const bars: Array<{ n: JsonCall; x: number; w: number; d: number }> = [];
+  const stack: Array<{ n: JsonCall; x: number; d: number }> = [{ n: top, x: 0, d: 0 }];
   while (stack.length > 0) {
     const { n, x, d } = stack.pop()!;
     const w = Number(big(n.gasUsed)) * scale;

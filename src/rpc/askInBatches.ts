@@ -10,7 +10,7 @@ import { deadlineSignal } from './deadline.js';
 import { runInOrder } from './runInOrder.js';
 import { messageOf } from './types.js';
 
-export const BATCH_SIZE = 100;
+const BATCH_SIZE = 100;
 /** Single calls at once where batches are refused. */
 const AT_ONCE = 8;
 

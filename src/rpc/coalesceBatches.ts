@@ -6,7 +6,7 @@
  */
 import type { BatchAnswer, BatchRequest, RpcClient } from './createRpcClient.js';
 
-interface Waiting {
+interface QueuedBatch {
   readonly calls: readonly BatchRequest[];
   readonly deadline: AbortSignal;
   readonly resolve: (answers: BatchAnswer[]) => void;
@@ -16,7 +16,7 @@ interface Waiting {
 /** At most this many calls in one request (geth refuses batches of more than 1,000). */
 const MAX_CALLS = 500;
 
-async function send(client: RpcClient, waiting: readonly Waiting[]): Promise<void> {
+async function send(client: RpcClient, waiting: readonly QueuedBatch[]): Promise<void> {
   const index = new Map<string, number>();
   const unique: BatchRequest[] = [];
   const slots = waiting.map((w) =>
@@ -37,14 +37,16 @@ async function send(client: RpcClient, waiting: readonly Waiting[]): Promise<voi
   try {
     const answers: BatchAnswer[] = [];
     for (let i = 0; i < unique.length; i += MAX_CALLS) answers.push(...(await client.batch(unique.slice(i, i + MAX_CALLS), waiting[0]!.deadline)));
-    waiting.forEach((w, j) => w.resolve(slots[j]!.map((at) => answers[at]!)));
+    waiting.forEach((w, j) => {
+      w.resolve(slots[j]!.map((at) => answers[at]!));
+    });
   } catch (err) {
     for (const w of waiting) w.reject(err);
   }
 }
 
 export function coalesceBatches(client: RpcClient): RpcClient {
-  let queue: Waiting[] = [];
+  let queue: QueuedBatch[] = [];
   const flush = (): void => {
     const waiting = queue;
     queue = [];

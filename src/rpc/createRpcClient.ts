@@ -289,7 +289,7 @@ export async function createRpcClient(opts: RpcClientOptions): Promise<RpcClient
 }
 
 /** Check the JSON-RPC 2.0 envelope and return `result`, or throw the node's error object as an RpcFailure. */
-export function parseEnvelope(text: BodyText, method: string, id: number, where: string): unknown {
+function parseEnvelope(text: BodyText, method: string, id: number, where: string): unknown {
   const first = firstChar(text);
   if (first !== '{' && first !== '[') {
     const looks = first === '<' ? 'an HTML page' : first === '' ? 'an empty body' : 'text that is not JSON';

@@ -34,9 +34,11 @@ export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): Linked
     release();
     ctl.abort((event.target as AbortSignal).reason);
   };
-  const release = (): void => sources.forEach((s) => s.removeEventListener('abort', onAbort));
+  const release = (): void => {
+    for (const s of sources) s.removeEventListener('abort', onAbort);
+  };
   const fired = sources.find((s) => s.aborted);
   if (fired !== undefined) ctl.abort(fired.reason);
-  else sources.forEach((s) => s.addEventListener('abort', onAbort, { once: true }));
+  else for (const s of sources) s.addEventListener('abort', onAbort, { once: true });
   return { signal: ctl.signal, release };
 }

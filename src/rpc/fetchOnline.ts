@@ -342,7 +342,7 @@ async function verifiedContracts(a: Ask, o: OnlineLookup, trouble: Troubles): Pr
   const rounds = async (first: readonly Hex[]): Promise<void> => {
     let round = [...new Set(first.map(lowerHex))].filter((x) => !seen.has(x));
     for (let depth = 0; depth < 2 && round.length > 0; depth++) {
-      round.forEach((x) => seen.add(x));
+      for (const x of round) seen.add(x);
       const asked = round;
       const found = (await runInOrder(asked.length, PARALLEL, (i) => lookUpContract(a, asked[i]!, trouble))).filter((c) => c !== null);
       contracts.push(...found);

@@ -11,7 +11,7 @@ import type { RerunPlan } from './rerunPlan.js';
 import type { SimulationAnswers } from './fetchSimulation.js';
 
 /** The mined transaction with the call's changes: its sender, gas limit, value and input. */
-export function changedTransaction(tx: Readonly<Record<string, unknown>>, call: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function changedTransaction(tx: Readonly<Record<string, unknown>>, call: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return { ...tx, from: call.from, gas: call.gas ?? tx.gas, value: call.value ?? tx.value, input: call.data ?? tx.input, data: call.data ?? tx.input };
 }
 

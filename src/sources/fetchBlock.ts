@@ -52,7 +52,7 @@ const CALL_TRACER = { tracer: 'callTracer', tracerConfig: { withLog: true } };
 
 
 /** How the block was asked for, as a sentence's subject. */
-export function describeBlockId(id: BlockId): string {
+function describeBlockId(id: BlockId): string {
   if (id.kind === 'number') return `block ${id.number}`;
   if (id.kind === 'hash') return `block ${id.hash}`;
   return `the ${id.tag} block`;
@@ -96,7 +96,9 @@ async function fetchReceipts(client: RpcClient, block: Hex, hashes: readonly str
   }
   const answers = await askInBatches(client, hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })), timeoutMs);
   const failed = answers.flatMap((a, i) => ('error' in a ? [`${hashes[i]}: ${a.error}`] : []));
-  answers.forEach((a, i) => 'result' in a && out.set(hashes[i]!, a.result));
+  answers.forEach((a, i) => {
+    if ('result' in a) out.set(hashes[i]!, a.result);
+  });
   if (failed.length > 0) warnings.push(`${failed.length} receipt${failed.length === 1 ? '' : 's'} could not be read (${escapeShort(failed[0]!, 160)}${failed.length > 1 ? ', …' : ''}); ${failed.length === 1 ? 'its row shows' : 'their rows show'} no status.`);
   return out;
 }
@@ -150,7 +152,10 @@ async function tracePerTransaction(client: RpcClient, family: Family, hashes: re
   const rest = hashes.slice(1);
   const answers = await askInBatches(client, rest.map((h) => ({ method, params: params(h) })), timeoutMs);
   const failed: string[] = [];
-  answers.forEach((a, i) => ('result' in a ? out.set(rest[i]!, of(a.result)) : failed.push(a.error)));
+  answers.forEach((a, i) => {
+    if ('result' in a) out.set(rest[i]!, of(a.result));
+    else failed.push(a.error);
+  });
   if (failed.length > 0) warnings.push(`${method} failed for ${failed.length} transaction${failed.length === 1 ? '' : 's'} (${escapeShort(failed[0]!, 160)}); ${failed.length === 1 ? 'its' : 'their'} failure reasons are not shown.`);
   return out;
 }
