@@ -3,8 +3,9 @@
  * transaction (or call). The command's stages share one run: its config is the union of what they need,
  * decided once (`config`, asked at the first run: by then the decoder knows the artifacts), and each
  * stage reads the one result (the call tree, the source locations, the internal calls, the state diff,
- * the debugger's steps). A stage that asks for a part the run did not keep (a trail for code known only
- * later, --online's verified contracts) gets a second run with the union, said as such under --debug.
+ * the debugger's steps). The command's config asks up front for all its stages may read (see
+ * pipeline/runConfigOf.ts, --online's verified contracts included); should a stage still ask for a part
+ * the run did not keep, it gets a second run with the union, said as such under --debug.
  */
 import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
 import type { TrailFilter } from '../evm/tracer.js';

@@ -43,7 +43,7 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   let mined: { readonly transaction: unknown; readonly receipt: unknown } | null = null;
   // The source's runs in txray's EVM, one per transaction, shared by every stage (see localRun/).
   const stateDiff = s.lookup.state === true;
-  const config = () => s.decoderReady.then((d) => runConfigOf(d, { stateDiff, internal: s.complete.internal === true }), () => ({ stateDiff }));
+  const config = () => s.decoderReady.then((d) => runConfigOf(d, { stateDiff, internal: s.complete.internal === true, online: s.complete.online !== null }), () => ({ stateDiff }));
   const runs = createLocalRuns(client, { config, timeoutMs: s.lookup.timeoutMs, debug: s.complete.debug });
   // --tx, changed: the mined transaction is looked up beside the run (the comparison needs its outcome).
   const early = source.kind === 'call' && source.plan.replay?.changed === true && source.plan.replay.receipt !== null ? lookupMined(client, source.plan.replay.hash, s) : null;

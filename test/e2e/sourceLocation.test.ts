@@ -319,6 +319,10 @@ describe('--online', () => {
       asked.length = 0;
       expect(placeLines((await online()).stdout)[0]).toBe('  at src/lib/Balances.sol:11:20');
       expect(asked.filter((u) => u.startsWith('/v2/contract/'))).toEqual([]);
+      // Run at fetch time (--tracer local), before --online finds the verified contract: that one run places it.
+      const local = await runTxray([tx.withdraw!, '-r', anvil.url, '--online', '--sourcify-url', where, '--signatures-url', where, '--tracer', 'local', '--debug'], { TXRAY_CACHE_DIR: cache }, undefined, empty);
+      expect(placeLines(local.stdout)[0]).toBe('  at src/lib/Balances.sol:11:20');
+      expect(local.stderr.split('\n').filter((l) => l.includes('local run:'))).toHaveLength(1);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
