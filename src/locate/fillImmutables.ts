@@ -10,19 +10,15 @@
 import { withoutMetadata } from './matchCode.js';
 import type { Hex } from '../raw/types.js';
 import { cell } from './cell.js';
+import { instructions } from './sourceMap.js';
 
-const PUSH1 = 0x60;
 const PUSH32 = 0x7f;
 
 /** The byte offsets of every PUSH32's operand in `hex` (no 0x), instruction by instruction. */
 function push32Operands(hex: string): number[] {
+  const { bytes, pcs } = instructions(`0x${hex}`);
   const out: number[] = [];
-  const length = hex.length / 2;
-  for (let pc = 0; pc < length; pc++) {
-    const op = Number.parseInt(hex.slice(pc * 2, pc * 2 + 2), 16);
-    if (op === PUSH32) out.push(pc + 1);
-    if (op >= PUSH1 && op <= PUSH32) pc += op - PUSH1 + 1;
-  }
+  for (const pc of pcs) if (bytes[pc] === PUSH32) out.push(pc + 1);
   return out;
 }
 

@@ -273,12 +273,12 @@ function walkPath(t: MapTable, code: Code, exit: ExitFacts, jumps: number, first
  * just after the jump, and no jump, taken or not, lies between the landing and the REVERT (past a JUMPI
  * not taken the REVERT belongs to the conditional's own code, a statement's, not to a shared tail).
  */
-function enteredByJump(bytes: Uint8Array, from: number, to: number, exit: number): boolean {
+function enteredByJump(ins: ReturnType<typeof instructions>, from: number, to: number, exit: number): boolean {
   if (to > exit || from + 1 === to) return false;
-  for (let pc = to; pc < exit; pc++) {
-    const op = cell(bytes, pc);
+  const { bytes, index, pcs } = ins;
+  for (let i = cell(index, to); i >= 0 && i < pcs.length && cell(pcs, i) < exit; i++) {
+    const op = cell(bytes, cell(pcs, i));
     if (op === JUMP || op === JUMPI) return false;
-    if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
   }
   return true;
 }
@@ -303,7 +303,7 @@ export function locateExit(code: Hex, debug: CodeDebug, exit: ExitFacts): Locate
   if (own < 0 || own >= t.count) return null;
   const jumps = exit.lastJumps.length === exit.lastJumpsFrom.length ? exit.lastJumps.length : 0;
   const viaOwn = debug.viaIR && verdictOf(t, own, debug.sources) === 'specific';
-  const restart = !viaOwn && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(bytes, cell(exit.lastJumpsFrom, jumps - 1), cell(exit.lastJumps, jumps - 1), exit.exitPc);
+  const restart = !viaOwn && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(ins, cell(exit.lastJumpsFrom, jumps - 1), cell(exit.lastJumps, jumps - 1), exit.exitPc);
   const found = walkPath(t, ins, exit, jumps, restart ? jumps - 1 : jumps, debug.sources);
   if (found === null) return null;
   // The function alone is said only of a via-IR build, whose maps are known to be coarse.
