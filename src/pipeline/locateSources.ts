@@ -17,8 +17,7 @@ import { withCallDecodings } from '../model/withCallDecodings.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { blockOf } from './blockOf.js';
-import { codesAt } from './codesAt.js';
+import { codesToMatch } from './codesToMatch.js';
 import { factsOf } from './factsOf.js';
 
 /**
@@ -50,11 +49,8 @@ export async function locateSources(
   s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },
 ): Promise<InspectModel> {
   if (run === undefined || model.tree === null) return model;
-  const fromArtifacts = decoder.index.artifacts.some((a) => a.debug !== undefined);
-  if (!fromArtifacts && verified.size === 0) return model;
-  // Code is asked only where it could match: any address with artifacts at hand, else the verified ones.
-  const missing = failedCodeAddresses(model).filter((a) => !codes.has(a) && (fromArtifacts || verified.has(a)));
-  const all = missing.length === 0 ? codes : new Map([...codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
+  const all = await codesToMatch(client, decoder, model, failedCodeAddresses(model), { codes, verified }, s.timeoutMs);
+  if (all === null) return model;
   const frames = framesToLocate(model, decoder.index.artifacts, all, verified);
   if (frames.length === 0) return model;
   const { facts: exits, ms } = await factsOf(run, { exits: true, jumps: true });

@@ -16,8 +16,7 @@ import { walkCalls } from '../model/walk.js';
 import { withCallDecodings } from '../model/withCallDecodings.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
-import { blockOf } from './blockOf.js';
-import { codesAt } from './codesAt.js';
+import { codesToMatch } from './codesToMatch.js';
 import { factsOf } from './factsOf.js';
 
 /** The addresses whose code ran in a call frame (a callcode's names its caller: left out). */
@@ -37,13 +36,11 @@ export async function traceInternal(
   run: LocalRun,
   s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },
 ): Promise<InspectModel> {
-  const fromArtifacts = decoder.index.artifacts.some((a) => a.debug !== undefined);
   // Asked for and nothing to list: said, so that an empty tree is not read as "no internal function ran".
   const unmatched = { ...model, warnings: [...model.warnings, NO_MATCH] };
   if (model.tree === null) return model;
-  if (!fromArtifacts && given.verified.size === 0) return unmatched;
-  const missing = calledCode(model).filter((a) => !given.codes.has(a) && (fromArtifacts || given.verified.has(a)));
-  const codes = missing.length === 0 ? given.codes : new Map([...given.codes, ...(await codesAt(client, missing, blockOf(model), s.timeoutMs))]);
+  const codes = await codesToMatch(client, decoder, model, calledCode(model), given, s.timeoutMs);
+  if (codes === null) return unmatched;
   const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
   // forge build leaves the ASTs out of its artifacts unless asked (--ast, or ast = true).
   const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst === 1 ? '1 call' : `${withoutAst} calls`} ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
