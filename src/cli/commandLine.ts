@@ -8,6 +8,7 @@
 import { type Command, CommanderError, Command as Program } from 'commander';
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
+import type { CommandWords, GivenOption } from '../record/commandWords.js';
 import { REPLAY_OPTIONS } from '../record/replayOptions.js';
 import { createDebugCallProgram, createDebugProgram, type DebugArgs, type DebugCallArgs } from './createDebugProgram.js';
 import { createBlockProgram, createCallProgram, createProgram, outputTo, type ParsedArgs } from './createProgram.js';
@@ -18,8 +19,8 @@ const DOORS: readonly Door[] = ['lookup', 'call', 'block', 'debug', 'replay', 'c
 
 export type CommandLine =
   | { readonly kind: 'help'; readonly text: string }
-  /** The lookup, `txray call` or `txray block` (ParsedArgs says which). */
-  | { readonly kind: 'run'; readonly args: ParsedArgs }
+  /** The lookup, `txray call` or `txray block` (ParsedArgs says which); `words`: its command line as commander read it, for --record. */
+  | { readonly kind: 'run'; readonly args: ParsedArgs; readonly words: CommandWords }
   | { readonly kind: 'debug'; readonly args: DebugArgs }
   | { readonly kind: 'debug call'; readonly args: DebugCallArgs }
   /** `view`: the view options given, as words to append to the recorded command line. */
@@ -110,7 +111,7 @@ function doors(root: Command): Map<Command, Door> {
 
 /** The words parsed, once; help and version are what they print; a usage error is thrown with `seen` noted. */
 export function parseCommandLine(argv: readonly string[], seen: Seen): CommandLine {
-  let line: CommandLine | undefined;
+  let line: ParsedLine | undefined;
   let help = '';
   const io = { writeOut: (s: string) => void (help += s) };
   const root = createProgram(io, (args) => (line = { kind: 'run', args })).enablePositionalOptions().helpCommand(false).usage('[options] [hashes...]');
@@ -136,13 +137,19 @@ export function parseCommandLine(argv: readonly string[], seen: Seen): CommandLi
     seen.debug = door !== 'replay' && opts.debug === true;
   };
   let failedAt: Command = root;
+  let acted: Command = root;
+  const given = new Map<Command, GivenOption[]>();
   for (const [cmd] of doorOf) {
     cmd.configureOutput(outputTo(io)).exitOverride((err) => {
       failedAt = cmd;
       throw err;
     });
+    given.set(cmd, listenToOptions(cmd));
   }
-  root.hook('preAction', (_root, action) => note(action));
+  root.hook('preAction', (_root, action) => {
+    acted = action;
+    note(action);
+  });
   try {
     root.parse([...argv], { from: 'user' });
   } catch (err) {
@@ -152,6 +159,22 @@ export function parseCommandLine(argv: readonly string[], seen: Seen): CommandLi
     throw usageErrorOf(err, failedAt, doorOf.get(failedAt) ?? 'lookup');
   }
   if (line === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  if (line.kind === 'run' && line.args.hashes.length === 0 && line.args.call === undefined && line.args.block === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  return line;
+  if (line.kind !== 'run') return line;
+  if (line.args.hashes.length === 0 && line.args.call === undefined && line.args.block === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
+  // What a subcommand's options before its name said is not the subcommand's: the run never reads it.
+  return { ...line, words: { path: acted === root ? [] : [acted.name()], operands: [...acted.args], options: given.get(acted) ?? [] } };
+}
+
+/** A line as an action gives it: the run's words are added once the parse is done. */
+type ParsedLine = Exclude<CommandLine, { readonly kind: 'run' }> | { readonly kind: 'run'; readonly args: ParsedArgs };
+
+/** Each option of `cmd` as commander reads it, in the order given: its long flag and value. */
+function listenToOptions(cmd: Command): GivenOption[] {
+  const given: GivenOption[] = [];
+  for (const option of cmd.options) {
+    const flag = option.long;
+    if (flag === undefined) continue;
+    cmd.on(`option:${option.name()}`, (value: unknown) => given.push(typeof value === 'string' ? { flag, value } : { flag }));
+  }
+  return given;
 }

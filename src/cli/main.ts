@@ -23,6 +23,7 @@ import type { RerunPlan } from '../sources/rerunPlan.js';
 import { namedCodes, resolveCodes } from '../pipeline/resolveCodes.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { RunSeams } from './runReplay.js';
+import type { CommandWords } from '../record/commandWords.js';
 import type { Recorder } from '../record/createRecorder.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingMeta } from '../record/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
@@ -121,7 +122,7 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
         if (line.kind === 'debug') return await (await import('./runDebug.js')).runDebug(line.args, doors);
         return await (await import('./runDebugCall.js')).runDebugCall(line.args, doors);
       case 'run':
-        return await runCommand(line.args, argv, seams, recording, doors);
+        return await runCommand(line.args, line.words, seams, recording, doors);
     }
   } catch (e) {
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
@@ -135,7 +136,7 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
 }
 
 /** The lookup, `txray call` (and --tx) or `txray block`, through its front door. */
-async function runCommand(args: ParsedArgs, argv: readonly string[], seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, doors: DoorOpener): Promise<number> {
+async function runCommand(args: ParsedArgs, words: CommandWords, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, doors: DoorOpener): Promise<number> {
   const { io, log } = doors;
   const given = await readOptions(args, io);
   const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
@@ -143,7 +144,7 @@ async function runCommand(args: ParsedArgs, argv: readonly string[], seams: RunS
   const opts = door.opts;
   // A call's overrides once resolved: --record keeps an --override-code file's or name's code as it was used.
   let overrides: Readonly<Record<string, unknown>> | null = null;
-  if (door.recorder !== null && record !== undefined) recording.done = recordingWriter(door.recorder, record, argv, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
+  if (door.recorder !== null && record !== undefined) recording.done = recordingWriter(door.recorder, record, words, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
   if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
   const { decoderReady } = await door.decoder();
   if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await door.connect(), opts.command.block, { opts, io, out: door.out, log, decoderReady });
@@ -165,13 +166,13 @@ function codeSetAt(overrides: Readonly<Record<string, unknown>> | null, address:
 }
 
 /** --record: once the run is done, its recording written to `file` (a file that cannot be written is said, exit 2 where the run was a success). */
-function recordingWriter(recorder: Recorder, file: string, argv: readonly string[], stdin: string | undefined, opts: InspectOptions, log: RunLog, codeAt: (address: string) => string | undefined): (code: number) => Promise<number> {
+function recordingWriter(recorder: Recorder, file: string, words: CommandWords, stdin: string | undefined, opts: InspectOptions, log: RunLog, codeAt: (address: string) => string | undefined): (code: number) => Promise<number> {
   return async (code) => {
     const { recordedArgv } = await import('../record/recordedArgv.js');
     const { writeRecording } = await import('../record/writeRecording.js');
     const online = opts.online !== null;
     const made = { state: opts.state, online, etherscan: opts.online !== null && opts.online.etherscanKey !== null };
-    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv, codeAt), stdin: stdin ?? null, made };
+    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(words, codeAt), stdin: stdin ?? null, made };
     try {
       const bytes = await writeRecording(file, recorder.recording(meta));
       if (opts.debug) log.debug(`--record: ${bytes} bytes written`);
