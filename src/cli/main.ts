@@ -13,7 +13,7 @@ import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { type ParsedArgs, VERSION } from './createProgram.js';
-import { newSeen, parseCommandLine } from './commandLine.js';
+import { newSeen, parseCommandLine, type Seen } from './commandLine.js';
 import { DoorOpener, readOptions } from './frontDoor.js';
 import { writeFailure } from './writeFailure.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
@@ -88,22 +88,24 @@ function proxyLines(opts: InspectOptions): string[] {
 
 /**
  * `seams`: set by `txray replay` (src/cli/runReplay.ts), whose run reads the recording instead of the
- * node, the services and the disk.
+ * node, the services and the disk. `onParsed`: called once the command line is parsed, before any work
+ * (cli/run.ts sets V8's flags there).
  */
-export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}): Promise<number> {
+export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}, onParsed?: (seen: Readonly<Seen>) => void): Promise<number> {
   const recording: { done?: (code: number) => Promise<number> } = {};
-  const code = await runMain(argv, io, seams, recording);
+  const code = await runMain(argv, io, seams, recording, onParsed);
   return recording.done === undefined ? code : recording.done(code);
 }
 
 /** main's run: the command line parsed once, then its command; with --record, `recording.done` writes the file once the client is closed. */
-async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }): Promise<number> {
+async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, onParsed?: (seen: Readonly<Seen>) => void): Promise<number> {
   const out = new SafeWriter(io.stdout);
   const log = new RunLog(new SafeWriter(io.stderr), false);
   const seen = newSeen();
   const doors = new DoorOpener({ io, out, log });
   try {
     const line = parseCommandLine(argv, seen);
+    onParsed?.(seen);
     log.debugOn = seen.debug;
     switch (line.kind) {
       case 'help':
