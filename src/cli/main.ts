@@ -3,7 +3,7 @@
  * → the writers (cli/writeOutcomes.ts). The code is the most severe of the inputs' (by the model's status,
  * or by the error: cli/errorWords.ts).
  */
-import { AmbiguousFunction, Interrupted, UsageError } from '../errors.js';
+import { AmbiguousFunction, Interrupted } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
@@ -13,7 +13,7 @@ import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { type ParsedArgs, VERSION } from './createProgram.js';
-import { newSeen, parseCommandLine, type Seen } from './commandLine.js';
+import { newSeen, parseCommand, type Seen } from './commandLine.js';
 import { DoorOpener, readOptions } from './frontDoor.js';
 import { writeFailure } from './writeFailure.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
@@ -104,28 +104,11 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
   const seen = newSeen();
   const doors = new DoorOpener({ io, out, log });
   try {
-    const line = parseCommandLine(argv, seen);
+    const { run } = parseCommand(argv, seen);
     onParsed?.(seen);
     log.debugOn = seen.debug;
-    switch (line.kind) {
-      case 'help':
-        await out.write(line.text);
-        return ExitCode.success;
-      // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
-      case 'completions':
-        await out.write((await import('./completions.js')).completionScript(line.shell));
-        return ExitCode.success;
-      case 'replay':
-        return await (await import('./runReplay.js')).runReplay(line, io, main);
-      case 'debug':
-      case 'debug call':
-        // A replay answers from its file only; the debugger would ask the node (checkRecording refuses it too).
-        if (seams.replay !== undefined) throw new UsageError('txray debug cannot be replayed: a recording replays a lookup, a call or a block.');
-        if (line.kind === 'debug') return await (await import('./runDebug.js')).runDebug(line.args, doors);
-        return await (await import('./runDebugCall.js')).runDebugCall(line.args, doors);
-      case 'run':
-        return await runCommand(line.args, line.words, seams, recording, doors);
-    }
+    // Each command's runner, as its declaration carries it (commandLine.ts); the lookup's, call's and block's is runCommand.
+    return await run({ io, out, doors, replayed: seams.replay !== undefined, main, inspect: (line) => runCommand(line.args, line.words, seams, recording, doors) });
   } catch (e) {
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
     if (exitCodeForError(e) === ExitCode.usage) recording.done = undefined;

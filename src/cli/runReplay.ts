@@ -13,14 +13,13 @@ import { createReplayer, type Replayer } from '../record/createReplayer.js';
 import { readRecording } from '../record/readRecording.js';
 import type { Recording } from '../record/types.js';
 import { REPLAY_OPTIONS } from '../record/replayOptions.js';
-import { wordsOf } from '../record/commandWords.js';
-import { type CommandLine, newSeen, parseCommandLine } from './commandLine.js';
+import { type CommandWords, wordsOf } from '../record/commandWords.js';
 
 export interface RunSeams {
   readonly replay?: Replayer;
 }
 
-type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<number>;
+export type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<number>;
 
 /** What a recorded command line may not bring into a replay: its own views, and a file to write (a hostile file's --record). */
 const NOT_REPLAYED = new Set([...REPLAY_OPTIONS.flags, ...REPLAY_OPTIONS.valued, REPLAY_OPTIONS.record]);
@@ -30,15 +29,9 @@ const NOT_REPLAYED = new Set([...REPLAY_OPTIONS.flags, ...REPLAY_OPTIONS.valued,
  * One that is no lookup, call or block as commander reads it is not one --record wrote (checkRecording
  * refuses such a first word; this, one hidden behind an option): it is refused before anything runs.
  */
-function recordedRun(argv: readonly string[], file: string): readonly string[] {
-  let line: CommandLine | undefined;
-  try {
-    line = parseCommandLine(argv, newSeen());
-  } catch {
-    line = undefined;
-  }
-  if (line?.kind !== 'run') throw new UsageError(`replay ${escapeShort(file, 80)}: its command line is not one txray records; give a file that txray --record wrote.`);
-  return wordsOf({ ...line.words, options: line.words.options.filter((o) => !NOT_REPLAYED.has(o.flag)) });
+function recordedRun(words: CommandWords | undefined, file: string): readonly string[] {
+  if (words === undefined) throw new UsageError(`replay ${escapeShort(file, 80)}: its command line is not one txray records; give a file that txray --record wrote.`);
+  return wordsOf({ ...words, options: words.options.filter((o) => !NOT_REPLAYED.has(o.flag)) });
 }
 
 /** The environment a replay runs in: the terminal's (colour, width), none of the node's, the services' or the proxies'. */
@@ -55,13 +48,17 @@ function held(real: OutStream): { stream: OutStream; chunks: string[] } {
   return { stream, chunks };
 }
 
-/** `txray replay <file> [view options]` as parsed (the view options as words again); its own failures are thrown to main. */
-export async function runReplay({ file, view }: { readonly file: string; readonly view: readonly string[] }, io: Io, main: Main): Promise<number> {
+/**
+ * `txray replay <file> [view options]` as parsed (the view options as words again); its own failures are
+ * thrown to main. `read`: a recorded command line as the one parse reads it (cli/commandLine.ts), if it is a
+ * lookup, a call or a block.
+ */
+export async function runReplay({ file, view }: { readonly file: string; readonly view: readonly string[] }, io: Io, main: Main, read: (argv: readonly string[]) => CommandWords | undefined): Promise<number> {
   const stderr = new SafeWriter(io.stderr);
   const rec = await readRecording(file);
   const block = rec.argv[0] === 'block';
   if (view.includes('--state') && !rec.made.state && !block) throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no state changes (it was made without --state); record again with --state.`);
-  const argv = [...recordedRun(rec.argv, file), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
+  const argv = [...recordedRun(read(rec.argv), file), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
   const replayer = createReplayer(rec);
   const out = held(io.stdout);
   const err = held(io.stderr);
