@@ -56,9 +56,10 @@ function held(real: OutStream): { stream: OutStream; chunks: string[] } {
 export async function runReplay({ file, view }: { readonly file: string; readonly view: readonly string[] }, io: Io, main: Main, read: (argv: readonly string[]) => CommandWords | undefined): Promise<number> {
   const stderr = new SafeWriter(io.stderr);
   const rec = await readRecording(file);
-  const block = rec.argv[0] === 'block';
+  const words = read(rec.argv);
+  const block = words?.path[0] === 'block';
   if (view.includes('--state') && !rec.made.state && !block) throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no state changes (it was made without --state); record again with --state.`);
-  const argv = [...recordedRun(read(rec.argv), file), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
+  const argv = [...recordedRun(words, file), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
   const replayer = createReplayer(rec);
   const out = held(io.stdout);
   const err = held(io.stderr);
