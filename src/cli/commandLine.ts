@@ -3,23 +3,26 @@
  * subcommands call, block, debug (and debug call), replay and completions. Each subcommand is hidden
  * from the lookup's help, which names them in its description. What the parse learns of the front door
  * and its --json and --debug is noted in `seen` as it goes, also when it fails: main writes the failure's
- * document from it (writeFailure.ts).
+ * document from it (writeFailure.ts). Each command's declaration (SUBCOMMANDS) carries its runner: a new
+ * command is one entry there.
  */
 import { type Command, CommanderError, Command as Program } from 'commander';
 import { UsageError } from '../errors.js';
+import { ExitCode } from '../exitCodes.js';
 import { escapeShort } from '../raw/escape.js';
+import type { CommandWords, GivenOption } from '../record/commandWords.js';
 import { REPLAY_OPTIONS } from '../record/replayOptions.js';
 import { createDebugCallProgram, createDebugProgram, type DebugArgs, type DebugCallArgs } from './createDebugProgram.js';
-import { createBlockProgram, createCallProgram, createProgram, outputTo, type ParsedArgs } from './createProgram.js';
-
-/** A front door: which one a command line opened (`call` and `block` write their failures as the lookup and the block do). */
-export type Door = 'lookup' | 'call' | 'block' | 'debug' | 'replay' | 'completions';
-const DOORS: readonly Door[] = ['lookup', 'call', 'block', 'debug', 'replay', 'completions'];
+import { createBlockProgram, createCallProgram, createProgram, outputTo, type ParsedArgs, type ProgramIo } from './createProgram.js';
+import type { DoorOpener } from './frontDoor.js';
+import type { Io, SafeWriter } from './io.js';
+import type { Main } from './runReplay.js';
+import type { Door } from './writeFailure.js';
 
 export type CommandLine =
   | { readonly kind: 'help'; readonly text: string }
-  /** The lookup, `txray call` or `txray block` (ParsedArgs says which). */
-  | { readonly kind: 'run'; readonly args: ParsedArgs }
+  /** The lookup, `txray call` or `txray block` (ParsedArgs says which); `words`: its command line as commander read it, for --record. */
+  | { readonly kind: 'run'; readonly args: ParsedArgs; readonly words: CommandWords }
   | { readonly kind: 'debug'; readonly args: DebugArgs }
   | { readonly kind: 'debug call'; readonly args: DebugCallArgs }
   /** `view`: the view options given, as words to append to the recorded command line. */
@@ -97,36 +100,118 @@ function usageErrorOf(err: CommanderError, cmd: Command, door: Door): UsageError
   return new UsageError(`${escapeShort(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').replace(/\.$/, ''), 200)}; see ${txrayCommand(cmd)} --help.`);
 }
 
-/** Every command with its door, and each one's errors thrown as they come (exitOverride), noted in `seen`. */
-function doors(root: Command): Map<Command, Door> {
-  const door = new Map<Command, Door>([[root, 'lookup']]);
-  const visit = (cmd: Command, d: Door): void => {
-    door.set(cmd, d);
-    for (const sub of cmd.commands) visit(sub, d);
-  };
-  for (const sub of root.commands) visit(sub, DOORS.find((d) => d === sub.name()) ?? 'lookup');
-  return door;
+/** What a command's runner is given: the run's output and front doors, and main's own runs. */
+export interface RunContext {
+  readonly io: Io;
+  readonly out: SafeWriter;
+  readonly doors: DoorOpener;
+  /** A replay's run: it answers from its file only. */
+  readonly replayed: boolean;
+  /** The lookup, `txray call` (and --tx), `txray block`: main's one run of the pipeline. */
+  readonly inspect: (line: Extract<CommandLine, { readonly kind: 'run' }>) => Promise<number>;
+  /** main itself, for a replay's run of the recorded command line. */
+  readonly main: Main;
 }
+
+export type Runner = (ctx: RunContext) => Promise<number>;
+
+/** Where an action gives what was parsed: a lookup, call or block (main's run, once the words are known), or another command with its runner. */
+interface Parsed {
+  run(args: ParsedArgs): void;
+  command(line: Exclude<CommandLine, { readonly kind: 'run' }>, run: Runner): void;
+}
+
+/** A subcommand: the door it opens, its declaration (options, help, what it parses to) and its runner, given to `parsed`. */
+interface Subcommand {
+  readonly door: Door;
+  readonly program: (io: ProgramIo, parsed: Parsed, lookup: Command) => Command;
+}
+
+/** The debugger asks the node and opens the terminal: a replay, which answers from its file only, refuses it (checkRecording does too). */
+function debuggerRunner(run: (doors: DoorOpener) => Promise<number>): Runner {
+  return (ctx) => {
+    if (ctx.replayed) throw new UsageError('txray debug cannot be replayed: a recording replays a lookup, a call or a block.');
+    return run(ctx.doors);
+  };
+}
+
+/** The words of a recorded command line as commander reads them, if they are a lookup, a call or a block. */
+function recordedWords(argv: readonly string[]): CommandWords | undefined {
+  try {
+    const line = parseCommandLine(argv, newSeen());
+    return line.kind === 'run' ? line.words : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every subcommand of the lookup (`txray <hash…>`, whose runner is main's run, as call's and block's). */
+const SUBCOMMANDS: readonly Subcommand[] = [
+  { door: 'call', program: (io, parsed) => createCallProgram(io, (args) => parsed.run(args)) },
+  { door: 'block', program: (io, parsed) => createBlockProgram(io, (args) => parsed.run(args)) },
+  {
+    door: 'debug',
+    program: (io, parsed) =>
+      createDebugProgram(io, (args) => parsed.command({ kind: 'debug', args }, debuggerRunner(async (doors) => (await import('./runDebug.js')).runDebug(args, doors))))
+        .enablePositionalOptions()
+        .helpCommand(false)
+        .usage('[options] <hash>')
+        .addCommand(
+          createDebugCallProgram(io, (args) => parsed.command({ kind: 'debug call', args }, debuggerRunner(async (doors) => (await import('./runDebugCall.js')).runDebugCall(args, doors)))),
+          { hidden: true },
+        ),
+  },
+  {
+    door: 'replay',
+    program: (_io, parsed, lookup) =>
+      createReplayProgram(lookup, (file, view, excess) => {
+        if (excess.length > 0) throw new UsageError(`txray replay takes a recording and view options, not '${escapeShort(excess[0] ?? '', 40)}'; see txray replay --help.`);
+        if (file === undefined) throw new UsageError('txray replay needs the file a --record wrote; see txray replay --help.');
+        const line = { kind: 'replay', file, view } as const;
+        parsed.command(line, async (ctx) => (await import('./runReplay.js')).runReplay(line, ctx.io, ctx.main, recordedWords));
+      }),
+  },
+  {
+    door: 'completions',
+    program: (_io, parsed) =>
+      createCompletionsProgram((words) => {
+        if (words.length > 1) throw new UsageError('txray completions takes one shell: bash, zsh or fish.');
+        const shell = words[0] ?? '';
+        // A script for the shell, made from the options' own definitions.
+        parsed.command({ kind: 'completions', shell }, async (ctx) => {
+          await ctx.out.write((await import('./completions.js')).completionScript(shell));
+          return ExitCode.success;
+        });
+      }),
+  },
+];
 
 /** The words parsed, once; help and version are what they print; a usage error is thrown with `seen` noted. */
 export function parseCommandLine(argv: readonly string[], seen: Seen): CommandLine {
-  let line: CommandLine | undefined;
+  return parseCommand(argv, seen).line;
+}
+
+/** The words parsed, once, and the runner their command's declaration carries (see parseCommandLine). */
+export function parseCommand(argv: readonly string[], seen: Seen): { readonly line: CommandLine; readonly run: Runner } {
+  let args: ParsedArgs | undefined;
+  let command: { readonly line: Exclude<CommandLine, { readonly kind: 'run' }>; readonly run: Runner } | undefined;
   let help = '';
   const io = { writeOut: (s: string) => void (help += s) };
-  const root = createProgram(io, (args) => (line = { kind: 'run', args })).enablePositionalOptions().helpCommand(false).usage('[options] [hashes...]');
-  const debug = createDebugProgram(io, (args) => (line = { kind: 'debug', args })).enablePositionalOptions().helpCommand(false).usage('[options] <hash>');
-  debug.addCommand(createDebugCallProgram(io, (args) => (line = { kind: 'debug call', args })), { hidden: true });
-  const replay = createReplayProgram(root, (file, view, excess) => {
-    if (excess.length > 0) throw new UsageError(`txray replay takes a recording and view options, not '${escapeShort(excess[0] ?? '', 40)}'; see txray replay --help.`);
-    if (file === undefined) throw new UsageError('txray replay needs the file a --record wrote; see txray replay --help.');
-    line = { kind: 'replay', file, view };
-  });
-  const completions = createCompletionsProgram((words) => {
-    if (words.length > 1) throw new UsageError('txray completions takes one shell: bash, zsh or fish.');
-    line = { kind: 'completions', shell: words[0] ?? '' };
-  });
-  for (const sub of [createCallProgram(io, (args) => (line = { kind: 'run', args })), createBlockProgram(io, (args) => (line = { kind: 'run', args })), debug, replay, completions]) root.addCommand(sub, { hidden: true });
-  const doorOf = doors(root);
+  const parsed: Parsed = {
+    run: (a) => void (args = a),
+    command: (line, run) => void (command = { line, run }),
+  };
+  const root = createProgram(io, (args) => parsed.run(args)).enablePositionalOptions().helpCommand(false).usage('[options] [hashes...]');
+  const doorOf = new Map<Command, Door>([[root, 'lookup']]);
+  const visit = (cmd: Command, door: Door): void => {
+    doorOf.set(cmd, door);
+    for (const sub of cmd.commands) visit(sub, door);
+  };
+  for (const { door, program } of SUBCOMMANDS) {
+    const sub = program(io, parsed, root);
+    root.addCommand(sub, { hidden: true });
+    visit(sub, door);
+  }
   const note = (cmd: Command): void => {
     const door = doorOf.get(cmd) ?? 'lookup';
     const opts = cmd.opts();
@@ -136,22 +221,48 @@ export function parseCommandLine(argv: readonly string[], seen: Seen): CommandLi
     seen.debug = door !== 'replay' && opts.debug === true;
   };
   let failedAt: Command = root;
+  let acted: Command = root;
+  const given = new Map<Command, GivenOption[]>();
   for (const [cmd] of doorOf) {
     cmd.configureOutput(outputTo(io)).exitOverride((err) => {
       failedAt = cmd;
       throw err;
     });
+    given.set(cmd, listenToOptions(cmd));
   }
-  root.hook('preAction', (_root, action) => note(action));
+  root.hook('preAction', (_root, action) => {
+    acted = action;
+    note(action);
+  });
   try {
     root.parse([...argv], { from: 'user' });
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return { kind: 'help', text: help };
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return { line: { kind: 'help', text: help }, run: writeHelp(help) };
     note(failedAt);
     throw usageErrorOf(err, failedAt, doorOf.get(failedAt) ?? 'lookup');
   }
-  if (line === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  if (line.kind === 'run' && line.args.hashes.length === 0 && line.args.call === undefined && line.args.block === undefined) throw new UsageError('missing the transaction hash; see txray --help.');
-  return line;
+  if (command !== undefined) return command;
+  if (args === undefined || (args.hashes.length === 0 && args.call === undefined && args.block === undefined)) throw new UsageError('missing the transaction hash; see txray --help.');
+  // What a subcommand's options before its name said is not the subcommand's: the run never reads it.
+  const line = { kind: 'run', args, words: { path: acted === root ? [] : [acted.name()], operands: [...acted.args], options: given.get(acted) ?? [] } } as const;
+  return { line, run: (ctx) => ctx.inspect(line) };
+}
+
+function writeHelp(text: string): Runner {
+  return async (ctx) => {
+    await ctx.out.write(text);
+    return ExitCode.success;
+  };
+}
+
+/** Each option of `cmd` as commander reads it, in the order given: its long flag and value. */
+function listenToOptions(cmd: Command): GivenOption[] {
+  const given: GivenOption[] = [];
+  for (const option of cmd.options) {
+    const flag = option.long;
+    if (flag === undefined) continue;
+    cmd.on(`option:${option.name()}`, (value: unknown) => given.push(typeof value === 'string' ? { flag, value } : { flag }));
+  }
+  return given;
 }

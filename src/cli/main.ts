@@ -3,7 +3,7 @@
  * → the writers (cli/writeOutcomes.ts). The code is the most severe of the inputs' (by the model's status,
  * or by the error: cli/errorWords.ts).
  */
-import { AmbiguousFunction, Interrupted, UsageError } from '../errors.js';
+import { AmbiguousFunction, Interrupted } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
@@ -13,7 +13,7 @@ import { proxyFor, shownProxy } from '../rpc/proxy.js';
 import { redactUrl } from '../rpc/redactUrl.js';
 import { runInOrder } from '../rpc/runInOrder.js';
 import { type ParsedArgs, VERSION } from './createProgram.js';
-import { newSeen, parseCommandLine } from './commandLine.js';
+import { newSeen, parseCommand, type Seen } from './commandLine.js';
 import { DoorOpener, readOptions } from './frontDoor.js';
 import { writeFailure } from './writeFailure.js';
 import type { InspectSettings } from '../pipeline/lookupHash.js';
@@ -23,6 +23,7 @@ import type { RerunPlan } from '../sources/rerunPlan.js';
 import { namedCodes, resolveCodes } from '../pipeline/resolveCodes.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { RunSeams } from './runReplay.js';
+import type { CommandWords } from '../record/commandWords.js';
 import type { Recorder } from '../record/createRecorder.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingMeta } from '../record/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
@@ -87,42 +88,27 @@ function proxyLines(opts: InspectOptions): string[] {
 
 /**
  * `seams`: set by `txray replay` (src/cli/runReplay.ts), whose run reads the recording instead of the
- * node, the services and the disk.
+ * node, the services and the disk. `onParsed`: called once the command line is parsed, before any work
+ * (cli/run.ts sets V8's flags there).
  */
-export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}): Promise<number> {
+export async function main(argv: readonly string[], io: Io, seams: RunSeams = {}, onParsed?: (seen: Readonly<Seen>) => void): Promise<number> {
   const recording: { done?: (code: number) => Promise<number> } = {};
-  const code = await runMain(argv, io, seams, recording);
+  const code = await runMain(argv, io, seams, recording, onParsed);
   return recording.done === undefined ? code : recording.done(code);
 }
 
 /** main's run: the command line parsed once, then its command; with --record, `recording.done` writes the file once the client is closed. */
-async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }): Promise<number> {
+async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, onParsed?: (seen: Readonly<Seen>) => void): Promise<number> {
   const out = new SafeWriter(io.stdout);
   const log = new RunLog(new SafeWriter(io.stderr), false);
   const seen = newSeen();
   const doors = new DoorOpener({ io, out, log });
   try {
-    const line = parseCommandLine(argv, seen);
+    const { run } = parseCommand(argv, seen);
+    onParsed?.(seen);
     log.debugOn = seen.debug;
-    switch (line.kind) {
-      case 'help':
-        await out.write(line.text);
-        return ExitCode.success;
-      // `txray completions <shell>`: a script for the shell, made from the options' own definitions.
-      case 'completions':
-        await out.write((await import('./completions.js')).completionScript(line.shell));
-        return ExitCode.success;
-      case 'replay':
-        return await (await import('./runReplay.js')).runReplay(line, io, main);
-      case 'debug':
-      case 'debug call':
-        // A replay answers from its file only; the debugger would ask the node (checkRecording refuses it too).
-        if (seams.replay !== undefined) throw new UsageError('txray debug cannot be replayed: a recording replays a lookup, a call or a block.');
-        if (line.kind === 'debug') return await (await import('./runDebug.js')).runDebug(line.args, doors);
-        return await (await import('./runDebugCall.js')).runDebugCall(line.args, doors);
-      case 'run':
-        return await runCommand(line.args, argv, seams, recording, doors);
-    }
+    // Each command's runner, as its declaration carries it (commandLine.ts); the lookup's, call's and block's is runCommand.
+    return await run({ io, out, doors, replayed: seams.replay !== undefined, main, inspect: (line) => runCommand(line.args, line.words, seams, recording, doors) });
   } catch (e) {
     // A run stopped by its own command line (a bad --abi, a call that does not encode) read nothing worth replaying.
     if (exitCodeForError(e) === ExitCode.usage) recording.done = undefined;
@@ -135,7 +121,7 @@ async function runMain(argv: readonly string[], io: Io, seams: RunSeams, recordi
 }
 
 /** The lookup, `txray call` (and --tx) or `txray block`, through its front door. */
-async function runCommand(args: ParsedArgs, argv: readonly string[], seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, doors: DoorOpener): Promise<number> {
+async function runCommand(args: ParsedArgs, words: CommandWords, seams: RunSeams, recording: { done?: (code: number) => Promise<number> }, doors: DoorOpener): Promise<number> {
   const { io, log } = doors;
   const given = await readOptions(args, io);
   const record = args.options.record === undefined ? undefined : parseOutputFile(args.options.record, '--record');
@@ -143,7 +129,7 @@ async function runCommand(args: ParsedArgs, argv: readonly string[], seams: RunS
   const opts = door.opts;
   // A call's overrides once resolved: --record keeps an --override-code file's or name's code as it was used.
   let overrides: Readonly<Record<string, unknown>> | null = null;
-  if (door.recorder !== null && record !== undefined) recording.done = recordingWriter(door.recorder, record, argv, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
+  if (door.recorder !== null && record !== undefined) recording.done = recordingWriter(door.recorder, record, words, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
   if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
   const { decoderReady } = await door.decoder();
   if (opts.command.kind === 'block') return await (await import('./runBlock.js')).runBlock(await door.connect(), opts.command.block, { opts, io, out: door.out, log, decoderReady });
@@ -165,13 +151,13 @@ function codeSetAt(overrides: Readonly<Record<string, unknown>> | null, address:
 }
 
 /** --record: once the run is done, its recording written to `file` (a file that cannot be written is said, exit 2 where the run was a success). */
-function recordingWriter(recorder: Recorder, file: string, argv: readonly string[], stdin: string | undefined, opts: InspectOptions, log: RunLog, codeAt: (address: string) => string | undefined): (code: number) => Promise<number> {
+function recordingWriter(recorder: Recorder, file: string, words: CommandWords, stdin: string | undefined, opts: InspectOptions, log: RunLog, codeAt: (address: string) => string | undefined): (code: number) => Promise<number> {
   return async (code) => {
     const { recordedArgv } = await import('../record/recordedArgv.js');
     const { writeRecording } = await import('../record/writeRecording.js');
     const online = opts.online !== null;
     const made = { state: opts.state, online, etherscan: opts.online !== null && opts.online.etherscanKey !== null };
-    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(argv, codeAt), stdin: stdin ?? null, made };
+    const meta: RecordingMeta = { format: RECORDING_FORMAT, version: RECORDING_VERSION, txray: VERSION, recorded: new Date().toISOString(), endpoint: redactUrl(opts.url), argv: recordedArgv(words, codeAt), stdin: stdin ?? null, made };
     try {
       const bytes = await writeRecording(file, recorder.recording(meta));
       if (opts.debug) log.debug(`--record: ${bytes} bytes written`);

@@ -30,10 +30,12 @@ export async function run(boot: Boot): Promise<void> {
     interrupt.abort();
   });
   const argv = process.argv.slice(2);
-  // Decided here from the raw argv, before main parses it, not in main: V8's flags must be set before the
-  // work starts, and the build's warm-up runs main in-process and must make its code cache under V8's defaults.
-  if (!argv.includes('--json')) tuneForText();
   makesNoCodeCache();
+  // Set here, once main has parsed the command line and before its work starts, not in main: the build's
+  // warm-up runs main in-process and must make its code cache under V8's defaults.
+  const tune = (seen: { readonly json: boolean }): void => {
+    if (!seen.json) tuneForText();
+  };
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -51,6 +53,6 @@ export async function run(boot: Boot): Promise<void> {
       },
       output: process.stdout,
     },
-  });
+  }, {}, tune);
   process.exitCode = interrupt.signal.aborted ? 130 : code;
 }

@@ -5,7 +5,7 @@
  * options; stderr says first where it came from. What it writes waits for the end of the run: where the
  * view needs an answer the recording lacks, nothing but the line naming it is printed (exit 5).
  */
-import { RpcFailure } from '../errors.js';
+import { RpcFailure, UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { type Io, type OutStream, SafeWriter } from './io.js';
 import { VERSION } from './createProgram.js';
@@ -13,16 +13,26 @@ import { createReplayer, type Replayer } from '../record/createReplayer.js';
 import { readRecording } from '../record/readRecording.js';
 import type { Recording } from '../record/types.js';
 import { REPLAY_OPTIONS } from '../record/replayOptions.js';
-import { withoutOptions } from '../record/withoutOptions.js';
+import { type CommandWords, wordsOf } from '../record/commandWords.js';
 
 export interface RunSeams {
   readonly replay?: Replayer;
 }
 
-type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<number>;
+export type Main = (argv: readonly string[], io: Io, seams?: RunSeams) => Promise<number>;
 
 /** What a recorded command line may not bring into a replay: its own views, and a file to write (a hostile file's --record). */
-const RECORDED_VALUED = new Set([...REPLAY_OPTIONS.valued, REPLAY_OPTIONS.record]);
+const NOT_REPLAYED = new Set([...REPLAY_OPTIONS.flags, ...REPLAY_OPTIONS.valued, REPLAY_OPTIONS.record]);
+
+/**
+ * The recorded command line, as commander reads it, without the options a replay does not take from it.
+ * One that is no lookup, call or block as commander reads it is not one --record wrote (checkRecording
+ * refuses such a first word; this, one hidden behind an option): it is refused before anything runs.
+ */
+function recordedRun(words: CommandWords | undefined, file: string): readonly string[] {
+  if (words === undefined) throw new UsageError(`replay ${escapeShort(file, 80)}: its command line is not one txray records; give a file that txray --record wrote.`);
+  return wordsOf({ ...words, options: words.options.filter((o) => !NOT_REPLAYED.has(o.flag)) });
+}
 
 /** The environment a replay runs in: the terminal's (colour, width), none of the node's, the services' or the proxies'. */
 function replayEnv(env: Io['env'], rec: Recording): Io['env'] {
@@ -38,13 +48,18 @@ function held(real: OutStream): { stream: OutStream; chunks: string[] } {
   return { stream, chunks };
 }
 
-/** `txray replay <file> [view options]` as parsed (the view options as words again); its own failures are thrown to main. */
-export async function runReplay({ file, view }: { readonly file: string; readonly view: readonly string[] }, io: Io, main: Main): Promise<number> {
+/**
+ * `txray replay <file> [view options]` as parsed (the view options as words again); its own failures are
+ * thrown to main. `read`: a recorded command line as the one parse reads it (cli/commandLine.ts), if it is a
+ * lookup, a call or a block.
+ */
+export async function runReplay({ file, view }: { readonly file: string; readonly view: readonly string[] }, io: Io, main: Main, read: (argv: readonly string[]) => CommandWords | undefined): Promise<number> {
   const stderr = new SafeWriter(io.stderr);
   const rec = await readRecording(file);
-  const block = rec.argv[0] === 'block';
+  const words = read(rec.argv);
+  const block = words?.path[0] === 'block';
   if (view.includes('--state') && !rec.made.state && !block) throw new RpcFailure('unreachable', `replay ${escapeShort(file, 80)}: the recording holds no state changes (it was made without --state); record again with --state.`);
-  const argv = [...withoutOptions(rec.argv, REPLAY_OPTIONS.flags, RECORDED_VALUED), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
+  const argv = [...recordedRun(words, file), '--rpc-url', rec.endpoint, rec.made.online ? '--online' : '--no-online', ...view];
   const replayer = createReplayer(rec);
   const out = held(io.stdout);
   const err = held(io.stderr);

@@ -7,12 +7,14 @@ import { ExitCode } from '../exitCodes.js';
 import type { Hex } from '../raw/types.js';
 import { errorDocument, renderJson } from '../render/renderJson.js';
 import { writeJson } from '../render/writeJson.js';
-import type { Door } from './commandLine.js';
 import { errorCodeName, errorMessage, exitCodeForError } from './errorWords.js';
 import type { Io, SafeWriter } from './io.js';
 import { parseHash } from './parseOptions.js';
 import type { RunLog } from './runLog.js';
 import { jsonIndent } from './writeOutcomes.js';
+
+/** A front door: which one a command line opened (`call` and `block` write their failures as the lookup and the block do). */
+export type Door = 'lookup' | 'call' | 'block' | 'debug' | 'replay' | 'completions';
 
 export interface FailureOut {
   readonly io: Io;

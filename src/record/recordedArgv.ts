@@ -6,10 +6,10 @@
  * project contract is kept as the code the run used (the file and the project may be gone where it replays).
  */
 import { answerKeys } from './answerKeys.js';
-import { withoutOptions } from './withoutOptions.js';
+import { type CommandWords, type GivenOption, wordsOf } from './commandWords.js';
 
-const FLAGS = new Set(['--no-project-abis']);
-const VALUED = new Set(['--record', '-H', '--header', '-r', '--rpc-url', '--abi', '--labels', '--labels-file']);
+/** By their long flags: -r and -H are --rpc-url's and --header's. */
+const DROPPED = new Set(['--record', '--header', '--rpc-url', '--abi', '--labels', '--labels-file', '--no-project-abis']);
 const SERVICES = new Set(['--sourcify-url', '--signatures-url', '--etherscan-url']);
 
 /** The URL without a key in its query; as given where its query has none (or it is no URL: parseOptions says so). */
@@ -30,14 +30,14 @@ function usedCode(value: string, codeAt: (address: string) => string | undefined
   return code === undefined ? value : `${value.slice(0, at)}:${code}`;
 }
 
-/** `codeAt`: the code an --override-code set at an address (lower case), once the run resolved it. */
-export function recordedArgv(argv: readonly string[], codeAt: (address: string) => string | undefined = () => undefined): string[] {
-  const kept = withoutOptions(argv, FLAGS, VALUED);
-  return kept.map((word, i) => {
-    const [name = '', value] = word.split(/=(.*)/s);
-    if (value !== undefined && SERVICES.has(name)) return `${name}=${keyless(value)}`;
-    if (value !== undefined && name === '--override-code') return `${name}=${usedCode(value, codeAt)}`;
-    if (i > 0 && kept[i - 1] === '--override-code') return usedCode(word, codeAt);
-    return i > 0 && SERVICES.has(kept[i - 1] ?? '') ? keyless(word) : word;
-  });
+/** An option as the recording keeps it. */
+function kept({ flag, value }: GivenOption, codeAt: (address: string) => string | undefined): GivenOption {
+  if (value === undefined) return { flag };
+  if (SERVICES.has(flag)) return { flag, value: keyless(value) };
+  return { flag, value: flag === '--override-code' ? usedCode(value, codeAt) : value };
+}
+
+/** `words`: the command line as commander read it; `codeAt`: the code an --override-code set at an address (lower case), once the run resolved it. */
+export function recordedArgv(words: CommandWords, codeAt: (address: string) => string | undefined = () => undefined): string[] {
+  return wordsOf({ ...words, options: words.options.filter((o) => !DROPPED.has(o.flag)).map((o) => kept(o, codeAt)) });
 }

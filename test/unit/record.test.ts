@@ -4,6 +4,7 @@
  * answers a request asked again (in the recorded order, the last answer once they run out).
  */
 import { describe, expect, test } from 'vitest';
+import { newSeen, parseCommandLine } from '../../src/cli/commandLine.js';
 import { RpcFailure } from '../../src/errors.js';
 import { answerKeys } from '../../src/record/answerKeys.js';
 import { checkRecording } from '../../src/record/checkRecording.js';
@@ -32,25 +33,43 @@ function recording(over: Partial<Recording> = {}): Recording {
   };
 }
 
+/** The command line as --record keeps it, from the one parse the run makes of `argv`. */
+function recorded(argv: string[], codeAt?: (address: string) => string | undefined): string[] {
+  const line = parseCommandLine(argv, newSeen());
+  if (line.kind !== 'run') throw new Error(`not a run: ${line.kind}`);
+  return recordedArgv(line.words, codeAt);
+}
+
 describe('a recorded command line', () => {
   test('keeps no secret and no option whose result the file holds, in every form commander takes', () => {
     const argv = ['0xabc', '-r', 'http://u:p@h/v2/KEY', '-H', 'Authorization: Bearer A', '--header=X-Key: B', '-HX-Other: C', '--rpc-url=http://h/KEY2', '--record', 'f.rec', '--abi', 'a.json', '--labels-file=l.json', '--labels', '0x1:N', '--no-project-abis', '--json', '--state'];
-    expect(recordedArgv(argv)).toEqual(['0xabc', '--json', '--state']);
+    expect(recorded(argv)).toEqual(['0xabc', '--json', '--state']);
   });
 
   test("keeps a service's URL without a key in its query", () => {
-    expect(recordedArgv(['0xabc', '--etherscan-url', 'https://x.example/api?apikey=SECRET&v=2', '--sourcify-url=https://s.example/server?key=K'])).toEqual(['0xabc', '--etherscan-url', 'https://x.example/api?v=2', '--sourcify-url=https://s.example/server']);
+    expect(recorded(['0xabc', '--etherscan-url', 'https://x.example/api?apikey=SECRET&v=2', '--sourcify-url=https://s.example/server?key=K'])).toEqual(['0xabc', '--etherscan-url', 'https://x.example/api?v=2', '--sourcify-url', 'https://s.example/server']);
   });
 
   test('keeps an --override-code that named a file or a contract as the code the run used there, in both forms; hex as given', () => {
     const used = { '0x00000000000000000000000000000000000000aa': '0x6001', '0x00000000000000000000000000000000000000bb': '0x6002' };
     const codeAt = (a: string): string | undefined => used[a as keyof typeof used];
     const argv = ['call', '--tx', '0xabc', '--override-code', '0x00000000000000000000000000000000000000AA:out/Bank.sol/Bank.json', '--override-code=0x00000000000000000000000000000000000000bb:Bank', '--override-code', '0x00000000000000000000000000000000000000cc:0x60'];
-    expect(recordedArgv(argv, codeAt)).toEqual(['call', '--tx', '0xabc', '--override-code', '0x00000000000000000000000000000000000000AA:0x6001', '--override-code=0x00000000000000000000000000000000000000bb:0x6002', '--override-code', '0x00000000000000000000000000000000000000cc:0x60']);
+    expect(recorded(argv, codeAt)).toEqual(['call', '--tx', '0xabc', '--override-code', '0x00000000000000000000000000000000000000AA:0x6001', '--override-code', '0x00000000000000000000000000000000000000bb:0x6002', '--override-code', '0x00000000000000000000000000000000000000cc:0x60']);
   });
 
   test('keeps what follows -- as it is', () => {
-    expect(recordedArgv(['call', '0xabc', 'f(int256)', '--', '-H'])).toEqual(['call', '0xabc', 'f(int256)', '--', '-H']);
+    expect(recorded(['call', '0xabc', 'f(int256)', '--', '-H'])).toEqual(['call', '0xabc', 'f(int256)', '--', '-H']);
+  });
+
+  test('drops a header given in a group of short options, as commander reads it', () => {
+    expect(recorded(['0xabc', '-qHX-Key: S', '--wait'])).toEqual(['0xabc', '--quiet', '--wait']);
+  });
+
+  test('reads back as the run read it: the operands, and each option with its value', () => {
+    const argv = ['call', '0x0000000000000000000000000000000000000001', 'f(int256)', '-5', '--from', '-x', '--value=1ether', '--no-color'];
+    const again = parseCommandLine(recorded(argv), newSeen());
+    const first = parseCommandLine(argv, newSeen());
+    expect(again.kind === 'run' && again.args).toEqual(first.kind === 'run' && first.args);
   });
 });
 

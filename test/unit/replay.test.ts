@@ -3,7 +3,9 @@
  * test/fixtures/real's answers) replayed in-process: no node is started, nothing is asked of the network.
  * The text is the live run's, byte for byte; the JSON view's facts are the recorded node answers'.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
@@ -47,6 +49,34 @@ describe('a recorded real-chain lookup, replayed without a node', () => {
     expect(doc.status).toBe(receipt.status === '0x1' ? 'success' : 'reverted');
     expect(doc.logs).toHaveLength(receipt.logs.length);
     expect(doc.transaction.from.toLowerCase()).toBe(recorded('eth_getTransactionByHash').from.toLowerCase());
+  });
+});
+
+describe("a recorded command line is read as commander reads it", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'txray-replay-'));
+  /** The committed recording with another command line. */
+  function withArgv(name: string, argv: string[]): string {
+    const doc = JSON.parse(gunzipSync(readFileSync(REC)).toString('utf8'));
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify({ ...doc, argv }));
+    return file;
+  }
+
+  test('its view options and --record, in every form, are not replayed: the view is the replay\'s, no file is written', async () => {
+    const hash = JSON.parse(gunzipSync(readFileSync(REC)).toString('utf8')).argv[0];
+    const written = ['r.rec', 'p.html', 'g.txt'].map((f) => join(dir, f));
+    const file = withArgv('views.rec', [hash, `--record=${written[0]}`, '--html', written[1]!, '-q', '--json', `--gas-out=${written[2]}`, '--no-color']);
+    const { io, text } = fakeIo({ HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }, { sigdb: SIGDB });
+    await main(['replay', file], io);
+    expect(text().out).toBe(readFileSync(TEXT, 'utf8'));
+    expect(written.filter((f) => existsSync(f))).toEqual([]);
+  });
+
+  test('one that is no lookup, call or block (a command hidden behind an option) is refused before anything runs', async () => {
+    const file = withArgv('hidden.rec', ['--json', 'replay', join(dir, 'views.rec')]);
+    const { io, text } = fakeIo({});
+    expect(await main(['replay', file], io)).toBe(2);
+    expect(text().err).toMatch(/^txray: replay .*hidden\.rec: its command line is not one txray records; give a file that txray --record wrote\.\n$/);
   });
 });
 
