@@ -2,6 +2,7 @@
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace } from '../evm/localTrace.js';
 import { isRecord } from '../raw/hex.js';
+import type { StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { overrideReader } from '../evm/overrideReader.js';
 import { nodeReader } from './nodeReader.js';
@@ -10,7 +11,7 @@ import { nodeReader } from './nodeReader.js';
 export interface CallTarget {
   readonly call: Readonly<Record<string, unknown>>;
   readonly block: string;
-  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
 }
 
 /** The run, and the header of the block it ran after. */

@@ -8,6 +8,7 @@ import type { LocalOptions, LocalTrace, Position, Rerun } from '../evm/localTrac
 import { overrideReader } from '../evm/overrideReader.js';
 import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
 import { sameHash } from '../raw/parseRaw.js';
+import type { StateOverride } from '../raw/types.js';
 import { askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
@@ -35,7 +36,7 @@ export async function runMined(
   mined: MinedInput,
   deadline: AbortSignal,
   opts: LocalOptions,
-  change: { readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun } | null,
+  change: { readonly overrides: StateOverride | null; readonly rerun: Rerun } | null,
   header: Promise<unknown> | null,
 ): Promise<LocalTrace & { readonly block: unknown }> {
   const { tx, receipt, at } = mined;

@@ -7,7 +7,7 @@ import { NotFound, RpcFailure, UsageError } from '../errors.js';
 import { shortHash } from '../format/format.js';
 import { isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import { parseTransaction } from '../raw/parseRaw.js';
-import type { Hex, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcTransaction, StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { CallInput } from './planCall.js';
@@ -76,7 +76,7 @@ export async function rerunInput(client: RpcClient, given: CallInput, timeoutMs:
 const toLower = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
 
 /** Whether the call to run differs from the mined transaction in any way. */
-export function isChanged(call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, tx: Readonly<Record<string, unknown>>): boolean {
+export function isChanged(call: Readonly<Record<string, unknown>>, overrides: StateOverride | null, tx: Readonly<Record<string, unknown>>): boolean {
   const same = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
   const quantity = (a: unknown, b: unknown): boolean => isQuantity(a) && isQuantity(b) && BigInt(a) === BigInt(b);
   return overrides !== null || !same(call.from, tx.from) || !quantity(call.value, tx.value) || !quantity(call.gas, tx.gas) || !same(call.data, tx.input);
