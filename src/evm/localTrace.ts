@@ -18,6 +18,7 @@ import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
 import { attachTracer, type EvmFrame, type FrameFacts, type TracedRun, type TracerConfig, TREE_ONLY } from './tracer.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import { NoState, type StateReader } from './stateReader.js';
+import type { RpcReceipt } from '../raw/types.js';
 import type { StepLog } from './stepLog.js';
 
 /** What a local run keeps beyond the call tree, which it always hands on (each part off unless asked for; `stateDiff` is --state's). */
@@ -153,16 +154,16 @@ async function runEarlier(state: NodeState, earlier: readonly Json[], tx: Json, 
 }
 
 /** Where a run differs from the transaction's receipt: its status, its gas used, its logs (empty when they agree). */
-function receiptDifferences(receipt: Json, r: RunResult): string[] {
+function receiptDifferences(receipt: RpcReceipt, r: RunResult): string[] {
   const out: string[] = [];
   const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
   if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
-  if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
-  const logs = Array.isArray(receipt.logs) ? receipt.logs.filter(isRecord) : [];
+  if (receipt.gasUsed !== undefined && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
+  const logs = receipt.logs;
   const mine = r.receipt.logs;
-  const same = logs.length === mine.length && logs.every((l, i) => {
-    const [address, topics, data] = mine[i]!;
-    return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && l.topics.every((t: unknown, k) => typeof t === 'string' && t.toLowerCase() === bytesToHex(topics[k] ?? new Uint8Array(0)));
+  const same = logs.length === mine.length && mine.every(([address, topics, data], i) => {
+    const l = logs[i];
+    return l !== undefined && l.address.toLowerCase() === bytesToHex(address) && l.data.toLowerCase() === bytesToHex(data) && l.topics.length === topics.length && l.topics.every((t, k) => t.toLowerCase() === bytesToHex(topics[k] ?? new Uint8Array(0)));
   });
   if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
   return out;
@@ -204,7 +205,7 @@ export interface Position {
  * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
  * block's state) and describe it as geth's tracers would.
  */
-export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, at: Position, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
+export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcReceipt, at: Position, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
   const { blockNumber, index } = at;
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
