@@ -18,6 +18,7 @@ import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
 import { attachTracer, type EvmFrame, type FrameFacts, type TracedRun, type TracerConfig, TREE_ONLY } from './tracer.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import { NoState, type StateReader } from './stateReader.js';
+import { type EvmHeader, parseEvmHeader } from '../raw/parseBlock.js';
 import type { RpcReceipt } from '../raw/types.js';
 import type { StepLog } from './stepLog.js';
 
@@ -42,7 +43,7 @@ export interface LocalTrace {
 type Outcome = TracedRun<RunResult> & { readonly frame: EvmFrame; readonly diff: { pre: Json; post: Json } | null };
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
-async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Outcome> }> {
+async function makeRunner(reader: StateReader, header: EvmHeader, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<Outcome> }> {
   if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
   const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
   const config: TracerConfig = { ...TREE_ONLY, ...opts };
@@ -209,7 +210,8 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
   const { blockNumber, index } = at;
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
-  const { state, runRaw, traced } = await makeRunner(reader, block, await ahead.chainId, opts);
+  const header = parseEvmHeader(block);
+  const { state, runRaw, traced } = await makeRunner(reader, header, await ahead.chainId, opts);
   // What the node says the transaction touches, where it can say (not Hardhat), and the coinbase.
   const list = await ahead.accessList.catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
@@ -218,7 +220,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
   const entries = isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : [];
   state.prefetch([
     ...entries.flatMap((e) => (isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [])),
-    ...(isAddress(block.miner) ? [{ address: block.miner, storageKeys: [] }] : []),
+    { address: header.miner, storageKeys: [] },
   ]);
 
   // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
@@ -267,7 +269,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
 export async function simulateLocally(
   reader: StateReader,
   call: Json,
-  at: { readonly header: Json; readonly chainId: unknown },
+  at: { readonly header: EvmHeader; readonly chainId: unknown },
   opts: LocalOptions,
 ): Promise<LocalTrace> {
   const { header } = at;
@@ -275,8 +277,7 @@ export async function simulateLocally(
   const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
   const q = (v: unknown): bigint | undefined => (typeof v === 'string' ? BigInt(v) : undefined);
   if (!isAddress(call.from)) throw new Error('the call has no sender');
-  const blockGas = q(header.gasLimit);
-  if (blockGas === undefined) throw new Error('the node\'s block has no gasLimit');
+  const blockGas = BigInt(header.gasLimit);
   const from = createAddressFromString(call.from);
   const fields = {
     nonce: q(call.nonce) ?? (await state.getAccount(from))?.nonce ?? 0n,
