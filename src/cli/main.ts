@@ -6,7 +6,7 @@
 import { AmbiguousFunction, Interrupted } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exitCodes.js';
 import type { InspectModel } from '../model/types.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 import { shortHash } from '../format/format.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { proxyFor, shownProxy } from '../rpc/proxy.js';
@@ -27,7 +27,7 @@ import type { CommandWords } from '../record/commandWords.js';
 import type { Recorder } from '../record/createRecorder.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingMeta } from '../record/types.js';
 import { deadlineSignal } from '../rpc/deadline.js';
-import { isData } from '../raw/hex.js';
+import { isAddress, isData, lowerHex } from '../raw/hex.js';
 import { type Lookup, runPipeline } from '../pipeline/runPipeline.js';
 import type { CallPlan } from '../pipeline/simulateCall.js';
 import { type Io, SafeWriter } from './io.js';
@@ -128,7 +128,7 @@ async function runCommand(args: ParsedArgs, words: CommandWords, seams: RunSeams
   const door = await doors.open(given.opts, { record: record !== undefined, replay: seams.replay });
   const opts = door.opts;
   // A call's overrides once resolved: --record keeps an --override-code file's or name's code as it was used.
-  let overrides: Readonly<Record<string, unknown>> | null = null;
+  let overrides: StateOverride | null = null;
   if (door.recorder !== null && record !== undefined) recording.done = recordingWriter(door.recorder, record, words, given.stdin, opts, log, (address) => codeSetAt(overrides, address));
   if (opts.debug) log.debug(`node ${redactUrl(opts.url)}, timeout ${opts.timeoutMs} ms, ${opts.command.kind === 'call' ? 'a call to simulate' : opts.command.kind === 'block' ? 'a block' : `${opts.command.inputs.length} hash(es)`}${io.codeCache ? `, code cache ${io.codeCache}` : ''}`);
   const { decoderReady } = await door.decoder();
@@ -144,10 +144,8 @@ async function runCommand(args: ParsedArgs, words: CommandWords, seams: RunSeams
 }
 
 /** The code a call's overrides set at `address`, if any. */
-function codeSetAt(overrides: Readonly<Record<string, unknown>> | null, address: string): string | undefined {
-  const set = overrides?.[address];
-  const code = typeof set === 'object' && set !== null && 'code' in set ? set.code : undefined;
-  return typeof code === 'string' ? code : undefined;
+function codeSetAt(overrides: StateOverride | null, address: string): Hex | undefined {
+  return isAddress(address) ? overrides?.[address]?.code : undefined;
 }
 
 /** --record: once the run is done, its recording written to `file` (a file that cannot be written is said, exit 2 where the run was a success). */
@@ -201,8 +199,8 @@ async function pipelineInputs(opts: InspectOptions, decoderReady: Promise<Decode
   } catch (err) {
     // A bare name several loaded functions fit: the target's own code may tell which (one request).
     if (!(err instanceof AmbiguousFunction) || withCodes.to === null) throw err;
-    const override = (withCodes.overrides?.[withCodes.to.toLowerCase()] as { code?: unknown } | undefined)?.code;
-    const prefer = await targetArtifact(await connect(), decoder, withCodes.to, replay === null ? withCodes.block : stateBlockOf(replay), opts.timeoutMs, isData(override) ? override : undefined);
+    const override = withCodes.overrides?.[lowerHex(withCodes.to)]?.code;
+    const prefer = await targetArtifact(await connect(), decoder, withCodes.to, replay === null ? withCodes.block : stateBlockOf(replay), opts.timeoutMs, override);
     plan = await planCall(withCodes, decoder.index, prefer);
   }
   if (replay !== null) plan = { ...plan, replay: { ...replay, changed: isChanged(plan.call, plan.overrides, replay.tx) } };

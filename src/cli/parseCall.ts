@@ -6,8 +6,9 @@
 import { UsageError } from '../errors.js';
 import { parseAmount } from '../decode/encodeCall.js';
 import { escapeShort } from '../raw/escape.js';
-import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
-import type { Hex } from '../raw/types.js';
+import type { RpcAccountStateOverride, RpcStateOverride } from 'viem';
+import { isAddress, toQuantity } from '../raw/hex.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 import type { CallInput, CodeOverride } from '../pipeline/planCall.js';
 import { parseOverrideCode } from './parseOverrideCode.js';
 import { parseStateOverride } from './parseStateOverride.js';
@@ -84,9 +85,9 @@ function splitOverride(text: string, option: string, parts: 2 | 3): [Hex, string
  * joins the file's `state` where it replaces the account's storage). Code from an artifact or a contract
  * name is set once known (`codes`).
  */
-export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []): Record<string, Record<string, unknown>> | null {
-  const out: Record<string, Record<string, unknown>> = raw.stateOverride === undefined ? {} : parseStateOverride(raw.stateOverride);
-  const entry = (a: Hex): Record<string, unknown> => (out[a] ??= {});
+export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []): StateOverride | null {
+  const out: RpcStateOverride = raw.stateOverride === undefined ? {} : parseStateOverride(raw.stateOverride);
+  const entry = (a: Hex): RpcAccountStateOverride => (out[a] ??= {});
   for (const t of raw.overrideBalance ?? []) {
     const [a, v] = splitOverride(t, '--override-balance', 2);
     entry(a).balance = toQuantity(amount(v, '--override-balance'));
@@ -108,7 +109,7 @@ export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []):
   for (const t of raw.overrideStateDiff ?? []) {
     const [a, slot, value] = splitOverride(t, '--override-state-diff', 3);
     const e = entry(a);
-    const diff = isRecord(e.state) ? e.state : isRecord(e.stateDiff) ? e.stateDiff : (e.stateDiff = {});
+    const diff = e.state ?? (e.stateDiff ??= {});
     diff[word(slot, '--override-state-diff slot')] = word(value, '--override-state-diff value');
   }
   return Object.keys(out).length === 0 ? null : out;

@@ -8,7 +8,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseAmount } from '../decode/encodeCall.js';
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isAddress, isRecord } from '../raw/hex.js';
+import type { RpcAccountStateOverride, RpcStateMapping } from 'viem';
+import { isAddress, isRecord, lowerHex, toQuantity } from '../raw/hex.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const FIELDS = ['balance', 'nonce', 'code', 'state', 'stateDiff'];
@@ -20,9 +22,9 @@ function numberOf(v: unknown, max: bigint): bigint | undefined {
   return n === null || n < 0n || n > max ? undefined : n;
 }
 
-function words(v: unknown, bad: (what: string) => never, field: string): Record<string, string> {
+function words(v: unknown, bad: (what: string) => never, field: string): RpcStateMapping {
   if (!isRecord(v)) bad(`${field} is not an object of slot → value`);
-  const out: Record<string, string> = {};
+  const out: RpcStateMapping = {};
   for (const [slot, value] of Object.entries(v)) {
     const k = numberOf(slot, MAX_UINT256);
     const w = numberOf(value, MAX_UINT256);
@@ -32,23 +34,23 @@ function words(v: unknown, bad: (what: string) => never, field: string): Record<
   return out;
 }
 
-function accountOf(o: unknown, bad: (what: string) => never): Record<string, unknown> {
+function accountOf(o: unknown, bad: (what: string) => never): RpcAccountStateOverride {
   if (!isRecord(o)) bad('is not an object');
-  const out: Record<string, unknown> = {};
+  const out: RpcAccountStateOverride = {};
   for (const key of Object.keys(o)) if (!FIELDS.includes(key)) bad(`has an unknown field '${escapeShort(key, 30)}' (${FIELDS.join(', ')})`);
   if (o.balance !== undefined) {
     const n = numberOf(o.balance, MAX_UINT256);
     if (n === undefined) bad('balance is not an amount in wei');
-    out.balance = `0x${n.toString(16)}`;
+    out.balance = toQuantity(n);
   }
   if (o.nonce !== undefined) {
     const n = numberOf(o.nonce, 2n ** 64n - 1n);
     if (n === undefined) bad('nonce is not a nonce (0 to 2^64-1)');
-    out.nonce = `0x${n.toString(16)}`;
+    out.nonce = toQuantity(n);
   }
   if (o.code !== undefined) {
     if (typeof o.code !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(o.code)) bad('code is not hex bytes');
-    out.code = o.code.toLowerCase();
+    out.code = `0x${o.code.slice(2).toLowerCase()}`;
   }
   if (o.state !== undefined && o.stateDiff !== undefined) bad('has both state and stateDiff (one replaces the storage, the other changes it)');
   if (o.state !== undefined) out.state = words(o.state, bad, 'state');
@@ -57,7 +59,7 @@ function accountOf(o: unknown, bad: (what: string) => never): Record<string, unk
 }
 
 /** The file's overrides by lower-case address. */
-export function parseStateOverride(path: string): Record<string, Record<string, unknown>> {
+export function parseStateOverride(path: string): StateOverride {
   const shown = escapeShort(path, 80);
   let doc: unknown;
   try {
@@ -68,14 +70,14 @@ export function parseStateOverride(path: string): Record<string, Record<string, 
     throw new UsageError(`--state-override ${shown}: ${err instanceof SyntaxError ? 'not valid JSON' : 'no such file, or it cannot be read'}.`);
   }
   if (!isRecord(doc)) throw new UsageError(`--state-override ${shown}: expected an object of address → {balance, nonce, code, state, stateDiff}.`);
-  const out: Record<string, Record<string, unknown>> = {};
+  const out: Record<Hex, RpcAccountStateOverride> = {};
   for (const [address, o] of Object.entries(doc)) {
     const where = `--state-override ${shown}: ${escapeShort(address, 50)}`;
-    const bad = (what: string): never => {
+    const bad: (what: string) => never = (what) => {
       throw new UsageError(`${where} ${what}.`);
     };
     if (!isAddress(address)) bad('is not an address');
-    out[address.toLowerCase()] = accountOf(o, bad);
+    out[lowerHex(address)] = accountOf(o, bad);
   }
   return out;
 }

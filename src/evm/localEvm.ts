@@ -5,10 +5,11 @@
  * localStateDiff.ts. Loaded only with localTrace.ts, on demand: it imports the EVM.
  */
 import type { VM } from '@ethereumjs/vm';
-import { isAddress, isData } from '../raw/hex.js';
+import { isAddress } from '../raw/hex.js';
 import { Common, createAddressFromString, createBlock, createCustomCommon, createTxFromRPC, createVM, Holesky, Hoodi, hexToBytes, keccak_256, Mainnet, runTx, Sepolia } from './evmEngine.js';
 import { NodeState } from './nodeState.js';
 import type { StateReader } from './stateReader.js';
+import type { EvmHeader } from '../raw/parseBlock.js';
 import type { Hex, Json } from '../raw/types.js';
 
 // One Hex and one Json for the whole program (raw/types.ts), handed on to the EVM's other files.
@@ -17,7 +18,7 @@ export type RunResult = Awaited<ReturnType<typeof runTx>>;
 export type EvmTx = Awaited<ReturnType<typeof createTxFromRPC>>;
 
 /** Hardfork by what the header carries (local chains), from the newest. */
-function hardforkOf(header: Json): string {
+function hardforkOf(header: EvmHeader): string {
   if (header.requestsHash !== undefined) return 'prague';
   if (header.parentBeaconBlockRoot !== undefined || header.excessBlobGas !== undefined) return 'cancun';
   if (header.withdrawalsRoot !== undefined) return 'shanghai';
@@ -56,12 +57,12 @@ function rememberingKeccak(): (data: Uint8Array) => Uint8Array {
  * Mainnet and the public testnets: the hardfork by block number and time, as their clients decide it;
  * any other chain (anvil, Hardhat, devnets): by what the header carries.
  */
-function commonFor(chainId: number, header: Json): Common {
+function commonFor(chainId: number, header: EvmHeader): Common {
   const known = KNOWN_CHAINS[chainId];
   const customCrypto = { keccak256: rememberingKeccak() };
   if (known === undefined) return createCustomCommon({ chainId }, Mainnet, { hardfork: hardforkOf(header), customCrypto });
   const common = new Common({ chain: known, customCrypto });
-  common.setHardforkBy({ blockNumber: big(header, 'number'), timestamp: big(header, 'timestamp') });
+  common.setHardforkBy({ blockNumber: BigInt(header.number), timestamp: BigInt(header.timestamp) });
   return common;
 }
 
@@ -87,31 +88,26 @@ function readerBlockchain(reader: StateReader) {
   };
 }
 
-/** A header's number, as the node wrote it (BigInt reads its hex as it is); one it left out is an error. */
-function big(block: Json, key: string): bigint {
-  const v = block[key];
-  if (typeof v !== 'string') throw new Error(`the node's block has no ${key}`);
-  return BigInt(v);
-}
-
 /** The header's optional fields each hardfork wants, where the node gave them. */
-function optionalFields(block: Json): Record<string, bigint | Hex> {
+function optionalFields(block: EvmHeader): Record<string, bigint | Hex> {
   const out: Record<string, bigint | Hex> = {};
-  for (const key of ['baseFeePerGas', 'difficulty', 'excessBlobGas'] as const) if (block[key] !== undefined) out[key] = big(block, key);
-  if (block.excessBlobGas !== undefined) out.blobGasUsed = typeof block.blobGasUsed === 'string' ? BigInt(block.blobGasUsed) : 0n;
+  for (const key of ['baseFeePerGas', 'difficulty', 'excessBlobGas'] as const) {
+    const v = block[key];
+    if (v !== undefined) out[key] = BigInt(v);
+  }
+  if (block.excessBlobGas !== undefined) out.blobGasUsed = block.blobGasUsed === undefined ? 0n : BigInt(block.blobGasUsed);
   for (const key of ['mixHash', 'parentBeaconBlockRoot', 'requestsHash', 'withdrawalsRoot'] as const) {
     const v = block[key];
-    if (isData(v)) out[key] = v;
+    if (v !== undefined) out[key] = v;
   }
   return out;
 }
 
-/** The block context the transaction runs in, from the node's header (the fields each hardfork wants). */
-function blockContext(block: Json, common: Common) {
-  if (!isAddress(block.miner)) throw new Error('the node\'s block has no miner');
+/** The block context the transaction runs in, from the node's header as raw/ checked it (the fields each hardfork wants). */
+function blockContext(block: EvmHeader, common: Common) {
   return createBlock(
     {
-      header: { number: big(block, 'number'), timestamp: big(block, 'timestamp'), gasLimit: big(block, 'gasLimit'), coinbase: block.miner, ...optionalFields(block) },
+      header: { number: BigInt(block.number), timestamp: BigInt(block.timestamp), gasLimit: BigInt(block.gasLimit), coinbase: block.miner, ...optionalFields(block) },
     },
     { common, skipConsensusFormatValidation: true },
   );
@@ -252,7 +248,7 @@ function transactionsOf(common: Common): (raw: Json) => Promise<EvmTx> {
 }
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, on chain `chainId`. */
-export async function createLocalEvm(reader: StateReader, header: Json, chainId: number): Promise<LocalEvm> {
+export async function createLocalEvm(reader: StateReader, header: EvmHeader, chainId: number): Promise<LocalEvm> {
   const common = commonFor(chainId, header);
   const state = new NodeState(reader, { common });
   const vm = await createVM({ common, stateManager: state, blockchain: readerBlockchain(reader) as never });

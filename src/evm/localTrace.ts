@@ -18,6 +18,8 @@ import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
 import { attachTracer, type EvmFrame, type FrameFacts, type TracedRun, type TracerConfig, TREE_ONLY } from './tracer.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import { NoState, type StateReader } from './stateReader.js';
+import { type EvmHeader, parseEvmHeader } from '../raw/parseBlock.js';
+import type { RpcReceipt } from '../raw/types.js';
 import type { StepLog } from './stepLog.js';
 
 /** What a local run keeps beyond the call tree, which it always hands on (each part off unless asked for; `stateDiff` is --state's). */
@@ -41,7 +43,7 @@ export interface LocalTrace {
 type TracedResult = TracedRun<RunResult> & { readonly frame: EvmFrame; readonly diff: { pre: Json; post: Json } | null };
 
 /** The EVM set up on the state `reader` reads, with `header` as its block context, and a traced run. */
-async function makeRunner(reader: StateReader, header: Json, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<TracedResult> }> {
+async function makeRunner(reader: StateReader, header: EvmHeader, chainId: unknown, opts: LocalOptions): Promise<LocalEvm & { traced: (go: () => Promise<RunResult>) => Promise<TracedResult> }> {
   if (!isQuantity(chainId)) throw new Error('the node\'s chain id is not a quantity');
   const evm = await createLocalEvm(reader, header, Number(BigInt(chainId)));
   const config: TracerConfig = { ...TREE_ONLY, ...opts };
@@ -153,16 +155,16 @@ async function runEarlier(state: NodeState, earlier: readonly Json[], tx: Json, 
 }
 
 /** Where a run differs from the transaction's receipt: its status, its gas used, its logs (empty when they agree). */
-function receiptDifferences(receipt: Json, r: RunResult): string[] {
+function receiptDifferences(receipt: RpcReceipt, r: RunResult): string[] {
   const out: string[] = [];
   const status = r.execResult.exceptionError === undefined ? '0x1' : '0x0';
   if (receipt.status !== undefined && receipt.status !== status) out.push(`status ${status === '0x1' ? 'success' : 'reverted'}, receipt ${receipt.status === '0x1' ? 'success' : 'reverted'}`);
-  if (typeof receipt.gasUsed === 'string' && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
-  const logs = Array.isArray(receipt.logs) ? receipt.logs.filter(isRecord) : [];
+  if (receipt.gasUsed !== undefined && BigInt(receipt.gasUsed) !== r.totalGasSpent) out.push(`gas used ${r.totalGasSpent}, receipt ${BigInt(receipt.gasUsed)}`);
+  const logs = receipt.logs;
   const mine = r.receipt.logs;
-  const same = logs.length === mine.length && logs.every((l, i) => {
-    const [address, topics, data] = mine[i]!;
-    return String(l.address).toLowerCase() === bytesToHex(address) && String(l.data).toLowerCase() === bytesToHex(data) && Array.isArray(l.topics) && l.topics.length === topics.length && l.topics.every((t: unknown, k) => typeof t === 'string' && t.toLowerCase() === bytesToHex(topics[k] ?? new Uint8Array(0)));
+  const same = logs.length === mine.length && mine.every(([address, topics, data], i) => {
+    const l = logs[i];
+    return l !== undefined && l.address.toLowerCase() === bytesToHex(address) && l.data.toLowerCase() === bytesToHex(data) && l.topics.length === topics.length && l.topics.every((t, k) => t.toLowerCase() === bytesToHex(topics[k] ?? new Uint8Array(0)));
   });
   if (!same) out.push(`${mine.length} logs, receipt ${logs.length}${logs.length === mine.length ? ' (different)' : ''}`);
   return out;
@@ -204,11 +206,12 @@ export interface Position {
  * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
  * block's state) and describe it as geth's tracers would.
  */
-export async function traceLocally(reader: StateReader, tx: Json, receipt: Json, at: Position, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
+export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcReceipt, at: Position, ahead: MinedContext, opts: LocalOptions, rerun: Rerun = AS_MINED): Promise<LocalTrace> {
   const { blockNumber, index } = at;
   const block = await ahead.block;
   if (!isRecord(block) || !Array.isArray(block.transactions)) throw new Error(`the node has no block ${blockNumber}`);
-  const { state, runRaw, traced } = await makeRunner(reader, block, await ahead.chainId, opts);
+  const header = parseEvmHeader(block);
+  const { state, runRaw, traced } = await makeRunner(reader, header, await ahead.chainId, opts);
   // What the node says the transaction touches, where it can say (not Hardhat), and the coinbase.
   const list = await ahead.accessList.catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;
@@ -217,7 +220,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
   const entries = isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : [];
   state.prefetch([
     ...entries.flatMap((e) => (isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [])),
-    ...(isAddress(block.miner) ? [{ address: block.miner, storageKeys: [] }] : []),
+    { address: header.miner, storageKeys: [] },
   ]);
 
   // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
@@ -266,7 +269,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: Json,
 export async function simulateLocally(
   reader: StateReader,
   call: Json,
-  at: { readonly header: Json; readonly chainId: unknown },
+  at: { readonly header: EvmHeader; readonly chainId: unknown },
   opts: LocalOptions,
 ): Promise<LocalTrace> {
   const { header } = at;
@@ -274,8 +277,7 @@ export async function simulateLocally(
   const { common, state, run, traced } = await makeRunner(reader, priced ? header : { ...header, baseFeePerGas: header.baseFeePerGas === undefined ? undefined : '0x0' }, at.chainId, opts);
   const q = (v: unknown): bigint | undefined => (typeof v === 'string' ? BigInt(v) : undefined);
   if (!isAddress(call.from)) throw new Error('the call has no sender');
-  const blockGas = q(header.gasLimit);
-  if (blockGas === undefined) throw new Error('the node\'s block has no gasLimit');
+  const blockGas = BigInt(header.gasLimit);
   const from = createAddressFromString(call.from);
   const fields = {
     nonce: q(call.nonce) ?? (await state.getAccount(from))?.nonce ?? 0n,

@@ -3,9 +3,9 @@
  * debug_traceCall take them) as a layer over another StateReader: the EVM reads the changed state the
  * same way it reads the node's, so a run with overrides is the same run. `state` replaces the account's
  * whole storage (a slot it does not name reads as zero); `stateDiff` changes only the slots it names.
- * Checked input (cli/parseCall.ts): addresses lower case, quantities and words as hex.
+ * Typed and checked once (raw/types.ts's StateOverride, made by cli/parseStateOverride.ts and cli/parseCall.ts).
  */
-import type { Hex } from '../raw/types.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 import type { AccountRead, StateReader } from './stateReader.js';
 
 interface AccountOverride {
@@ -17,22 +17,18 @@ interface AccountOverride {
   readonly stateDiff: ReadonlyMap<string, Hex>;
 }
 
-const ZERO_WORD = `0x${'0'.repeat(64)}` as Hex;
+const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
 
 /** A slot as the EVM asks for it: 32 bytes, lower case. */
 const slotKey = (slot: string): string => `0x${BigInt(slot).toString(16).padStart(64, '0')}`;
 
-function slotsOf(v: unknown): Map<string, Hex> {
-  const out = new Map<string, Hex>();
-  if (typeof v === 'object' && v !== null) for (const [k, w] of Object.entries(v)) if (typeof w === 'string') out.set(slotKey(k), w as Hex);
-  return out;
-}
+const slotsOf = (words: Readonly<Record<Hex, Hex>> | undefined): Map<string, Hex> => new Map(Object.entries(words ?? {}).map(([slot, w]) => [slotKey(slot), w]));
 
-function accountOverride(o: Record<string, unknown>): AccountOverride {
+function accountOverride(o: StateOverride[Hex]): AccountOverride {
   return {
-    ...(typeof o.balance === 'string' ? { balance: BigInt(o.balance) } : {}),
-    ...(typeof o.nonce === 'string' ? { nonce: BigInt(o.nonce) } : {}),
-    ...(typeof o.code === 'string' ? { code: o.code as Hex } : {}),
+    ...(o.balance !== undefined ? { balance: BigInt(o.balance) } : {}),
+    ...(o.nonce !== undefined ? { nonce: BigInt(o.nonce) } : {}),
+    ...(o.code !== undefined ? { code: o.code } : {}),
     state: o.state === undefined ? null : slotsOf(o.state),
     stateDiff: slotsOf(o.stateDiff),
   };
@@ -43,16 +39,17 @@ class OverriddenState implements StateReader {
 
   constructor(
     private readonly under: StateReader,
-    overrides: Readonly<Record<string, unknown>>,
+    overrides: StateOverride,
   ) {
-    for (const [address, o] of Object.entries(overrides)) if (typeof o === 'object' && o !== null) this.by.set(address.toLowerCase(), accountOverride(o as Record<string, unknown>));
+    for (const [address, o] of Object.entries(overrides)) this.by.set(address.toLowerCase(), accountOverride(o));
   }
 
   async account(address: string): Promise<AccountRead> {
     const o = this.by.get(address.toLowerCase());
     if (o === undefined || (o.balance === undefined && o.nonce === undefined)) return this.under.account(address);
-    const read = o.balance !== undefined && o.nonce !== undefined ? null : await this.under.account(address);
-    return { balance: o.balance ?? read!.balance, nonce: o.nonce ?? read!.nonce };
+    if (o.balance !== undefined && o.nonce !== undefined) return { balance: o.balance, nonce: o.nonce };
+    const read = await this.under.account(address);
+    return { balance: o.balance ?? read.balance, nonce: o.nonce ?? read.nonce };
   }
 
   code(address: string): Promise<Hex> {
@@ -85,6 +82,6 @@ class OverriddenState implements StateReader {
 }
 
 /** `under` as the overrides change it (under itself where there are none). */
-export function overrideReader(under: StateReader, overrides: Readonly<Record<string, unknown>> | null): StateReader {
+export function overrideReader(under: StateReader, overrides: StateOverride | null): StateReader {
   return overrides === null || Object.keys(overrides).length === 0 ? under : new OverriddenState(under, overrides);
 }

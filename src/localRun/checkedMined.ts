@@ -1,7 +1,8 @@
 /**
  * A mined transaction and its receipt as the node sent them, through raw/'s checks before the EVM runs
  * them: an answer about another hash is refused (parseRaw's words), and a mined one names its position.
- * The EVM takes the node's objects themselves (every field the EthereumJS transaction is built from).
+ * The EVM takes the node's transaction object itself (every field the EthereumJS transaction is built from)
+ * and the checked receipt.
  */
 import { RpcFailure } from '../errors.js';
 import { isRecord } from '../raw/hex.js';
@@ -17,6 +18,6 @@ export function checkedMined(tx: unknown, receipt: unknown, hash: Hex): CheckedM
   const t = parseTransaction(tx, hash, ignore);
   const r = parseReceipt(receipt, hash, ignore);
   if (t === null || r === null || t.blockNumber === null || t.transactionIndex === null) return { pending: true };
-  if (!isRecord(tx) || !isRecord(receipt)) throw new RpcFailure('malformed', `the node gave a malformed transaction or receipt for ${hash}.`);
-  return { mined: { tx, receipt, at: { blockNumber: BigInt(t.blockNumber), index: Number(BigInt(t.transactionIndex)) } }, tx: t, receipt: r };
+  if (!isRecord(tx)) throw new RpcFailure('malformed', `the node gave a malformed transaction for ${hash}.`);
+  return { mined: { tx, receipt: r, at: { blockNumber: BigInt(t.blockNumber), index: Number(BigInt(t.transactionIndex)) } }, tx: t, receipt: r };
 }

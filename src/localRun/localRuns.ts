@@ -10,6 +10,7 @@
 import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
 import type { TrailFilter } from '../evm/tracer.js';
 import { shortHash } from '../format/format.js';
+import type { StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { refusedRun } from './refusedRun.js';
@@ -20,7 +21,7 @@ import { type MinedInput, runMined } from './runMined.js';
 export type RunTarget =
   | { readonly kind: 'mined'; readonly hash: string; readonly mined: MinedInput; readonly header?: Promise<unknown> | null }
   | ({ readonly kind: 'call' } & CallTarget)
-  | { readonly kind: 'rerun'; readonly hash: string; readonly mined: MinedInput; readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun };
+  | { readonly kind: 'rerun'; readonly hash: string; readonly mined: MinedInput; readonly overrides: StateOverride | null; readonly rerun: Rerun };
 
 /** A run's result: the trace, and the block it ran in (a call: the header of the block it ran after). */
 export type LocalResult = LocalTrace & { readonly block: unknown };

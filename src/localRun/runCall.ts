@@ -2,6 +2,8 @@
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace } from '../evm/localTrace.js';
 import { isRecord } from '../raw/hex.js';
+import { parseEvmHeader } from '../raw/parseBlock.js';
+import type { StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { overrideReader } from '../evm/overrideReader.js';
 import { nodeReader } from './nodeReader.js';
@@ -10,7 +12,7 @@ import { nodeReader } from './nodeReader.js';
 export interface CallTarget {
   readonly call: Readonly<Record<string, unknown>>;
   readonly block: string;
-  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
 }
 
 /** The run, and the header of the block it ran after. */
@@ -23,6 +25,6 @@ export async function runCall(client: RpcClient, input: CallTarget, deadline: Ab
   const { simulateLocally } = await loadLocalTrace();
   const h = await header;
   if (!isRecord(h)) throw new Error(`the node has no block ${block}`);
-  const trace = await simulateLocally(overrideReader(nodeReader(client, block, deadline), overrides), { ...call }, { header: h, chainId: await chainId }, opts);
+  const trace = await simulateLocally(overrideReader(nodeReader(client, block, deadline), overrides), { ...call }, { header: parseEvmHeader(h), chainId: await chainId }, opts);
   return { ...trace, block: h };
 }

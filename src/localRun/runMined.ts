@@ -8,15 +8,16 @@ import type { LocalOptions, LocalTrace, Position, Rerun } from '../evm/localTrac
 import { overrideReader } from '../evm/overrideReader.js';
 import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
 import { sameHash } from '../raw/parseRaw.js';
+import type { RpcReceipt, StateOverride } from '../raw/types.js';
 import { askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
 
-/** A mined transaction and its receipt as the node gave them, checked (see checkedMined.ts), and where it stands. */
+/** A mined transaction as the node gave it, checked (see checkedMined.ts), its receipt as raw/ checked it, and where it stands. */
 export interface MinedInput {
   readonly tx: Readonly<Record<string, unknown>>;
-  readonly receipt: Readonly<Record<string, unknown>>;
+  readonly receipt: RpcReceipt;
   readonly at: Position;
 }
 
@@ -35,7 +36,7 @@ export async function runMined(
   mined: MinedInput,
   deadline: AbortSignal,
   opts: LocalOptions,
-  change: { readonly overrides: Readonly<Record<string, unknown>> | null; readonly rerun: Rerun } | null,
+  change: { readonly overrides: StateOverride | null; readonly rerun: Rerun } | null,
   header: Promise<unknown> | null,
 ): Promise<LocalTrace & { readonly block: unknown }> {
   const { tx, receipt, at } = mined;

@@ -1,4 +1,4 @@
-import type { AuthorizationOf, Hex, ReceiptOf, Reexecution, RpcL1Fee, RpcSlotChange, StateSource, TraceSource, TransactionOf } from '../raw/types.js';
+import type { AuthorizationOf, Hex, ReceiptOf, Reexecution, RpcL1Fee, RpcSlotChange, StateOverride, StateSource, TraceSource, TransactionOf } from '../raw/types.js';
 
 /** Whose fee rules apply: Ethereum's, the OP Stack's or Arbitrum's (model/chain.ts tells which from the answers). */
 export type FeeRules = 'ethereum' | 'op-stack' | 'arbitrum';
@@ -158,7 +158,7 @@ export interface Simulation {
   /** The block simulated at: its number and hash as the node gave them, and what was asked for. */
   readonly block: { readonly number: bigint; readonly hash: Hex | null; readonly asked: string };
   /** The state overrides as sent (geth's form, by address); null without any. */
-  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
   /** eth_estimateGas's answer (null when a gas limit was given, or the node could not estimate). */
   readonly gasEstimate: bigint | null;
   /** Why the estimate failed, when it did (a revert, usually). */

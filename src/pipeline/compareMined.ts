@@ -7,7 +7,6 @@
  */
 import { outcomeOf } from '../model/outcomeOf.js';
 import type { InspectModel } from '../model/types.js';
-import { isQuantity } from '../raw/hex.js';
 import type { RerunPlan } from '../sources/rerunPlan.js';
 
 /** Whether the mined transaction must be looked up for the comparison (it was not reproduced as it is). */
@@ -25,7 +24,7 @@ export function compareMined(model: InspectModel, replay: RerunPlan | undefined,
   // A lookup that failed leaves the receipt's figures alone: its revert and net changes are not known.
   const outcome = mined === 'failed' ? { revert: null, revertUnknown: true as const, netChanges: null, labels: null } : outcomeOf(mined ?? model);
   // The receipt's own figures, whichever model gave the rest.
-  const fromReceipt = { status: receipt.status === '0x0' ? ('reverted' as const) : ('success' as const), gasUsed: isQuantity(receipt.gasUsed) ? BigInt(receipt.gasUsed) : null, logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0 };
+  const fromReceipt = { status: receipt.status === '0x0' ? ('reverted' as const) : ('success' as const), gasUsed: receipt.gasUsed === undefined ? null : BigInt(receipt.gasUsed), logs: receipt.logs.length };
   const { revertUnknown, ...rest } = outcome;
   const minedFacts = { ...rest, ...(revertUnknown === true && fromReceipt.status === 'reverted' ? { revertUnknown } : {}), ...fromReceipt };
   return { ...model, simulation: { ...sim, replay: { ...facts, mined: minedFacts } } };

@@ -18,7 +18,7 @@ import { tokenBalances } from '../decode/decodeState.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
-import { isData, isRecord, wordToAddress } from '../raw/hex.js';
+import { wordToAddress } from '../raw/hex.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
 import { blockOf } from './blockOf.js';
 import type { EarlyTokens } from './earlyTokenMeta.js';
@@ -86,7 +86,7 @@ async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: numb
   const known = new Set([...called, ...(model.tx ? [model.tx.from.toLowerCase()] : [])]);
   const codes = await codesAt(client, [...called, ...seenAddresses(model, known, MAX_SEEN_LOOKUPS)], blockOf(model), timeoutMs);
   // A simulation ran the code its overrides set, not the node's: that code names the contract and places its failures.
-  for (const [address, o] of Object.entries(model.simulation?.overrides ?? {})) if (isRecord(o) && isData(o.code)) codes.set(address.toLowerCase(), o.code);
+  for (const [address, o] of Object.entries(model.simulation?.overrides ?? {})) if (o.code !== undefined) codes.set(address.toLowerCase(), o.code);
   return codes;
 }
 

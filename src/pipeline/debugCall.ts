@@ -5,13 +5,14 @@
 import type { DebugArtifact } from '../debug/buildStepLog.js';
 import type { DebugStepLog } from '../debug/types.js';
 import { createLocalRuns } from '../localRun/localRuns.js';
+import type { StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { stepLogOf } from './stepLogOf.js';
 
 export async function debugCall(
   client: RpcClient,
-  plan: { readonly call: Readonly<Record<string, unknown>>; readonly overrides: Readonly<Record<string, unknown>> | null },
+  plan: { readonly call: Readonly<Record<string, unknown>>; readonly overrides: StateOverride | null },
   block: string,
   artifacts: readonly DebugArtifact[],
   s: { readonly timeoutMs: number; readonly debug?: (line: string) => void },

@@ -8,7 +8,7 @@ import { type AbiIndex, signatureOf } from '../decode/abiIndex.js';
 import { encodeCall, encodeCreate, parseSignature } from '../decode/encodeCall.js';
 import { parseSignedTransaction } from '../decode/parseSignedTransaction.js';
 import { toQuantity } from '../raw/hex.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 import type { CodeSource } from './codeSource.js';
 import type { CallPlan } from './simulateCall.js';
 
@@ -30,7 +30,7 @@ export interface CallInput {
   readonly block: string;
   readonly gasLimit?: bigint;
   /** geth-style state overrides by lower-case address; null without any. */
-  readonly overrides: Record<string, Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
   /** --override-code from an artifact or a contract name: set into `overrides` once resolved (resolveCodes.ts). */
   readonly codes: readonly CodeOverride[];
   /** --tx: the mined transaction to run again, and which of from and value were given (else its own). */

@@ -6,8 +6,8 @@
 import { NotFound, RpcFailure, UsageError } from '../errors.js';
 import { shortHash } from '../format/format.js';
 import { isQuantity, isRecord, toQuantity } from '../raw/hex.js';
-import { parseTransaction } from '../raw/parseRaw.js';
-import type { Hex, RpcTransaction } from '../raw/types.js';
+import { parseReceipt, parseTransaction } from '../raw/parseRaw.js';
+import type { Hex, RpcReceipt, RpcTransaction, StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { CallInput } from './planCall.js';
@@ -18,7 +18,7 @@ import type { RerunPlan } from '../sources/rerunPlan.js';
 type Checked = RpcTransaction & { readonly input: Hex; readonly gas: Hex; readonly value: Hex };
 
 /** The transaction (as the node gave it, and checked: an answer about another hash is refused) and its receipt; exit 3 where the node does not know it. */
-async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; checked: Checked; receipt: Record<string, unknown> | null }> {
+async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Promise<{ tx: Record<string, unknown>; checked: Checked; receipt: RpcReceipt | null }> {
   const answers = await client.batch([{ method: 'eth_getTransactionByHash', params: [hash] }, { method: 'eth_getTransactionReceipt', params: [hash] }], deadlineSignal(timeoutMs));
   const [tx, receipt] = answers.map((a) => {
     if ('error' in a) throw new RpcFailure('rpc-error', `${client.where}: ${a.error}`);
@@ -37,7 +37,8 @@ async function fetchMined(client: RpcClient, hash: Hex, timeoutMs: number): Prom
   if (!isRecord(tx) || checked === null) throw malformed;
   const { input, gas, value } = checked;
   if (input === undefined || gas === undefined || value === undefined) throw malformed;
-  return { tx, checked: { ...checked, input, gas, value }, receipt: isRecord(receipt) ? receipt : null };
+  // The receipt the re-run is compared with: another transaction's is refused, a malformed one said, in parseRaw's words.
+  return { tx, checked: { ...checked, input, gas, value }, receipt: receipt === undefined ? null : parseReceipt(receipt, hash, () => undefined) };
 }
 
 /** The call input of `--tx` (`given` as parsed), and the plan of the re-run, once the transaction is fetched. */
@@ -76,7 +77,7 @@ export async function rerunInput(client: RpcClient, given: CallInput, timeoutMs:
 const toLower = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
 
 /** Whether the call to run differs from the mined transaction in any way. */
-export function isChanged(call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, tx: Readonly<Record<string, unknown>>): boolean {
+export function isChanged(call: Readonly<Record<string, unknown>>, overrides: StateOverride | null, tx: Readonly<Record<string, unknown>>): boolean {
   const same = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
   const quantity = (a: unknown, b: unknown): boolean => isQuantity(a) && isQuantity(b) && BigInt(a) === BigInt(b);
   return overrides !== null || !same(call.from, tx.from) || !quantity(call.value, tx.value) || !quantity(call.gas, tx.gas) || !same(call.data, tx.input);

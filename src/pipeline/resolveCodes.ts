@@ -8,7 +8,8 @@ import { UsageError } from '../errors.js';
 import type { ArtifactCode } from './codeSource.js';
 import { fillImmutables } from '../locate/fillImmutables.js';
 import { escapeShort } from '../raw/escape.js';
-import type { Hex } from '../raw/types.js';
+import { isData } from '../raw/hex.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { codesAt } from './codesAt.js';
 import type { CodeOverride } from './planCall.js';
@@ -29,16 +30,16 @@ export function namedCodes(codes: readonly CodeOverride[], artifacts: readonly A
 export async function resolveCodes(
   connect: () => Promise<RpcClient>,
   named: ReadonlyArray<{ readonly address: Hex; readonly artifact: ArtifactCode }>,
-  overrides: Readonly<Record<string, Record<string, unknown>>> | null,
+  overrides: StateOverride | null,
   block: string,
   timeoutMs: number,
-): Promise<Record<string, Record<string, unknown>> | null> {
+): Promise<StateOverride | null> {
   if (named.length === 0) return overrides === null ? null : { ...overrides };
   const deployed = await codesAt(await connect(), named.map((n) => n.address), block, timeoutMs);
-  const out: Record<string, Record<string, unknown>> = { ...(overrides ?? {}) };
+  const out: Record<Hex, StateOverride[Hex]> = { ...(overrides ?? {}) };
   for (const { address, artifact } of named) {
     const filled = fillImmutables(artifact.code, artifact.masks, deployed.get(address) ?? '0x');
-    if (!filled.startsWith('0x')) throw new UsageError(`--override-code ${address}: the immutables of ${escapeShort(artifact.name, 60)} could not be taken from the code at that address (${filled}); give the code as hex.`);
+    if (!isData(filled)) throw new UsageError(`--override-code ${address}: the immutables of ${escapeShort(artifact.name, 60)} could not be taken from the code at that address (${filled}); give the code as hex.`);
     out[address] = { ...(out[address] ?? {}), code: filled };
   }
   return out;

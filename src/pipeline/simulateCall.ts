@@ -8,10 +8,10 @@ import { buildModel } from '../model/buildModel.js';
 import { decodeRevert } from '../model/decodeRevert.js';
 import { simulatedReceipt } from '../model/simulatedReceipt.js';
 import type { InspectModel, Simulation } from '../model/types.js';
-import { isAddress, isData, isHash, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { isAddress, isData, isHash, isQuantity, isRecord, lowerHex, toQuantity } from '../raw/hex.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { isLog } from '../raw/parseRaw.js';
-import type { Hex, RpcTransaction } from '../raw/types.js';
+import type { Hex, RpcTransaction, StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import type { TracerState } from '../rpc/types.js';
@@ -30,7 +30,7 @@ export interface CallPlan {
   readonly hash: Hex | null;
   /** A number (hex), a tag, a block hash, or 'default' (pending where the node has it, else latest). */
   readonly block: string;
-  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
   /** --tx: the mined transaction run again, and where. */
   readonly replay?: RerunPlan;
 }
@@ -91,7 +91,7 @@ function transactionOf(plan: CallPlan): RpcTransaction {
  */
 async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number): Promise<string[]> {
   const c = plan.call;
-  if (!isQuantity(c.nonce) || typeof c.from !== 'string') return [];
+  if (!isQuantity(c.nonce) || !isAddress(c.from)) return [];
   const at = plan.block === 'default' ? 'pending' : plan.block;
   let answers: Awaited<ReturnType<RpcClient['batch']>>;
   try {
@@ -107,13 +107,12 @@ async function checkSigned(client: RpcClient, plan: CallPlan, timeoutMs: number)
   }
   if (isQuantity(c.chainId) && chain == null) warnings.push("--raw: the node did not say its chain id, so the transaction's chain was not checked.");
   // An --override-nonce of the sender is the nonce the simulation runs with.
-  const own = plan.overrides?.[c.from.toLowerCase()];
-  const overridden = isRecord(own) ? own.nonce : undefined;
-  const current = isQuantity(overridden) ? BigInt(overridden) : count;
+  const overridden = plan.overrides?.[lowerHex(c.from)]?.nonce;
+  const current = overridden !== undefined ? BigInt(overridden) : count;
   if (current == null) return [...warnings, "--raw: the node did not say the sender's nonce, so it was not checked."];
   const nonce = BigInt(c.nonce);
   // Where the account's nonce comes from, in the user's terms (a block number in decimal, as --block takes it).
-  const where = isQuantity(overridden) ? ' (--override-nonce)' : at === 'pending' ? ' (pending)' : ` at block ${isQuantity(at) ? BigInt(at).toString() : at}`;
+  const where = overridden !== undefined ? ' (--override-nonce)' : at === 'pending' ? ' (pending)' : ` at block ${isQuantity(at) ? BigInt(at).toString() : at}`;
   if (nonce < current) {
     throw new RpcFailure('rpc-error', `--raw: nonce ${nonce} is too low: the account is at ${current}${where}; the node would refuse it as sent, so nothing was simulated.`);
   }

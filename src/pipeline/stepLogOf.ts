@@ -7,16 +7,13 @@ import type { DebugStepLog } from '../debug/types.js';
 import type { StepLog } from '../evm/stepLog.js';
 import type { CallNode } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { isData } from '../raw/hex.js';
+import type { Hex, StateOverride } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 
-export async function stepLogOf(client: RpcClient, run: { readonly steps: StepLog | null; readonly root: CallNode }, at: { readonly block: string; readonly overrides?: Readonly<Record<string, unknown>> | null }, artifacts: readonly DebugArtifact[], timeoutMs: number): Promise<DebugStepLog> {
+export async function stepLogOf(client: RpcClient, run: { readonly steps: StepLog | null; readonly root: CallNode }, at: { readonly block: string; readonly overrides?: StateOverride | null }, artifacts: readonly DebugArtifact[], timeoutMs: number): Promise<DebugStepLog> {
   if (run.steps === null) throw new Error('the run recorded no steps');
-  const overridden = new Map<string, `0x${string}`>();
-  for (const [address, o] of Object.entries(at.overrides ?? {})) {
-    const code = (o as { code?: unknown }).code;
-    if (isData(code)) overridden.set(address.toLowerCase(), code);
-  }
+  const overridden = new Map<string, Hex>();
+  for (const [address, o] of Object.entries(at.overrides ?? {})) if (o.code !== undefined) overridden.set(address.toLowerCase(), o.code);
   const addresses = new Set<string>();
   walkCalls(run.root, (n) => void (n.type === 'call' && n.to !== null && !overridden.has(n.to.toLowerCase()) && addresses.add(n.to.toLowerCase())));
   const { codesAt } = await import('../pipeline/codesAt.js');

@@ -5,7 +5,7 @@
  * the blob gas are optional for both (absent before London and Cancun; broken: a warning, and left out).
  */
 import { RpcFailure } from '../errors.js';
-import { isAddress, isHash, isQuantity, isRecord, lowerHex, toQuantity } from './hex.js';
+import { isAddress, isData, isHash, isQuantity, isRecord, lowerHex, toQuantity } from './hex.js';
 import { optional, sameHash, type Warn } from './parseRaw.js';
 import type { Hex, RpcBlockHeader } from './types.js';
 
@@ -72,4 +72,52 @@ export function parseBlockHeader(raw: unknown, blockHash: Hex | undefined, warn:
   }
   const baseFeePerGas = optionalQuantity(raw, 'baseFeePerGas', warn);
   return { hash: raw.hash, miner: raw.miner, ...(baseFeePerGas !== undefined ? { baseFeePerGas } : {}) };
+}
+
+/** A block header as txray's EVM builds its block context and its chain's rules from it (evm/localEvm.ts). */
+export interface EvmHeader {
+  readonly number: Hex;
+  readonly timestamp: Hex;
+  readonly gasLimit: Hex;
+  /** The coinbase: the fees go there, and COINBASE reads it. */
+  readonly miner: Hex;
+  readonly baseFeePerGas?: Hex;
+  readonly difficulty?: Hex;
+  readonly excessBlobGas?: Hex;
+  readonly blobGasUsed?: Hex;
+  readonly mixHash?: Hex;
+  readonly parentBeaconBlockRoot?: Hex;
+  readonly requestsHash?: Hex;
+  readonly withdrawalsRoot?: Hex;
+}
+
+const EVM_QUANTITIES = ['baseFeePerGas', 'difficulty', 'excessBlobGas'] as const;
+const EVM_DATA = ['mixHash', 'parentBeaconBlockRoot', 'requestsHash', 'withdrawalsRoot'] as const;
+
+/**
+ * The header a local run starts from (eth_getBlockByNumber's answer): the block's number, time, gas
+ * limit and coinbase are essential (the run cannot be made without them); a hardfork's field the node
+ * gave is kept where it is well formed (which fields are there tells a local chain's hardfork).
+ */
+export function parseEvmHeader(raw: Readonly<Record<string, unknown>>): EvmHeader {
+  const need = (key: 'number' | 'timestamp' | 'gasLimit'): Hex => {
+    const v = raw[key];
+    if (!isQuantity(v)) throw new Error(`the node's block has no ${key}`);
+    return v;
+  };
+  if (!isAddress(raw.miner)) throw new Error('the node\'s block has no miner');
+  const out: { -readonly [K in keyof EvmHeader]: EvmHeader[K] } = { number: need('number'), timestamp: need('timestamp'), gasLimit: need('gasLimit'), miner: raw.miner };
+  for (const key of EVM_QUANTITIES) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (!isQuantity(v)) throw new Error(`the node's block has no ${key}`);
+    out[key] = v;
+  }
+  // The blob gas the block used counts for the next block's fee only: where it is broken, the run goes on without it.
+  if (isQuantity(raw.blobGasUsed)) out.blobGasUsed = raw.blobGasUsed;
+  for (const key of EVM_DATA) {
+    const v = raw[key];
+    if (isData(v)) out[key] = v;
+  }
+  return out;
 }

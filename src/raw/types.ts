@@ -2,7 +2,19 @@
  * Node answers after validation, still as the node wrote them: quantities and data are hex strings,
  * exactly as sent. Only fields txray reads are typed; the verbatim objects travel beside these for --json.
  */
+import type { RpcAccountStateOverride } from 'viem';
+
 export type Hex = `0x${string}`;
+
+/**
+ * State overrides, typed once (cli/parseStateOverride.ts and cli/parseCall.ts make them, checked) and
+ * carried so to the node and to txray's EVM (evm/overrideReader.ts). viem's StateOverride is its actions'
+ * input (an array, balance a bigint, nonce a number, storage as `{slot, value}` lists); what eth_call,
+ * debug_traceCall, trace_call and eth_simulateV1 take, and what --json prints, is the object viem turns
+ * it into (serializeStateOverride): RpcStateOverride, keyed by address, quantities and words in hex.
+ * Addresses lower case, slots and values 32-byte words; `state` and `stateDiff` never both.
+ */
+export type StateOverride = { readonly [address: Hex]: Readonly<RpcAccountStateOverride> };
 
 export interface RpcAccessListEntry {
   readonly address: Hex;

@@ -10,7 +10,7 @@ import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
 import type { Action, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, NetChange, SourceLocation, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, isRecord, toQuantity } from '../raw/hex.js';
-import type { Hex, Reexecution, RpcL1Fee, StateSource, TraceSource } from '../raw/types.js';
+import type { Hex, Reexecution, RpcL1Fee, StateOverride, StateSource, TraceSource } from '../raw/types.js';
 import { isParityState } from '../raw/parseStateDiff.js';
 import { failureLine, raisedIn } from '../words/failureLine.js';
 import { comparisonJson, type JsonReplay } from './comparisonJson.js';
@@ -231,7 +231,7 @@ export interface JsonFee {
 export interface JsonSimulation {
   readonly method: string;
   readonly block: { readonly number: string; readonly hash: Hex | null; readonly asked: string };
-  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
   readonly gasUsed: string | null;
   readonly gasEstimate: string | null;
   readonly gasEstimateError: string | null;

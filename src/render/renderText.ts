@@ -387,8 +387,8 @@ function* simulationHead(m: InspectModel, s: Simulation, o: TextOptions): Genera
   if (s.signed && m.hash !== null) yield row(c, 'Hash if sent', m.hash);
   if (s.overrides !== null) {
     const what = Object.entries(s.overrides).map(([address, o]) => {
-      const fields = Object.keys(o as object).map((k) => (k === 'stateDiff' ? `${Object.keys((o as { stateDiff: object }).stateDiff).length} storage slot(s)` : k));
-      return `${showAddress(address as Hex, { decoded: m.decoded, short: true })}: ${fields.join(', ')}`;
+      const fields = Object.keys(o).map((k) => (k === 'stateDiff' ? `${Object.keys(o.stateDiff ?? {}).length} storage slot(s)` : k));
+      return `${showAddress(address, { decoded: m.decoded, short: true })}: ${fields.join(', ')}`;
     });
     yield row(c, 'Overrides', what.join('; '));
   }

@@ -4,7 +4,8 @@
  * needs EthereumJS.
  */
 import { keccak_256 as keccak256 } from '../hash/wasmKeccak.js';
-import { isAddress, isRecord } from '../raw/hex.js';
+import { isAddress } from '../raw/hex.js';
+import type { RpcReceipt } from '../raw/types.js';
 import type { BatchAnswer, BatchRequest, RpcClient } from './createRpcClient.js';
 
 const wordHex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString('hex')}`;
@@ -76,10 +77,10 @@ function transferHolders(from: unknown, input: unknown): string[] {
 }
 
 /** `coinbase`: the block's, where its header came before (the replay pays it every earlier transaction's fee). */
-export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Record<string, unknown>, deadline: AbortSignal, coinbase: string | null = null): AskedAhead {
+export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Pick<RpcReceipt, 'logs'>, deadline: AbortSignal, coinbase: string | null = null): AskedAhead {
   const blockNumber = BigInt(tx.blockNumber as string);
   const parent = `0x${(blockNumber - 1n).toString(16)}`;
-  const logged = Array.isArray(receipt.logs) ? receipt.logs.map((l: unknown) => (isRecord(l) ? l.address : undefined)) : [];
+  const logged = receipt.logs.map((l) => l.address);
   const addresses = [...new Set([tx.from, tx.to, ...logged, coinbase].filter(isAddress).map((a) => a.toLowerCase()))];
   const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
   const guessed = to === null ? [] : holderEntries(to, transferHolders(tx.from, tx.input));

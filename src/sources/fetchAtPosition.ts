@@ -7,6 +7,7 @@
 import type { LocalTrace } from '../evm/localTrace.js';
 import type { LocalRun, LocalRuns } from '../localRun/localRuns.js';
 import { isRecord, toQuantity } from '../raw/hex.js';
+import type { StateOverride } from '../raw/types.js';
 import type { RerunPlan } from './rerunPlan.js';
 import type { SimulationAnswers } from './fetchSimulation.js';
 
@@ -20,14 +21,14 @@ export interface PositionAnswers extends SimulationAnswers {
 }
 
 /** The re-run of `rerun` with `call`'s changes at its position (null where it has none: pending). */
-export function rerunAt(runs: LocalRuns, call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, rerun: RerunPlan, deadline: AbortSignal): LocalRun | null {
+export function rerunAt(runs: LocalRuns, call: Readonly<Record<string, unknown>>, overrides: StateOverride | null, rerun: RerunPlan, deadline: AbortSignal): LocalRun | null {
   const { receipt, blockNumber, transactionIndex } = rerun;
   if (receipt === null || blockNumber === null || transactionIndex === null) return null;
   const mined = { tx: changedTransaction(rerun.tx, call), receipt, at: { blockNumber, index: transactionIndex } };
   return runs.of({ kind: 'rerun', hash: rerun.hash, mined, overrides, rerun: { changed: rerun.changed, anotherSender: rerun.anotherSender } }, deadline);
 }
 
-export async function fetchAtPosition(runs: LocalRuns, call: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>> | null, rerun: RerunPlan, state: boolean, deadline: AbortSignal): Promise<PositionAnswers> {
+export async function fetchAtPosition(runs: LocalRuns, call: Readonly<Record<string, unknown>>, overrides: StateOverride | null, rerun: RerunPlan, state: boolean, deadline: AbortSignal): Promise<PositionAnswers> {
   const run = rerunAt(runs, call, overrides, rerun, deadline);
   if (run === null) throw new Error(`transaction ${rerun.hash} has no position to run at`);
   const trace = await run.result({ stateDiff: state });

@@ -11,9 +11,9 @@
  */
 import { Interrupted, RpcFailure } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isQuantity, isRecord } from '../raw/hex.js';
+import { isAddress, isQuantity, isRecord, lowerHex } from '../raw/hex.js';
 import type { RecordedCalls } from '../evm/callTreeOf.js';
-import type { StateAnswer } from '../raw/types.js';
+import type { StateAnswer, StateOverride } from '../raw/types.js';
 import type { Bundle } from './fetchBundle.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
@@ -29,7 +29,7 @@ export interface SimulationRequest {
   /** A block number (hex), a tag, or a block hash; 'default' asks for pending and falls back to latest. */
   readonly block: string;
   /** geth-style state overrides, by address; null without any. */
-  readonly overrides: Readonly<Record<string, unknown>> | null;
+  readonly overrides: StateOverride | null;
   readonly tracer: TracerState;
   readonly state: boolean;
   /** Ask eth_estimateGas (no --gas-limit given). */
@@ -196,9 +196,8 @@ function simulationLadder(a: Asking): Rung<Simulated>[] {
  */
 function codeless({ client, req, param }: Asking): { readonly address: string | null; readonly noCode: Promise<boolean> } {
   const call = req.call;
-  const target = typeof call.to === 'string' && typeof call.data === 'string' && call.data !== '0x' ? call.to.toLowerCase() : null;
-  const overridden = target === null ? undefined : req.overrides?.[target];
-  const address = target !== null && BigInt(target) > 0x100n && !(isRecord(overridden) && overridden.code !== undefined) ? target : null;
+  const target = isAddress(call.to) && typeof call.data === 'string' && call.data !== '0x' ? lowerHex(call.to) : null;
+  const address = target !== null && BigInt(target) > 0x100n && req.overrides?.[target]?.code === undefined ? target : null;
   if (address === null) return { address, noCode: Promise.resolve(false) };
   return { address, noCode: aside(client.call('eth_getCode', [address, param], req.deadline).then((code) => code === '0x'), () => false) };
 }

@@ -8,6 +8,7 @@ import { buildCallTree } from '../../src/model/buildCallTree.js';
 import type { CallNode, CallTree } from '../../src/model/types.js';
 import { parseCallTrace } from '../../src/raw/parseCallTrace.js';
 import { runCall } from '../../src/localRun/runCall.js';
+import type { Hex, StateOverride } from '../../src/raw/types.js';
 import { anvilClient } from '../support/anvilClient.js';
 
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -19,7 +20,7 @@ const TOP = '0x00000000000000000000000000000000000c0d05';
 const BENEFICIARY = '0x00000000000000000000000000000000000b0b0b';
 
 const push20 = (a: string): string => `73${a.slice(2)}`;
-const code: Record<string, string> = {
+const code: Record<string, Hex> = {
   // MSTORE 42 at 0, LOG1(0, 32, topic 0xaa), STOP
   [LOGGER]: '0x602a60005260aa60206000a100',
   // PUSH1 1, PUSH1 2, ADD: runs off the end
@@ -40,7 +41,7 @@ const code: Record<string, string> = {
     `${push20(BENEFICIARY)}ff`, // SELFDESTRUCT to BENEFICIARY
   ].join('')}`,
 };
-const overrides = Object.fromEntries(Object.entries(code).map(([address, c]) => [address, { code: c, ...(address === TOP ? { balance: '0x64' } : {}) }]));
+const overrides: StateOverride = Object.fromEntries(Object.entries(code).map(([address, c]) => [address, { code: c, ...(address === TOP ? { balance: '0x64' } : {}) }]));
 const call = { from: SENDER, to: TOP, data: '0x', gas: '0x1000000' };
 
 /**

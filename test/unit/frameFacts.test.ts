@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { frameKey } from '../../src/model/frameKey.js';
 import { runCall } from '../../src/localRun/runCall.js';
 import { LAST_JUMPS } from '../../src/evm/tracer.js';
+import type { Hex, StateOverride } from '../../src/raw/types.js';
 import { anvilClient } from '../support/anvilClient.js';
 
 // Hand-assembled contracts, run by txray's EVM on a real anvil's state (their code set by overrides).
@@ -12,7 +13,7 @@ const BAD_JUMP = '0x00000000000000000000000000000000000c0de3';
 const INVALID = '0x00000000000000000000000000000000000c0de4';
 const CALLER = '0x00000000000000000000000000000000000c0de5';
 
-const code = {
+const code: Record<string, Hex> = {
   // 0 PUSH1 4, 2 JUMP, 3 INVALID, 4 JUMPDEST, 5 PUSH1 1, 7 PUSH1 11, 9 JUMPI (taken), 10 INVALID, 11 JUMPDEST,
   // 12 PUSH1 0, 14 PUSH1 3, 16 JUMPI (not taken), 17 PUSH1 0, 19 PUSH1 0, 21 REVERT
   [JUMPER]: '0x600456fe5b6001600b57fe5b600060035760006000fd',
@@ -58,7 +59,7 @@ test('facts are only recorded when asked, and never change the call tree', async
 
 test('the last LAST_JUMPS jumps at least are kept (twice that at most), each with where it was made', async () => {
   const LOOP = '0x00000000000000000000000000000000000c0de6';
-  const start = { [LOOP]: { code: '0x60c85b600190038060025700' } };
+  const start: StateOverride = { [LOOP]: { code: '0x60c85b600190038060025700' } };
   // A countdown from 200, jumping back 199 times: 0 PUSH1 200, 2 JUMPDEST, 3 PUSH1 1, 5 SWAP1, 6 SUB, 7 DUP1, 8 PUSH1 2, 10 JUMPI, 11 STOP
   const local = await runCall(node.client, { call: { from: SENDER, to: LOOP, data: '0x' }, block: 'latest', overrides: start }, AbortSignal.timeout(20_000), { exits: true, jumps: true });
   const facts = local.facts?.get('');
