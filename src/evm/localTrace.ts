@@ -9,7 +9,8 @@
  * lookups on nodes with traces never load the EVM.
  */
 import { Interrupted } from '../errors.js';
-import { isAddress, isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { isAddress, isData, isHash, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { parseTransaction } from '../raw/parseRaw.js';
 import { bytesToHex, createAddressFromString, createFeeMarket1559Tx, createLegacyTx } from './evmEngine.js';
 import { createLocalEvm, type Json, type LocalEvm, type RunResult } from './localEvm.js';
 import { journalBefore, stateDiff } from './localStateDiff.js';
@@ -203,6 +204,28 @@ export interface Position {
 }
 
 /**
+ * Whether `t` passes raw/'s checks of a transaction without a complaint: a field those checks would
+ * warn of and leave out counts too, since the EVM would run the transaction with it.
+ */
+function sound(t: unknown): t is Json {
+  if (!isRecord(t) || !isHash(t.hash)) return false;
+  let complaints = 0;
+  try {
+    return parseTransaction(t, t.hash, () => void complaints++) !== null && complaints === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The block's transactions before `index`, each through raw/'s checks, as the transaction itself was: one the node gave malformed stops the run. */
+function earlierOf(transactions: readonly unknown[], index: number): Json[] {
+  return transactions.slice(0, index).map((t, i) => {
+    if (!sound(t)) throw new Error(`the node's block has a malformed transaction at index ${i}`);
+    return t;
+  });
+}
+
+/**
  * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
  * block's state) and describe it as geth's tracers would.
  */
@@ -246,7 +269,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
   if (mismatch.length > 0 && index > 0) {
     await state.revert();
     await state.checkpoint();
-    const earlier = block.transactions.slice(0, index).filter(isRecord);
+    const earlier = earlierOf(block.transactions, index);
     await runEarlier(state, earlier, tx, runRaw);
     ranFirst = earlier.length;
     const now = await withNonce(state, tx, rerun);

@@ -301,6 +301,30 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(doc.failure.revert).toEqual(geth.failure.revert);
     expect(doc.failure.revert).toMatchObject({ name: 'InsufficientBalance' });
   });
+
+  test('an earlier transaction the node gives malformed (a nonce that is not a quantity) is refused by the same checks as the transaction itself: no run on it, one warning, the receipt\'s view stays', async () => {
+    const { hash, index } = await crowdedBlock(anvil.rpc, token, 3);
+    expect(index).toBe(3);
+    const faulty = await startRpcServer(async ({ method, params }) => {
+      if (method.startsWith('trace_') || method.startsWith('debug_')) return { error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
+      const answer = await forward(anvil.url, method, params);
+      // The block's first transaction with a nonce that is not a quantity.
+      if (method === 'eth_getBlockByNumber' && params[1] === true && 'result' in answer) {
+        const block = answer.result as { transactions: Array<Record<string, unknown>> };
+        return { result: { ...block, transactions: block.transactions.map((t, i) => (i === 0 ? { ...t, nonce: 'banana' } : t)) } };
+      }
+      return answer;
+    });
+    try {
+      const r = await runTxray([hash, '-r', faulty.url, '--json'], {}, undefined, project);
+      expect(r.code).toBe(0);
+      const doc = jsonOf(r);
+      expect(doc.calls).toBeNull();
+      expect(doc.warnings.some((w: string) => w.includes('could not be re-executed here') && w.includes("the node's block has a malformed transaction at index 0"))).toBe(true);
+    } finally {
+      await faulty.close();
+    }
+  });
 });
 
 describe('a token transfer on an endpoint without traces: its symbol and decimals asked beside the tracers', () => {
