@@ -208,6 +208,10 @@ export function parseCommand(argv: readonly string[], seen: Seen): { readonly li
     for (const sub of cmd.commands) visit(sub, door);
   };
   for (const { door, program } of SUBCOMMANDS) {
+    // Declared only where its name is one of the words: commander dispatches to a subcommand by a word
+    // equal to its name, so one named nowhere is never reached, and declaring them all (most of the
+    // lookup's options again, five times) would cost every start of the common lookup.
+    if (!argv.includes(door)) continue;
     const sub = program(io, parsed, root);
     root.addCommand(sub, { hidden: true });
     visit(sub, door);
