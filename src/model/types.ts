@@ -263,6 +263,8 @@ export interface NetChange {
   readonly change: bigint;
   readonly symbol?: string;
   readonly decimals?: number;
+  /** Without a call tree, a Deposit/Withdrawal of a token not known as wrapped ether touched it and was not counted: the change may be wrong. */
+  readonly incomplete?: true;
 }
 
 /** What an account was to the transaction. */
