@@ -15,7 +15,7 @@ import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { failureLine } from '../words/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
-import { etherInsideCallsKnown, movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
+import { etherInsideCallsKnown, incompleteChanges, movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
 import { lowerHex } from '../raw/lowerHex.js';
 
@@ -48,8 +48,8 @@ export function describeAction(model: InspectModel, viewOf?: Hex): ActionResult 
   const shown = (a: string): string => checksums?.get(a.toLowerCase()) ?? checksumAddress(a.toLowerCase());
   const logs = model.status === 'success' ? (model.receipt?.logs ?? []) : [];
   const actor = lowerHex(viewOf ?? actorOf({ ...model, tx }, logs));
-  const { movements, wraps } = movementsOf(model, knownWrapped({ ...model, tx }));
-  const changes = netChanges(movements, actor);
+  const { movements, wraps, unproven } = movementsOf(model, knownWrapped({ ...model, tx }));
+  const changes = incompleteChanges(netChanges(movements, actor), unproven);
   const { sent, received } = sentAndReceived(changes, actor);
   const facts: Facts = { model: { ...model, tx }, actor, logs, sent, received, wraps, venues: venueEvents(logs), nameOf, shown, counterparties: movements };
   const found = RULES.reduce<Verdict | null>((done, rule) => done ?? rule(facts), null) ?? called(facts);

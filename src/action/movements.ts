@@ -47,6 +47,19 @@ function fromTransfer(t: Transfer): Movement | null {
   };
 }
 
+/** A Deposit or Withdrawal event's facts, by its shape only (topic0, one indexed holder, one word of data). */
+function wrapEvent(log: RpcLog): Wrapping | null {
+  const topic0 = log.topics[0]?.toLowerCase();
+  if ((topic0 !== DEPOSIT && topic0 !== WITHDRAWAL) || log.topics.length !== 2 || byteLength(log.data) !== 32) return null;
+  const amount = BigInt(log.data);
+  if (amount === 0n) return null;
+  return { kind: topic0 === DEPOSIT ? 'wrap' : 'unwrap', token: lowerHex(log.address), holder: lowerHex(wordToAddress(log.topics[1]!)), amount };
+}
+
+/** Whether the token did with ether what the event says: took it from its holder (a wrap) or paid it out (an unwrap). */
+const provenBy = (w: Wrapping, ether: readonly Movement[], knownWrapped: ReadonlySet<string>): boolean =>
+  knownWrapped.has(w.token) || ether.some((m) => m.amount === w.amount && (w.kind === 'wrap' ? m.from === w.holder && m.to === w.token : m.from === w.token && m.to === w.holder));
+
 /**
  * The wrapped-native token's Deposit and Withdrawal, recognised by their shape and by what the token
  * did with ether: a Deposit counts only where its holder sent the token exactly that much ether, a
@@ -54,19 +67,7 @@ function fromTransfer(t: Transfer): Movement | null {
  * same signature for other things). Known wrapped-native addresses need no other proof.
  */
 export function wrappings(logs: readonly RpcLog[], ether: readonly Movement[], knownWrapped: ReadonlySet<string>): Wrapping[] {
-  const out: Wrapping[] = [];
-  for (const log of logs) {
-    const topic0 = log.topics[0]?.toLowerCase();
-    if ((topic0 !== DEPOSIT && topic0 !== WITHDRAWAL) || log.topics.length !== 2 || byteLength(log.data) !== 32) continue;
-    const token = lowerHex(log.address);
-    const holder = lowerHex(wordToAddress(log.topics[1]!));
-    const amount = BigInt(log.data);
-    if (amount === 0n) continue;
-    const kind = topic0 === DEPOSIT ? 'wrap' : 'unwrap';
-    const proven = knownWrapped.has(token) || ether.some((m) => m.amount === amount && (kind === 'wrap' ? m.from === holder && m.to === token : m.from === token && m.to === holder));
-    if (proven) out.push({ kind, token, holder, amount });
-  }
-  return out;
+  return logs.map(wrapEvent).filter((w): w is Wrapping => w !== null && provenBy(w, ether, knownWrapped));
 }
 
 /** A wrap as the token minted to its holder, an unwrap as burned from it (the zero address is the issuer). */
@@ -80,6 +81,12 @@ export interface Movements {
   readonly transferred: readonly Movement[];
   /** Each wrap's token movement, in the order of `wraps`. */
   readonly wrapped: readonly Movement[];
+  /**
+   * Without a call tree: the Deposit/Withdrawal events of a token not known as wrapped-native, whose
+   * ether could not be seen to prove them (a WETH at another address): not counted, so the changes of
+   * their holder and token may be wrong (see incompleteChanges).
+   */
+  readonly unproven: readonly Wrapping[];
 }
 
 /**
@@ -114,7 +121,19 @@ export function movementsOf(model: InspectModel, knownWrapped: ReadonlySet<strin
     if (leg >= 0) unmatched.splice(leg, 1);
     else if (knownWrapped.has(w.token)) movements.push({ from: payer, to: payee, asset: 'ETH', standard: 'ETH', amount: w.amount });
   }
-  return { movements, wraps, transferred, wrapped };
+  const unproven = model.status === 'reverted' || etherInsideCallsKnown(model) ? [] : (model.receipt?.logs ?? []).map(wrapEvent).filter((w): w is Wrapping => w !== null && !provenBy(w, ether, knownWrapped));
+  return { movements, wraps, transferred, wrapped, unproven };
+}
+
+/**
+ * The net changes with those an unproven wrap touches marked incomplete: its holder's change in the
+ * token (the mint or burn was not counted) and in ether, and the token's ether (the leg not seen). A
+ * router's `+1 ETH · −1 WETH` is then said to be incomplete rather than read as a fact.
+ */
+export function incompleteChanges(changes: readonly NetChange[], unproven: readonly Wrapping[]): NetChange[] {
+  if (unproven.length === 0) return [...changes];
+  const touched = new Set(unproven.flatMap((w) => [`${w.holder} ${w.token}`, `${w.holder} ETH`, `${w.token} ETH`]));
+  return changes.map((c) => (touched.has(`${c.holder} ${c.asset}`) ? { ...c, incomplete: true } : c));
 }
 
 /**
@@ -167,7 +186,7 @@ export function sentAndReceived(changes: readonly NetChange[], holder: Hex): { s
   const received: AssetAmount[] = [];
   for (const c of changes) {
     if (c.holder !== holder) continue;
-    const { holder: _holder, change, ...rest } = c;
+    const { holder: _holder, change, incomplete: _incomplete, ...rest } = c;
     (change < 0n ? sent : received).push({ ...rest, amount: change < 0n ? -change : change });
   }
   return { sent, received };

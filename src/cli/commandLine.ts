@@ -7,6 +7,7 @@
  * command is one entry there.
  */
 import { type Command, CommanderError, Command as Program } from 'commander';
+import { allowance, typoDistance } from '../decode/nearFunctions.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
 import { escapeShort } from '../raw/escape.js';
@@ -248,9 +249,24 @@ export function parseCommand(argv: readonly string[], seen: Seen): { readonly li
   }
   if (command !== undefined) return command;
   if (args === undefined || (args.hashes.length === 0 && args.call === undefined && args.block === undefined)) throw new UsageError('missing the transaction hash; see txray --help.');
+  const word = acted === root ? args.hashes[0] : undefined;
+  const near = word === undefined ? undefined : nearCommand(word, root.commands.map((c) => c.name()));
+  if (word !== undefined && near !== undefined) throw new UsageError(`unknown command '${escapeShort(word, 40)}' (Did you mean ${near}?); see txray --help.`);
   // What a subcommand's options before its name said is not the subcommand's: the run never reads it.
   const line = { kind: 'run', args, words: { path: acted === root ? [] : [acted.name()], operands: [...acted.args], options: given.get(acted) ?? [] } } as const;
   return { line, run: (ctx) => ctx.inspect(line) };
+}
+
+/**
+ * The command a first word was likely meant to be (`txray blok 27`), as commander suggests for an
+ * unknown option: a typo away by edit distance. A hash-shaped word (0x…) or - is never one.
+ */
+function nearCommand(word: string, names: readonly string[]): string | undefined {
+  if (word === '-' || /^0x/i.test(word)) return undefined;
+  const limit = allowance(word);
+  const near = names.map((name) => ({ name, distance: typoDistance(word, name, limit) })).filter((n) => n.distance <= limit);
+  near.sort((a, b) => a.distance - b.distance);
+  return near[0]?.name;
 }
 
 function writeHelp(text: string): Runner {

@@ -68,11 +68,14 @@ export function parseBlock(text: string | undefined, isRaw: boolean): string {
   throw new UsageError(`--block takes a block number, a tag (${TAGS.join(', ')}) or a block hash, not '${escapeShort(text, 70)}'.`);
 }
 
+/** Every form --override-code's code takes (parseOverrideCode.ts), said where none was given. */
+const CODE_FORMS = '<address>:<code>, the code as runtime hex (0x…), an artifact file (Foundry or Hardhat), a file of hex, or the name of a contract of the project';
+
 /** `<addr>:<rest>` for the override options; the address is checked, the rest handed back. */
 function splitOverride(text: string, option: string, parts: 2 | 3): [Hex, string, string] {
   const pieces = text.split(':');
   if (pieces.length !== parts) {
-    const form = parts === 3 ? '<address>:<slot>:<value>' : `<address>:<${option === '--override-code' ? 'hex' : 'value'}>`;
+    const form = parts === 3 ? '<address>:<slot>:<value>' : option === '--override-code' ? CODE_FORMS : '<address>:<value>';
     throw new UsageError(`${option} takes ${form}, not '${escapeShort(text, 80)}'.`);
   }
   // As many pieces as `parts`: the defaults fill only what a two-part form does not have.

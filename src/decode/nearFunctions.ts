@@ -12,7 +12,7 @@ const MAX_SUGGESTIONS = 3;
  * Edits from `a` to `b` (insert, delete, replace, or swap two neighbours), case aside; past `limit`
  * it stops counting and answers limit + 1.
  */
-function typoDistance(a: string, b: string, limit: number): number {
+export function typoDistance(a: string, b: string, limit: number): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   if (Math.abs(x.length - y.length) > limit) return limit + 1;
@@ -34,7 +34,7 @@ function typoDistance(a: string, b: string, limit: number): number {
 }
 
 /** How many edits a name of this length may be from the one typed: 1 up to 4 letters, 2 up to 8, then 3. */
-const allowance = (name: string): number => (name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3);
+export const allowance = (name: string): number => (name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3);
 
 /**
  * The signatures of the loaded functions whose names are near `name` (and not it): nearest first, then

@@ -263,6 +263,8 @@ export interface NetChange {
   readonly change: bigint;
   readonly symbol?: string;
   readonly decimals?: number;
+  /** Without a call tree, a Deposit/Withdrawal of a token not known as wrapped ether touched it and was not counted: the change may be wrong. */
+  readonly incomplete?: true;
 }
 
 /** What an account was to the transaction. */
@@ -555,6 +557,8 @@ export interface BatchCall {
   readonly to: Hex;
   readonly value: bigint;
   readonly function: string | null;
+  /** Its arguments, decoded by the ABI that names `function` (absent where none does, or the types were guessed). */
+  readonly args?: readonly DecodedArg[];
   readonly success: boolean | null;
   /** Multicall3's allowFailure for this call (absent for batches that have no such flag). */
   readonly allowFailure?: boolean;

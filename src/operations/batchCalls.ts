@@ -75,9 +75,12 @@ function batchOf(frame: EnvelopeCall, index: AbiIndex): BatchOperation | null {
   const out: BatchCall[] = calls.map((c, i) => {
     const child = children[i]!;
     const success = child !== null ? child.error === null : frame.node === null && !frame.failed && c.allowFailure !== true ? true : null;
-    const fn = child?.decoded?.function?.name ?? decodeCallData(index, c.data)?.decoded.name ?? null;
+    const own = child?.decoded?.function;
+    const decoded = own?.name != null ? own : (decodeCallData(index, c.data)?.decoded ?? null);
+    const fn = decoded?.name ?? null;
+    const args = decoded !== null && decoded.name !== null && decoded.guessed !== true ? { args: decoded.args } : {};
     const rolledBack = success === true && frame.failed ? { rolledBack: true as const } : {};
-    return { to: c.to, value: c.value, function: fn, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack };
+    return { to: c.to, value: c.value, function: fn, ...args, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack };
   });
   // Who made the calls: Multicall3 and an account itself; a multiSend runs in its Safe's context (a delegatecall).
   const account = known.name === 'multiSend' ? frame.from : frame.to;

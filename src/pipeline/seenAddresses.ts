@@ -14,7 +14,10 @@ import { walkCalls } from '../model/walk.js';
  */
 const ADDRESS_WORD = /^0{24}[1-9a-f][0-9a-f]{39}$/;
 
-/** The address words of ABI-encoded data (`skip` hex characters first: a selector's 8). */
+/** A call's selector, in hex characters after the `0x` addressWords strips: its words start past it. */
+const SELECTOR = 8;
+
+/** The address words of ABI-encoded data (`skip` hex characters first, past the `0x`: a selector's 8). */
 function* addressWords(data: string, skip: number): Generator<string> {
   const hex = data.toLowerCase().replace(/^0x/, '');
   for (let at = skip; at + 64 <= hex.length; at += 64) {
@@ -44,9 +47,9 @@ export function seenAddresses(model: InspectModel, known: ReadonlySet<string>, l
     limit > 0 &&
     take(logs.map((l) => l.address.toLowerCase())) &&
     logs.every((l) => l.topics.slice(1).every((t) => take(addressWords(t, 0)))) &&
-    (tx?.input === undefined || tx.to === null || take(addressWords(tx.input, 10)));
+    (tx?.input === undefined || tx.to === null || take(addressWords(tx.input, SELECTOR)));
   // A big tree is walked only until the limit is reached.
-  if (ok && model.tree) walkCalls(model.tree.root, (n: CallNode) => (n.type === 'call' && n.input !== null ? take(addressWords(n.input, 10)) : !full()));
+  if (ok && model.tree) walkCalls(model.tree.root, (n: CallNode) => (n.type === 'call' && n.input !== null ? take(addressWords(n.input, SELECTOR)) : !full()));
   if (!full()) logs.every((l) => take(addressWords(l.data, 0)));
   return [...out];
 }

@@ -14,6 +14,8 @@ export interface NetChangeFacts {
   readonly change: bigint;
   readonly symbol?: string;
   readonly decimals?: number;
+  /** A wrap whose ether was not seen touched it (NetChange.incomplete). */
+  readonly incomplete?: boolean;
 }
 
 export interface NetChangeNames {
@@ -54,17 +56,20 @@ export function changeText(n: NetChangeFacts, names: NetChangeNames): string {
 export const NO_TREE_ETHER = {
   transfers: 'no call trace: ether moved inside the calls is not known and not listed (only the transaction\'s own value is)',
   netChanges: 'no call trace: ether moved inside the calls is not known, so the ETH changes below may be incomplete',
+  /** Said too where a change is marked (NetChange.incomplete). */
+  incomplete: 'changes marked (incomplete): a Deposit or Withdrawal of a token not known as wrapped ether, whose ether was not seen, is not counted in them',
   fundFlow: 'no call trace: ether moved inside the calls is not known and not drawn (only the transaction\'s own value is)',
 } as const;
 
 /** The section's title ("Net changes (3 addresses)") and one row per holder, in the order given; null when nothing changed. */
-export function describeNetChanges(changes: readonly NetChangeFacts[], actor: string | null | undefined, names: NetChangeNames): { readonly title: string; readonly rows: NetChangeRow[] } | null {
+export function describeNetChanges(changes: readonly NetChangeFacts[], actor: string | null | undefined, names: NetChangeNames): { readonly title: string; readonly rows: NetChangeRow[]; readonly incomplete: boolean } | null {
   if (changes.length === 0) return null;
   const holders = [...new Set(changes.map((n) => n.holder))];
   const rows = holders.map((holder) => ({
     who: names.address(holder),
     marks: [...(/^0x0{40}$/.test(holder) ? ['(mint/burn)'] : []), ...(holder === actor ? ['(actor)'] : [])],
-    parts: changes.filter((n) => n.holder === holder).map((n) => ({ text: changeText(n, names), negative: n.change < 0n })),
+    parts: changes.filter((n) => n.holder === holder).map((n) => ({ text: `${changeText(n, names)}${n.incomplete === true ? ' (incomplete)' : ''}`, negative: n.change < 0n })),
   }));
-  return { title: `Net changes (${holders.length} ${holders.length === 1 ? 'address' : 'addresses'})`, rows };
+  const incomplete = changes.some((n) => n.incomplete === true);
+  return { title: `Net changes (${holders.length} ${holders.length === 1 ? 'address' : 'addresses'})`, rows, incomplete };
 }

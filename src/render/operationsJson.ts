@@ -3,7 +3,7 @@
  * is spelled (a custom error an ABI names with its name and arguments), each one's action.
  */
 import { decodedRevertJson, type RevertJson } from '../model/decodeRevert.js';
-import type { Action, DecodedRevert, InspectModel, Operation } from '../model/types.js';
+import type { Action, DecodedArg, DecodedRevert, InspectModel, Operation } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 
 interface JsonOperationBase<A> {
@@ -18,7 +18,7 @@ export type JsonOperation<A = unknown> = JsonOperationBase<A> &
   (
     | { readonly kind: 'userOperation'; readonly entryPoint: Hex; readonly userOpHash: Hex; readonly nonce: string; readonly paymaster: Hex | null; readonly actualGasCost: string; readonly actualGasUsed: string; readonly revert: RevertJson | null }
     | { readonly kind: 'safeTransaction'; readonly safeTxHash: Hex; readonly revert: RevertJson | null }
-    | { readonly kind: 'batchCall'; readonly via: string; readonly calls: ReadonlyArray<{ readonly to: Hex; readonly value: string; readonly function: string | null; readonly success: boolean | null; readonly allowFailure?: boolean; readonly rolledBack?: true }> }
+    | { readonly kind: 'batchCall'; readonly via: string; readonly calls: ReadonlyArray<{ readonly to: Hex; readonly value: string; readonly function: string | null; readonly args?: readonly DecodedArg[]; readonly success: boolean | null; readonly allowFailure?: boolean; readonly rolledBack?: true }> }
   );
 
 const revertJson = (r: { readonly decoded: DecodedRevert } | null): RevertJson | null => (r === null ? null : decodedRevertJson(r.decoded));
@@ -31,7 +31,7 @@ function one<A>(o: Operation, action: (a: Action | null) => A | null): JsonOpera
     case 'safeTransaction':
       return { kind: o.kind, ...base, safeTxHash: o.safeTxHash, revert: revertJson(o.revert) };
     case 'batchCall':
-      return { kind: o.kind, ...base, via: o.via, calls: o.calls.map((c) => ({ to: c.to, value: c.value.toString(), function: c.function, success: c.success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...(c.rolledBack ? { rolledBack: true } : {}) })) };
+      return { kind: o.kind, ...base, via: o.via, calls: o.calls.map((c) => ({ to: c.to, value: c.value.toString(), function: c.function, ...(c.args !== undefined ? { args: c.args } : {}), success: c.success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...(c.rolledBack ? { rolledBack: true } : {}) })) };
   }
 }
 

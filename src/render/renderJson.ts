@@ -201,6 +201,7 @@ function netChangesJson(m: InspectModel): JsonNetChange[] {
     change: c.change.toString(),
     ...(c.symbol !== undefined ? { symbol: c.symbol } : {}),
     ...(c.decimals !== undefined ? { decimals: c.decimals } : {}),
+    ...(c.incomplete === true ? { incomplete: true as const } : {}),
   }));
 }
 

@@ -8,7 +8,7 @@ import { checksumAddress } from '../decode/keccak.js';
 import type { BatchOperation, InspectModel, Operation, SafeTransaction, UserOperation } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
 import { formatEth, formatValueShort, groupDigits } from '../format/format.js';
-import { type AddressStyle, showAddress } from '../words/formatDecoded.js';
+import { type AddressStyle, formatArgs, showAddress } from '../words/formatDecoded.js';
 import { operationReason } from '../words/operationReason.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -57,10 +57,20 @@ function* safeRows(safes: readonly SafeTransaction[], c: ChalkInstance, s: Addre
   }
 }
 
+/** Past this many characters a batch call's arguments are cut to "(…)": one line per call, whatever it was given. */
+const MAX_ARGS_TEXT = 96;
+
+/** ".depositFor(to: 0x…, amount: 5)", or ".depositFor(…)" where its arguments are cut; "" where no ABI names it. */
+function callText(call: BatchOperation['calls'][number], s: AddressStyle): string {
+  if (call.function === null) return '';
+  const args = call.args === undefined ? null : formatArgs(call.args, s);
+  return `.${escapeText(call.function)}(${args === null || args.length > MAX_ARGS_TEXT ? '…' : args})`;
+}
+
 function* batchRows(b: BatchOperation, c: ChalkInstance, s: AddressStyle): Generator<string> {
   yield `\n${c.bold(`Batch (${plural(b.calls.length, 'call')})`)} ${c.dim(`${escapeText(b.via)} by`)} ${who(b.account, s)}${b.traceAddress !== null ? c.dim(` at trace [${b.traceAddress.join(',')}]`) : ''}${b.success ? '' : `  ${c.red('✘ reverted')}`}\n`;
   for (const [i, call] of b.calls.entries()) {
-    const fn = call.function !== null ? `.${escapeText(call.function)}()` : '';
+    const fn = callText(call, s);
     const value = call.value > 0n ? ` ${formatValueShort(call.value)}` : '';
     const outcome = call.success === null ? c.dim('? not known') : call.rolledBack ? c.yellow('✔ rolled back (the batch reverted)') : call.success ? c.green('✔') : c.red(call.allowFailure === true ? '✘ failed (allowed)' : '✘ failed');
     yield `  ${c.dim(`${i + 1}.`)} ${who(call.to, s)}${fn}${value}  ${outcome}\n`;

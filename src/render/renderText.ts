@@ -365,6 +365,7 @@ function* netChangeRows(m: InspectModel, o: TextOptions): Generator<string> {
   if (section === null) return;
   yield `\n${c.bold(section.title)}\n`;
   if (!etherInsideCallsKnown(m)) yield `  ${c.yellow(NO_TREE_ETHER.netChanges)}\n`;
+  if (section.incomplete) yield `  ${c.yellow(NO_TREE_ETHER.incomplete)}\n`;
   for (const { who, marks, parts } of section.rows) {
     yield `  ${who}${marks.map((k) => ` ${c.dim(k)}`).join('')}  ${parts.map((p) => (p.negative ? c.red(p.text) : c.green(p.text))).join(c.dim(' · '))}\n`;
   }

@@ -734,7 +734,8 @@ function netChangesSection(): HTMLElement | null {
     const moved = h('span', {}, ...parts.flatMap((p, i) => [i > 0 ? ' · ' : '', h('span', { class: p.negative ? 'loss' : 'gain' }, p.text)]));
     return [holder, moved];
   });
-  return section(described.title, doc.etherInsideCallsKnown === false ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.netChanges) : null, tableOf(['address', 'net change'], rows, 'net-changes'));
+  const incomplete = described.incomplete ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.incomplete) : null;
+  return section(described.title, doc.etherInsideCallsKnown === false ? h('p', { class: 'hint warn' }, NO_TREE_ETHER.netChanges) : null, incomplete, tableOf(['address', 'net change'], rows, 'net-changes'));
 }
 
 function stateSections(): HTMLElement[] {

@@ -90,7 +90,8 @@ function labelled(a: DecodedArg, shown: string): string {
   return a.name ? `${escapeText(a.name)}: ${shown}` : a.name === undefined ? `${a.type}: ${shown}` : shown;
 }
 
-function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
+/** "from: 0xf39F…2266, amount: 40": the arguments of a call, as formatDecoded writes them between its parentheses. */
+export function formatArgs(args: readonly DecodedArg[], s: AddressStyle): string {
   return args.map((a) => labelled(a, argValue(a, s))).join(', ');
 }
 

@@ -195,6 +195,26 @@ describe('what a single net figure would misstate', () => {
     expect(doc.netChanges.find((c: { standard: string }) => c.standard === 'ERC-20')).toMatchObject({ symbol: 'WETH', decimals: 18 });
   });
 
+  test('--tracer none, a WETH not at a known address: the router whose Deposit went unproven is marked incomplete, in text and JSON; with a trace nothing is', async () => {
+    const fact = s.actions.ethForTokens;
+    const router = s.uni.router.toLowerCase();
+    const weth = s.uni.tokens.weth.address.toLowerCase();
+    const doc = await lookup(fact.hash, ['--tracer', 'none']);
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.etherInsideCallsKnown).toBe(false);
+    const marked = doc.netChanges.filter((c: { incomplete?: true }) => c.incomplete === true).map((c: { holder: string; asset: string }) => `${c.holder} ${c.asset}`);
+    expect(marked.sort()).toEqual([`${router} ${weth}`, `${router} ETH`].sort());
+    // The actor's own changes are not touched by the router's wrap: unmarked.
+    expect(doc.netChanges.filter((c: { holder: string; incomplete?: true }) => c.holder === fact.from.toLowerCase() && c.incomplete === true)).toEqual([]);
+    const text = (await runTxray([fact.hash, '-r', s.anvil.url, '--tracer', 'none'], { COLUMNS: '200' })).stdout;
+    const net = text.slice(text.indexOf('Net changes'));
+    expect(net).toContain('changes marked (incomplete): a Deposit or Withdrawal of a token not known as wrapped ether');
+    expect(net).toMatch(new RegExp(`${short(router)}  \\+1 ETH \\(incomplete\\) · −1 WETH \\(incomplete\\)\n`));
+    const traced = await lookup(fact.hash);
+    expect(traced.netChanges.some((c: { incomplete?: true }) => c.incomplete !== undefined)).toBe(false);
+    expect(traced.netChanges.some((c: { holder: string }) => c.holder === router)).toBe(false);
+  });
+
   test('--as the zero address is refused: it stands for mints and burns', async () => {
     const r = await runTxray([s.actions.wrap.hash, '-r', s.anvil.url, '--as', '0x0000000000000000000000000000000000000000']);
     expect(r.code).toBe(2);

@@ -27,7 +27,7 @@ let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let built: Record<string, Compiled>;
 const project = mkdtempSync(join(tmpdir(), 'txray-names-'));
 const at: Record<'weth' | 'factory' | 'router' | 'dai' | 'usdx' | 'vault', string> = { weth: '', factory: '', router: '', dai: '', usdx: '', vault: '' };
-const hashes: Record<'addEth' | 'swap' | 'approve' | 'deposit' | 'setFee', string> = { addEth: '', swap: '', approve: '', deposit: '', setFee: '' };
+const hashes: Record<'addEth' | 'swap' | 'expired' | 'approve' | 'deposit' | 'setFee', string> = { addEth: '', swap: '', expired: '', approve: '', deposit: '', setFee: '' };
 
 const rpc = (method: string, params: unknown[] = []): Promise<any> => anvil.rpc(method, params);
 
@@ -65,6 +65,9 @@ beforeAll(async () => {
   await mined({ to: at.router, data: router$('addLiquidity', [at.dai, at.usdx, parseUnits('10000', 18), parseUnits('10000', 6), 0n, 0n, DEV.sender, maxUint256]) });
   hashes.addEth = (await mined({ to: at.router, value: `0x${parseEther('10').toString(16)}`, data: router$('addLiquidityETH', [at.dai, parseUnits('20000', 18), 0n, 0n, DEV.sender, maxUint256]) })).transactionHash;
   hashes.swap = (await mined({ to: at.router, data: router$('swapExactTokensForTokens', [parseUnits('100', 18), 0n, [at.dai, at.usdx], DEV.sender, maxUint256]) })).transactionHash;
+  // The same swap past its deadline: the router reverts before it calls either token.
+  const late = await rpc('eth_sendTransaction', [{ from: DEV.sender, gas: '0x5b8d80', to: at.router, data: router$('swapExactTokensForTokens', [parseUnits('100', 18), 0n, [at.dai, at.usdx], DEV.sender, 1n]) }]);
+  hashes.expired = (await receipt(rpc, late)).transactionHash;
   hashes.approve = (await mined({ to: at.usdx, data: project$('Token', 'approve', [at.vault, parseUnits('1000', 6)]) })).transactionHash;
   hashes.deposit = (await mined({ to: at.vault, data: project$('Vault', 'deposit', [parseUnits('100', 6)]) })).transactionHash;
   hashes.setFee = (await mined({ to: at.vault, data: project$('Vault', 'setFee', [30]) })).transactionHash;
@@ -142,6 +145,17 @@ describe('a contract named wherever it appears, not only where it was called', (
       await counting.close();
     }
     expect(jsonOf(await run([hashes.approve, '--json'])).labels[at.vault]).toBe('Vault');
+  });
+
+  test('a swap that reverts before calling its path\'s tokens names them in its arguments as the one that calls them does', async () => {
+    for (const hash of [hashes.swap, hashes.expired]) {
+      const out = (await run([hash])).stdout;
+      expect(out).toContain(`Token(${short(at.dai)})`);
+      expect(out).toContain(`Token(${short(at.usdx)})`);
+      expect(out).toContain(`path: [Token(${short(at.dai)}), Token(${short(at.usdx)})]`);
+      const labels = jsonOf(await run([hash, '--json'])).labels;
+      expect([labels[at.dai], labels[at.usdx]]).toEqual(['Token', 'Token']);
+    }
   });
 
   test('without traces (--tracer none), the emitters are named as with them: the same labels either way', async () => {

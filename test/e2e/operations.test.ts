@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { withReport } from '../support/withReport.js';
 import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
 import { jsonOf, runTxray } from '../support/runTxray.js';
-import { makeOperations, MULTICALL3, type OperationsNode } from '../support/operationsNode.js';
+import { makeOperations, MULTICALL3, type OperationsNode, RECIPIENT } from '../support/operationsNode.js';
 import { type Anvil, withAnvil } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
 
@@ -227,6 +227,12 @@ describe('Multicall3', () => {
     const text = await txray(s.hashes.aggregate3);
     expect(text.stdout).toMatch(/Status +✔ success\n/);
     expect(text.stdout).toContain('✘ failed (allowed)');
+    // Each call with its arguments, never empty parentheses that read as "no arguments".
+    const to = `${getAddress(RECIPIENT).slice(0, 6)}…${getAddress(RECIPIENT).slice(-4)}`;
+    expect(text.stdout).toMatch(new RegExp(`  1\\. \\S+\\.transfer\\(\\w+: ${to}, \\w+: 1\\)  ✘ failed \\(allowed\\)\n`));
+    expect(text.stdout).toMatch(new RegExp(`  2\\. \\S+\\.balanceOf\\((\\w+: )?${to}\\)  ✔\n`));
+    expect(text.stdout).not.toMatch(/\.\w+\(\) {2}/);
+    expect(batch.calls.map((c: any) => c.args.map((a: any) => String(a.value).toLowerCase()))).toEqual([[lower(RECIPIENT), '1'], [lower(RECIPIENT)]]);
     // Without a trace an allowed failure is not known either way; a call that must succeed did, as the batch did.
     const untraced = jsonOf(await txray(s.hashes.aggregate3, '--json', '--tracer', 'none'));
     expect(untraced.operations[0].traceAddress).toBeNull();

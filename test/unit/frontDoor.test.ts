@@ -27,6 +27,13 @@ describe('one parse per command line: each command and its options', () => {
     expect(parsed(['call', '--tx', H, '--override-balance', `${A}:1ether`])).toMatchObject({ kind: 'run', args: { call: { words: [], options: { tx: H, overrideBalance: [`${A}:1ether`] } } } });
   });
 
+  test('a hash, -, or a word no typo away from a command is a hash word, never taken for a command', () => {
+    expect(parsed([H, 'blok'])).toMatchObject({ kind: 'run', args: { hashes: [H, 'blok'] } });
+    expect(parsed(['-'])).toMatchObject({ kind: 'run', args: { hashes: ['-'] } });
+    expect(parsed(['0xb10c'])).toMatchObject({ kind: 'run', args: { hashes: ['0xb10c'] } });
+    expect(parsed(['blockchain'])).toMatchObject({ kind: 'run', args: { hashes: ['blockchain'] } });
+  });
+
   test('txray block: its block, latest where none is given', () => {
     expect(parsed(['block', '19000000', '--json'])).toMatchObject({ kind: 'run', args: { block: '19000000', options: { json: true } } });
     expect(parsed(['block'])).toMatchObject({ kind: 'run', args: { block: 'latest' } });
@@ -92,6 +99,9 @@ describe('usage errors: one line, exit 2, the door and its --json noted for the 
     [[H, '--json', '--frobnicate'], 'lookup', true, "unknown option '--frobnicate'; see txray --help."],
     [[H, '--timeout'], 'lookup', false, "option '--timeout <seconds>' argument missing; see txray --help."],
     [[], 'lookup', false, 'missing the transaction hash; see txray --help.'],
+    [['blok', '27'], 'lookup', false, "unknown command 'blok' (Did you mean block?); see txray --help."],
+    [['replya', 'run.json', '--json'], 'lookup', true, "unknown command 'replya' (Did you mean replay?); see txray --help."],
+    [['-r', 'http://a:1', 'dbug', H], 'lookup', false, "unknown command 'dbug' (Did you mean debug?); see txray --help."],
     [['call', A, '--frm', A], 'call', false, "unknown option '--frm' (Did you mean --from?); see txray call --help."],
     [['call', '--version'], 'call', false, "unknown option '--version'; see txray call --help."],
     [['block', '--state', '--json'], 'block', true, "unknown option '--state'; see txray block --help."],

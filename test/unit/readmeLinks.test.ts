@@ -145,6 +145,34 @@ describe('README.md', () => {
     expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(350);
   });
 
+  /** A `## ` section of a markdown text, from its heading to the next one of its level. */
+  const sectionOf = (md: string, heading: string): string => {
+    const at = md.indexOf(`\n${heading}\n`);
+    expect(at, heading).toBeGreaterThan(0);
+    const level = /^#+ /.exec(heading)![0];
+    const next = md.indexOf(`\n${level}`, at + 1);
+    return md.slice(at, next < 0 ? undefined : next);
+  };
+
+  test('keeps reference in docs/: the Speed section is the main ratios only, and reading the call tree is in docs/nodes.md', () => {
+    expect(sectionOf(text, '## Speed').trim().split('\n').length).toBeLessThanOrEqual(16);
+    expect(text).not.toContain('### Reading the call tree');
+    expect(read(join(DOCS, 'nodes.md'))).toContain('\n## Reading the call tree\n');
+  });
+
+  test('the speed figures say whose machine they are from, that loopback is behind cast there, and each is one of docs/speed.md\'s last run', () => {
+    const speed = sectionOf(text, '## Speed');
+    expect(speed).toContain("another machine's, not yours");
+    expect(speed).toMatch(/2-core Intel Xeon host/);
+    expect(speed).toContain('behind `cast` on every loopback row');
+    const lastRun = sectionOf(read(join(DOCS, 'speed.md')), '## The last run: cast from an empty folder (commit 50968b9)');
+    expect(lastRun).toMatch(/2-core Intel Xeon host/);
+    expect(lastRun).toContain('behind `cast` on every loopback row');
+    const figures = speed.match(/\d+(\.\d+)?×/g) ?? [];
+    expect(figures.length).toBeGreaterThan(8);
+    for (const f of figures) expect(lastRun, `${f} is not in docs/speed.md's last run`).toContain(f);
+  });
+
   test('shows the quick start\'s two commands before the Install section\'s packaging text', () => {
     const install = text.indexOf('\n## Install\n');
     expect(install).toBeGreaterThan(0);
