@@ -26,18 +26,24 @@ function compileFile(file, sourceName, outputs, artifact) {
   return { compiler: solc.version(), contracts };
 }
 
-/** One file of contracts/ as { contractName: { abi, bytecode, deployedBytecode, storageLayout } }. */
-function compileFlat(file) {
-  return compileFile(file, file, ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout'], (c) => ({
+/**
+ * One file of contracts/ as { contractName: { abi, bytecode, deployedBytecode, storageLayout } }; with `maps`,
+ * also each code's source map and the compiler's metadata (the source's keccak256), for a project whose
+ * failures are placed in the source.
+ */
+function compileFlat(file, maps = false) {
+  const extra = maps ? ['evm.bytecode.sourceMap', 'evm.deployedBytecode.sourceMap', 'metadata'] : [];
+  return compileFile(file, file, ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'storageLayout', ...extra], (c) => ({
     abi: c.abi,
     bytecode: `0x${c.evm.bytecode.object}`,
     deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
     storageLayout: c.storageLayout,
+    ...(maps ? { sourceMap: c.evm.bytecode.sourceMap, deployedSourceMap: c.evm.deployedBytecode.sourceMap, metadata: c.metadata } : {}),
   }));
 }
 
 export function compileScenarios() {
-  return compileFlat('Scenarios.sol');
+  return compileFlat('Scenarios.sol', true);
 }
 
 /** contracts/Searcher.sol: the Hopper the Uniswap v2 block scenarios trade through. */

@@ -20,10 +20,10 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-// The contracts' artifacts laid out as a Foundry project: txray, run from there, finds them and shows
-// calls, events and errors by name.
+// The contracts' artifacts laid out as a Foundry project, their source and source maps with them: txray, run
+// from there, finds them and shows calls, events and errors by name, and where in the source the failure is.
 const project = mkdtempSync(join(tmpdir(), 'txray-demo-'));
-writeFoundryProject(project);
+writeFoundryProject(project, { sources: true });
 
 function txray(args) {
   return new Promise((resolve) => {

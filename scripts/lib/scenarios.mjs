@@ -1,6 +1,6 @@
 // Deploy the Scenarios.sol contracts on an anvil and send one transaction per scenario.
 // Shared by the end-to-end tests, `npm run demo` and the benchmark.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeDeployData, encodeFunctionData, parseGwei, stringToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -9,17 +9,31 @@ const artifacts = JSON.parse(readFileSync(new URL('../../contracts/out/Scenarios
 
 /**
  * Lay the compiled contracts out as a Foundry project in `dir` (foundry.toml, out/Scenarios.sol/<Name>.json),
- * with the storage layouts Foundry writes when foundry.toml asks for them.
+ * with the storage layouts Foundry writes when foundry.toml asks for them. With `sources`, as a default
+ * `forge build` leaves it: Scenarios.sol beside foundry.toml (the path the build compiled it under), each
+ * artifact's source maps, metadata and file id, and the build's id → path table, so a failure is placed in the source.
  */
-export function writeFoundryProject(dir) {
+export function writeFoundryProject(dir, { sources = false } = {}) {
   mkdirSync(join(dir, 'out', 'Scenarios.sol'), { recursive: true });
-  writeFileSync(join(dir, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\nextra_output = ["storageLayout"]\n');
+  writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "${sources ? '.' : 'src'}"\nout = "out"\nextra_output = ["storageLayout"]\n`);
   for (const [name, c] of Object.entries(artifacts)) {
+    const debug = sources ? { metadata: JSON.parse(c.metadata), id: 0 } : {};
     writeFileSync(
       join(dir, 'out', 'Scenarios.sol', `${name}.json`),
-      JSON.stringify({ abi: c.abi, bytecode: { object: c.bytecode }, deployedBytecode: { object: c.deployedBytecode }, storageLayout: c.storageLayout }),
+      JSON.stringify({
+        abi: c.abi,
+        bytecode: { object: c.bytecode, ...(sources ? { sourceMap: c.sourceMap } : {}) },
+        deployedBytecode: { object: c.deployedBytecode, ...(sources ? { sourceMap: c.deployedSourceMap } : {}) },
+        storageLayout: c.storageLayout,
+        ...debug,
+      }),
     );
   }
+  if (!sources) return;
+  copyFileSync(new URL('../../contracts/Scenarios.sol', import.meta.url), join(dir, 'Scenarios.sol'));
+  mkdirSync(join(dir, 'out', 'build-info'), { recursive: true });
+  const buildId = 'de300000000000000000000000000001';
+  writeFileSync(join(dir, 'out', 'build-info', `${buildId}.json`), JSON.stringify({ id: buildId, source_id_to_path: { 0: 'Scenarios.sol' }, language: 'Solidity' }));
 }
 
 /** anvil's first two default accounts (public test keys from its default mnemonic). */

@@ -41,9 +41,10 @@ export const newSeen = (): Seen => ({ door: 'lookup', json: false, debug: false 
 
 const REPLAY_HELP = `Usage: txray replay <file> [view options]
 
-Run a command recorded with --record again from the file alone: no node, no service, no project files.
-View options: --json, --color, --no-color, --state, --gas, --gas-out <file>, --html <file>, --full, --as <address>,
--q/--quiet, --debug; --record <file> records the replay again. Format and limits: docs/record.md.
+Run a command recorded with --record again from the file alone: no node, no service, no project files;
+in the view it was recorded with, unless view options are given: --json, --color, --no-color, --state,
+--gas, --gas-out <file>, --html <file>, --full, --as <address>, -q/--quiet, --debug; --record <file>
+records the replay again. Format and limits: docs/record.md.
 `;
 
 const COMPLETIONS_HELP = `Usage: txray completions <bash|zsh|fish>

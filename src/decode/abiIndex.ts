@@ -43,6 +43,8 @@ export interface Artifact {
   readonly debug?: DebugSource;
   /** Read from an --override-code file: it describes the code a re-run put there, not the mined code. */
   readonly override?: true;
+  /** A Foundry project's artifact: its file from the project's folder (out/Vault.sol/Vault.json). */
+  readonly file?: string;
 }
 
 const indexedCount = (e: AbiEvent): number => e.inputs.filter((i) => i.indexed).length;

@@ -5,7 +5,7 @@
  * A bad --abi path is a usage error; inside directories and projects, unreadable files are skipped.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Abi } from 'abitype';
 import { parseAbi } from 'viem';
 import { UsageError } from '../errors.js';
@@ -162,8 +162,11 @@ export function parseAbiFile(text: string, file: string, source: NameSource): Ar
   }
 }
 
-/** Walk a directory without following links, within WALK_LIMITS; collect artifacts that parse. */
-function walk(root: string, source: NameSource, out: Artifact[]): void {
+/**
+ * Walk a directory without following links, within WALK_LIMITS; collect artifacts that parse. `project`: the
+ * project's folder, each artifact with code then naming its file from there (said where the code no longer matches).
+ */
+function walk(root: string, source: NameSource, out: Artifact[], project?: string): void {
   let files = 0;
   let bytes = 0;
   const stack = [root];
@@ -193,7 +196,8 @@ function walk(root: string, source: NameSource, out: Artifact[]): void {
       if (++files > WALK_LIMITS.files || (bytes += st.size) > WALK_LIMITS.totalBytes) return;
       try {
         const artifact = parseAbiFile(readFileSync(path, 'utf8'), path, source);
-        if (artifact.abi.length > 0 || artifact.bytecode) out.push(artifact);
+        const shown = project !== undefined && artifact.deployedBytecode !== undefined ? { file: relative(project, path) } : {};
+        if (artifact.abi.length > 0 || artifact.bytecode) out.push({ ...artifact, ...shown });
       } catch {
         /* not an artifact (a cache file, a config): skip */
       }
@@ -291,7 +295,7 @@ export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string
       /* unreadable: use the default */
     }
     const dir = resolve(cwd, foundryOut(toml, env));
-    if (dir.startsWith(resolve(cwd)) && existsSync(dir)) walk(dir, 'project', out);
+    if (dir.startsWith(resolve(cwd)) && existsSync(dir)) walk(dir, 'project', out, cwd);
     return { artifacts: out, kind: 'foundry' };
   }
   if (HARDHAT_CONFIGS.some((f) => existsSync(join(cwd, f)))) {

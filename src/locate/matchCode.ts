@@ -15,6 +15,8 @@ export interface CodeArtifact {
   /** Byte ranges each deployment fills in, [start, length] (see decode's Artifact). */
   readonly runtimeMasks?: ReadonlyArray<readonly [number, number]>;
   readonly debug?: DebugSource;
+  /** The project's artifact file it was read from, as shown (out/Vault.sol/Vault.json). */
+  readonly file?: string;
 }
 import type { Hex } from '../raw/types.js';
 

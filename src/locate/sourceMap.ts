@@ -303,7 +303,10 @@ export function locateExit(code: Hex, debug: CodeDebug, exit: ExitFacts): Locate
   if (own < 0 || own >= t.count) return null;
   const jumps = exit.lastJumps.length === exit.lastJumpsFrom.length ? exit.lastJumps.length : 0;
   const viaOwn = debug.viaIR && verdictOf(t, own, debug.sources) === 'specific';
-  const restart = !viaOwn && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(ins, cell(exit.lastJumpsFrom, jumps - 1), cell(exit.lastJumps, jumps - 1), exit.exitPc);
+  const from = jumps > 0 ? cell(exit.lastJumpsFrom, jumps - 1) : -1;
+  // A jump into a function (the dispatcher's into a public one, a call of an internal one) lands in that function's own code, never in a shared tail.
+  const intoFunction = from >= 0 && t.j[index[from] ?? -1] === 1;
+  const restart = !viaOwn && !intoFunction && bytes[exit.exitPc] === REVERT && jumps > 0 && enteredByJump(ins, from, cell(exit.lastJumps, jumps - 1), exit.exitPc);
   const found = walkPath(t, ins, exit, jumps, restart ? jumps - 1 : jumps, debug.sources);
   if (found === null) return null;
   // The function alone is said only of a via-IR build, whose maps are known to be coarse.

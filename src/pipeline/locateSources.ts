@@ -10,6 +10,8 @@ import type { Decoder } from '../decode/createDecoder.js';
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalRun } from '../localRun/localRuns.js';
 import { editedFiles, failedCodeAddresses, framesToLocate, placeFrames } from '../locate/locateFailures.js';
+import { rebuiltCodes } from '../locate/rebuiltCodes.js';
+import { checksumAddress } from '../decode/keccak.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import type { InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
@@ -51,16 +53,21 @@ export async function locateSources(
   if (run === undefined || model.tree === null) return model;
   const all = await codesToMatch(client, decoder, model, failedCodeAddresses(model), { codes, verified }, s.timeoutMs);
   if (all === null) return model;
+  // Rebuilding after a failure is the usual loop too: a failed frame whose code the new build no longer is, said.
+  const rebuilt = rebuiltCodes(all, failedCodeAddresses(model), decoder.index.artifacts).map(
+    (r) => `${escapeShort(r.name, 80)} at ${checksumAddress(r.address)} does not match ${escapeShort(r.file, 160)} (its functions and compiler do; rebuilt since it was deployed?)`,
+  );
+  const withRebuilt = rebuilt.length === 0 ? model : { ...model, warnings: [...model.warnings, ...rebuilt] };
   const frames = framesToLocate(model, decoder.index.artifacts, all, verified);
-  if (frames.length === 0) return model;
+  if (frames.length === 0) return withRebuilt;
   const { facts: exits, ms } = await factsOf(run, { exits: true, jumps: true });
   if (typeof exits === 'string') {
     s.debug?.(`source locations: the local run for ${frames.length} failed frame(s) gave none in ${ms} ms (${exits})`);
-    return model;
+    return withRebuilt;
   }
   const placed = placeFrames(frames, exits);
   s.debug?.(`source locations: a local run of ${ms} ms placed ${placed.size} of ${frames.length} failed frame(s) with a source map`);
-  const located = withCallDecodings(model, placed);
+  const located = withCallDecodings(withRebuilt, placed);
   // Editing right after a failure is the usual loop: say why a frame has no place, not only that it has none.
   const edited = editedFiles(frames).map((path) => `${escapeShort(path, 120)} changed since the build; run forge build`);
   return edited.length === 0 ? located : { ...located, warnings: [...located.warnings, ...edited] };

@@ -1,7 +1,7 @@
 /**
  * `npm run demo` (scripts/demo.mjs): what its last lines suggest is true. Without --keep it stops its
  * anvil and says so (and how to keep one); with --keep the command it prints works on the node it left
- * running, and Ctrl-C (SIGINT) stops it.
+ * running, and Ctrl-C (SIGINT) stops it. Its failed transaction is placed in the source (file, line, code).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,9 @@ test('without --keep: anvil is stopped at the end, and the last line says so ins
   expect(lines.at(-1)).toBe('anvil is stopped now. To try txray on these transactions yourself: npm run demo -- --keep (anvil runs on until Ctrl-C).');
   expect(demo.out()).not.toMatch(/--rpc-url <url>/);
   expect(await answers(urlOf(demo.out()))).toBe(false);
+  // The failed transaction is placed in the source, as the README promises for a project's own failures.
+  const failed = demo.out().slice(demo.out().lastIndexOf('$ txray 0x'));
+  expect(failed).toMatch(/Why it failed\n {2}Nope\(.*\n {2}at Scenarios\.sol:98:16\n {5}98 │ {9}revert Nope\(msg\.sender, 0, 1e24\);\n/);
 }, 60_000);
 
 test('with --keep: the printed command works on the anvil left running, and SIGINT stops it', async () => {

@@ -116,6 +116,8 @@ beforeAll(async () => {
   add('--online with secrets', { args: [h.showcase!, ...online, '-H', `X-Api: ${SECRETS.header}`], env: { ETHERSCAN_API_KEY: SECRETS.etherscan }, views: BASE_VIEWS });
 
   add('--tracer local', { args: [h.custom!, '--tracer', 'local'], views: BASE_VIEWS });
+  // Recorded in a view of its own: a replay with no view options prints what this live run printed.
+  cases.set('recorded with --state --json', { args: [h.tokenTransfer!, '--state', '--json'], views: [[]] });
   // A Foundry project's contract failing: its artifact, source map and source text are read from disk live, from the recording in the replay.
   const project = mkdtempSync(join(tmpdir(), 'txray-record-project-'));
   const built = writeFoundryProject(project);
@@ -219,6 +221,20 @@ describe('txray replay reproduces the live run with no network', () => {
     expect(again.code).toBe(5);
     expect(again.stdout).toBe(live.stdout);
     expect(again.stderr.replace(replayedLine(file), '')).toBe(live.stderr);
+  });
+
+  test('a recording made with --state --json replays in that view where the command line gives none, and stderr says so; view options given set it aside', async () => {
+    const file = join(dir, 'recorded with --state --json.rec');
+    const was = live.get('recorded with --state --json')![0]!;
+    expect(JSON.parse(was.stdout).balanceChanges).not.toBeNull();
+    const again = await replay(file);
+    expect(again.code).toBe(was.code);
+    expect(again.stdout).toBe(was.stdout);
+    expect(again.stderr).toMatch(/^txray: replayed from .*, recorded \S+Z, in its recorded view --state --json\n/);
+    const text = await replay(file, ['--state']);
+    expect(text.stdout).toBe(live.get('token transfer with --state')![0]!.stdout);
+    expect(text.stderr).toMatch(replayedLine(file));
+    expect(text.stderr).not.toMatch(/recorded view/);
   });
 
   test('a recording of a replay (--record again) is equivalent: the same answers, the same output', async () => {

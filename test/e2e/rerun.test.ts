@@ -148,6 +148,20 @@ describe('txray call --tx: unchanged, it reproduces the receipt', () => {
   });
 });
 
+describe('the failed transaction looked up after the fix was built', () => {
+  test('its Bank is said not to match the rebuilt artifact (the same functions and compiler, other code), text and JSON; from the build that deployed it, nothing is said', async () => {
+    const warning = `Bank at ${getAddress(bank)} does not match out/Bank.sol/Bank.json (its functions and compiler do; rebuilt since it was deployed?)`;
+    const fixed = await runTxray([failed, '--rpc-url', anvil.url], {}, undefined, fixedDir);
+    expect(fixed.code).toBe(1);
+    expect(fixed.stderr).toContain(`txray: warning: ${warning}\n`);
+    expect(jsonOf(await runTxray([failed, '--rpc-url', anvil.url, '--json'], {}, undefined, fixedDir)).warnings).toContain(warning);
+    const same = await runTxray([failed, '--rpc-url', anvil.url], {}, undefined, buggyDir);
+    expect(same.code).toBe(1);
+    expect(same.stdout).toMatch(/ {2}at src\/Bank\.sol:\d+:\d+\n/);
+    expect(same.stderr).not.toContain('does not match');
+  });
+});
+
 describe('txray call --tx with the fixed contract', () => {
   /** The forms of --override-code that all name the fixed build: its Foundry artifact, a Hardhat artifact, a hex file, its name in the project. */
   function forms(): Array<[string, string]> {
@@ -382,13 +396,16 @@ describe('txray call --tx --record, replayed with no node, no network and no pro
       const file = join(work, `${name}.rec`);
       const [text, json] = live.get(name)!;
       // The live runs went as the tests above say: the mined revert compared with the run now.
-      expect([text!.code, text!.stderr], name).toEqual([name === 'unchanged' ? 1 : 0, '']);
+      // Unchanged, the mined Bank's code ran in the fixed project: said, as the lookup says it.
+      const rebuilt = `txray: warning: Bank at ${getAddress(bank)} does not match out/Bank.sol/Bank.json (its functions and compiler do; rebuilt since it was deployed?)\n`;
+      expect([text!.code, text!.stderr], name).toEqual(name === 'unchanged' ? [1, rebuilt] : [0, '']);
       expect(text!.stdout).toContain('Compared with the mined transaction');
       expect(jsonOf(json!).comparison.mined.status).toBe('reverted');
       const again = await runTxray(['replay', file], offline, undefined, empty);
       expect(again.stdout, name).toBe(text!.stdout);
       expect(again.code).toBe(text!.code);
-      expect(again.stderr).toMatch(/^txray: replayed from .*, recorded \S+\n$/);
+      expect(again.stderr).toMatch(/^txray: replayed from .*, recorded \S+\n/);
+      expect(again.stderr.replace(/^.*\n/, '')).toBe(text!.stderr);
       const againJson = await runTxray(['replay', file, '--json'], offline, undefined, empty);
       expect(againJson.stdout, name).toBe(json!.stdout);
       expect(againJson.code).toBe(json!.code);

@@ -19,12 +19,13 @@ const REC = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.rec', 
 const SIGDB = new URL('../../dist/sigdb/', import.meta.url);
 const TEXT = fileURLToPath(new URL('../fixtures/recordings/mainnet-51-logs.txt', import.meta.url));
 
-async function replay(view: string[]): Promise<{ code: number; out: string; err: string }> {
+async function replayOf(file: string, view: string[]): Promise<{ code: number; out: string; err: string }> {
   // A proxy at a closed port: were anything asked of the network, it would fail.
   const { io, text } = fakeIo({ HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }, { sigdb: SIGDB });
-  const code = await main(['replay', REC, ...view], io);
+  const code = await main(['replay', file, ...view], io);
   return { code, ...text() };
 }
+const replay = (view: string[]): Promise<{ code: number; out: string; err: string }> => replayOf(REC, view);
 
 /** The node's answer to `method` as the recording holds it. */
 function recorded(method: string): any {
@@ -62,14 +63,28 @@ describe("a recorded command line is read as commander reads it", () => {
     return file;
   }
 
-  test('its view options and --record, in every form, are not replayed: the view is the replay\'s, no file is written', async () => {
+  test('its files to write (--record, --html <file>, --gas-out) and --debug, in every form, are never replayed: no file is written', async () => {
     const hash = JSON.parse(gunzipSync(readFileSync(REC)).toString('utf8')).argv[0];
     const written = ['r.rec', 'p.html', 'g.txt'].map((f) => join(dir, f));
-    const file = withArgv('views.rec', [hash, `--record=${written[0]}`, '--html', written[1]!, '-q', '--json', `--gas-out=${written[2]}`, '--no-color']);
+    const file = withArgv('files.rec', [hash, `--record=${written[0]}`, '--html', written[1]!, `--gas-out=${written[2]}`, '--no-color', '--debug']);
     const { io, text } = fakeIo({ HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }, { sigdb: SIGDB });
     await main(['replay', file], io);
     expect(text().out).toBe(readFileSync(TEXT, 'utf8'));
+    expect(text().err).not.toMatch(/debug:/);
     expect(written.filter((f) => existsSync(f))).toEqual([]);
+  });
+
+  test('its view (--json, -q, …) is replayed where the replay gives no view option, and stderr names it; one given sets it aside', async () => {
+    const hash = JSON.parse(gunzipSync(readFileSync(REC)).toString('utf8')).argv[0];
+    const file = withArgv('views.rec', [hash, '--json', '-q']);
+    const quiet = await replayOf(file, []);
+    expect(quiet.out).toBe('');
+    expect(quiet.err).toMatch(/^txray: replayed from .*views\.rec, recorded \S+Z, in its recorded view --json --quiet\n/);
+    const json = await replayOf(withArgv('json.rec', [hash, '--json']), ['--debug']);
+    expect(JSON.parse(json.out).hash).toBe(recorded('eth_getTransactionReceipt').transactionHash);
+    const given = await replayOf(file, ['--json']);
+    expect(JSON.parse(given.out).hash).toBe(recorded('eth_getTransactionReceipt').transactionHash);
+    expect(given.err).not.toMatch(/recorded view/);
   });
 
   test('one that is no lookup, call or block (a command hidden behind an option) is refused before anything runs', async () => {

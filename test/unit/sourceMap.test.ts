@@ -65,6 +65,14 @@ describe('locateExit', () => {
     expect(locateExit(code, { map, sources, viaIR: false }, { exitPc: 8, lastJumps: [], lastJumpsFrom: [] })).toBeNull();
   });
 
+  test('a REVERT in the block the dispatcher jumped into (a public function that only reverts): the function\'s own statement, not the dispatcher', () => {
+    const fn = `${at(text, 'function')}:${text.indexOf('}\n}') - text.indexOf('function') + 1}:0`;
+    const map = [whole, `${fn}:i`, `${whole}:-`, '', `${fn}:-`, `${stmt}:12:0`, '', ''].join(';');
+    const got = locateExit(code, { map, sources, viaIR: false }, { exitPc: 8, lastJumps: [5], lastJumpsFrom: [2] });
+    expect(got?.at).toMatchObject({ file: 'src/C.sol', line: 3, column: 5, code: '    require(ok);' });
+    expect(got?.calledFrom).toEqual([]);
+  });
+
   test('compiler-generated entries (f = -1, f ≥ the number of files) are walked back over, along the code that ran only', () => {
     // 0 PUSH1 5, 2 JUMP, 3 INVALID, 4 INVALID, 5 JUMPDEST, 6 PUSH0, 7 PUSH1 11, 9 JUMPI (not taken), 10 PUSH0, 11 DUP1, 12 REVERT
     const checked = '0x600556fefe5b5f600b575f80fd';
