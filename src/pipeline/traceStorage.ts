@@ -13,6 +13,9 @@ import { walkCalls } from '../model/walk.js';
 import { withCallDecodings } from '../model/withCallDecodings.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
+import type { Artifact } from '../decode/abiIndex.js';
+import { keyCandidates, nameStorage } from '../decode/decodeState.js';
+import { type HashedKeys, hashedKeys } from '../decode/nameStorage.js';
 import { nameAccesses } from './nameAccesses.js';
 
 const word = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
@@ -37,17 +40,27 @@ async function recordOf(run: LocalRun): Promise<StorageRecord | string> {
   }
 }
 
+/** --state's storage names again, with the keys the run hashed: exact, where the transaction's own addresses and numbers were not the keys. */
+function withStateNames(model: InspectModel, hashed: HashedKeys, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): InspectModel {
+  const decoded = model.decoded;
+  if (model.state == null || decoded?.state === undefined) return model;
+  const keys = { ...keyCandidates(model, [decoded.function, ...decoded.events]), hashed };
+  const { storage, layouts } = nameStorage(model, model.state, artifacts, codes, keys);
+  return { ...model, decoded: { ...decoded, state: { ...decoded.state, storage, layouts } } };
+}
+
 export async function traceStorage(decoder: Decoder, model: InspectModel, run: LocalRun | undefined, codes: ReadonlyMap<string, Hex>): Promise<InspectModel> {
   if (model.tree === null) return model;
   const record = run === undefined ? 'no transaction to run' : await recordOf(run);
   if (typeof record === 'string') return { ...model, warnings: [...model.warnings, `--storage: the transaction could not be run in txray's EVM (${record}); no storage accesses are shown.`] };
-  const named = nameAccesses(model, record, decoder.index.artifacts, codes);
+  const hashed = hashedKeys(record.preimages);
+  const named = nameAccesses(model, hashed, decoder.index.artifacts, codes);
   const added = new Map<CallNode, CallDecoding>();
   walkCalls(model.tree.root, (n) => {
     const accesses = record.byFrame.get(frameKey(n.traceAddress)) ?? [];
     added.set(n, { storage: accesses.map((a) => named(a, itemOf(a))) });
   });
-  const traced = withCallDecodings(model, added);
+  const traced = withStateNames(withCallDecodings(model, added), hashed, decoder.index.artifacts, codes);
   if (record.capped === null) return traced;
   const most = record.capped.toLocaleString('en-US');
   return { ...traced, warnings: [...traced.warnings, `--storage: the run made more than ${most} storage accesses; only the first ${most} are shown.`] };

@@ -7,6 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StructLog } from '../support/debugProject.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
@@ -81,6 +82,62 @@ describe('--storage against the node\'s struct logs', () => {
     expect(actual(alias)).toEqual(await expected(scene.deposit));
     const plain = jsonOf(await run([scene.deposit, '--json']));
     expect(JSON.stringify(plain)).not.toContain('"storage"');
+  });
+
+  test('names from the storage layouts, mapping keys exact from the run\'s hashes (a key read from storage too); transient slots unnamed', async () => {
+    const doc = jsonOf(await run([scene.deposit, '--storage', '--json']));
+    const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    const [mint, bump, failing] = doc.calls.children as Array<Record<string, any>>;
+    const brief = (n: Record<string, any>) => n.storage.map((a: Record<string, any>) => [a.op, a.name ?? null, a.decoded ?? null]);
+    expect(brief(doc.calls)).toEqual([
+      ['read', null, null],
+      ['write', null, null],
+      ['read', `balances[${sender}]`, '0'],
+      ['write', `balances[${sender}]`, { before: '0', after: '100' }],
+      ['read', 'total', '0'],
+      ['write', 'total', { before: '0', after: '100' }],
+      ['read', 'total', '100'],
+      ['write', 'total', { before: '100', after: '100' }],
+      ['read', 'counter', '0'],
+      // byId's key is the counter read from storage: in no argument, no event.
+      ['write', 'byId[0]', { before: '0', after: '100' }],
+      ['read', 'token', getAddress(scene.token)],
+      ['read', 'logic', getAddress(scene.logic)],
+      ['write', null, null],
+    ]);
+    expect(brief(mint!)).toEqual([['read', `balanceOf[${sender}]`, '0'], ['write', `balanceOf[${sender}]`, { before: '0', after: '100' }]]);
+    // The logic's writes land in the vault's storage, named by the vault's layout: a packed struct member.
+    expect(brief(bump!)).toContainEqual(['write', 'cfg.fee', { before: '0', after: '1' }]);
+    expect(brief(failing!)).toEqual([['read', 'total', '100'], ['write', 'total', { before: '100', after: '200' }]]);
+  });
+
+  test('consistency with --state: per slot, the first kept write\'s before and the last one\'s after are its storage change; --state names byId[0] by the run\'s key', async () => {
+    const doc = jsonOf(await run([scene.deposit, '--storage', '--state', '--json']));
+    const writes = new Map<string, { before: string; after: string }>();
+    const walk = (n: Record<string, any>): void => {
+      for (const a of n.storage) {
+        if (a.op !== 'write' || a.reverted || a.transient) continue;
+        const k = `${a.address}:${a.slot}`;
+        writes.set(k, { before: writes.get(k)?.before ?? a.before, after: a.after });
+      }
+      for (const c of n.children) walk(c);
+    };
+    walk(doc.calls);
+    const changed = new Map<string, { before: string; after: string }>();
+    for (const c of doc.storageChanges) changed.set(`${c.address}:${c.slot}`, { before: c.before, after: c.after });
+    for (const [k, w] of writes) if (w.before !== w.after) expect(changed.get(k)).toEqual(w);
+    expect([...changed.keys()].every((k) => writes.has(k))).toBe(true);
+    expect(doc.storageChanges.flatMap((c: Record<string, any>) => (c.variables ?? []).map((v: { path: string }) => v.path))).toContain('byId[0]');
+  });
+
+  test('txray call and txray call --tx: the same accesses as the lookup', async () => {
+    const lookup = actual(jsonOf(await run([scene.deposit, '--storage', '--json'])));
+    const rerun = jsonOf(await run(['call', '--tx', scene.deposit, '--storage', '--json']));
+    expect(actual(rerun)).toEqual(lookup);
+    const call = jsonOf(await run(['call', scene.vault, 'deposit(uint256)', '100', '--from', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '--storage', '--json']));
+    const top = call.calls.storage as Array<Record<string, any>>;
+    expect(top.map((a) => a.op)).toEqual(lookup.get('')!.map((a) => a.op));
+    expect(top.find((a) => a.name === 'byId[1]')).toBeDefined();
   });
 
   test('--debug: exactly one local run, which keeps storage', async () => {
