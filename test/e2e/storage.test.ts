@@ -140,6 +140,26 @@ describe('--storage against the node\'s struct logs', () => {
     expect(top.find((a) => a.name === 'byId[1]')).toBeDefined();
   });
 
+  test('text: one line per access under its call, in order, named; transient and undone writes said', async () => {
+    const r = await run([scene.deposit, '--storage']);
+    expect(r.code).toBe(0);
+    const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
+    const lines = tree.split('\n').map((l) => l.replace(/^\s+[│├└─ ]*/, ''));
+    const at = (text: string): number => lines.findIndex((l) => l.startsWith(text));
+    expect(lines).toContain('read transient slot 0 = 0');
+    expect(lines).toContain('write transient slot 0: 0 → 1');
+    expect(lines).toContain('write balances[0xf39F…2266]: 0 → 100');
+    expect(lines).toContain('write total: 100 → 100');
+    expect(lines).toContain('write byId[0]: 0 → 100');
+    expect(lines).toContain('write cfg.fee: 0 → 1');
+    expect(lines).toContain('write total: 100 → 200 (undone by the revert)');
+    // Under their calls: the token's write after the token's call line, the caught write after the failing call's.
+    expect(at('write balanceOf[0xf39F…2266]: 0 → 100')).toBeGreaterThan(at('call Token::mint'));
+    expect(at('write total: 100 → 200')).toBeGreaterThan(at('call Vault::failing'));
+    const plain = await run([scene.deposit]);
+    expect(plain.stdout).not.toContain('read ');
+  });
+
   test('--debug: exactly one local run, which keeps storage', async () => {
     const r = await run([scene.deposit, '--storage', '--state', '--debug']);
     const lines = r.stderr.split('\n').filter((l) => l.includes('local run:'));
