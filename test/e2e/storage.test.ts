@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 /** The node's struct logs of `hash`, walked: each frame's accesses by frameKey. */
-async function expected(hash: string): Promise<Map<string, WalkedAccess[]>> {
+async function expected(hash: string, on: StorageScene = scene): Promise<Map<string, WalkedAccess[]>> {
+  const scene = on;
   const trace = await scene.anvil.rpc('debug_traceTransaction', [hash, { disableStack: false, disableStorage: true }]);
   const tx = await scene.anvil.rpc('eth_getTransactionByHash', [hash]);
   const r = await scene.anvil.rpc('eth_getTransactionReceipt', [hash]);
@@ -160,10 +161,42 @@ describe('--storage against the node\'s struct logs', () => {
     expect(plain.stdout).not.toContain('read ');
   });
 
+  test('--record with --storage: txray replay, in an empty folder, shows the same accesses and names', async () => {
+    const file = join(dir, 'storage.rec.json');
+    const live = await run([scene.deposit, '--storage', '--json', '--record', file]);
+    expect(live.code).toBe(0);
+    const replayed = await runTxray(['replay', file, '--json'], {}, undefined, mkdtempSync(join(tmpdir(), 'txray-storage-empty-')));
+    expect(replayed.code).toBe(0);
+    expect(jsonOf(replayed).calls).toEqual(jsonOf(live).calls);
+    expect(JSON.stringify(jsonOf(replayed).calls)).toContain('byId[0]');
+  });
+
   test('--debug: exactly one local run, which keeps storage', async () => {
     const r = await run([scene.deposit, '--storage', '--state', '--debug']);
     const lines = r.stderr.split('\n').filter((l) => l.includes('local run:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('storage');
+  });
+});
+
+describe('--storage against the node\'s struct logs, the optimizer on', () => {
+  const optimized = mkdtempSync(join(tmpdir(), 'txray-storage-opt-'));
+  let opt: StorageScene;
+  beforeAll(async () => {
+    opt = await storageScene(optimized, true);
+  }, 120_000);
+  afterAll(async () => {
+    await opt?.anvil.stop();
+  });
+
+  test('every frame\'s accesses of the deposit and of the top-level revert equal the walk of anvil\'s struct logs; names as without the optimizer', async () => {
+    for (const hash of [opt.deposit, opt.fail]) {
+      const r = await runTxray([hash, '--storage', '--json', '--rpc-url', opt.anvil.url], {}, undefined, optimized);
+      expect(actual(jsonOf(r))).toEqual(await expected(hash, opt));
+    }
+    const doc = jsonOf(await runTxray([opt.deposit, '--storage', '--json', '--rpc-url', opt.anvil.url], {}, undefined, optimized));
+    const names = (doc.calls.storage as Array<{ name?: string }>).map((a) => a.name);
+    expect(names).toContain('byId[0]');
+    expect(names).toContain('balances[0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266]');
   });
 });
