@@ -145,6 +145,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
   warmUp(decoder, plain, run, s.internal === true);
+  // --storage reads the run at the end: started now, it runs while the names are found (traceStorage says how it went).
+  if (s.storage === true) run?.result({ storage: true }).catch(() => undefined);
   // A type-4 transaction: its authorizations' signers and effect, and the code read for names even
   // without artifacts (its delegations are named by the address book, labels, --online).
   const found = plain.status !== 'not_found';

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StructLog } from '../support/debugProject.js';
 import { jsonOf, runTxray } from '../support/runTxray.js';
 import { schemaErrors } from '../support/schema.js';
+import { withReport } from '../support/withReport.js';
 import { type StorageScene, storageScene, type WalkedAccess, walkStructLogs } from '../support/storageProject.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'txray-storage-'));
@@ -169,6 +170,20 @@ describe('--storage against the node\'s struct logs', () => {
     expect(replayed.code).toBe(0);
     expect(jsonOf(replayed).calls).toEqual(jsonOf(live).calls);
     expect(JSON.stringify(jsonOf(replayed).calls)).toContain('byId[0]');
+  });
+
+  test('--html: a call\'s details list its accesses in the text view\'s words', async () => {
+    const file = join(dir, 'storage.html');
+    const r = await run([scene.deposit, '--storage', '--html', file]);
+    expect(r.code).toBe(0);
+    const text = await withReport(file, async (page, problems) => {
+      await page.click('button[data-action="expand-all"]');
+      await page.locator('.tree [data-trace-address="2"] > .line').click();
+      expect(problems).toEqual([]);
+      return page.locator('#details').textContent();
+    });
+    expect(text).toContain('read total = 100');
+    expect(text).toContain('write total: 100 → 200 (undone by the revert)');
   });
 
   test('--debug: exactly one local run, which keeps storage', async () => {
