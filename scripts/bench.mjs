@@ -21,7 +21,7 @@ import { encodeDeployData, encodeFunctionData } from 'viem';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 // BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes);
-// BENCH_ONLY=r: only (r), --record and replay; BENCH_ONLY=i: only (i), --internal; BENCH_ONLY=t: only the rows (t), txray call --tx against cast run.
+// BENCH_ONLY=r: only (r), --record and replay; BENCH_ONLY=i: only (i), --internal; BENCH_ONLY=v: only (v), --storage; BENCH_ONLY=t: only the rows (t), txray call --tx against cast run.
 const ONLY = process.env.BENCH_ONLY;
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 // (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
@@ -208,9 +208,10 @@ async function sameHolderRow(anvil) {
 
 /**
  * (i) --internal: a lookup with it against the same lookup without it, in a project whose contracts
- * match (test/fixtures/internal, built with ASTs), on anvil; goal: at most 1.5× the time.
+ * match (test/fixtures/internal, built with ASTs), on anvil; goal: at most 1.5× the time. (v) --storage:
+ * the same lookup with --storage against it without (goal: at most 1.3×).
  */
-async function internalRow(anvil) {
+async function internalRow(anvil, option = '--internal') {
   const dir = mkdtempSync(join(os.tmpdir(), 'txray-bench-internal-'));
   const built = writeInternalProject(dir);
   const deployed = async (name, args) => (await receipt(anvil.rpc, await send(anvil.rpc, { data: encodeDeployData({ abi: built[name].abi, bytecode: built[name].bytecode, args }) }))).contractAddress;
@@ -219,20 +220,21 @@ async function internalRow(anvil) {
   await receipt(anvil.rpc, hash);
   const args = [bin, hash, '-r', anvil.url];
   const [with_, without] = [[], []];
-  await measure(process.execPath, [...args, '--internal'], PLAIN_ENV, dir);
+  await measure(process.execPath, [...args, option], PLAIN_ENV, dir);
   for (let i = 0; i < RUNS; i++) {
     without.push(await measure(process.execPath, args, PLAIN_ENV, dir));
-    with_.push(await measure(process.execPath, [...args, '--internal'], PLAIN_ENV, dir));
+    with_.push(await measure(process.execPath, [...args, option], PLAIN_ENV, dir));
   }
   rmSync(dir, { recursive: true, force: true });
-  if ([...with_, ...without].some((r) => r.code !== 0)) throw new Error('(i): a run did not exit 0');
+  if ([...with_, ...without].some((r) => r.code !== 0)) throw new Error(`${option}: a run did not exit 0`);
   const ms = (runs) => median(runs.map((r) => r.ms));
-  return { case: '(i) --internal: 4 internal calls in 2 frames, loopback', withMs: ms(with_), withoutMs: ms(without), ratio: ms(with_) / ms(without), goal: 1.5 };
+  const row = option === '--internal' ? { case: '(i) --internal: 4 internal calls in 2 frames, loopback', goal: 1.5 } : { case: `(v) ${option}: Bank.settle's reads and writes in 2 frames, loopback`, goal: 1.3 };
+  return { ...row, option, withMs: ms(with_), withoutMs: ms(without), ratio: ms(with_) / ms(without) };
 }
 
-/** Row (i) as a line of its own table. */
+/** Row (i) or (v) as a line of its own table. */
 function printInternalRow(r) {
-  console.log('| case | txray --internal ms | without ms | ratio | goal | met |');
+  console.log(`| case | txray ${r.option} ms | without ms | ratio | goal | met |`);
   console.log('|---|---|---|---|---|---|');
   console.log(`| ${r.case} | ${r.withMs.toFixed(0)} | ${r.withoutMs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ≤ ${r.goal}× | ${r.ratio <= r.goal ? 'yes' : 'no'} |`);
 }
@@ -270,9 +272,10 @@ function printRecordRow(r) {
 const anvil = await startAnvil(['--gas-limit', '300000000']);
 const proxy = await delayProxy(anvil.url, 40);
 try {
-  if (ONLY === 'i' || ONLY === 'r') {
+  if (ONLY === 'i' || ONLY === 'r' || ONLY === 'v') {
     console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (${ONLY}) only`);
     if (ONLY === 'i') printInternalRow(await internalRow(anvil));
+    else if (ONLY === 'v') printInternalRow(await internalRow(anvil, '--storage'));
     else {
       const { showcase } = await deploy(anvil.rpc);
       const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
@@ -368,6 +371,7 @@ try {
     { ...(await compareCall('(s) call: a revert with a custom error, loopback', failWords, anvil.url)), goal: 1 },
   ];
   const internal = await internalRow(anvil);
+  const storage = await internalRow(anvil, '--storage');
   const reruns = await rerunRows(a, cHash, anvil.url, proxy.url);
   const bJson = [];
   for (let i = 0; i < RUNS; i++) bJson.push(await measure(process.execPath, [bin, b, '-r', anvil.url, '--json'], PLAIN_ENV));
@@ -460,6 +464,8 @@ try {
   for (const r of reruns) console.log(compareRow(r));
   console.log('');
   printInternalRow(internal);
+  console.log('');
+  printInternalRow(storage);
   console.log('');
   printRecordRow(await recordRow(a, anvil.url));
   // Issue 50's table, its rows gathered from the tables above: each side by side with cast in this run.

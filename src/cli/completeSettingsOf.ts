@@ -11,6 +11,7 @@ export function completeSettingsOf(opts: InspectOptions, io: Io, log: RunLog, sh
     needsGasProfile: showsGasProfile,
     warnPartialGas: opts.gas || opts.gasOut !== undefined,
     internal: opts.internal,
+    storage: opts.storage,
     // Every view shows amounts (the transfers, the action, the many-hashes summary, the report's
     // fund flow); --quiet prints none, but its --html page still does.
     tokenAmounts: !opts.quiet || opts.html !== undefined,

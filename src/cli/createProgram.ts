@@ -85,7 +85,9 @@ function withCommonOptions(cmd: Command, what: string, io: ProgramIo, oneTransac
       .option('--state', 'also show state changes: balances (ETH with the fee split, tokens), storage by variable name, accounts')
       .option('--gas', 'also show the gas profile: gas and self gas per contract and function, after the call tree')
       .option('--gas-out <file>', 'write the gas profile as folded stacks ("a;b;c <self gas>" a line) for flamegraph.pl, inferno or speedscope')
-      .option('--internal', 'also show the Solidity internal functions each call ran, where its code matches an artifact with a source map (runs the transaction in txray\'s EVM)');
+      .option('--internal', 'also show the Solidity internal functions each call ran, where its code matches an artifact with a source map (runs the transaction in txray\'s EVM)')
+      .option('--storage', 'also show every storage read and write of each call, in order, by variable name where a storage layout is known (runs the transaction in txray\'s EVM)')
+      .addOption(new Option('--with-state-changes', 'the same as --storage (cast\'s word)').hideHelp());
   }
   return cmd
     .option('--record <file>', 'also write every answer the run read into <file> (no secrets), for txray replay <file> with no node; see docs/record.md')

@@ -43,6 +43,8 @@ export interface RawCliOptions {
   readonly gas?: boolean;
   readonly gasOut?: string;
   readonly internal?: boolean;
+  readonly storage?: boolean;
+  readonly withStateChanges?: boolean;
   readonly html?: string;
   readonly online?: boolean;
   readonly sourcifyUrl?: string;
@@ -95,6 +97,8 @@ export interface InspectOptions {
   readonly gas: boolean;
   /** --internal: each call's internal function calls, from a local run. */
   readonly internal: boolean;
+  /** --storage (--with-state-changes): each call's storage reads and writes, from a local run. */
+  readonly storage: boolean;
   /** --gas-out: where to write the folded stacks (checked: a regular file, or a new one in a writable folder). */
   readonly gasOut: string | undefined;
   /**
@@ -398,7 +402,7 @@ export function parseOptions(source: OptionsSource): InspectOptions {
   const endpoint = parseEndpoint(raw.rpcUrl, env, foundry);
   const block = blockText === undefined ? null : parseBlockId(blockText);
   if (block !== null) {
-    const unused = raw.state ? '--state' : raw.gas ? '--gas' : raw.gasOut !== undefined ? '--gas-out' : raw.internal ? '--internal' : null;
+    const unused = raw.state ? '--state' : raw.gas ? '--gas' : raw.gasOut !== undefined ? '--gas-out' : raw.internal ? '--internal' : raw.storage || raw.withStateChanges ? '--storage' : null;
     if (unused !== null) throw new UsageError(`txray block does not take ${unused}; look a transaction up (txray <hash> ${unused}) for it.`);
   }
   const inputs = call === undefined && block === null ? parseInputs(words, stdin) : [];
@@ -428,6 +432,7 @@ export function parseOptions(source: OptionsSource): InspectOptions {
     state: raw.state === true,
     gas: raw.gas === true,
     internal: raw.internal === true,
+    storage: raw.storage === true || raw.withStateChanges === true,
     gasOut: raw.gasOut === undefined ? undefined : parseOutputFile(raw.gasOut, '--gas-out'),
     html,
     labels: raw.labels ?? [],

@@ -95,6 +95,24 @@ export type SlotValues = ReadonlyMap<bigint, { readonly before: bigint; readonly
 export interface KeyCandidates {
   readonly addresses: readonly bigint[];
   readonly numbers: readonly bigint[];
+  /** The keys a run hashed with each base slot (its KECCAK256 inputs, see hashedKeys): exact, tried first. */
+  readonly hashed?: HashedKeys;
+}
+
+/** base slot → each key the run hashed with it (the input's bytes before the base) and the slot it gave. */
+export type HashedKeys = ReadonlyMap<bigint, ReadonlyArray<{ readonly key: Uint8Array; readonly slot: bigint }>>;
+
+/** A run's KECCAK256 inputs (hash → input) by the base slot in their last 32 bytes: what a mapping at that base was read or written with. */
+export function hashedKeys(preimages: ReadonlyMap<bigint, Uint8Array>): HashedKeys {
+  const out = new Map<bigint, Array<{ key: Uint8Array; slot: bigint }>>();
+  for (const [slot, input] of preimages) {
+    if (input.length < 33) continue;
+    const base = toBigWord(input.subarray(input.length - 32));
+    const list = out.get(base) ?? [];
+    if (list.length === 0) out.set(base, list);
+    list.push({ key: input.subarray(0, input.length - 32), slot });
+  }
+  return out;
 }
 
 function bitsOf(label: string): number {
@@ -139,8 +157,8 @@ const member = (at: At, suffix: string, key?: string): At => ({ name: at.name, p
  * Names the changed slots of one contract. `values` are its changed slots; every name found is
  * added to `out` under its slot. `keys` are the mapping keys to try.
  */
-export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCandidates): Map<bigint, NamedSlotPart[]> {
-  const namer = new SlotNamer(layout, values, keys);
+export function nameSlots(layout: StorageLayout, values: SlotValues, keys: KeyCandidates, unchanged = false): Map<bigint, NamedSlotPart[]> {
+  const namer = new SlotNamer(layout, values, keys, unchanged);
   for (const v of layout.storage) namer.place(v.type, BigInt(v.slot), v.offset, { name: v.label, path: v.label, keys: [] }, 0);
   return namer.out;
 }
@@ -156,6 +174,8 @@ class SlotNamer {
     private readonly layout: StorageLayout,
     private readonly values: SlotValues,
     private readonly keys: KeyCandidates,
+    /** Name the parts of a packed slot whose bytes did not change too (a read, a write of what was there). */
+    private readonly unchanged = false,
   ) {
     this.changed = [...values.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
@@ -199,7 +219,7 @@ class SlotNamer {
     const mask = (1n << BigInt(size * 8)) - 1n;
     const before = (v.before >> BigInt(offset * 8)) & mask;
     const after = (v.after >> BigInt(offset * 8)) & mask;
-    if (before === after && size < 32) return; // another variable packed in this slot changed
+    if (before === after && size < 32 && !this.unchanged) return; // another variable packed in this slot changed
     const b = decodeValue(t.label, before, size);
     const a = decodeValue(t.label, after, size);
     this.add(slot, { ...at, type: t.label, before: b.value, after: a.value, ...(b.int !== undefined && a.int !== undefined ? { change: (a.int - b.int).toString() } : {}) });
@@ -284,11 +304,32 @@ class SlotNamer {
     // Keys hash as their padded 32-byte value; string and bytes keys (hashed unpadded) are not tried.
     const candidates = isAddressKey ? this.keys.addresses : /^(u?int\d*|bytes\d+|bool)$/.test(keyType) || keyType.startsWith('enum ') ? this.keys.numbers : [];
     const baseWord = word(base);
+    const seen = new Set<bigint>();
+    for (const { key, slot } of this.keys.hashed?.get(base) ?? []) {
+      const shown = hashedKeyText(keyType, key);
+      if (shown === null) continue;
+      seen.add(slot);
+      this.place(t.value, slot, 0, member(at, `[${shown}]`, shown), depth + 1);
+    }
     for (const k of candidates) {
       if (++this.hashes > MAX_HASHES) return;
       const slot = slotHash([word(k), baseWord]);
+      if (seen.has(slot)) continue;
       const shown = isAddressKey ? checksumAddress(`0x${k.toString(16).padStart(40, '0')}`) : /^bytes/.test(keyType) ? `0x${k.toString(16).padStart(64, '0')}` : k.toString();
       this.place(t.value, slot, 0, member(at, `[${shown}]`, shown), depth + 1);
     }
   }
+}
+
+/** A key the run hashed, as the key's type shows it (null where its bytes cannot be a key of that type). */
+function hashedKeyText(keyType: string, key: Uint8Array): string | null {
+  if (keyType === 'string') return JSON.stringify(Buffer.from(key).toString('utf8'));
+  if (keyType === 'bytes') return `0x${Buffer.from(key).toString('hex')}`;
+  if (key.length !== 32) return null;
+  const k = toBigWord(key);
+  if (keyType === 'address' || keyType.startsWith('contract ')) return k < 1n << 160n ? checksumAddress(`0x${k.toString(16).padStart(40, '0')}`) : null;
+  if (keyType === 'bool') return k === 0n ? 'false' : k === 1n ? 'true' : null;
+  if (/^bytes\d+$/.test(keyType)) return `0x${k.toString(16).padStart(64, '0')}`;
+  if (/^int\d*$/.test(keyType)) return (k >= 1n << 255n ? k - (1n << 256n) : k).toString();
+  return k.toString();
 }

@@ -125,7 +125,14 @@ export interface OpRunState {
   /** The gas left (after the opcode's own cost, seen from after its handler). */
   readonly gasLeft: bigint;
   readonly stack: { peek(n: number): bigint[] };
-  readonly interpreter: { _result: { logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> }; _env: { address: { toString(): string }; contract: { balance: bigint } } };
+  readonly memory: { read(offset: number, size: number): Uint8Array };
+  readonly interpreter: {
+    _result: { logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> };
+    _env: { address: { toString(): string }; contract: { balance: bigint } };
+    /** The word at `key` of the running frame's storage (`original`: as the transaction found it; `trackBAL`: counted as a read of the block's access list). */
+    storageLoad(key: Uint8Array, original: boolean, trackBAL: boolean): Promise<Uint8Array>;
+    transientStorageLoad(key: Uint8Array): Uint8Array;
+  };
 }
 
 /** The VM's opcode table (its own: each EVM builds one for its hardfork). */
@@ -133,15 +140,15 @@ export const opcodeTable = (vm: VM): Array<OpEntry | undefined> => Reflect.get(v
 
 /**
  * Wrap one opcode's handler where it runs: `before` and `after` see the run state around it. Only the
- * wrapped opcodes pay (a 'step' listener would cost every opcode of the run).
+ * wrapped opcodes pay (a 'step' listener would cost every opcode of the run). A `before` that returns a
+ * promise is awaited before the opcode runs: only for the opcodes the interpreter awaits (SLOAD, SSTORE,
+ * the calls…); a synchronous opcode's promise would not be waited for.
  */
-export function wrapOpcode(vm: VM, op: number, before: ((r: OpRunState) => void) | null, after: ((r: OpRunState) => void) | null): void {
+export function wrapOpcode(vm: VM, op: number, before: ((r: OpRunState) => void | Promise<void>) | null, after: ((r: OpRunState) => void) | null): void {
   const entry = opcodeTable(vm)[op];
   if (entry === undefined) return;
   const original = entry.opHandler;
-  entry.opHandler = (runState, common) => {
-    before?.(runState);
-    const out = original(runState, common);
+  const finish = (runState: OpRunState, out: unknown): unknown => {
     if (after === null) return out;
     if (out instanceof Promise) return out.then((v) => {
       after(runState);
@@ -149,6 +156,11 @@ export function wrapOpcode(vm: VM, op: number, before: ((r: OpRunState) => void)
     });
     after(runState);
     return out;
+  };
+  entry.opHandler = (runState, common) => {
+    const waiting = before?.(runState);
+    if (waiting instanceof Promise) return waiting.then(() => finish(runState, original(runState, common)));
+    return finish(runState, original(runState, common));
   };
 }
 

@@ -22,6 +22,7 @@ import { NoState, type StateReader } from './stateReader.js';
 import { type EvmHeader, parseEvmHeader } from '../raw/parseBlock.js';
 import type { RpcReceipt } from '../raw/types.js';
 import type { StepLog } from './stepLog.js';
+import type { StorageRecord } from './storageTrace.js';
 
 /** What a local run keeps beyond the call tree, which it always hands on (each part off unless asked for; `stateDiff` is --state's). */
 export type LocalOptions = Partial<TracerConfig>;
@@ -39,6 +40,8 @@ export interface LocalTrace {
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
   /** Every step of the run, when asked for. */
   readonly steps: StepLog | null;
+  /** Every storage access by frame, and the KECCAK256 inputs, when asked for. */
+  readonly storage: StorageRecord | null;
 }
 
 type TracedResult = TracedRun<RunResult> & { readonly frame: EvmFrame; readonly diff: { pre: Json; post: Json } | null };
@@ -281,7 +284,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
   // The root counts the whole transaction, as geth's callTracer's does: its gas limit and its gas used (intrinsic gas included).
   root.gas = isQuantity(tx.gas) ? BigInt(tx.gas) : null;
   root.gasUsed = outcome.result.totalGasSpent;
-  return { calls: callTreeOf(root, outcome.logs), stateDiff: outcome.diff, mismatch, earlier: ranFirst, facts: outcome.facts, steps: outcome.steps };
+  return { calls: callTreeOf(root, outcome.logs), stateDiff: outcome.diff, mismatch, earlier: ranFirst, facts: outcome.facts, steps: outcome.steps, storage: outcome.storage };
 }
 
 /**
@@ -319,5 +322,5 @@ export async function simulateLocally(
   const outcome = await traced(() => run(tx, call.nonce === undefined));
   outcome.frame.gas = fields.gasLimit;
   outcome.frame.gasUsed = outcome.result.totalGasSpent;
-  return { calls: callTreeOf(outcome.frame, outcome.logs), stateDiff: outcome.diff, mismatch: [], earlier: 0, facts: outcome.facts, steps: outcome.steps };
+  return { calls: callTreeOf(outcome.frame, outcome.logs), stateDiff: outcome.diff, mismatch: [], earlier: 0, facts: outcome.facts, steps: outcome.steps, storage: outcome.storage };
 }

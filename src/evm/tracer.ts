@@ -14,6 +14,7 @@ import type { FrameLog } from '../raw/parseCallTrace.js';
 import { bytesToHex } from './evmEngine.js';
 import { type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
 import { createStepLog, type StepEvent, type StepLog, type StepLogWriter } from './stepLog.js';
+import { hookStorage, type StorageRecord, StorageRecording } from './storageTrace.js';
 
 /** What a run keeps beyond the call tree (always kept: the other parts are keyed by its frames). */
 export interface TracerConfig {
@@ -27,6 +28,8 @@ export interface TracerConfig {
   readonly steps: boolean;
   /** The accounts and storage the run changed, before and after (the prestateTracer's diff). */
   readonly stateDiff: boolean;
+  /** Every SLOAD, SSTORE, TLOAD and TSTORE by frame, and the KECCAK256 inputs (a StorageRecord). */
+  readonly storage?: boolean;
   /** The frames that keep every JUMP they take, with the gas left (FrameFacts.trail): what their internal calls are read from. */
   readonly trailOf?: TrailFilter;
 }
@@ -132,6 +135,7 @@ export interface TracedRun<T> {
   readonly result: T;
   readonly facts: ReadonlyMap<string, FrameFacts> | null;
   readonly steps: StepLog | null;
+  readonly storage: StorageRecord | null;
 }
 
 export interface Tracer {
@@ -156,6 +160,8 @@ class Tracing {
     private readonly trailFilter: TrailFilter | undefined,
     /** Every step is asked for: the log learns which frame each runs in. */
     private readonly steps: StepLogWriter | null,
+    /** Storage accesses are asked for. */
+    readonly storage: StorageRecording | null,
   ) {}
 
   running(): Running | undefined {
@@ -210,6 +216,7 @@ class Tracing {
     siblings.push(frame);
     this.stack.push({ frame, static: m.isStatic, traceAddress, facts: own, message: m, trailAsked: false });
     this.steps?.enter(traceAddress);
+    this.storage?.enter(frameKey(traceAddress));
   }
 
   end(r: MessageEnd): void {
@@ -218,6 +225,7 @@ class Tracing {
     this.steps?.leave();
     const { frame } = running;
     const e = r.execResult;
+    this.storage?.leave(e.exceptionError !== undefined);
     frame.gasUsed = e.executionGasUsed;
     const created = frame.type.startsWith('CREATE') && e.exceptionError === undefined;
     if (e.returnValue.length > 0 && !created) frame.output = bytesToHex(e.returnValue);
@@ -273,6 +281,7 @@ function hookOpcodes(vm: VM, now: () => Tracing | null, config: TracerConfig): v
       }, null);
     }
   }
+  if (config.storage === true) hookStorage((op, before, after) => wrapOpcode(vm, op, before, after), () => now()?.storage ?? null);
   if (!config.jumps && config.trailOf === undefined) return;
   // A JUMPI not taken leaves the counter on the next opcode.
   let fallThrough = -1;
@@ -311,14 +320,14 @@ export function attachTracer(vm: VM, config: TracerConfig): Tracer {
   return {
     async trace(go) {
       steps = config.steps ? createStepLog() : null;
-      const rec = new Tracing(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf, steps);
+      const rec = new Tracing(opcodeTable(vm), config.exits || config.jumps || config.trailOf !== undefined ? new Map() : null, config.exits, config.trailOf, steps, config.storage === true ? new StorageRecording() : null);
       current = rec;
       events.on('beforeMessage', onBefore);
       events.on('afterMessage', onAfter);
       if (config.steps) events.on('step', onStep);
       try {
         const result = await go();
-        return { frame: rec.top[0] ?? null, logs: rec.logs, result, facts: rec.facts, steps };
+        return { frame: rec.top[0] ?? null, logs: rec.logs, result, facts: rec.facts, steps, storage: rec.storage?.done() ?? null };
       } finally {
         events.off('beforeMessage', onBefore);
         events.off('afterMessage', onAfter);

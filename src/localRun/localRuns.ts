@@ -49,7 +49,7 @@ export interface RunSettings {
   readonly debug?: (line: string) => void;
 }
 
-const PARTS = ['logs', 'exits', 'jumps', 'steps', 'stateDiff'] as const;
+const PARTS = ['logs', 'exits', 'jumps', 'steps', 'stateDiff', 'storage'] as const;
 
 /** The union of two configs (a trail where either keeps one). */
 function union(a: LocalOptions, b: RunAsk): LocalOptions {

@@ -51,6 +51,29 @@ export interface CallDecoding {
   readonly calledFrom?: readonly SourceLocation[];
   /** --internal: what ran in the frame, in order: the Solidity internal functions it called (InternalCall), and its own calls (indexes into `children`) where they were made. */
   readonly internal?: readonly InternalItem[];
+  /** --storage: every read and write of storage it made itself, in the order they ran (its calls' are theirs). */
+  readonly storage?: readonly StorageItem[];
+}
+
+/** --storage: one SLOAD/SSTORE/TLOAD/TSTORE of a frame; slots and words as 0x-prefixed 32-byte hex. */
+export interface StorageItem {
+  readonly op: 'read' | 'write';
+  /** The account whose storage it is (a delegatecall's: its caller's). */
+  readonly address: Hex;
+  readonly slot: Hex;
+  /** A read: the word read. */
+  readonly value?: Hex;
+  /** A write: the word before and the word written (the same where it wrote what was there). */
+  readonly before?: Hex;
+  readonly after?: Hex;
+  /** TLOAD/TSTORE (EIP-1153). */
+  readonly transient?: true;
+  /** A write undone by a revert of its frame or of one enclosing it. */
+  readonly reverted?: true;
+  /** The variable, where a storage layout names the slot ("total", "balances[0x7099…79C8]", "cfg.fee"). */
+  readonly name?: string;
+  /** Its value by its type: a read's value; a write's { before, after }. */
+  readonly decoded?: JsonValue;
 }
 
 /** Inside an external frame: one of its internal calls, one of its own calls (an index into the frame's `children`), or one of its events (`event`: the frame's k-th, as placed in `events`). */

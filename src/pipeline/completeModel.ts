@@ -30,6 +30,7 @@ import { authorizationsOf } from './authorizationsOf.js';
 import { seenAddresses } from './seenAddresses.js';
 import { locateSources, warmUp } from './locateSources.js';
 import type { LocalRun } from '../localRun/localRuns.js';
+import { traceStorage } from './traceStorage.js';
 import { traceInternal } from './traceInternal.js';
 
 export interface CompleteSettings {
@@ -49,6 +50,8 @@ export interface CompleteSettings {
   readonly actor?: Hex;
   /** --internal: each matched frame's internal calls (a local run). */
   readonly internal?: boolean;
+  /** --storage: each frame's storage reads and writes (a local run). */
+  readonly storage?: boolean;
 }
 
 /** At most this many contracts are asked for their code, to name them from the project's artifacts. */
@@ -142,6 +145,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   // With artifacts that carry runtime code, the node's code for the called contracts (and the
   // contracts whose storage changed) names them; the state diff may show some code itself.
   warmUp(decoder, plain, run, s.internal === true);
+  // --storage reads the run at the end: started now, it runs while the names are found (traceStorage says how it went).
+  if (s.storage === true) run?.result({ storage: true }).catch(() => undefined);
   // A type-4 transaction: its authorizations' signers and effect, and the code read for names even
   // without artifacts (its delegations are named by the address book, labels, --online).
   const found = plain.status !== 'not_found';
@@ -180,6 +185,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   if (did !== null && model.decoded !== undefined) model = withWrapRows(model);
   // --internal before the gas profile, whose stacks take its calls in; its run serves the source locations too.
   if (s.internal === true && run !== undefined) model = await traceInternal(client, decoder, model, { codes, verified: online?.debug ?? new Map() }, run, s);
+  if (s.storage === true) model = await traceStorage(decoder, model, run, codes);
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

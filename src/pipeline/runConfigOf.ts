@@ -6,14 +6,19 @@
  * with --internal, every jump of the frames whose code matches an artifact with a source map. With
  * --online, a verified contract found after a run made at fetch time may bring a source map of its own:
  * every frame's exit and last jumps are kept from the start, and with --internal every frame's jumps, so
- * that no stage needs a second run.
+ * that no stage needs a second run. With --storage, every storage access and KECCAK256 input too.
  */
 import type { Decoder } from '../decode/createDecoder.js';
 import type { LocalOptions } from '../evm/localTrace.js';
 import type { TrailFilter } from '../evm/tracer.js';
 import { matchArtifact } from '../locate/matchCode.js';
 
-export function runConfigOf(decoder: Decoder, s: { readonly stateDiff: boolean; readonly internal: boolean; readonly online: boolean }): LocalOptions {
+export function runConfigOf(decoder: Decoder, s: { readonly stateDiff: boolean; readonly internal: boolean; readonly online: boolean; readonly storage: boolean }): LocalOptions {
+  const parts = partsOf(decoder, s);
+  return s.storage ? { ...parts, storage: true } : parts;
+}
+
+function partsOf(decoder: Decoder, s: { readonly stateDiff: boolean; readonly internal: boolean; readonly online: boolean }): LocalOptions {
   const mapped = decoder.index.artifacts.filter((a) => a.debug !== undefined);
   if (mapped.length === 0 && !s.online) return { stateDiff: s.stateDiff };
   if (!s.internal) return { stateDiff: s.stateDiff, exits: true, jumps: true };

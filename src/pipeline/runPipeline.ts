@@ -43,7 +43,8 @@ export async function runPipeline(client: RpcClient, source: Lookup, s: Pipeline
   let mined: { readonly transaction: unknown; readonly receipt: unknown } | null = null;
   // The source's runs in txray's EVM, one per transaction, shared by every stage (see localRun/).
   const stateDiff = s.lookup.state === true;
-  const config = () => s.decoderReady.then((d) => runConfigOf(d, { stateDiff, internal: s.complete.internal === true, online: s.complete.online !== null }), () => ({ stateDiff }));
+  const storage = s.complete.storage === true;
+  const config = () => s.decoderReady.then((d) => runConfigOf(d, { stateDiff, internal: s.complete.internal === true, online: s.complete.online !== null, storage }), () => ({ stateDiff, storage }));
   const runs = createLocalRuns(client, { config, timeoutMs: s.lookup.timeoutMs, debug: s.complete.debug });
   // --tx, changed: the mined transaction is looked up beside the run (the comparison needs its outcome).
   const early = source.kind === 'call' && source.plan.replay?.changed === true && source.plan.replay.receipt !== null ? lookupMined(client, source.plan.replay.hash, s) : null;
@@ -97,7 +98,7 @@ function lookupMined(client: RpcClient, hash: Hex, s: PipelineSettings): Promise
       decoderReady: s.minedDecoderReady ?? s.decoderReady,
       lookup: { ...s.lookup, state: false },
       // The comparison reads its status, failure, net changes and names: no internal calls, no gas profile.
-      complete: { ...s.complete, internal: false, needsGasProfile: false, warnPartialGas: false },
+      complete: { ...s.complete, internal: false, storage: false, needsGasProfile: false, warnPartialGas: false },
       onStage: undefined,
     }).catch((err: unknown) => {
     if (err instanceof Interrupted) throw err;

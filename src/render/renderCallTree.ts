@@ -13,6 +13,7 @@ import { type AddressStyle, formatDecoded, formatDecodedRun, formatOutputs, show
 import { describeNodeKind, failureParts } from '../words/describe.js';
 import { FOLD_AT, foldRuns, runEnds, type TreeItem } from './foldRuns.js';
 import { groupRunEvents } from './groupRunEvents.js';
+import { type AccessesLeft, type AccessLine, accessLines, accessText } from './accessLines.js';
 
 interface TreeOptions {
   readonly chalk: ChalkInstance;
@@ -286,7 +287,7 @@ interface InternalRun {
   readonly internalRun: readonly InternalCall[];
 }
 
-type Item = TreeItem | InternalRow | InternalRun;
+type Item = TreeItem | InternalRow | InternalRun | AccessLine | AccessesLeft;
 
 /** What makes internal calls alike for folding: the same function, nothing inside, not running at a revert. */
 const internalKey = (x: InternalRow): string | null => (x.internal.inside.length === 0 && x.internal.reverted !== true ? `${x.internal.contract ?? ''}.${x.internal.name}` : null);
@@ -454,7 +455,22 @@ export function* renderCallTree(tree: CallTree, o: TreeOptions, note: string | n
     } else if ('children' in item) {
       const gas = item === tree.root ? o.rootGas : undefined;
       build = (out, s) => nodeSegments(item, c, s, out, gas);
+      const before = stack.length;
       pushItems(stack, item, depth + 1, events, fold);
+      // --storage: its accesses first under it, the last one last only where nothing else follows.
+      const storage = item.decoded?.storage;
+      if (storage !== undefined) {
+        const lines = accessLines(storage, fold === null);
+        const alone = stack.length === before;
+        for (let i = lines.length - 1; i >= 0; i--) {
+          const line = lines[i];
+          if (line !== undefined) stack.push({ item: line, last: i === lines.length - 1 && alone, depth: depth + 1 });
+        }
+      }
+    } else if ('access' in item) {
+      build = (out) => out.add(accessText(item), item.access.reverted ? c.red : item.access.op === 'write' ? c.yellow : c.dim);
+    } else if ('accessesLeft' in item) {
+      build = (out) => out.add(`… ${groupDigits(item.accessesLeft)} more storage accesses (--full shows every one)`, c.dim);
     } else if ('calls' in item) {
       folded = true;
       build = (out, s) => callRunSegments(item.calls, c, s, out);

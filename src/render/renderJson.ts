@@ -7,7 +7,7 @@ import { txOutcome } from '../operations/txOutcome.js';
 import { type JsonOperation, operationsJson } from './operationsJson.js';
 import { notPayableText } from '../words/describe.js';
 import { gasOutsideCalls, gasProfile } from '../decode/gasProfile.js';
-import type { Action, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, NetChange, SourceLocation, Transfer } from '../model/types.js';
+import type { Action, Outcome, AssetAmount, AuthorizationFact, CallNode, Decoded, DecodedArg, FeeSplit, InspectModel, InternalItem, NetChange, SourceLocation, StorageItem, Transfer } from '../model/types.js';
 import { checksumAddress } from '../decode/keccak.js';
 import { isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex, Reexecution, RpcL1Fee, StateOverride, StateSource, TraceSource } from '../raw/types.js';
@@ -45,6 +45,8 @@ export interface JsonCall {
   readonly calledFrom?: readonly SourceLocation[];
   /** --internal: the Solidity internal functions it ran, where its code matched (see internalJson). */
   readonly internalCalls?: readonly JsonInternalCall[];
+  /** --storage: its storage reads and writes, in order. */
+  readonly storage?: readonly StorageItem[];
 }
 
 /** An internal call in the --json spelling: gas as a decimal string; `calls`: the indexes, in `children`, of the frame's calls made directly inside it. */
@@ -316,6 +318,7 @@ function callJson(n: CallNode): JsonCall {
     ...(d?.sourceLocation !== undefined ? { sourceLocation: d.sourceLocation } : {}),
     ...(d?.calledFrom !== undefined ? { calledFrom: d.calledFrom } : {}),
     ...(d?.internal !== undefined ? { internalCalls: internalJson(d.internal) } : {}),
+    ...(d?.storage !== undefined ? { storage: d.storage } : {}),
   };
 }
 

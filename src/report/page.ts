@@ -20,6 +20,7 @@ import { escapeText } from '../raw/escape.js';
 import type { JsonCall, JsonDocument, JsonInternalCall, JsonRaw } from '../render/renderJson.js';
 import type { JsonOutcome } from '../render/comparisonJson.js';
 import { insideOrder } from '../render/insideOrder.js';
+import { accessLines, accessText } from '../render/accessLines.js';
 import type { RevertJson } from '../model/decodeRevert.js';
 import { wrapMark } from '../render/wrapMark.js';
 
@@ -373,6 +374,8 @@ function select(n: JsonCall): void {
     const l = logs[i];
     if (l) kv(t, `event #${logNumber(l, i)}`, l.event ? `${l.event.name}(${argsText(l.event.args)})` : (topicsOf(l)[0] ?? 'anonymous'));
   }
+  // --storage: every access, in the text view's words (identical reads in a row as one row).
+  for (const line of accessLines(n.storage ?? [], true)) if ('access' in line) kv(t, 'storage', accessText(line));
   details.replaceChildren(h('h3', {}, callName(n)), t);
 }
 

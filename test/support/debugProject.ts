@@ -7,9 +7,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
-import { DEV, receipt, send } from '../../scripts/lib/scenarios.mjs';
+import { DEV } from '../../scripts/lib/scenarios.mjs';
+import { sceneTools } from './sceneTools.js';
 import { type Compiled, writeFoundryProject } from './sourceProject.js';
 
 export const DEBUG_FIXTURE = fileURLToPath(new URL('../fixtures/debug', import.meta.url));
@@ -47,16 +47,7 @@ export async function debugScene(dir: string): Promise<DebugScene> {
   // Ledger's code runs without an artifact to match: the debugger shows its opcodes and `-`.
   rmSync(join(dir, 'out', 'Ledger.sol'), { recursive: true });
   const anvil = await startAnvil(['--steps-tracing']);
-  const deploy = async (name: string, args: unknown[] = []): Promise<string> => {
-    const hash = await send(anvil.rpc, { data: encodeDeployData({ abi: compiled[name]!.abi as Abi, bytecode: compiled[name]!.bytecode as `0x${string}`, args }) });
-    return (await receipt(anvil.rpc, hash)).contractAddress;
-  };
-  const data = (name: string, fn: string, args: unknown[] = []): string => encodeFunctionData({ abi: compiled[name]!.abi as Abi, functionName: fn, args });
-  const mined = async (tx: Record<string, string>): Promise<string> => {
-    const hash = await send(anvil.rpc, { gas: '0x1000000', ...tx });
-    await receipt(anvil.rpc, hash);
-    return hash;
-  };
+  const { deploy, data, mined } = sceneTools(anvil.rpc, compiled);
   const ledger = await deploy('Ledger');
   const bank = await deploy('Bank', [ledger]);
   const teller = await deploy('Teller', [bank]);

@@ -35,11 +35,11 @@ interface Build {
 
 const OUTPUTS = ['abi', 'metadata', 'evm.bytecode.object', 'evm.bytecode.sourceMap', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.sourceMap', 'evm.deployedBytecode.linkReferences', 'evm.deployedBytecode.immutableReferences'];
 
-function compile(root: string, viaIR: boolean, optimizer = true): Build {
+function compile(root: string, viaIR: boolean, optimizer = true, layout = false): Build {
   const input = {
     language: 'Solidity',
     sources: sourcesOf(root),
-    settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: optimizer, runs: 200 }, outputSelection: { '*': { '*': OUTPUTS, '': ['ast'] } } },
+    settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: optimizer, runs: 200 }, outputSelection: { '*': { '*': layout ? [...OUTPUTS, 'storageLayout'] : OUTPUTS, '': ['ast'] } } },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e: any) => e.severity === 'error');
@@ -58,13 +58,14 @@ function contractsOf(b: Build): Record<string, Compiled> {
  * A Foundry project in `dir`: the sources copied, foundry.toml, out/<File>.sol/<C>.json (maps, the
  * file's id, metadata), out/build-info/<id>.json ({id, source_id_to_path, language}, forge's default)
  * and cache/solidity-files-cache.json naming each artifact's build. `fixture`: another folder whose src/ to
- * compile (test/fixtures/srcloc by default); `ast`: each artifact carries its file's AST, as `forge build --ast` writes it.
+ * compile (test/fixtures/srcloc by default); `ast`: each artifact carries its file's AST, as `forge build --ast` writes it;
+ * `storageLayout`: and its storage layout, as `extra_output = ["storageLayout"]` has it written.
  */
-export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimizer?: boolean; fixture?: string; ast?: boolean } = {}): Record<string, Compiled> {
+export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimizer?: boolean; fixture?: string; ast?: boolean; storageLayout?: boolean } = {}): Record<string, Compiled> {
   cpSync(join(opts.fixture ?? FIXTURE, 'src'), join(dir, 'src'), { recursive: true });
   const optimizer = opts.optimizer ?? true;
   writeFileSync(join(dir, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\n${optimizer ? 'optimizer = true\n' : ''}${opts.viaIR ? 'via_ir = true\n' : ''}`);
-  const build = compile(dir, opts.viaIR === true, optimizer);
+  const build = compile(dir, opts.viaIR === true, optimizer, opts.storageLayout === true);
   const buildId = opts.viaIR ? 'b1d0000000000000000000000000000a' : optimizer ? 'b1d0000000000000000000000000000b' : 'b1d0000000000000000000000000000c';
   const files: Record<string, unknown> = {};
   const ids: Record<string, string> = {};
@@ -82,6 +83,7 @@ export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimi
         metadata: JSON.parse(c.metadata),
         id: build.output.sources[path].id,
         ...(opts.ast === true ? { ast: build.output.sources[path].ast } : {}),
+        ...(opts.storageLayout === true ? { storageLayout: c.storageLayout } : {}),
       };
       writeFileSync(join(dir, 'out', file, `${name}.json`), JSON.stringify(doc));
       artifacts[name] = { [solc.version().split('+')[0]!]: { default: { path: `${file}/${name}.json`, build_id: buildId } } };

@@ -1,0 +1,68 @@
+/**
+ * Names for --storage's accesses, from the storage layout of the artifact whose code ran on each
+ * account's storage (its own code, else the code it delegatecalled in this transaction; see
+ * decode/nameStorage.ts), mapping keys from the run's own KECCAK256 inputs. A transient slot is never
+ * named from a persistent layout; a slot no layout reaches keeps no name.
+ */
+import type { Artifact } from '../decode/abiIndex.js';
+import { EIP1967_SLOTS, type HashedKeys, nameSlots, type StorageLayout } from '../decode/nameStorage.js';
+import type { StorageAccess } from '../evm/storageTrace.js';
+import { matchArtifact } from '../locate/matchCode.js';
+import type { InspectModel, JsonValue, NamedSlotPart, StorageItem } from '../model/types.js';
+import { walkCalls } from '../model/walk.js';
+import type { Hex } from '../raw/types.js';
+
+/** The layout that names each account's storage, by the code that ran on it. */
+function layoutsOf(model: InspectModel, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): (address: string) => StorageLayout | undefined {
+  const withLayout = artifacts.filter((a) => a.storageLayout !== undefined && a.storageLayout.storage.length > 0 && a.deployedBytecode !== undefined);
+  const ran = new Map<string, Set<string>>();
+  if (model.tree !== null && withLayout.length > 0) {
+    walkCalls(model.tree.root, (n) => {
+      if (n.type !== 'call' || n.to === null) return;
+      const to = n.to.toLowerCase();
+      const context = n.callType === 'delegatecall' || n.callType === 'callcode' ? n.from?.toLowerCase() : to;
+      if (context === undefined) return;
+      const set = ran.get(context) ?? new Set([context]);
+      ran.set(context, set.add(to));
+    });
+  }
+  const found = new Map<string, StorageLayout | undefined>();
+  return (address) => {
+    if (found.has(address)) return found.get(address);
+    let layout: StorageLayout | undefined;
+    for (const code of [address, ...(ran.get(address) ?? [])]) {
+      const bytecode = codes.get(code);
+      layout = bytecode === undefined ? undefined : matchArtifact(bytecode, withLayout)?.storageLayout;
+      if (layout !== undefined) break;
+    }
+    found.set(address, layout);
+    return layout;
+  };
+}
+
+/** The parts of one slot an access touched: a write's changed parts (all where it changed none), a read's all. */
+function partsOf(layout: StorageLayout, a: StorageAccess, hashed: HashedKeys): NamedSlotPart[] {
+  const keys = { addresses: [], numbers: [], hashed };
+  const values = new Map([[a.slot, { before: a.before ?? a.value, after: a.value }]]);
+  const changed = a.op === 'write' ? (nameSlots(layout, values, keys).get(a.slot) ?? []) : [];
+  return changed.length > 0 ? changed : (nameSlots(layout, values, keys, true).get(a.slot) ?? []);
+}
+
+function named(item: StorageItem, a: StorageAccess, parts: readonly NamedSlotPart[]): StorageItem {
+  const one = (p: NamedSlotPart): JsonValue => (a.op === 'read' ? p.after : { before: p.before, after: p.after });
+  const [first] = parts;
+  if (first === undefined) return item;
+  if (parts.length === 1) return { ...item, name: first.path, decoded: one(first) };
+  return { ...item, name: parts.map((p) => p.path).join(', '), decoded: Object.fromEntries(parts.map((p) => [p.path, one(p)])) };
+}
+
+export function nameAccesses(model: InspectModel, hashed: HashedKeys, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): (a: StorageAccess, item: StorageItem) => StorageItem {
+  const layoutOf = layoutsOf(model, artifacts, codes);
+  return (a, item) => {
+    if (a.transient) return item;
+    const proxy = EIP1967_SLOTS[item.slot];
+    if (proxy !== undefined) return { ...item, name: proxy };
+    const layout = layoutOf(a.address);
+    return layout === undefined ? item : named(item, a, partsOf(layout, a, hashed));
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * --storage: every storage read and write of each call, from txray's own run, against anvil's own
+ * opcode trace (an anvil started with --steps-tracing; the expected lists from an independent walk of its
+ * struct logs, test/support/storageProject.ts), on a project compiled with solc from npm with its storage
+ * layouts (test/fixtures/storage).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { StructLog } from '../support/debugProject.js';
+import { jsonOf, runTxray } from '../support/runTxray.js';
+import { schemaErrors } from '../support/schema.js';
+import { withReport } from '../support/withReport.js';
+import { type StorageScene, storageScene, type WalkedAccess, walkStructLogs } from '../support/storageProject.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'txray-storage-'));
+let scene: StorageScene;
+
+beforeAll(async () => {
+  scene = await storageScene(dir, false);
+}, 120_000);
+afterAll(async () => {
+  await scene?.anvil.stop();
+});
+
+/** The node's struct logs of `hash`, walked: each frame's accesses by frameKey. */
+async function expected(hash: string, on: StorageScene = scene): Promise<Map<string, WalkedAccess[]>> {
+  const scene = on;
+  const trace = await scene.anvil.rpc('debug_traceTransaction', [hash, { disableStack: false, disableStorage: true }]);
+  const tx = await scene.anvil.rpc('eth_getTransactionByHash', [hash]);
+  const r = await scene.anvil.rpc('eth_getTransactionReceipt', [hash]);
+  const parent = `0x${(BigInt(tx.blockNumber) - 1n).toString(16)}`;
+  return walkStructLogs(trace.structLogs as StructLog[], tx.to, r.status === '0x0', (address, slot) => scene.anvil.rpc('eth_getStorageAt', [address, slot, parent]));
+}
+
+/** Each call node's `storage`, names left out, by frameKey. */
+function actual(doc: Record<string, any>): Map<string, WalkedAccess[]> {
+  const out = new Map<string, WalkedAccess[]>();
+  const walk = (n: Record<string, any>): void => {
+    out.set(n.traceAddress.join(','), n.storage.map(({ name: _n, decoded: _d, ...a }: Record<string, unknown>) => a));
+    for (const c of n.children) walk(c);
+  };
+  walk(doc.calls);
+  return out;
+}
+
+const run = (args: string[]) => runTxray([...args, '--rpc-url', scene.anvil.url], {}, undefined, dir);
+
+describe('--storage against the node\'s struct logs', () => {
+  test('every frame\'s accesses, in order, equal the walk of anvil\'s struct logs (deposit: delegatecall, token, caught revert, transient, same value)', async () => {
+    const r = await run([scene.deposit, '--storage', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const doc = jsonOf(r);
+    expect(schemaErrors(doc)).toBe('');
+    const want = await expected(scene.deposit);
+    expect(actual(doc)).toEqual(want);
+    const all = [...want.values()].flat();
+    // What the fixture is there to show: each kind at least once.
+    expect(all.some((a) => a.transient === true && a.op === 'write')).toBe(true);
+    expect(all.some((a) => a.reverted === true)).toBe(true);
+    expect(all.some((a) => a.op === 'write' && a.before === a.after && a.transient === undefined)).toBe(true);
+    const vault = scene.vault.toLowerCase();
+    const delegated = (doc.calls.children as Array<Record<string, any>>).find((c) => c.callType === 'delegatecall')!;
+    expect(delegated.storage.length).toBeGreaterThan(0);
+    expect(delegated.storage.every((a: { address: string }) => a.address === vault)).toBe(true);
+  });
+
+  test('a transaction that reverts at the top: its writes are marked reverted', async () => {
+    const r = await run([scene.fail, '--storage', '--json']);
+    expect(r.code).toBe(1);
+    const doc = jsonOf(r);
+    const want = await expected(scene.fail);
+    expect(actual(doc)).toEqual(want);
+    const writes = doc.calls.storage.filter((a: { op: string }) => a.op === 'write');
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.every((a: { reverted?: boolean }) => a.reverted === true)).toBe(true);
+  });
+
+  test('--with-state-changes is --storage; without either there is no storage field', async () => {
+    const alias = jsonOf(await run([scene.deposit, '--with-state-changes', '--json']));
+    expect(actual(alias)).toEqual(await expected(scene.deposit));
+    const plain = jsonOf(await run([scene.deposit, '--json']));
+    expect(JSON.stringify(plain)).not.toContain('"storage"');
+  });
+
+  test('names from the storage layouts, mapping keys exact from the run\'s hashes (a key read from storage too); transient slots unnamed', async () => {
+    const doc = jsonOf(await run([scene.deposit, '--storage', '--json']));
+    const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    const [mint, bump, failing] = doc.calls.children as Array<Record<string, any>>;
+    const brief = (n: Record<string, any>) => n.storage.map((a: Record<string, any>) => [a.op, a.name ?? null, a.decoded ?? null]);
+    expect(brief(doc.calls)).toEqual([
+      ['read', null, null],
+      ['write', null, null],
+      ['read', `balances[${sender}]`, '0'],
+      ['write', `balances[${sender}]`, { before: '0', after: '100' }],
+      ['read', 'total', '0'],
+      ['write', 'total', { before: '0', after: '100' }],
+      ['read', 'total', '100'],
+      ['write', 'total', { before: '100', after: '100' }],
+      ['read', 'counter', '0'],
+      // byId's key is the counter read from storage: in no argument, no event.
+      ['write', 'byId[0]', { before: '0', after: '100' }],
+      ['read', 'token', getAddress(scene.token)],
+      ['read', 'logic', getAddress(scene.logic)],
+      ['write', null, null],
+    ]);
+    expect(brief(mint!)).toEqual([['read', `balanceOf[${sender}]`, '0'], ['write', `balanceOf[${sender}]`, { before: '0', after: '100' }]]);
+    // The logic's writes land in the vault's storage, named by the vault's layout: a packed struct member.
+    expect(brief(bump!)).toContainEqual(['write', 'cfg.fee', { before: '0', after: '1' }]);
+    expect(brief(failing!)).toEqual([['read', 'total', '100'], ['write', 'total', { before: '100', after: '200' }]]);
+  });
+
+  test('consistency with --state: per slot, the first kept write\'s before and the last one\'s after are its storage change; --state names byId[0] by the run\'s key', async () => {
+    const doc = jsonOf(await run([scene.deposit, '--storage', '--state', '--json']));
+    const writes = new Map<string, { before: string; after: string }>();
+    const walk = (n: Record<string, any>): void => {
+      for (const a of n.storage) {
+        if (a.op !== 'write' || a.reverted || a.transient) continue;
+        const k = `${a.address}:${a.slot}`;
+        writes.set(k, { before: writes.get(k)?.before ?? a.before, after: a.after });
+      }
+      for (const c of n.children) walk(c);
+    };
+    walk(doc.calls);
+    const changed = new Map<string, { before: string; after: string }>();
+    for (const c of doc.storageChanges) changed.set(`${c.address}:${c.slot}`, { before: c.before, after: c.after });
+    for (const [k, w] of writes) if (w.before !== w.after) expect(changed.get(k)).toEqual(w);
+    expect([...changed.keys()].every((k) => writes.has(k))).toBe(true);
+    expect(doc.storageChanges.flatMap((c: Record<string, any>) => (c.variables ?? []).map((v: { path: string }) => v.path))).toContain('byId[0]');
+  });
+
+  test('txray call and txray call --tx: the same accesses as the lookup', async () => {
+    const lookup = actual(jsonOf(await run([scene.deposit, '--storage', '--json'])));
+    const rerun = jsonOf(await run(['call', '--tx', scene.deposit, '--storage', '--json']));
+    expect(actual(rerun)).toEqual(lookup);
+    const call = jsonOf(await run(['call', scene.vault, 'deposit(uint256)', '100', '--from', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '--storage', '--json']));
+    const top = call.calls.storage as Array<Record<string, any>>;
+    expect(top.map((a) => a.op)).toEqual(lookup.get('')!.map((a) => a.op));
+    expect(top.find((a) => a.name === 'byId[1]')).toBeDefined();
+  });
+
+  test('text: one line per access under its call, in order, named; transient and undone writes said', async () => {
+    const r = await run([scene.deposit, '--storage']);
+    expect(r.code).toBe(0);
+    const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
+    const lines = tree.split('\n').map((l) => l.replace(/^\s+[│├└─ ]*/, ''));
+    const at = (text: string): number => lines.findIndex((l) => l.startsWith(text));
+    expect(lines).toContain('read transient slot 0 = 0');
+    expect(lines).toContain('write transient slot 0: 0 → 1');
+    expect(lines).toContain('write balances[0xf39F…2266]: 0 → 100');
+    expect(lines).toContain('write total: 100 → 100');
+    expect(lines).toContain('write byId[0]: 0 → 100');
+    expect(lines).toContain('write cfg.fee: 0 → 1');
+    expect(lines).toContain('write total: 100 → 200 (undone by the revert)');
+    // Under their calls: the token's write after the token's call line, the caught write after the failing call's.
+    expect(at('write balanceOf[0xf39F…2266]: 0 → 100')).toBeGreaterThan(at('call Token::mint'));
+    expect(at('write total: 100 → 200')).toBeGreaterThan(at('call Vault::failing'));
+    const plain = await run([scene.deposit]);
+    expect(plain.stdout).not.toContain('read ');
+  });
+
+  test('--record with --storage: txray replay, in an empty folder, shows the same accesses and names', async () => {
+    const file = join(dir, 'storage.rec.json');
+    const live = await run([scene.deposit, '--storage', '--json', '--record', file]);
+    expect(live.code).toBe(0);
+    const replayed = await runTxray(['replay', file, '--json'], {}, undefined, mkdtempSync(join(tmpdir(), 'txray-storage-empty-')));
+    expect(replayed.code).toBe(0);
+    expect(jsonOf(replayed).calls).toEqual(jsonOf(live).calls);
+    expect(JSON.stringify(jsonOf(replayed).calls)).toContain('byId[0]');
+  });
+
+  test('--html: a call\'s details list its accesses in the text view\'s words', async () => {
+    const file = join(dir, 'storage.html');
+    const r = await run([scene.deposit, '--storage', '--html', file]);
+    expect(r.code).toBe(0);
+    const text = await withReport(file, async (page, problems) => {
+      await page.click('button[data-action="expand-all"]');
+      await page.locator('.tree [data-trace-address="2"] > .line').click();
+      expect(problems).toEqual([]);
+      return page.locator('#details').textContent();
+    });
+    expect(text).toContain('read total = 100');
+    expect(text).toContain('write total: 100 → 200 (undone by the revert)');
+  });
+
+  test('--debug: exactly one local run, which keeps storage', async () => {
+    const r = await run([scene.deposit, '--storage', '--state', '--debug']);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('local run:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('storage');
+  });
+});
+
+describe('--storage against the node\'s struct logs, the optimizer on', () => {
+  const optimized = mkdtempSync(join(tmpdir(), 'txray-storage-opt-'));
+  let opt: StorageScene;
+  beforeAll(async () => {
+    opt = await storageScene(optimized, true);
+  }, 120_000);
+  afterAll(async () => {
+    await opt?.anvil.stop();
+  });
+
+  test('every frame\'s accesses of the deposit and of the top-level revert equal the walk of anvil\'s struct logs; names as without the optimizer', async () => {
+    for (const hash of [opt.deposit, opt.fail]) {
+      const r = await runTxray([hash, '--storage', '--json', '--rpc-url', opt.anvil.url], {}, undefined, optimized);
+      expect(actual(jsonOf(r))).toEqual(await expected(hash, opt));
+    }
+    const doc = jsonOf(await runTxray([opt.deposit, '--storage', '--json', '--rpc-url', opt.anvil.url], {}, undefined, optimized));
+    const names = (doc.calls.storage as Array<{ name?: string }>).map((a) => a.name);
+    expect(names).toContain('byId[0]');
+    expect(names).toContain('balances[0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266]');
+  });
+});
