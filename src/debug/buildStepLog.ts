@@ -14,6 +14,7 @@ import { walkCalls } from '../model/walk.js';
 import { type CodeArtifact, matchArtifact } from '../locate/matchCode.js';
 import { type CodeDebug, decompressMap, instructions } from '../locate/sourceMap.js';
 import type { Hex } from '../raw/types.js';
+import { BATCHES, EXEC_TRANSACTION, HANDLE_OPS } from '../operations/signatures.js';
 import { internalTable } from './internalTable.js';
 import { lineTable } from './lineTable.js';
 import type { DebugFrame, DebugStepLog, FrameSource } from './types.js';
@@ -56,14 +57,33 @@ function identify(n: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: reado
   return { codeAddress, storageAddress, code: code === undefined ? null : instructions(code).bytes, contract: a?.name ?? null, function: functionNamed(a?.abi, selectorOf(n.input)), source: code === undefined || a === undefined ? null : sourceOf(code, a.debug?.runtime() ?? null) };
 }
 
+/** Envelopes whose inner failures are failures to step to: handleOps, execTransaction, the batches. */
+const ENVELOPES: ReadonlySet<string> = new Set([...HANDLE_OPS, EXEC_TRANSACTION, ...Object.keys(BATCHES)]);
+
 /**
- * Where the failure began: from the top frame down, into the last failed call whose revert data is the
- * frame's own (the frame passed it on), as far as that goes. Its last step is the failing opcode
- * (REVERT, INVALID, or the one that ran out of gas).
+ * Where a transaction that did not fail failed inside an envelope (a user operation, a Safe
+ * transaction, a batch call): the first failed frame, in the order they ran, whose caller did not fail
+ * and that runs under an envelope's frame.
+ */
+function envelopeFailure(frames: readonly DebugFrame[]): number | null {
+  const underEnvelope = (i: number): boolean => {
+    for (let at = cell(frames, i).parent; at !== null; at = cell(frames, at).parent) if (ENVELOPES.has(cell(frames, at).selector ?? '')) return true;
+    return false;
+  };
+  // Frames are in the order they were entered.
+  const found = frames.findIndex((f, i) => f.error !== null && f.last >= f.first && f.parent !== null && cell(frames, f.parent).error === null && underEnvelope(i));
+  return found < 0 ? null : found;
+}
+
+/**
+ * Where the failure began: from the failed top frame (or, where it did not fail, an envelope's failed
+ * operation) down, into the last failed call whose revert data is the frame's own (the frame passed it
+ * on), as far as that goes. Its last step is the failing opcode (REVERT, INVALID, or the one that ran out of gas).
  */
 function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, CallNode>): number | null {
-  if (frames.length === 0 || cell(frames, 0).error === null) return null;
-  let at = 0;
+  if (frames.length === 0) return null;
+  let at = cell(frames, 0).error !== null ? 0 : envelopeFailure(frames);
+  if (at === null) return null;
   for (;;) {
     const here = nodes.get(frameKey(cell(frames, at).traceAddress));
     const next = frames.findLastIndex((f, i) => f.parent === at && f.error !== null && f.last >= f.first && nodes.get(frameKey(cell(frames, i).traceAddress))?.output === here?.output);

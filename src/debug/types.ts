@@ -44,7 +44,7 @@ export interface DebugFrame {
 export interface DebugStepLog {
   readonly steps: StepLog;
   readonly frames: readonly DebugFrame[];
-  /** The step where the failure began (the failing frame's last step), or null where nothing failed. */
+  /** The step where the failure began (the failing frame's last step; in a transaction that did not fail, a failed user operation's, Safe transaction's or batch call's), or null where nothing failed. */
   readonly failure: number | null;
   /** Every step's line (lineTable.ts). */
   readonly lines: LineTable;

@@ -77,7 +77,8 @@ function batchOf(frame: EnvelopeCall, index: AbiIndex): BatchOperation | null {
     const success = child !== null ? child.error === null : frame.node === null && !frame.failed && c.allowFailure !== true ? true : null;
     const fn = child?.decoded?.function?.name ?? decodeCallData(index, c.data)?.decoded.name ?? null;
     const rolledBack = success === true && frame.failed ? { rolledBack: true as const } : {};
-    return { to: c.to, value: c.value, function: fn, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack };
+    const failedAt = child !== null && child.error !== null ? { traceAddress: child.traceAddress } : {};
+    return { to: c.to, value: c.value, function: fn, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack, ...failedAt };
   });
   // Who made the calls: Multicall3 and an account itself; a multiSend runs in its Safe's context (a delegatecall).
   const account = known.name === 'multiSend' ? frame.from : frame.to;
