@@ -417,6 +417,29 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     tmux('kill-session', '-t', 'dbg');
   });
 
+  test('o inside an internal function that never returns (Rules.check reverts): where its frame ends, not the transaction\'s last step; o again leaves the frame', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const ref = failing;
+    openDebugger(scene.failing);
+    const origin = logs.failing.findIndex((l) => l.op === 'REVERT');
+    await waitFor('the status line at the failure', (s) => statusOf(s) === ref.status(origin));
+    // A step in check's body, before the REVERT: the walk of the struct logs has Rules.check open there.
+    const inCheck = logs.failing.findIndex((l, i) => i < origin && l.depth === 2 && ref.place(i)?.file === 'src/lib/Rules.sol' && stackOf(FAILING, i).at(-1) === 'Rules.check');
+    expect(inCheck).toBeGreaterThan(0);
+    // The bank's frame ends at the failing REVERT: its last step at depth 2.
+    const bankLast = logs.failing.findLastIndex((l) => l.depth === 2);
+    expect(bankLast).toBe(origin);
+    expect(bankLast).toBeLessThan(logs.failing.length - 1);
+    tmux('send-keys', '-t', 'dbg', `:step ${inCheck + 1}`, 'Enter');
+    await waitFor('the body of check', (s) => statusOf(s) === ref.status(inCheck));
+    await press(ref, ['o'], bankLast);
+    // From the frame's end, o leaves the frame: the teller's next line.
+    await press(ref, ['o'], ref.out(bankLast));
+    tmux('send-keys', '-t', 'dbg', 'q');
+    await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    tmux('kill-session', '-t', 'dbg');
+  });
+
   test('the deposit: opens at step 1; into the ledger no artifact matches (`-` and its opcodes), out to the bank\'s next line; Ctrl-C restores the terminal', async () => {
     if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
     const ref = deposit;
