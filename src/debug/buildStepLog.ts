@@ -23,6 +23,12 @@ import { cell } from '../locate/cell.js';
 /** An artifact as the debugger reads it: code, maps and ABI. */
 export type DebugArtifact = CodeArtifact & { readonly abi?: Abi };
 
+/** The lookup's names (the same decoder's): an address's label, a call's function by any loaded ABI. */
+export interface FrameNames {
+  label(address: string): string | undefined;
+  functionOf(input: Hex): string | null;
+}
+
 const selectorOf = (input: Hex | null): string | null => (input !== null && /^0x[0-9a-fA-F]{8}/.test(input) ? input.slice(0, 10).toLowerCase() : null);
 
 /** The function of `abi` whose selector is `selector`. */
@@ -95,7 +101,7 @@ function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, Cal
 }
 
 /** The step log: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
-export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[]): DebugStepLog {
+export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[], names?: FrameNames): DebugStepLog {
   const nodes = new Map<string, CallNode>();
   walkCalls(root, (n) => void nodes.set(frameKey(n.traceAddress), n));
   const withMaps = artifacts.filter((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined);
@@ -109,7 +115,8 @@ export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<
     const parent = f.traceAddress.length === 0 ? null : (byKey.get(frameKey(f.traceAddress.slice(0, -1))) ?? null);
     const kind = n === undefined ? 'call' : n.type === 'create' ? (n.creationMethod ?? 'create') : (n.callType ?? n.type);
     const known = n === undefined ? { codeAddress: null, storageAddress: null, code: null, contract: null, function: null, source: null } : identify(n, codes, withMaps);
-    return { traceAddress: f.traceAddress, kind, ...known, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: cell(last, i) < 0 ? f.first - 1 : cell(last, i) };
+    const lookup = names === undefined || n === undefined ? {} : { lookup: { label: known.codeAddress === null ? null : (names.label(known.codeAddress) ?? null), function: n.type === 'call' && n.input !== null ? names.functionOf(n.input) : null } };
+    return { traceAddress: f.traceAddress, kind, ...known, ...lookup, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: cell(last, i) < 0 ? f.first - 1 : cell(last, i) };
   });
   const base = { steps, frames, failure: failureOf(frames, nodes) };
   return { ...base, lines: lineTable(base), internal: internalTable(base) };

@@ -37,6 +37,8 @@ export interface DebugFrame {
   readonly first: number;
   readonly last: number;
   readonly source: FrameSource | null;
+  /** What the lookup calls the frame where no artifact matched: its account's label and its function by any loaded ABI (absent: not asked). */
+  readonly lookup?: { readonly label: string | null; readonly function: string | null };
   /** The code that ran (for the opcode listing where no map matched), or null where it is not known. */
   readonly code: Uint8Array | null;
 }

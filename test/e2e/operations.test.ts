@@ -419,8 +419,25 @@ describe('txray debug on envelopes', () => {
     expect(j.op).toBe('REVERT');
     expect(j.traceAddress).toEqual(failed.traceAddress);
     expect(j.source).toEqual({ file: 'src/Scenarios.sol', line: insufficientLine() });
+
+    // The call stack names the frames as the lookup does: the EntryPoint's handleOps by the decoder's ABIs, not its selector.
+    const lookup = jsonOf(await inSourced([s.hashes.partialBundle, '--json']));
+    expect(lookup.calls.function.name).toBe('handleOps');
+    expect(j.callStack[0]).toBe(`${lower(s.entryPoint).slice(0, 6)}…${lower(s.entryPoint).slice(-4)}::handleOps`);
     // A bundle where every op succeeded still has nothing to go to.
     const none = await runTxray(['debug', s.hashes.fullBundle, '-r', s.anvil.url, '--at', 'failure', '--json'], {}, undefined, sourced);
     expect(none.code).toBe(3);
   });
+});
+
+test('txray debug names frames as the lookup does: Multicall3 (the address book) and aggregate3 (the built-in ABIs), not 0xca11…::0x82ad56cb', async () => {
+  const lookup = jsonOf(await inSourced([s.hashes.aggregate3, '--json']));
+  expect(lookup.calls.function.name).toBe('aggregate3');
+  expect(lookup.labels[lower(MULTICALL3)]).toBe('Multicall3');
+  const r = await runTxray(['debug', s.hashes.aggregate3, '-r', s.anvil.url, '--at', 'step:1', '--json'], {}, undefined, sourced);
+  expect(r.code).toBe(0);
+  const j = jsonOf(r);
+  expect(j.callStack).toEqual(['Multicall3::aggregate3']);
+  // The artifact-only fields stay as they were: no artifact matched Multicall3's code.
+  expect([j.contract, j.function]).toEqual([null, null]);
 });
