@@ -49,6 +49,12 @@ function planned(input: Hex, name: string, signature: string): Planned[] | null 
   });
 }
 
+/** The calls a batch envelope's input names (its selector one of BATCHES'), in order; null where it is none or does not decode. */
+export function batchedCalls(input: Hex): Array<{ readonly to: Hex; readonly data: Hex }> | null {
+  const known = BATCHES[input.slice(0, 10).toLowerCase()];
+  return known === undefined ? null : planned(input, known.name, known.signature);
+}
+
 /** Each planned call's frame among the envelope's children, in order by target. */
 function childFrames(envelope: CallNode, calls: readonly Planned[]): Array<CallNode | null> {
   const node = forwarded(envelope);

@@ -441,3 +441,16 @@ test('txray debug names frames as the lookup does: Multicall3 (the address book)
   // The artifact-only fields stay as they were: no artifact matched Multicall3's code.
   expect([j.contract, j.function]).toEqual([null, null]);
 });
+
+test('a bundle sent through Multicall3, without a trace: its input\'s aggregate3 calls handleOps, so the EntryPoint\'s events are read as user operations', async () => {
+  const f = await facts(s.hashes.viaMulticall);
+  expect(f.receipt.status).toBe('0x1');
+  expect(f.ops).toHaveLength(1);
+  const traced = jsonOf(await txray(s.hashes.viaMulticall, '--json'));
+  const untraced = jsonOf(await txray(s.hashes.viaMulticall, '--json', '--tracer', 'none'));
+  expect(schemaErrors(untraced)).toBe('');
+  const ops = (d: any) => d.operations.filter((o: any) => o.kind === 'userOperation').map((o: any) => [o.account, o.success, o.userOpHash, o.actualGasCost]);
+  expect(ops(untraced)).toEqual(f.ops.map((e) => [lower(e.args.sender), true, e.args.userOpHash, e.args.actualGasCost.toString()]));
+  expect(ops(untraced)).toEqual(ops(traced));
+  expect(untraced.warnings.join('\n')).not.toContain('not read as user operations');
+});
