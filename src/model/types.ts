@@ -423,6 +423,8 @@ export interface Decoded {
   readonly guessed?: true;
   /** Bytes after the canonical encoding that the function ignores (Solidity does); absent when there are none. */
   readonly trailingBytes?: number;
+  /** A call inside call data at the depth bound (decode/nestedCalls.ts): its bytes arguments hold data that was not looked into. */
+  readonly nestedCut?: 'depth';
 }
 
 export interface Transfer {
