@@ -3,8 +3,6 @@
  * run in txray's EVM with every step kept (on its parent block's state, the block's earlier transactions
  * run first where the receipt says they matter), and the debugger's step log from it.
  */
-import type { FrameNames } from '../debug/buildStepLog.js';
-import { decodeCallData } from '../decode/callData.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import type { DebugStepLog } from '../debug/types.js';
 import { NotFound, RpcFailure } from '../errors.js';
@@ -14,6 +12,7 @@ import { isQuantity, isRecord } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
+import { frameNamesOf } from './frameNamesOf.js';
 import { stepLogOf } from './stepLogOf.js';
 
 /** The step log and what to say of it; null where the transaction is not mined yet; NotFound (exit 3) where the node does not know it. */
@@ -30,9 +29,7 @@ export async function debugTransaction(client: RpcClient, hash: Hex, decoder: Pr
   const runs = createLocalRuns(client, { config: () => Promise.resolve({ steps: true }), timeoutMs, debug });
   const local = await runs.of({ kind: 'mined', hash, mined: checked.mined }, deadline).result();
   const d = await decoder;
-  // The frames the artifacts do not name are named as the lookup names them: the same decoder's labels and ABIs.
-  const names: FrameNames = { label: (a) => d.labelOf(a), functionOf: (input) => decodeCallData(d.index, input)?.decoded.name ?? null };
-  const rec = await stepLogOf(client, { steps: local.steps, root: local.calls.tree.root }, { block: tx.blockNumber }, d.index.artifacts, timeoutMs, names);
+  const rec = await stepLogOf(client, { steps: local.steps, root: local.calls.tree.root }, { block: tx.blockNumber }, d.index.artifacts, timeoutMs, frameNamesOf(d));
   const warnings = local.mismatch.length > 0 ? [`the run here differs from the receipt (${local.mismatch.join('; ')}): the steps may not be the chain's`] : [];
   return { rec, warnings };
 }

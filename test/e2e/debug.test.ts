@@ -56,7 +56,8 @@ beforeAll(async () => {
   failing = referenceSteps(logs.failing, [teller, bank], FAILING, openCounts(logs.failing.length));
   // Ledger's artifact is left out of the project: its frame has no source and no name but its address.
   const ledger = `${scene.ledger.slice(0, 6)}…${scene.ledger.slice(-4)}`;
-  deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::${toFunctionSelector('record(address,uint256)')}`]);
+  // Its function is named as the lookup names it (the decoder's signature database), not by its selector.
+  deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::record`]);
 });
 
 afterAll(async () => {
@@ -450,6 +451,11 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     tmux('send-keys', '-t', 'dbg', `:step ${firstLedger + 1}`, 'Enter');
     const inLedger = await waitFor('the ledger\'s first step', (s) => statusOf(s) === ref.status((at = firstLedger)));
     expect(statusOf(inLedger).split(' · ')[1]).toBe('-');
+    // The lookup of the same hash names the ledger's call as the status line does.
+    const lookup = jsonOf(await runTxray([scene.deposit, '--rpc-url', scene.anvil.url, '--json'], {}, undefined, dir));
+    const call = lookup.calls.children.find((c: { to: string }) => c.to.toLowerCase() === scene.ledger.toLowerCase());
+    expect([call.function.name, call.function.signature]).toEqual(['record', 'record(address,uint256)']);
+    expect(toFunctionSelector('record(address,uint256)')).toBe(call.input.slice(0, 10));
     expect(inLedger).toContain('no source map matched this code: its opcodes');
     await press(ref, ['s'], (at = ref.into(at)));
     expect(at).toBe(firstLedger + 1);
