@@ -2,8 +2,9 @@
 // chain: StudyDeFi's money-legos (MIT; mainnet, the 2018–2020 generation's contracts and tokens), Uniswap
 // Labs' default token list (GPL-3.0-or-later; tokens on mainnet and the L2s, with symbols and decimals)
 // Aave's address book (MIT; every v2 and v3 market's contracts and tokens, by chain) and Safe's
-// deployments (MIT; every Safe singleton, factory and library, on the chains the list covers), and the L2s'
-// bridges from viem's chain definitions (MIT) and @arbitrum/sdk (Apache-2.0). Run by the
+// deployments (MIT; every Safe singleton, factory and library, on the chains the list covers), the L2s'
+// bridges from viem's chain definitions (MIT) and @arbitrum/sdk (Apache-2.0), and the Simple7702Account
+// deployments viem's account-abstraction module names. Run by the
 // build into dist/sigdb/addresses.json, rows of [chain id, address, name, symbol | null, decimals | null,
 // key | null]; the key says which protocol's contract it is, from the source's own structure (Aave's POOL,
 // viem's l1StandardBridge, the Lido token), for the action stage to trust that protocol's events by:
@@ -121,6 +122,17 @@ export function extractAddressBook() {
     for (const [key, label] of [['l1StandardBridge', 'L1StandardBridge'], ['portal', 'OptimismPortal']]) {
       for (const [from, entry] of Object.entries(contracts[key] ?? {})) if (typeof entry?.address === 'string') put(Number(from), entry.address, `${chain.name} ${label}`, null, null, key === 'l1StandardBridge' ? `bridge:${chain.name}` : null);
     }
+  }
+  // eth-infinitism's Simple7702Account (the EIP-7702 delegate of @account-abstraction/contracts 0.8, which
+  // publishes no deployments): the CREATE2 deployments viem's toSimple7702SmartAccount uses by default, for
+  // EntryPoint v0.8 and v0.9. A deterministic deployment has the same address and code on every chain it is
+  // on, so it is named on every chain the book covers.
+  const simple7702 = readFileSync(join(packageRoot('viem'), 'account-abstraction', 'accounts', 'implementations', 'toSimple7702SmartAccount.ts'), 'utf8');
+  const implementations = /entryPoint === '0\.9'\)\s*return '(0x[0-9a-fA-F]{40})'\s*return '(0x[0-9a-fA-F]{40})'/.exec(simple7702);
+  if (implementations === null) throw new Error("viem's toSimple7702SmartAccount no longer names its default implementations where the address book reads them");
+  for (const chainId of new Set([...rows.values()].map((r) => r[0]))) {
+    put(chainId, implementations[2], 'Simple7702Account', null, null);
+    put(chainId, implementations[1], 'Simple7702Account (EntryPoint v0.9)', null, null);
   }
   sources.push(`${viemMeta.name}@${viemMeta.version} (${viemMeta.license})`);
   const arbitrumMeta = require('@arbitrum/sdk/package.json');

@@ -22,7 +22,7 @@ import { jsonIndent } from './writeOutcomes.js';
 
 /** The step log: the run with steps, and the code of every frame's account (to match artifacts). */
 async function record(client: RpcClient, decoder: Promise<Decoder>, hash: Hex, timeoutMs: number, log: RunLog): Promise<{ rec: DebugStepLog; warnings: string[] } | null> {
-  return debugTransaction(client, hash, decoder.then((d) => d.index.artifacts), timeoutMs, log.debugOn ? (line) => log.debug(line) : undefined);
+  return debugTransaction(client, hash, decoder, timeoutMs, log.debugOn ? (line) => log.debug(line) : undefined);
 }
 
 /** `txray debug <hash>` as parsed; the exit code. */

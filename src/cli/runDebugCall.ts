@@ -36,6 +36,6 @@ export async function runDebugCall(args: DebugCallArgs, doors: DoorOpener): Prom
   const block = planned.block === 'default' ? 'latest' : planned.block;
   const plan = { ...planned, overrides: await resolveCodes(async () => client, codes, given.overrides, block, opts.timeoutMs) };
   const { debugCall } = await import('../pipeline/debugCall.js');
-  const rec = await debugCall(client, plan, block, decoder.index.artifacts, { timeoutMs: opts.timeoutMs, debug: opts.debug ? (line) => log.debug(line) : undefined });
+  const rec = await debugCall(client, plan, block, decoder, { timeoutMs: opts.timeoutMs, debug: opts.debug ? (line) => log.debug(line) : undefined });
   return await showStepLog({ rec, warnings: [], at, json, hash: plan.hash, what: 'the call' }, terminal, out, log, jsonIndent(io));
 }

@@ -14,6 +14,7 @@ import { walkCalls } from '../model/walk.js';
 import { type CodeArtifact, matchArtifact } from '../locate/matchCode.js';
 import { type CodeDebug, decompressMap, instructions } from '../locate/sourceMap.js';
 import type { Hex } from '../raw/types.js';
+import { BATCHES, EXEC_TRANSACTION, HANDLE_OPS } from '../operations/signatures.js';
 import { internalTable } from './internalTable.js';
 import { lineTable } from './lineTable.js';
 import type { DebugFrame, DebugStepLog, FrameSource } from './types.js';
@@ -21,6 +22,12 @@ import { cell } from '../locate/cell.js';
 
 /** An artifact as the debugger reads it: code, maps and ABI. */
 export type DebugArtifact = CodeArtifact & { readonly abi?: Abi };
+
+/** The lookup's names (the same decoder's): an address's label, a call's function by any loaded ABI. */
+export interface FrameNames {
+  label(address: string): string | undefined;
+  functionOf(input: Hex): string | null;
+}
 
 const selectorOf = (input: Hex | null): string | null => (input !== null && /^0x[0-9a-fA-F]{8}/.test(input) ? input.slice(0, 10).toLowerCase() : null);
 
@@ -56,14 +63,33 @@ function identify(n: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: reado
   return { codeAddress, storageAddress, code: code === undefined ? null : instructions(code).bytes, contract: a?.name ?? null, function: functionNamed(a?.abi, selectorOf(n.input)), source: code === undefined || a === undefined ? null : sourceOf(code, a.debug?.runtime() ?? null) };
 }
 
+/** Envelopes whose inner failures are failures to step to: handleOps, execTransaction, the batches. */
+const ENVELOPES: ReadonlySet<string> = new Set([...HANDLE_OPS, EXEC_TRANSACTION, ...Object.keys(BATCHES)]);
+
 /**
- * Where the failure began: from the top frame down, into the last failed call whose revert data is the
- * frame's own (the frame passed it on), as far as that goes. Its last step is the failing opcode
- * (REVERT, INVALID, or the one that ran out of gas).
+ * Where a transaction that did not fail failed inside an envelope (a user operation, a Safe
+ * transaction, a batch call): the first failed frame, in the order they ran, whose caller did not fail
+ * and that runs under an envelope's frame.
+ */
+function envelopeFailure(frames: readonly DebugFrame[]): number | null {
+  const underEnvelope = (i: number): boolean => {
+    for (let at = cell(frames, i).parent; at !== null; at = cell(frames, at).parent) if (ENVELOPES.has(cell(frames, at).selector ?? '')) return true;
+    return false;
+  };
+  // Frames are in the order they were entered.
+  const found = frames.findIndex((f, i) => f.error !== null && f.last >= f.first && f.parent !== null && cell(frames, f.parent).error === null && underEnvelope(i));
+  return found < 0 ? null : found;
+}
+
+/**
+ * Where the failure began: from the failed top frame (or, where it did not fail, an envelope's failed
+ * operation) down, into the last failed call whose revert data is the frame's own (the frame passed it
+ * on), as far as that goes. Its last step is the failing opcode (REVERT, INVALID, or the one that ran out of gas).
  */
 function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, CallNode>): number | null {
-  if (frames.length === 0 || cell(frames, 0).error === null) return null;
-  let at = 0;
+  if (frames.length === 0) return null;
+  let at = cell(frames, 0).error !== null ? 0 : envelopeFailure(frames);
+  if (at === null) return null;
   for (;;) {
     const here = nodes.get(frameKey(cell(frames, at).traceAddress));
     const next = frames.findLastIndex((f, i) => f.parent === at && f.error !== null && f.last >= f.first && nodes.get(frameKey(cell(frames, i).traceAddress))?.output === here?.output);
@@ -75,7 +101,7 @@ function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, Cal
 }
 
 /** The step log: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
-export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[]): DebugStepLog {
+export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<string, Hex>, artifacts: readonly DebugArtifact[], names?: FrameNames): DebugStepLog {
   const nodes = new Map<string, CallNode>();
   walkCalls(root, (n) => void nodes.set(frameKey(n.traceAddress), n));
   const withMaps = artifacts.filter((a) => a.deployedBytecode !== undefined || a.bytecode !== undefined);
@@ -89,7 +115,8 @@ export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<
     const parent = f.traceAddress.length === 0 ? null : (byKey.get(frameKey(f.traceAddress.slice(0, -1))) ?? null);
     const kind = n === undefined ? 'call' : n.type === 'create' ? (n.creationMethod ?? 'create') : (n.callType ?? n.type);
     const known = n === undefined ? { codeAddress: null, storageAddress: null, code: null, contract: null, function: null, source: null } : identify(n, codes, withMaps);
-    return { traceAddress: f.traceAddress, kind, ...known, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: cell(last, i) < 0 ? f.first - 1 : cell(last, i) };
+    const lookup = names === undefined || n === undefined ? {} : { lookup: { label: known.codeAddress === null ? null : (names.label(known.codeAddress) ?? null), function: n.type === 'call' && n.input !== null ? names.functionOf(n.input) : null } };
+    return { traceAddress: f.traceAddress, kind, ...known, ...lookup, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: cell(last, i) < 0 ? f.first - 1 : cell(last, i) };
   });
   const base = { steps, frames, failure: failureOf(frames, nodes) };
   return { ...base, lines: lineTable(base), internal: internalTable(base) };

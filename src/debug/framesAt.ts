@@ -17,11 +17,11 @@ export interface OpenFrame {
   readonly name: string;
 }
 
-/** The name a frame is shown by: its contract and function where known, else its address and selector. */
+/** The name a frame is shown by: its contract and function as its artifact names them, else as the lookup does (labels, loaded ABIs), else its address and selector. */
 function frameName(rec: DebugStepLog, index: number): string {
   const f = cell(rec.frames, index);
-  const contract = f.contract ?? (f.codeAddress === null ? '?' : shortAddress(f.codeAddress));
-  const fn = f.function ?? f.selector ?? (f.kind.startsWith('create') ? 'constructor' : '-');
+  const contract = f.contract ?? f.lookup?.label ?? (f.codeAddress === null ? '?' : shortAddress(f.codeAddress));
+  const fn = f.function ?? f.lookup?.function ?? f.selector ?? (f.kind.startsWith('create') ? 'constructor' : '-');
   return `${contract}::${fn}`;
 }
 

@@ -57,9 +57,24 @@ function back(rec: DebugStepLog, i: number): number {
   return land;
 }
 
-/** `o`: out of this frame, to the caller's next line (the end where there is no caller or no next line). */
+/**
+ * `o`: out of this frame, to the caller's next line (the end where there is no caller or no next line).
+ * Inside an internal function the caller is in the same frame: the caller's next line there, else the
+ * step the function returned at; one that never returned (it reverted) stops where its frame ends (and
+ * from there, out of the frame).
+ */
 function out(rec: DebugStepLog, i: number): number {
   const level = levelAt(rec, i);
+  const frame = rec.frames[cell(rec.steps.frame, i)];
+  // The internal calls open in this frame: those open at the step less those of its callers (constant while it runs).
+  const own = frame === undefined ? 0 : cell(rec.internal.open, i) - cell(rec.internal.open, frame.first);
+  if (frame !== undefined && own > 0 && i < frame.last) {
+    let returned = -1;
+    for (let j = i + 1; j <= frame.last && returned < 0; j++) if (levelAt(rec, j) < level) returned = j;
+    if (returned < 0) return frame.last;
+    const next = over(rec, returned);
+    return next <= frame.last ? next : returned;
+  }
   const returned = forward(rec, i, (j) => levelAt(rec, j) < level);
   if (levelAt(rec, returned) >= level) return returned;
   return over(rec, returned);

@@ -37,6 +37,8 @@ export interface DebugFrame {
   readonly first: number;
   readonly last: number;
   readonly source: FrameSource | null;
+  /** What the lookup calls the frame where no artifact matched: its account's label and its function by any loaded ABI (absent: not asked). */
+  readonly lookup?: { readonly label: string | null; readonly function: string | null };
   /** The code that ran (for the opcode listing where no map matched), or null where it is not known. */
   readonly code: Uint8Array | null;
 }
@@ -44,7 +46,7 @@ export interface DebugFrame {
 export interface DebugStepLog {
   readonly steps: StepLog;
   readonly frames: readonly DebugFrame[];
-  /** The step where the failure began (the failing frame's last step), or null where nothing failed. */
+  /** The step where the failure began (the failing frame's last step; in a transaction that did not fail, a failed user operation's, Safe transaction's or batch call's), or null where nothing failed. */
   readonly failure: number | null;
   /** Every step's line (lineTable.ts). */
   readonly lines: LineTable;

@@ -59,6 +59,8 @@ export interface Decoder {
   readonly canMatchCode: boolean;
   /** Names for addresses whose runtime code is a known artifact's. */
   nameByCode(codes: ReadonlyMap<string, Hex>): Map<string, string>;
+  /** The name --labels, --labels-file or the address book gives an address (the decoded views' labels before any match by code). */
+  labelOf(address: string): string | undefined;
   /** The artifact each address's runtime code is (lower-case addresses; see matchArtifact). */
   matchByCode(codes: ReadonlyMap<string, Hex>): Map<string, Artifact>;
   /** The receipt's logs alone (see decodeModel's `early`). */
@@ -159,6 +161,7 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
       return new Map([...matchesOf(codes, index)].map(([address, artifact]) => [address, artifact.name]));
     },
     matchByCode: (codes) => matchesOf(codes, index),
+    labelOf: (address) => labels.get(address.toLowerCase()),
     decodeLogs: (logs) => decodeLogs(logs, index),
     decode: (model, extra, early, byCode) => decodeModel(model, index, extra === undefined ? labels : new Map([...extra, ...labels]), early, byCode),
     withTokens(model, decoded, tokens) {

@@ -97,9 +97,23 @@ function multiSendArg(a: DecodedArg, w: Walk, depth: number): DecodedArg {
   return { ...a, transactions };
 }
 
+/** At the depth bound: marked where a bytes argument holds data (a selector's worth or more) that is left undecoded, so that the cut is said, not silent. */
+function cutAt(d: Decoded, item: AbiFunction, self: string | undefined): Decoded {
+  const t = targetsAt(item.inputs, d.args.map((a) => a.value), self);
+  let holds = false;
+  for (const [i, a] of d.args.entries()) {
+    bytesOf(item.inputs[i]!, a.value, '', t, (value) => {
+      holds ||= typeof value === 'string' && value.length >= 10;
+    });
+  }
+  return holds ? { ...d, nestedCut: 'depth' } : d;
+}
+
 /** A decoded call at `depth` with the calls inside its bytes arguments decoded (depth permitting). */
 function nest(d: Decoded, item: AbiFunction, self: string | undefined, w: Walk, depth: number): Decoded {
-  if (depth >= NESTED_DEPTH || w.budget <= 0 || item.inputs.length !== d.args.length) return d;
+  if (item.inputs.length !== d.args.length) return d;
+  if (depth >= NESTED_DEPTH) return cutAt(d, item, self);
+  if (w.budget <= 0) return d;
   if (d.signature === 'multiSend(bytes)') return { ...d, args: [multiSendArg(d.args[0]!, w, depth)] };
   const t = targetsAt(item.inputs, d.args.map((a) => a.value), self);
   let changed = false;

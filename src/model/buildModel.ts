@@ -49,7 +49,7 @@ function statusOf(tx: Transaction | null, receipt: Receipt | null, tree: CallTre
  * Follow a revert down the tree: while a failed child returned exactly the parent's revert data,
  * the failure came from that child. Stops at the deepest such call.
  */
-function originOf(root: CallNode, txSpent: boolean | null): CallNode {
+export function originOf(root: CallNode, txSpent: boolean | null): CallNode {
   let node = root;
   for (;;) {
     const output = node.output;

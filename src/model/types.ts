@@ -165,6 +165,16 @@ export interface Failure {
   readonly revert: Revert | null;
   /** The deepest call whose failure bubbled up unchanged to the root (the root itself when it failed on its own). */
   readonly origin: CallNode | null;
+  /** Where the origin is an envelope that reverted with its own words (Multicall3's "call failed", a Safe's GS013): the failed call it ran (the operations stage). */
+  readonly cause?: EnvelopeCause;
+}
+
+/** The failed call behind an envelope's own revert: its frame, whose envelope (a batch's account, a Safe), and which of the batch's calls (1-based; null for a Safe's one call). */
+export interface EnvelopeCause {
+  readonly traceAddress: readonly number[];
+  readonly kind: 'batch' | 'safe';
+  readonly account: Hex;
+  readonly call: number | null;
 }
 
 /** An event drawn inside the tree: emitted by a call after `position` of its subcalls. */
@@ -438,6 +448,8 @@ export interface Decoded {
   readonly guessed?: true;
   /** Bytes after the canonical encoding that the function ignores (Solidity does); absent when there are none. */
   readonly trailingBytes?: number;
+  /** A call inside call data at the depth bound (decode/nestedCalls.ts): its bytes arguments hold data that was not looked into. */
+  readonly nestedCut?: 'depth';
 }
 
 export interface Transfer {
@@ -585,6 +597,8 @@ export interface BatchCall {
   readonly success: boolean | null;
   /** Multicall3's allowFailure for this call (absent for batches that have no such flag). */
   readonly allowFailure?: boolean;
+  /** A failed call's frame, where the tree shows it (its reason is read from there). */
+  readonly traceAddress?: readonly number[];
   /** It succeeded, but the batch's own frame reverted after it: its effects were undone. */
   readonly rolledBack?: true;
 }

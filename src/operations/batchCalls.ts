@@ -49,6 +49,12 @@ function planned(input: Hex, name: string, signature: string): Planned[] | null 
   });
 }
 
+/** The calls a batch envelope's input names (its selector one of BATCHES'), in order; null where it is none or does not decode. */
+export function batchedCalls(input: Hex): Array<{ readonly to: Hex; readonly data: Hex }> | null {
+  const known = BATCHES[input.slice(0, 10).toLowerCase()];
+  return known === undefined ? null : planned(input, known.name, known.signature);
+}
+
 /** Each planned call's frame among the envelope's children, in order by target. */
 function childFrames(envelope: CallNode, calls: readonly Planned[]): Array<CallNode | null> {
   const node = forwarded(envelope);
@@ -80,7 +86,8 @@ function batchOf(frame: EnvelopeCall, index: AbiIndex): BatchOperation | null {
     const fn = decoded?.name ?? null;
     const args = decoded !== null && decoded.name !== null && decoded.guessed !== true ? { args: decoded.args } : {};
     const rolledBack = success === true && frame.failed ? { rolledBack: true as const } : {};
-    return { to: c.to, value: c.value, function: fn, ...args, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack };
+    const failedAt = child !== null && child.error !== null ? { traceAddress: child.traceAddress } : {};
+    return { to: c.to, value: c.value, function: fn, ...args, success, ...(c.allowFailure !== undefined ? { allowFailure: c.allowFailure } : {}), ...rolledBack, ...failedAt };
   });
   // Who made the calls: Multicall3 and an account itself; a multiSend runs in its Safe's context (a delegatecall).
   const account = known.name === 'multiSend' ? frame.from : frame.to;

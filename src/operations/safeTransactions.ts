@@ -24,7 +24,7 @@ function safeTxHashOf(l: RpcLog): Hex | null {
 }
 
 /** The Safe's own call to the `to` its execTransaction names (the first argument). */
-function innerOf(frame: EnvelopeCall): CallNode | null {
+export function innerOf(frame: EnvelopeCall): CallNode | null {
   if (frame.node === null || byteLength(frame.input) < 36) return null;
   const to = wordToAddress(frame.input.slice(10, 74)).toLowerCase();
   return forwarded(frame.node).children.find((c) => c.type === 'call' && c.to !== null && lowerHex(c.to) === to && c.from !== null && lowerHex(c.from) === frame.to) ?? null;

@@ -1,7 +1,7 @@
 /**
  * ERC-4337 user operations, from their EntryPoint's UserOperationEvent: read only from an emitter the
  * address book knows as an EntryPoint, or that a handleOps frame called (without a trace: the
- * transaction's own `to` when its input is handleOps). Each op is matched to the frame its execution ran
+ * transaction's own `to` when its input is handleOps, or a call of the batch its input sends). Each op is matched to the frame its execution ran
  * in — the EntryPoint's call to its sender that is not validateUserOp, in the order the ops ran — and
  * listed only where the two agree. Its figures are the event's, verbatim.
  */
@@ -11,6 +11,7 @@ import { walkCalls } from '../model/walk.js';
 import { byteLength, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { decodeAbiParameters } from 'viem';
+import { batchedCalls } from './batchCalls.js';
 import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
@@ -74,6 +75,9 @@ export function userOperations(model: InspectModel, index: AbiIndex, warnings: s
   if (!logs.some(isOpEvent)) return [];
   const frames = envelopeFrames(model, HANDLE_OPS).filter((f) => !f.failed);
   const called = new Set(frames.map((f) => f.to));
+  // Without a tree, a batch the transaction sent (Multicall3's aggregate3, an account's executeBatch) calls handleOps as plainly as the transaction's own input would.
+  const input = model.tree === null ? model.tx?.input : undefined;
+  for (const c of input === undefined ? [] : (batchedCalls(input) ?? [])) if (HANDLE_OPS.has(c.data.slice(0, 10).toLowerCase())) called.add(c.to);
   const queues = new Map<Hex, Map<string, CallNode[]>>();
   const out: UserOperation[] = [];
   const untrusted = new Set<Hex>();

@@ -12,6 +12,7 @@ import { walkCalls } from '../model/walk.js';
 import { describeAction } from '../action/describeAction.js';
 import { operationsActor } from '../operations/operationsActor.js';
 import { bundleAction } from '../operations/bundleAction.js';
+import { failureCause } from '../operations/failureCause.js';
 import { findOperations } from '../operations/findOperations.js';
 import { transfersWithWraps } from '../action/wrapTransfers.js';
 import { tokenBalances } from '../decode/decodeState.js';
@@ -177,6 +178,8 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   // The operations it carried (user operations, Safe transactions, batches), each with its own action.
   const seen: string[] = [];
   const operations = findOperations(model, decoder.index, seen);
+  const cause = model.failure === null ? null : failureCause(model, operations);
+  if (cause !== null && model.failure !== null) model = { ...model, failure: { ...model.failure, cause } };
   const did = describeAction(model, s.actor ?? operationsActor(model, operations));
   const action = did === null ? null : (bundleAction(model, operations, did.action, s.actor) ?? did.action);
   model = { ...model, operations, ...(seen.length > 0 ? { warnings: [...model.warnings, ...seen] } : {}) };

@@ -4,6 +4,7 @@
  * MultiSend's packed transactions by operation, target and value. Lines are cut to the width.
  */
 import type { ChalkInstance } from 'chalk';
+import { NESTED_DEPTH } from '../decode/nestedCalls.js';
 import type { Decoded, PackedTransaction } from '../model/types.js';
 import { cutToWidth, displayWidth, escapeText } from '../raw/escape.js';
 import { formatBytes, formatValueShort, shortHex } from '../format/format.js';
@@ -36,21 +37,27 @@ function packedText(t: PackedTransaction, s: AddressStyle): string {
   return `${op} ${showAddress(t.to, { ...s, short: true })}${value}: ${data}`;
 }
 
+/** A nested call's own lines: the calls inside it, or where the depth bound cut them, that they are not decoded. */
+function* innerLines(d: Decoded, l: Lines, depth: number): Generator<string> {
+  if (d.nestedCut === 'depth') yield `${' '.repeat(l.pad + 2 * depth)}${l.c.dim(`… the calls inside it are not decoded (more than ${NESTED_DEPTH} levels down)`)}\n`;
+  else yield* callLines(d, l, depth);
+}
+
 function* callLines(d: Decoded, l: Lines, depth: number): Generator<string> {
   for (const [i, a] of d.args.entries()) {
     const name = a.name ? escapeText(a.name) : `arg${i}`;
     if (a.call !== undefined) {
       yield line(l, depth, name, callText(a.call, l.s));
-      yield* callLines(a.call, l, depth + 1);
+      yield* innerLines(a.call, l, depth + 1);
     }
     for (const n of a.calls ?? []) {
       yield line(l, depth, `${name}${escapeText(n.path)}`, callText(n.call, l.s));
-      yield* callLines(n.call, l, depth + 1);
+      yield* innerLines(n.call, l, depth + 1);
     }
     if (a.transactions !== undefined) yield line(l, depth, name, `${a.transactions.length} packed ${a.transactions.length === 1 ? 'transaction' : 'transactions'} (${formatBytes((String(a.value).length - 2) / 2)})`);
     for (const [k, t] of (a.transactions ?? []).entries()) {
       yield line(l, depth + 1, `[${k}]`, packedText(t, l.s));
-      if (t.call !== undefined) yield* callLines(t.call, l, depth + 2);
+      if (t.call !== undefined) yield* innerLines(t.call, l, depth + 2);
     }
   }
 }

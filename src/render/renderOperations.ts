@@ -9,6 +9,7 @@ import type { BatchOperation, InspectModel, Operation, SafeTransaction, UserOper
 import { escapeText } from '../raw/escape.js';
 import { formatEth, formatValueShort, groupDigits } from '../format/format.js';
 import { type AddressStyle, formatArgs, showAddress } from '../words/formatDecoded.js';
+import { causeAt, causeWords, placeWords } from '../words/causeWords.js';
 import { operationReason } from '../words/operationReason.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -28,8 +29,11 @@ export function operationsNote(m: InspectModel, c: ChalkInstance): string {
 
 const who = (a: string, s: AddressStyle): string => showAddress(checksumAddress(a), s);
 
-function verdict(o: UserOperation | SafeTransaction, c: ChalkInstance, s: AddressStyle, traced: boolean): string {
-  return o.success ? c.green('✔ succeeded') : c.red(`✘ failed: ${operationReason(o, traced, s)}`);
+/** A failed operation's reason, and where its innermost failing frame stopped in the source where that is known. */
+function verdict(o: UserOperation | SafeTransaction, c: ChalkInstance, s: AddressStyle, m: InspectModel): string {
+  if (o.success) return c.green('✔ succeeded');
+  const at = causeAt(m, o.traceAddress)?.at ?? null;
+  return c.red(`✘ failed: ${operationReason(o, m.tree !== null, s)}${at === null ? '' : ` at ${placeWords(at)}`}`);
 }
 
 /** Its action and the frame it ran in, on the lines under an entry. */
@@ -38,20 +42,20 @@ function* detail(o: Operation, c: ChalkInstance): Generator<string> {
   if (o.traceAddress !== null) yield `      ${c.dim('ran at')}  trace [${o.traceAddress.join(',')}]\n`;
 }
 
-function* userOperationRows(ops: readonly UserOperation[], c: ChalkInstance, s: AddressStyle, traced: boolean): Generator<string> {
+function* userOperationRows(ops: readonly UserOperation[], c: ChalkInstance, s: AddressStyle, m: InspectModel): Generator<string> {
   yield `\n${c.bold(`User operations (${ops.length})`)}\n`;
   for (const [i, o] of ops.entries()) {
     const paymaster = o.paymaster === null ? 'none' : who(o.paymaster, s);
-    yield `  ${c.dim(`#${i + 1}`)} ${who(o.account, s)} ${c.dim('· nonce')} ${o.nonce} ${c.dim('·')} ${verdict(o, c, s, traced)}\n`;
+    yield `  ${c.dim(`#${i + 1}`)} ${who(o.account, s)} ${c.dim('· nonce')} ${o.nonce} ${c.dim('·')} ${verdict(o, c, s, m)}\n`;
     yield `      ${c.dim('gas cost')} ${formatEth(o.actualGasCost)} ${c.dim(`(${groupDigits(o.actualGasUsed)} gas) · paymaster`)} ${paymaster} ${c.dim('· hash')} ${o.userOpHash}\n`;
     yield* detail(o, c);
   }
 }
 
-function* safeRows(safes: readonly SafeTransaction[], c: ChalkInstance, s: AddressStyle, traced: boolean): Generator<string> {
+function* safeRows(safes: readonly SafeTransaction[], c: ChalkInstance, s: AddressStyle, m: InspectModel): Generator<string> {
   yield `\n${c.bold(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`)}\n`;
   for (const o of safes) {
-    yield `  ${who(o.account, s)} ${c.dim('·')} ${verdict(o, c, s, traced)}\n`;
+    yield `  ${who(o.account, s)} ${c.dim('·')} ${verdict(o, c, s, m)}\n`;
     yield `      ${c.dim('safeTxHash')} ${o.safeTxHash}\n`;
     yield* detail(o, c);
   }
@@ -67,12 +71,14 @@ function callText(call: BatchOperation['calls'][number], s: AddressStyle): strin
   return `.${escapeText(call.function)}(${args === null || args.length > MAX_ARGS_TEXT ? '…' : args})`;
 }
 
-function* batchRows(b: BatchOperation, c: ChalkInstance, s: AddressStyle): Generator<string> {
+function* batchRows(b: BatchOperation, c: ChalkInstance, s: AddressStyle, m: InspectModel): Generator<string> {
   yield `\n${c.bold(`Batch (${plural(b.calls.length, 'call')})`)} ${c.dim(`${escapeText(b.via)} by`)} ${who(b.account, s)}${b.traceAddress !== null ? c.dim(` at trace [${b.traceAddress.join(',')}]`) : ''}${b.success ? '' : `  ${c.red('✘ reverted')}`}\n`;
   for (const [i, call] of b.calls.entries()) {
     const fn = callText(call, s);
     const value = call.value > 0n ? ` ${formatValueShort(call.value)}` : '';
-    const outcome = call.success === null ? c.dim('? not known') : call.rolledBack ? c.yellow('✔ rolled back (the batch reverted)') : call.success ? c.green('✔') : c.red(call.allowFailure === true ? '✘ failed (allowed)' : '✘ failed');
+    const why = call.success === false ? causeWords(m, call.traceAddress ?? null, s) : null;
+    const failed = `${call.allowFailure === true ? '✘ failed (allowed)' : '✘ failed'}${why === null ? '' : `: ${why}`}`;
+    const outcome = call.success === null ? c.dim('? not known') : call.rolledBack ? c.yellow('✔ rolled back (the batch reverted)') : call.success ? c.green('✔') : c.red(failed);
     yield `  ${c.dim(`${i + 1}.`)} ${who(call.to, s)}${fn}${value}  ${outcome}\n`;
   }
 }
@@ -83,7 +89,7 @@ export function* operationRows(m: InspectModel, c: ChalkInstance): Generator<str
   const s: AddressStyle = { decoded: m.decoded, short: true };
   const users = ops.filter((o): o is UserOperation => o.kind === 'userOperation');
   const safes = ops.filter((o): o is SafeTransaction => o.kind === 'safeTransaction');
-  if (users.length > 0) yield* userOperationRows(users, c, s, m.tree !== null);
-  if (safes.length > 0) yield* safeRows(safes, c, s, m.tree !== null);
-  for (const b of ops) if (b.kind === 'batchCall') yield* batchRows(b, c, s);
+  if (users.length > 0) yield* userOperationRows(users, c, s, m);
+  if (safes.length > 0) yield* safeRows(safes, c, s, m);
+  for (const b of ops) if (b.kind === 'batchCall') yield* batchRows(b, c, s, m);
 }

@@ -697,7 +697,8 @@ function failedCount(): string {
 function operationSections(): HTMLElement[] {
   const ops = doc.operations ?? [];
   const out: HTMLElement[] = [];
-  const outcome = (o: { kind: 'userOperation' | 'safeTransaction'; success: boolean; revert: RevertJson | null }): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert) ?? noRevertWords(o.kind, root !== null)}`);
+  const placed = (at: { file: string; line: number } | undefined): string => (at === undefined ? '' : ` at ${at.file}:${at.line}`);
+  const outcome = (o: { kind: 'userOperation' | 'safeTransaction'; success: boolean; revert: RevertJson | null; sourceLocation?: { file: string; line: number } }): string => (o.success ? 'succeeded' : `failed: ${revertWords(o.revert) ?? noRevertWords(o.kind, root !== null)}${placed(o.sourceLocation)}`);
   const users = ops.flatMap((o) => (o.kind === 'userOperation' ? [o] : []));
   if (users.length > 0) {
     const rows = users.map((o, i) => [String(i + 1), addressText(o.account), o.nonce, outcome(o), eth(big(o.actualGasCost)), o.paymaster ? addressText(o.paymaster) : 'none', o.action?.summary ?? '']);
@@ -706,7 +707,7 @@ function operationSections(): HTMLElement[] {
   const safes = ops.flatMap((o) => (o.kind === 'safeTransaction' ? [o] : []));
   if (safes.length > 0) out.push(section(safes.length === 1 ? 'Safe transaction' : `Safe transactions (${safes.length})`, tableOf(['Safe', 'outcome', 'safeTxHash', 'action'], safes.map((o) => [addressText(o.account), outcome(o), o.safeTxHash, o.action?.summary ?? '']), 'operations')));
   for (const b of ops.flatMap((o) => (o.kind === 'batchCall' ? [o] : []))) {
-    const rows = b.calls.map((c, i) => [String(i + 1), addressText(c.to), c.function ?? '?', eth(big(c.value)), c.success === null ? 'not known' : c.rolledBack === true ? 'succeeded, rolled back (the batch reverted)' : c.success ? 'succeeded' : c.allowFailure === true ? 'failed (allowed)' : 'failed']);
+    const rows = b.calls.map((c, i) => [String(i + 1), addressText(c.to), c.function ?? '?', eth(big(c.value)), c.success === null ? 'not known' : c.rolledBack === true ? 'succeeded, rolled back (the batch reverted)' : c.success ? 'succeeded' : `${c.allowFailure === true ? 'failed (allowed)' : 'failed'}${c.reason === undefined ? '' : `: ${c.reason}`}`]);
     out.push(section(`Batch (${b.calls.length} ${b.calls.length === 1 ? 'call' : 'calls'})`, h('p', { class: 'hint' }, `${b.via} by ${addressText(b.account)}${b.success ? '' : ', reverted'}`), tableOf(['#', 'to', 'function', 'value', 'outcome'], rows, 'operations')));
   }
   return out;

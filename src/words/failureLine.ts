@@ -7,6 +7,7 @@ import { isOutOfGas } from '../model/buildModel.js';
 import { describeRevert } from '../model/decodeRevert.js';
 import type { CallNode, InspectModel } from '../model/types.js';
 import { escapeText } from '../raw/escape.js';
+import { causeWords, envelopeWords } from './causeWords.js';
 import { frameName, notPayableText } from './describe.js';
 import { type AddressStyle, formatDecoded } from './formatDecoded.js';
 
@@ -21,6 +22,9 @@ export function failureLine(m: InspectModel, s: AddressStyle): string {
   if (f === null || f.error === null) return m.tree === null ? 'reason not known (no trace)' : 'the trace does not say (its root entry has no error)';
   const origin = f.origin;
   if (origin !== null && origin !== m.tree?.root && isOutOfGas(origin.error)) return `out of gas in ${frameName(origin, s)}`;
+  // An envelope's own words ("Multicall3: call failed", GS013) after the cause they hide.
+  const inner = f.cause === undefined ? null : causeWords(m, f.cause.traceAddress, s);
+  if (inner !== null && f.cause !== undefined) return `${inner} — ${envelopeWords(m, f.cause, s)}`;
   if (m.decoded?.error) return formatDecoded(m.decoded.error, s);
   // Ether sent to a function its matched artifact says takes none: what the empty revert means.
   if (m.decoded?.notPayable !== undefined) return notPayableText(m.decoded.notPayable);

@@ -56,7 +56,8 @@ beforeAll(async () => {
   failing = referenceSteps(logs.failing, [teller, bank], FAILING, openCounts(logs.failing.length));
   // Ledger's artifact is left out of the project: its frame has no source and no name but its address.
   const ledger = `${scene.ledger.slice(0, 6)}…${scene.ledger.slice(-4)}`;
-  deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::${toFunctionSelector('record(address,uint256)')}`]);
+  // Its function is named as the lookup names it (the decoder's signature database), not by its selector.
+  deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::record`]);
 });
 
 afterAll(async () => {
@@ -417,6 +418,29 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     tmux('kill-session', '-t', 'dbg');
   });
 
+  test('o inside an internal function that never returns (Rules.check reverts): where its frame ends, not the transaction\'s last step; o again leaves the frame', async () => {
+    if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
+    const ref = failing;
+    openDebugger(scene.failing);
+    const origin = logs.failing.findIndex((l) => l.op === 'REVERT');
+    await waitFor('the status line at the failure', (s) => statusOf(s) === ref.status(origin));
+    // A step in check's body, before the REVERT: the walk of the struct logs has Rules.check open there.
+    const inCheck = logs.failing.findIndex((l, i) => i < origin && l.depth === 2 && ref.place(i)?.file === 'src/lib/Rules.sol' && stackOf(FAILING, i).at(-1) === 'Rules.check');
+    expect(inCheck).toBeGreaterThan(0);
+    // The bank's frame ends at the failing REVERT: its last step at depth 2.
+    const bankLast = logs.failing.findLastIndex((l) => l.depth === 2);
+    expect(bankLast).toBe(origin);
+    expect(bankLast).toBeLessThan(logs.failing.length - 1);
+    tmux('send-keys', '-t', 'dbg', `:step ${inCheck + 1}`, 'Enter');
+    await waitFor('the body of check', (s) => statusOf(s) === ref.status(inCheck));
+    await press(ref, ['o'], bankLast);
+    // From the frame's end, o leaves the frame: the teller's next line.
+    await press(ref, ['o'], ref.out(bankLast));
+    tmux('send-keys', '-t', 'dbg', 'q');
+    await waitFor('the shell again', (s) => s.includes('debugger ended: 0'));
+    tmux('kill-session', '-t', 'dbg');
+  });
+
   test('the deposit: opens at step 1; into the ledger no artifact matches (`-` and its opcodes), out to the bank\'s next line; Ctrl-C restores the terminal', async () => {
     if (!hasTmux) throw new Error('tmux is missing: the pseudo-terminal test cannot run');
     const ref = deposit;
@@ -427,6 +451,11 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     tmux('send-keys', '-t', 'dbg', `:step ${firstLedger + 1}`, 'Enter');
     const inLedger = await waitFor('the ledger\'s first step', (s) => statusOf(s) === ref.status((at = firstLedger)));
     expect(statusOf(inLedger).split(' · ')[1]).toBe('-');
+    // The lookup of the same hash names the ledger's call as the status line does.
+    const lookup = jsonOf(await runTxray([scene.deposit, '--rpc-url', scene.anvil.url, '--json'], {}, undefined, dir));
+    const call = lookup.calls.children.find((c: { to: string }) => c.to.toLowerCase() === scene.ledger.toLowerCase());
+    expect([call.function.name, call.function.signature]).toEqual(['record', 'record(address,uint256)']);
+    expect(toFunctionSelector('record(address,uint256)')).toBe(call.input.slice(0, 10));
     expect(inLedger).toContain('no source map matched this code: its opcodes');
     await press(ref, ['s'], (at = ref.into(at)));
     expect(at).toBe(firstLedger + 1);

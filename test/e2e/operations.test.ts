@@ -4,13 +4,14 @@
  * Multicall3 aggregate3 with an allowed failure, and a lookalike EntryPoint. Every expected value is read
  * back from the node: the receipts' events (decoded with the published ABIs), eth_call, trace_transaction.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Abi, decodeErrorResult, decodeEventLog, getAddress, type Hex, parseAbi } from 'viem';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { withReport } from '../support/withReport.js';
 import { writeFoundryProject } from '../../scripts/lib/scenarios.mjs';
@@ -18,6 +19,7 @@ import { jsonOf, runTxray } from '../support/runTxray.js';
 import { makeOperations, MULTICALL3, type OperationsNode, RECIPIENT } from '../support/operationsNode.js';
 import { type Anvil, withAnvil } from '../support/scenarioNode.js';
 import { schemaErrors } from '../support/schema.js';
+import { writeFoundryProject as writeSourceProject } from '../support/sourceProject.js';
 
 const require = createRequire(import.meta.url);
 const entryPointAbi = (JSON.parse(readFileSync(join(dirname(require.resolve('@account-abstraction/contracts/package.json')), 'artifacts', 'EntryPoint.json'), 'utf8')) as { abi: Abi }).abi;
@@ -26,14 +28,26 @@ const safeEvents = parseAbi(['event ExecutionSuccess(bytes32 indexed txHash, uin
 
 let s: OperationsNode & { anvil: Anvil };
 let project: string;
+/** The same contracts built from contracts/Scenarios.sol with source maps: the token's failures are placed in it. */
+let sourced: string;
+const SCENARIOS = fileURLToPath(new URL('../../contracts/Scenarios.sol', import.meta.url));
 withAnvil(makeOperations, (ready) => {
   s = ready;
 });
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'txray-ops-'));
   writeFoundryProject(project);
+  const fixture = mkdtempSync(join(tmpdir(), 'txray-ops-src-'));
+  mkdirSync(join(fixture, 'src'));
+  copyFileSync(SCENARIOS, join(fixture, 'src', 'Scenarios.sol'));
+  sourced = mkdtempSync(join(tmpdir(), 'txray-ops-sourced-'));
+  writeSourceProject(sourced, { fixture });
+  rmSync(fixture, { recursive: true, force: true });
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(sourced, { recursive: true, force: true });
+});
 
 const txray = (hash: string, ...extra: string[]) => runTxray([hash, '-r', s.anvil.url, ...extra], {}, undefined, project);
 const lower = (a: string): string => a.toLowerCase();
@@ -333,4 +347,116 @@ describe('the HTML report', () => {
       expect(await page.locator('header h1 .status').textContent()).toBe('partial');
     });
   });
+});
+
+/** The token's `revert InsufficientBalance(…)` line in contracts/Scenarios.sol (the only one there). */
+const insufficientLine = (): number => readFileSync(SCENARIOS, 'utf8').split('\n').findIndex((l) => l.includes('revert InsufficientBalance(')) + 1;
+const inSourced = (args: readonly string[]) => runTxray([...args, '-r', s.anvil.url], {}, undefined, sourced);
+
+describe('the cause behind an envelope', () => {
+  test('Multicall3 aggregate3 without allowFailure: the failed call\'s cause and place first, then what Multicall3 made of it; the batch row gives its reason', async () => {
+    const hash = s.hashes.multicallFailure;
+    const r = await s.anvil.rpc('eth_getTransactionReceipt', [hash]);
+    expect(r.status).toBe('0x0');
+    const trace = (await s.anvil.rpc('trace_transaction', [hash])) as Array<TraceEntry & { result?: { output?: Hex } }>;
+    // The node's facts: Multicall3 reverted with its own words; its second call (the transfer) with the token's error.
+    expect(decodeErrorResult({ abi: parseAbi(['error Error(string)']), data: (trace[0] as any).result?.output ?? (trace[0] as any).output ?? '0x' }).args[0]).toBe('Multicall3: call failed');
+    const second = trace.find((t) => t.traceAddress.length === 1 && t.traceAddress[0] === 1)!;
+    expect(second.error).toBeDefined();
+    const line = insufficientLine();
+    const text = await inSourced([hash]);
+    expect(text.code).toBe(1);
+    const why = new RegExp(`Why it failed\\n  InsufficientBalance\\(who: Multicall3\\(0xcA11…CA11\\), have: 0, want: 1\\) at src/Scenarios\\.sol:${line} — made Multicall3's call 2 fail\\n`);
+    expect(text.stdout).toMatch(why);
+    expect(text.stdout).toMatch(new RegExp(`  2\\. \\S+\\.transfer\\(\\)  ✘ failed: InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${line}\\n`));
+    const doc = jsonOf(await inSourced([hash, '--json']));
+    expect(schemaErrors(doc)).toBe('');
+    expect(doc.failure.reason).toMatch(new RegExp(`^InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${line} — made Multicall3's call 2 fail$`));
+    expect(doc.operations[0].calls.map((c: any) => [c.success, c.reason ?? null])).toEqual([[true, null], [false, expect.stringMatching(/^InsufficientBalance\(/)]]);
+  });
+
+  test('a Safe\'s GS013 (safeTxGas and gasPrice 0): the inner call\'s cause first, GS013 said in words', async () => {
+    const hash = s.hashes.safeGs013;
+    const trace = (await s.anvil.rpc('trace_transaction', [hash])) as Array<TraceEntry & { result?: { output?: Hex } }>;
+    expect(trace[0]!.error).toBeDefined();
+    expect(decodeErrorResult({ abi: parseAbi(['error Error(string)']), data: (trace[0] as any).result?.output ?? '0x' }).args[0]).toBe('GS013');
+    const text = await inSourced([hash]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(new RegExp(`Why it failed\\n  InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${insufficientLine()} — made the Safe's transaction fail \\(GS013: a Safe reverts the whole transaction when its inner call fails and neither safeTxGas nor gasPrice was set\\)\\n`));
+  });
+});
+
+describe('a failed user operation\'s place in the source', () => {
+  test('text, JSON and the call tree agree: the token\'s revert line', async () => {
+    const line = insufficientLine();
+    const doc = jsonOf(await inSourced([s.hashes.partialBundle, '--json']));
+    expect(schemaErrors(doc)).toBe('');
+    const failed = doc.operations.find((o: any) => o.kind === 'userOperation' && !o.success);
+    expect(failed.sourceLocation).toMatchObject({ file: 'src/Scenarios.sol', line });
+    // The call tree's innermost failing frame under the op's frame has the same place.
+    const under = (c: any): any[] => [c, ...(c.children ?? []).flatMap(under)];
+    const placed = under(doc.calls).filter((c: any) => c.sourceLocation !== undefined);
+    expect(placed.map((c: any) => [c.sourceLocation.file, c.sourceLocation.line])).toContainEqual(['src/Scenarios.sol', line]);
+    const succeeded = doc.operations.find((o: any) => o.kind === 'userOperation' && o.success);
+    expect(succeeded.sourceLocation).toBeUndefined();
+    const text = await inSourced([s.hashes.partialBundle]);
+    expect(text.stdout).toMatch(new RegExp(`#2 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} · nonce 0 · ✘ failed: InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${line}\\n`));
+    const file = join(sourced, 'bundle.html');
+    expect((await inSourced([s.hashes.partialBundle, '--html', file, '--quiet'])).code).toBe(6);
+    await withReport(file, async (page, problems) => {
+      expect(problems).toEqual([]);
+      const section = page.locator('section', { has: page.locator('h2', { hasText: 'User operations (2)' }) });
+      expect((await section.locator('tbody tr').allTextContents())[1]).toContain(`at src/Scenarios.sol:${line}`);
+    });
+  });
+});
+
+describe('txray debug on envelopes', () => {
+  test('--at failure on a bundle whose second op failed: the token\'s REVERT under that op, not "nothing failed"', async () => {
+    const f = await facts(s.hashes.partialBundle);
+    const opFrame = executionPaths(f.trace, s.entryPoint, f.ops[1]!.args.sender)[0]!;
+    // The innermost failed frame under it, by the node's trace.
+    const failed = f.trace.filter((t) => t.error !== undefined && opFrame.every((p, i) => t.traceAddress[i] === p)).sort((a, b) => b.traceAddress.length - a.traceAddress.length)[0]!;
+    expect(lower(failed.action.to)).toBe(lower(s.token));
+    const r = await runTxray(['debug', s.hashes.partialBundle, '-r', s.anvil.url, '--at', 'failure', '--json'], {}, undefined, sourced);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const j = jsonOf(r);
+    expect(j.op).toBe('REVERT');
+    expect(j.traceAddress).toEqual(failed.traceAddress);
+    expect(j.source).toEqual({ file: 'src/Scenarios.sol', line: insufficientLine() });
+
+    // The call stack names the frames as the lookup does: the EntryPoint's handleOps by the decoder's ABIs, not its selector.
+    const lookup = jsonOf(await inSourced([s.hashes.partialBundle, '--json']));
+    expect(lookup.calls.function.name).toBe('handleOps');
+    expect(j.callStack[0]).toBe(`${lower(s.entryPoint).slice(0, 6)}…${lower(s.entryPoint).slice(-4)}::handleOps`);
+    // A bundle where every op succeeded still has nothing to go to.
+    const none = await runTxray(['debug', s.hashes.fullBundle, '-r', s.anvil.url, '--at', 'failure', '--json'], {}, undefined, sourced);
+    expect(none.code).toBe(3);
+  });
+});
+
+test('txray debug names frames as the lookup does: Multicall3 (the address book) and aggregate3 (the built-in ABIs), not 0xca11…::0x82ad56cb', async () => {
+  const lookup = jsonOf(await inSourced([s.hashes.aggregate3, '--json']));
+  expect(lookup.calls.function.name).toBe('aggregate3');
+  expect(lookup.labels[lower(MULTICALL3)]).toBe('Multicall3');
+  const r = await runTxray(['debug', s.hashes.aggregate3, '-r', s.anvil.url, '--at', 'step:1', '--json'], {}, undefined, sourced);
+  expect(r.code).toBe(0);
+  const j = jsonOf(r);
+  expect(j.callStack).toEqual(['Multicall3::aggregate3']);
+  // The artifact-only fields stay as they were: no artifact matched Multicall3's code.
+  expect([j.contract, j.function]).toEqual([null, null]);
+});
+
+test('a bundle sent through Multicall3, without a trace: its input\'s aggregate3 calls handleOps, so the EntryPoint\'s events are read as user operations', async () => {
+  const f = await facts(s.hashes.viaMulticall);
+  expect(f.receipt.status).toBe('0x1');
+  expect(f.ops).toHaveLength(1);
+  const traced = jsonOf(await txray(s.hashes.viaMulticall, '--json'));
+  const untraced = jsonOf(await txray(s.hashes.viaMulticall, '--json', '--tracer', 'none'));
+  expect(schemaErrors(untraced)).toBe('');
+  const ops = (d: any) => d.operations.filter((o: any) => o.kind === 'userOperation').map((o: any) => [o.account, o.success, o.userOpHash, o.actualGasCost]);
+  expect(ops(untraced)).toEqual(f.ops.map((e) => [lower(e.args.sender), true, e.args.userOpHash, e.args.actualGasCost.toString()]));
+  expect(ops(untraced)).toEqual(ops(traced));
+  expect(untraced.warnings.join('\n')).not.toContain('not read as user operations');
 });

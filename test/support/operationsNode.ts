@@ -70,7 +70,7 @@ export interface OperationsNode {
   safe: Hex;
   multiSend: Hex;
   lookalike: Hex;
-  hashes: { partialBundle: Hex; fullBundle: Hex; safeFailure: Hex; safeMultiSend: Hex; aggregate3: Hex; lookalike: Hex; rolledBack: Hex; notRun: Hex };
+  hashes: { partialBundle: Hex; fullBundle: Hex; safeFailure: Hex; safeMultiSend: Hex; aggregate3: Hex; lookalike: Hex; rolledBack: Hex; notRun: Hex; multicallFailure: Hex; safeGs013: Hex; viaMulticall: Hex };
 }
 
 /** Everything deployed and every scenario mined; each returns its hash (the tests read the facts back from the node). */
@@ -131,7 +131,10 @@ export async function makeOperations(rpc: Rpc): Promise<OperationsNode> {
   const notRun = await sendTo(rpc, RECIPIENT, undone);
 
   const safeParts = await makeSafe(rpc, token);
-  const aggregate3 = await multicall(rpc, token);
+  const { aggregate3, failed: multicallFailure } = await multicall(rpc, token);
+  // A bundle sent through Multicall3: aggregate3's one call is handleOps (account 0's op, nonce 3, sending 1 TT).
+  const bundle = encodeFunctionData({ abi: ep.abi, functionName: 'handleOps', args: [[await op(0, 3n, execute(token, call('Token', 'transfer', [RECIPIENT, parseEther('1')])), false)], BENEFICIARY] });
+  const viaMulticall = await sendTo(rpc, MULTICALL3, encodeFunctionData({ abi: AGGREGATE3, functionName: 'aggregate3', args: [[{ target: entryPoint, allowFailure: false, callData: bundle }]] }));
   // The lookalike: a UserOperationEvent (account 0's, a success) from a contract no handleOps called.
   const lookalike = await deploy(rpc, lookalikeInit());
   const fake = concat([
@@ -142,11 +145,11 @@ export async function makeOperations(rpc: Rpc): Promise<OperationsNode> {
     encodeAbiParameters([{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }], [7n, true, 1n, 1n]),
   ]);
   const lookalikeHash = await sendTo(rpc, lookalike, fake);
-  return { entryPoint, token, accounts, safe: safeParts.safe, multiSend: safeParts.multiSend, lookalike, hashes: { partialBundle, fullBundle, safeFailure: safeParts.failure, safeMultiSend: safeParts.multi, aggregate3, lookalike: lookalikeHash, rolledBack, notRun } };
+  return { entryPoint, token, accounts, safe: safeParts.safe, multiSend: safeParts.multiSend, lookalike, hashes: { partialBundle, fullBundle, safeFailure: safeParts.failure, safeMultiSend: safeParts.multi, aggregate3, lookalike: lookalikeHash, rolledBack, notRun, multicallFailure, safeGs013: safeParts.gs013, viaMulticall } };
 }
 
 /** A 1-of-1 Safe owned by the node's unlocked sender, which signs by being the caller (v = 1). */
-async function makeSafe(rpc: Rpc, token: Hex): Promise<{ safe: Hex; multiSend: Hex; failure: Hex; multi: Hex }> {
+async function makeSafe(rpc: Rpc, token: Hex): Promise<{ safe: Hex; multiSend: Hex; failure: Hex; multi: Hex; gs013: Hex }> {
   const single = safeArtifact('Safe.sol/Safe');
   const factoryArt = safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory');
   const multiArt = safeArtifact('libraries/MultiSend.sol/MultiSend');
@@ -166,16 +169,29 @@ async function makeSafe(rpc: Rpc, token: Hex): Promise<{ safe: Hex; multiSend: H
   const packed = (to: Hex, data: Hex): Hex => encodePacked(['uint8', 'address', 'uint256', 'uint256', 'bytes'], [0, to, 0n, BigInt((data.length - 2) / 2), data]);
   const transactions = concat([packed(token, call('Token', 'transfer', [RECIPIENT, parseEther('1')])), packed(token, call('Token', 'transfer', [RECIPIENT2, parseEther('2')]))]);
   const multi = await sendTo(rpc, safe, exec(multiSend, encodeFunctionData({ abi: multiArt.abi, functionName: 'multiSend', args: [transactions] }), 1, 0n));
-  return { safe, multiSend, failure, multi };
+  // safeTxGas and gasPrice both 0: the failing inner call reverts the whole execTransaction with GS013.
+  const gs013 = await sendTo(rpc, safe, exec(token, call('Token', 'transfer', [RECIPIENT, parseEther('1000')]), 0, 0n));
+  return { safe, multiSend, failure, multi, gs013 };
 }
 
-/** Multicall3 at its address; aggregate3 with an allowed failure (a transfer Multicall3 has no tokens for) and a read. */
-async function multicall(rpc: Rpc, token: Hex): Promise<Hex> {
+const AGGREGATE3 = [{ type: 'function', name: 'aggregate3', stateMutability: 'payable', inputs: [{ name: 'calls', type: 'tuple[]', components: [{ name: 'target', type: 'address' }, { name: 'allowFailure', type: 'bool' }, { name: 'callData', type: 'bytes' }] }], outputs: [] }] as const;
+
+/**
+ * Multicall3 at its address; aggregate3 with an allowed failure (a transfer Multicall3 has no tokens for)
+ * and a read; then the same transfer as call 2 without allowFailure, which reverts the whole batch.
+ */
+async function multicall(rpc: Rpc, token: Hex): Promise<{ aggregate3: Hex; failed: Hex }> {
   await rpc('anvil_setCode', [MULTICALL3, multicall3Code()]);
-  const abi = [{ type: 'function', name: 'aggregate3', stateMutability: 'payable', inputs: [{ name: 'calls', type: 'tuple[]', components: [{ name: 'target', type: 'address' }, { name: 'allowFailure', type: 'bool' }, { name: 'callData', type: 'bytes' }] }], outputs: [] }] as const;
+  const abi = AGGREGATE3;
   const calls = [
     { target: token, allowFailure: true, callData: call('Token', 'transfer', [RECIPIENT, 1n]) },
     { target: token, allowFailure: false, callData: call('Token', 'balanceOf', [RECIPIENT]) },
   ];
-  return sendTo(rpc, MULTICALL3, encodeFunctionData({ abi, functionName: 'aggregate3', args: [calls] }));
+  const aggregate3 = await sendTo(rpc, MULTICALL3, encodeFunctionData({ abi, functionName: 'aggregate3', args: [calls] }));
+  const strict = [
+    { target: token, allowFailure: false, callData: call('Token', 'balanceOf', [RECIPIENT]) },
+    { target: token, allowFailure: false, callData: call('Token', 'transfer', [RECIPIENT, 1n]) },
+  ];
+  const failed = await sendTo(rpc, MULTICALL3, encodeFunctionData({ abi, functionName: 'aggregate3', args: [strict] }));
+  return { aggregate3, failed };
 }

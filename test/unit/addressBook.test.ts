@@ -80,3 +80,20 @@ describe('AddressBook, many lookups', () => {
     expect(book.get(ok)?.name).toBe('Fine');
   });
 });
+
+test("Simple7702Account: the delegate viem's toSimple7702SmartAccount authorizes by default (EntryPoint v0.8 and v0.9) is named on mainnet and on another chain", async () => {
+  const { toSimple7702SmartAccount } = await import('viem/account-abstraction');
+  const { createPublicClient, http } = await import('viem');
+  const { mainnet } = await import('viem/chains');
+  const { privateKeyToAccount } = await import('viem/accounts');
+  // Nothing is asked of this client: the account's authorization is built locally.
+  const client = createPublicClient({ chain: mainnet, transport: http('http://127.0.0.1:9') });
+  const owner = privateKeyToAccount(`0x${'11'.repeat(32)}`);
+  const v08 = (await toSimple7702SmartAccount({ client, owner })).authorization.address.toLowerCase();
+  const v09 = (await toSimple7702SmartAccount({ client, owner, entryPoint: '0.9' })).authorization.address.toLowerCase();
+  for (const chain of ['1', '10']) {
+    const book = new AddressBook(readFileSync(new URL(`${chain}.json`, DIR), 'utf8'));
+    expect(book.get(v08)?.name).toBe('Simple7702Account');
+    expect(book.get(v09)?.name).toBe('Simple7702Account (EntryPoint v0.9)');
+  }
+});

@@ -118,6 +118,24 @@ describe('nested call data', () => {
     expect(d?.name).toBe('execute');
   });
 
+  test(`depth: the cut at ${NESTED_DEPTH} levels is marked where bytes are left undecoded (JSON nestedCut, a text line), not where there are none`, () => {
+    const wrap = (inner: Hex, times: number): Hex => {
+      let data = inner;
+      for (let i = 0; i < times; i++) data = encodeFunctionData({ abi: account, functionName: 'execute', args: [T, 0n, data] });
+      return data;
+    };
+    const chain = (d: Decoded): Decoded[] => (d.args[2]?.call === undefined ? [d] : [d, ...chain(d.args[2].call)]);
+    const cut = chain(nested(wrap(transfer(9n), NESTED_DEPTH + 2)));
+    expect(cut).toHaveLength(NESTED_DEPTH + 1);
+    expect(cut.map((d) => d.nestedCut ?? null)).toEqual([...Array(NESTED_DEPTH).fill(null), 'depth']);
+    const lines = [...nestedRows(cut[0]!, new Chalk({ level: 0 }), { decoded: undefined, short: true }, 200, 17)];
+    expect(lines.at(-1)).toBe(`${' '.repeat(17 + 2 * NESTED_DEPTH)}… the calls inside it are not decoded (more than ${NESTED_DEPTH} levels down)\n`);
+    // At the bound with nothing inside (execute with empty data): nothing was cut, nothing is said.
+    const empty = chain(nested(wrap('0x', NESTED_DEPTH + 1)));
+    expect(empty).toHaveLength(NESTED_DEPTH + 1);
+    expect(empty.at(-1)!.nestedCut).toBeUndefined();
+  });
+
   test('the target\'s contract is tried first: a selector two ABIs share is named by the one the target is labelled with', () => {
     const i = new AbiIndex(DB);
     i.add(parseAbi(['function transfer(address to, uint256 amount)']), 'abi', 'First');
