@@ -75,7 +75,7 @@ const CODE_FORMS = '<address>:<code>, the code as runtime hex (0x…), an artifa
 function splitOverride(text: string, option: string, parts: 2 | 3): [Hex, string, string] {
   const pieces = text.split(':');
   if (pieces.length !== parts) {
-    const form = parts === 3 ? '<address>:<slot>:<value>' : option === '--override-code' ? CODE_FORMS : '<address>:<value>';
+    const form = parts === 3 ? '<address>:<slot>:<value>' : '<address>:<value>';
     throw new UsageError(`${option} takes ${form}, not '${escapeShort(text, 80)}'.`);
   }
   // As many pieces as `parts`: the defaults fill only what a two-part form does not have.
@@ -104,7 +104,9 @@ export function parseOverrides(raw: RawCallOptions, codes: CodeOverride[] = []):
   for (const t of raw.overrideCode ?? []) {
     // A path may hold a colon of its own: the address is what comes before the first one.
     const colon = t.indexOf(':');
-    const [a] = splitOverride(colon < 0 ? t : `${t.slice(0, colon)}:x`, '--override-code', 2);
+    // Nothing after the colon is as nothing after the address: every form is said.
+    if (colon < 0 || t.slice(colon + 1).trim() === '') throw new UsageError(`--override-code takes ${CODE_FORMS}, not '${escapeShort(t, 80)}'.`);
+    const [a] = splitOverride(`${t.slice(0, colon)}:x`, '--override-code', 2);
     const source = parseOverrideCode(t.slice(colon + 1));
     if (source.kind === 'hex') entry(a).code = source.code;
     else codes.push({ address: a, source });

@@ -479,6 +479,7 @@ describe('txray call --tx: errors', () => {
     ['a missing artifact file', ['--override-code', `${FRESH}:./build/Nope.json`], /^txray: --override-code \.\/build\/Nope\.json: no such file\.\n$/],
     ['a contract name the project lacks', ['--override-code', `${FRESH}:Vault`], /^txray: --override-code: the project in the working directory has no contract Vault with runtime code in its build/],
     ['a contract name a typo away from the project\'s', ['--override-code', `${FRESH}:Bnak`], /^txray: --override-code: the project in the working directory has no contract Bnak with runtime code in its build; did you mean Bank\?\n$/],
+    ['an address and a colon with nothing after it', ['--override-code', `${FRESH}:`], /^txray: --override-code takes <address>:<code>, the code as runtime hex \(0x…\), an artifact file \(Foundry or Hardhat\), a file of hex, or the name of a contract of the project, not '0x[0-9a-f]{40}:'\.\n$/],
     ['an address and nothing after it', ['--override-code', FRESH], /^txray: --override-code takes <address>:<code>, the code as runtime hex \(0x…\), an artifact file \(Foundry or Hardhat\), a file of hex, or the name of a contract of the project, not '0x[0-9a-f]{40}'\.\n$/],
     ['bad hex', ['--override-code', `${FRESH}:0xzz`], /^txray: --override-code takes runtime code as hex bytes/],
     ['an artifact without deployed bytecode', ['--override-code', `${FRESH}:ABI`], /^txray: --override-code .*ABI\.json: the artifact has no deployed bytecode/],
