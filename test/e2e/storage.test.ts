@@ -129,6 +129,14 @@ describe('--storage against the node\'s struct logs', () => {
     for (const c of doc.storageChanges) changed.set(`${c.address}:${c.slot}`, { before: c.before, after: c.after });
     for (const [k, w] of writes) if (w.before !== w.after) expect(changed.get(k)).toEqual(w);
     expect([...changed.keys()].every((k) => writes.has(k))).toBe(true);
+    // And the node's own storage before and after the block.
+    const block = BigInt((await scene.anvil.rpc('eth_getTransactionByHash', [scene.deposit])).blockNumber);
+    const at = (n: bigint) => `0x${n.toString(16)}`;
+    for (const [k, w] of writes) {
+      const [address, slot] = k.split(':');
+      const word = async (n: bigint) => `0x${BigInt(await scene.anvil.rpc('eth_getStorageAt', [address, slot, at(n)])).toString(16).padStart(64, '0')}`;
+      expect([await word(block - 1n), await word(block)]).toEqual([w.before, w.after]);
+    }
     expect(doc.storageChanges.flatMap((c: Record<string, any>) => (c.variables ?? []).map((v: { path: string }) => v.path))).toContain('byId[0]');
   });
 
@@ -191,6 +199,10 @@ describe('--storage against the node\'s struct logs', () => {
     const lines = r.stderr.split('\n').filter((l) => l.includes('local run:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('storage');
+    // A lookup whose tree the EVM makes (--tracer local): the same one run keeps the accesses.
+    const local = await run([scene.deposit, '--storage', '--tracer', 'local', '--debug', '--json']);
+    expect(local.stderr.split('\n').filter((l) => l.includes('local run:'))).toHaveLength(1);
+    expect(actual(jsonOf(local))).toEqual(await expected(scene.deposit));
   });
 });
 
