@@ -86,14 +86,18 @@ describe('--storage against the node\'s struct logs', () => {
     expect(JSON.stringify(plain)).not.toContain('"storage"');
   });
 
-  test('names from the storage layouts, mapping keys exact from the run\'s hashes (a key read from storage too); transient slots unnamed', async () => {
+  test('names from the storage layouts, mapping keys exact from the run\'s hashes (a key read from storage too); transient slots from the transient layout', async () => {
     const doc = jsonOf(await run([scene.deposit, '--storage', '--json']));
     const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
     const [mint, bump, failing] = doc.calls.children as Array<Record<string, any>>;
     const brief = (n: Record<string, any>) => n.storage.map((a: Record<string, any>) => [a.op, a.name ?? null, a.decoded ?? null]);
     expect(brief(doc.calls)).toEqual([
+      // The lock, named from the transient layout: read by the require, read again and written by the assignment.
+      ['read', 'locked', false],
+      ['read', 'locked', false],
+      ['write', 'locked', { before: false, after: true }],
+      // Slot 3 is `counter` in the persistent layout only: a transient read of it has no name.
       ['read', null, null],
-      ['write', null, null],
       ['read', `balances[${sender}]`, '0'],
       ['write', `balances[${sender}]`, { before: '0', after: '100' }],
       ['read', 'total', '0'],
@@ -105,7 +109,8 @@ describe('--storage against the node\'s struct logs', () => {
       ['write', 'byId[0]', { before: '0', after: '100' }],
       ['read', 'token', getAddress(scene.token)],
       ['read', 'logic', getAddress(scene.logic)],
-      ['write', null, null],
+      ['read', 'locked', true],
+      ['write', 'locked', { before: true, after: false }],
     ]);
     expect(brief(mint!)).toEqual([['read', `balanceOf[${sender}]`, '0'], ['write', `balanceOf[${sender}]`, { before: '0', after: '100' }]]);
     // The logic's writes land in the vault's storage, named by the vault's layout: a packed struct member.
@@ -156,8 +161,9 @@ describe('--storage against the node\'s struct logs', () => {
     const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
     const lines = tree.split('\n').map((l) => l.replace(/^\s+[│├└─ ]*/, ''));
     const at = (text: string): number => lines.findIndex((l) => l.startsWith(text));
-    expect(lines).toContain('read transient slot 0 = 0');
-    expect(lines).toContain('write transient slot 0: 0 → 1');
+    // Identical reads in a row: one line with a count.
+    expect(lines).toContain('read transient locked = false (2 ×)');
+    expect(lines).toContain('write transient locked: false → true');
     expect(lines).toContain('write balances[0xf39F…2266]: 0 → 100');
     expect(lines).toContain('write total: 100 → 100');
     expect(lines).toContain('write byId[0]: 0 → 100');
