@@ -39,6 +39,8 @@ export interface Artifact {
   readonly runtimeMasks?: ReadonlyArray<readonly [number, number]>;
   /** solc's storageLayout, when the artifact carries it (Foundry: extra_output = ["storageLayout"]). */
   readonly storageLayout?: StorageLayout;
+  /** solc's transientStorageLayout (0.8.27 on): its transient state variables; transient slots are named only from it. */
+  readonly transientStorageLayout?: StorageLayout;
   /** Its source maps and source files, where its layout has them (read when a failed frame runs its code). */
   readonly debug?: DebugSource;
   /** Read from an --override-code file: it describes the code a re-run put there, not the mined code. */

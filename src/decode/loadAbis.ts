@@ -144,6 +144,7 @@ export function parseAbiFile(text: string, file: string, source: NameSource): Ar
         bytecode: hexOrUndefined(code.bytecode),
         ...withRuntime(code),
         ...(o.storageLayout !== undefined ? { storageLayout: parseStorageLayout(o.storageLayout) } : {}),
+        ...(o.transientStorageLayout !== undefined ? { transientStorageLayout: parseStorageLayout(o.transientStorageLayout) } : {}),
         ...withDebug(file, o),
       };
     }

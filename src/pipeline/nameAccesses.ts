@@ -1,8 +1,8 @@
 /**
  * Names for --storage's accesses, from the storage layout of the artifact whose code ran on each
  * account's storage (its own code, else the code it delegatecalled in this transaction; see
- * decode/nameStorage.ts), mapping keys from the run's own KECCAK256 inputs. A transient slot is never
- * named from a persistent layout; a slot no layout reaches keeps no name.
+ * decode/nameStorage.ts), mapping keys from the run's own KECCAK256 inputs. A transient slot is named
+ * only from the artifact's transient layout, never from the persistent one; a slot no layout reaches keeps no name.
  */
 import type { Artifact } from '../decode/abiIndex.js';
 import { EIP1967_SLOTS, type HashedKeys, nameSlots, type StorageLayout } from '../decode/nameStorage.js';
@@ -12,9 +12,9 @@ import type { InspectModel, JsonValue, NamedSlotPart, StorageItem } from '../mod
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
 
-/** The layout that names each account's storage, by the code that ran on it. */
-function layoutsOf(model: InspectModel, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): (address: string) => StorageLayout | undefined {
-  const withLayout = artifacts.filter((a) => a.storageLayout !== undefined && a.storageLayout.storage.length > 0 && a.deployedBytecode !== undefined);
+/** The artifact whose layouts name each account's storage, by the code that ran on it. */
+function layoutsOf(model: InspectModel, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): (address: string) => Artifact | undefined {
+  const withLayout = artifacts.filter((a) => a.deployedBytecode !== undefined && ((a.storageLayout?.storage.length ?? 0) > 0 || (a.transientStorageLayout?.storage.length ?? 0) > 0));
   const ran = new Map<string, Set<string>>();
   if (model.tree !== null && withLayout.length > 0) {
     walkCalls(model.tree.root, (n) => {
@@ -26,17 +26,17 @@ function layoutsOf(model: InspectModel, artifacts: readonly Artifact[], codes: R
       ran.set(context, set.add(to));
     });
   }
-  const found = new Map<string, StorageLayout | undefined>();
+  const found = new Map<string, Artifact | undefined>();
   return (address) => {
     if (found.has(address)) return found.get(address);
-    let layout: StorageLayout | undefined;
+    let artifact: Artifact | undefined;
     for (const code of [address, ...(ran.get(address) ?? [])]) {
       const bytecode = codes.get(code);
-      layout = bytecode === undefined ? undefined : matchArtifact(bytecode, withLayout)?.storageLayout;
-      if (layout !== undefined) break;
+      artifact = bytecode === undefined ? undefined : matchArtifact(bytecode, withLayout);
+      if (artifact !== undefined) break;
     }
-    found.set(address, layout);
-    return layout;
+    found.set(address, artifact);
+    return artifact;
   };
 }
 
@@ -59,10 +59,10 @@ function named(item: StorageItem, a: StorageAccess, parts: readonly NamedSlotPar
 export function nameAccesses(model: InspectModel, hashed: HashedKeys, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): (a: StorageAccess, item: StorageItem) => StorageItem {
   const layoutOf = layoutsOf(model, artifacts, codes);
   return (a, item) => {
-    if (a.transient) return item;
-    const proxy = EIP1967_SLOTS[item.slot];
+    const proxy = a.transient ? undefined : EIP1967_SLOTS[item.slot];
     if (proxy !== undefined) return { ...item, name: proxy };
-    const layout = layoutOf(a.address);
+    const artifact = layoutOf(a.address);
+    const layout = a.transient ? artifact?.transientStorageLayout : artifact?.storageLayout;
     return layout === undefined ? item : named(item, a, partsOf(layout, a, hashed));
   };
 }

@@ -62,6 +62,7 @@ function artifactOk(a: unknown): boolean {
   if ((a.bytecode !== undefined && !isData(a.bytecode)) || (a.deployedBytecode !== undefined && !isData(a.deployedBytecode))) return false;
   if (a.runtimeMasks !== undefined && !(Array.isArray(a.runtimeMasks) && a.runtimeMasks.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0], 0, 1e6) && isInt(r[1], 1, 32)))) return false;
   if (a.storageLayout !== undefined && parseStorageLayout(a.storageLayout) === undefined) return false;
+  if (a.transientStorageLayout !== undefined && parseStorageLayout(a.transientStorageLayout) === undefined) return false;
   if (a.override !== undefined && a.override !== true) return false;
   if (a.file !== undefined && !(typeof a.file === 'string' && a.file.length <= 1000)) return false;
   return a.debug === undefined || (isRecord(a.debug) && codeDebugOk(a.debug.runtime) && codeDebugOk(a.debug.creation));

@@ -86,14 +86,18 @@ describe('--storage against the node\'s struct logs', () => {
     expect(JSON.stringify(plain)).not.toContain('"storage"');
   });
 
-  test('names from the storage layouts, mapping keys exact from the run\'s hashes (a key read from storage too); transient slots unnamed', async () => {
+  test('names from the storage layouts, mapping keys exact from the run\'s hashes (a key read from storage too); transient slots from the transient layout', async () => {
     const doc = jsonOf(await run([scene.deposit, '--storage', '--json']));
     const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
     const [mint, bump, failing] = doc.calls.children as Array<Record<string, any>>;
     const brief = (n: Record<string, any>) => n.storage.map((a: Record<string, any>) => [a.op, a.name ?? null, a.decoded ?? null]);
     expect(brief(doc.calls)).toEqual([
+      // The lock, named from the transient layout: read by the require, read again and written by the assignment.
+      ['read', 'locked', false],
+      ['read', 'locked', false],
+      ['write', 'locked', { before: false, after: true }],
+      // Slot 3 is `counter` in the persistent layout only: a transient read of it has no name.
       ['read', null, null],
-      ['write', null, null],
       ['read', `balances[${sender}]`, '0'],
       ['write', `balances[${sender}]`, { before: '0', after: '100' }],
       ['read', 'total', '0'],
@@ -105,7 +109,8 @@ describe('--storage against the node\'s struct logs', () => {
       ['write', 'byId[0]', { before: '0', after: '100' }],
       ['read', 'token', getAddress(scene.token)],
       ['read', 'logic', getAddress(scene.logic)],
-      ['write', null, null],
+      ['read', 'locked', true],
+      ['write', 'locked', { before: true, after: false }],
     ]);
     expect(brief(mint!)).toEqual([['read', `balanceOf[${sender}]`, '0'], ['write', `balanceOf[${sender}]`, { before: '0', after: '100' }]]);
     // The logic's writes land in the vault's storage, named by the vault's layout: a packed struct member.
@@ -129,6 +134,14 @@ describe('--storage against the node\'s struct logs', () => {
     for (const c of doc.storageChanges) changed.set(`${c.address}:${c.slot}`, { before: c.before, after: c.after });
     for (const [k, w] of writes) if (w.before !== w.after) expect(changed.get(k)).toEqual(w);
     expect([...changed.keys()].every((k) => writes.has(k))).toBe(true);
+    // And the node's own storage before and after the block.
+    const block = BigInt((await scene.anvil.rpc('eth_getTransactionByHash', [scene.deposit])).blockNumber);
+    const at = (n: bigint) => `0x${n.toString(16)}`;
+    for (const [k, w] of writes) {
+      const [address, slot] = k.split(':');
+      const word = async (n: bigint) => `0x${BigInt(await scene.anvil.rpc('eth_getStorageAt', [address, slot, at(n)])).toString(16).padStart(64, '0')}`;
+      expect([await word(block - 1n), await word(block)]).toEqual([w.before, w.after]);
+    }
     expect(doc.storageChanges.flatMap((c: Record<string, any>) => (c.variables ?? []).map((v: { path: string }) => v.path))).toContain('byId[0]');
   });
 
@@ -148,8 +161,9 @@ describe('--storage against the node\'s struct logs', () => {
     const tree = r.stdout.slice(r.stdout.indexOf('Call tree'));
     const lines = tree.split('\n').map((l) => l.replace(/^\s+[│├└─ ]*/, ''));
     const at = (text: string): number => lines.findIndex((l) => l.startsWith(text));
-    expect(lines).toContain('read transient slot 0 = 0');
-    expect(lines).toContain('write transient slot 0: 0 → 1');
+    // Identical reads in a row: one line with a count.
+    expect(lines).toContain('read transient locked = false (2 ×)');
+    expect(lines).toContain('write transient locked: false → true');
     expect(lines).toContain('write balances[0xf39F…2266]: 0 → 100');
     expect(lines).toContain('write total: 100 → 100');
     expect(lines).toContain('write byId[0]: 0 → 100');
@@ -191,6 +205,10 @@ describe('--storage against the node\'s struct logs', () => {
     const lines = r.stderr.split('\n').filter((l) => l.includes('local run:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('storage');
+    // A lookup whose tree the EVM makes (--tracer local): the same one run keeps the accesses.
+    const local = await run([scene.deposit, '--storage', '--tracer', 'local', '--debug', '--json']);
+    expect(local.stderr.split('\n').filter((l) => l.includes('local run:'))).toHaveLength(1);
+    expect(actual(jsonOf(local))).toEqual(await expected(scene.deposit));
   });
 });
 

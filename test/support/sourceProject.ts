@@ -39,7 +39,7 @@ function compile(root: string, viaIR: boolean, optimizer = true, layout = false)
   const input = {
     language: 'Solidity',
     sources: sourcesOf(root),
-    settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: optimizer, runs: 200 }, outputSelection: { '*': { '*': layout ? [...OUTPUTS, 'storageLayout'] : OUTPUTS, '': ['ast'] } } },
+    settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: optimizer, runs: 200 }, outputSelection: { '*': { '*': layout ? [...OUTPUTS, 'storageLayout', 'transientStorageLayout'] : OUTPUTS, '': ['ast'] } } },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e: any) => e.severity === 'error');
@@ -83,7 +83,7 @@ export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimi
         metadata: JSON.parse(c.metadata),
         id: build.output.sources[path].id,
         ...(opts.ast === true ? { ast: build.output.sources[path].ast } : {}),
-        ...(opts.storageLayout === true ? { storageLayout: c.storageLayout } : {}),
+        ...(opts.storageLayout === true ? { storageLayout: c.storageLayout, transientStorageLayout: c.transientStorageLayout } : {}),
       };
       writeFileSync(join(dir, 'out', file, `${name}.json`), JSON.stringify(doc));
       artifacts[name] = { [solc.version().split('+')[0]!]: { default: { path: `${file}/${name}.json`, build_id: buildId } } };
