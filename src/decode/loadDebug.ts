@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CodeDebug, DebugSource, SourceFile, SourceTable } from '../locate/sourceMap.js';
 import { keccak256 } from './keccak.js';
+import { scanFunctions } from '../locate/scanFunctions.js';
 
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
@@ -51,14 +52,19 @@ function once<T>(make: () => T): () => T {
 type Text = Uint8Array | null | 'edited';
 
 /** Source ids → paths, as a table over `text(path)` (and `ast(path)`, where the build kept its ASTs); `count` is one past the highest id. */
-function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Text, ast?: (path: string) => unknown): SourceTable {
+function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Text, ast?: (path: string) => unknown, scan = false): SourceTable {
   const files = new Map<number, SourceFile | null>();
   const edited = new Set<string>();
   const count = paths.size === 0 ? 0 : Math.max(...paths.keys()) + 1;
-  return {
+  // Without the build's AST (forge build's default), `scan`: the functions read from the file's text, where it is the text the build compiled.
+  const scanned = (id: number): unknown => {
+    const file = scan ? table.file(id) : null;
+    return file === null ? null : scanFunctions(file.bytes, id);
+  };
+  const table: SourceTable = {
     count,
     edited,
-    ...(ast === undefined ? {} : { ast: (id: number): unknown => (paths.has(id) ? ast(paths.get(id)!) : null) }),
+    ...(ast === undefined ? {} : { ast: (id: number): unknown => (paths.has(id) ? (ast(paths.get(id)!) ?? scanned(id)) : null) }),
     file(id) {
       if (!files.has(id)) {
         const path = paths.get(id);
@@ -69,6 +75,7 @@ function tableOf(paths: ReadonlyMap<number, string>, text: (path: string) => Tex
       return files.get(id)!;
     },
   };
+  return table;
 }
 
 function idsOf(v: unknown): Map<number, string> {
@@ -141,7 +148,7 @@ export function foundryDebug(file: string, o: Json): DebugSource | undefined {
     const info = id === null || !/^[\w.-]{1,200}$/.test(id) ? null : readJson(join(out, 'build-info', `${id}.json`));
     if (info === null) return null;
     const ids = idsOf(info.source_id_to_path);
-    return tableOf(ids.size > 0 ? ids : outputIds(info), (path) => checkedText(root, path, str(rec(hashes[path]).keccak256)), (path) => foundryAst(out, path));
+    return tableOf(ids.size > 0 ? ids : outputIds(info), (path) => checkedText(root, path, str(rec(hashes[path]).keccak256)), (path) => foundryAst(out, path), true);
   });
   return { runtime: once(() => codeDebug(runtimeMap, sources, viaIR)), creation: once(() => codeDebug(creationMap, sources, viaIR)) };
 }

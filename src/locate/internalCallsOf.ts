@@ -53,8 +53,27 @@ function definitionsOf(sources: SourceTable, id: number): readonly FunctionDefin
   let byId = definitions.get(sources);
   if (byId === undefined) definitions.set(sources, (byId = new Map()));
   let defs = byId.get(id);
-  if (defs === undefined) byId.set(id, (defs = id < 0 || id >= sources.count || sources.ast === undefined ? [] : functionDefinitions(sources.ast(id)).filter((d) => d.sourceId === id)));
+  if (defs === undefined) {
+    const ast = id < 0 || id >= sources.count || sources.ast === undefined ? null : sources.ast(id);
+    byId.set(id, (defs = ast === null ? [] : functionDefinitions(ast).filter((d) => d.sourceId === id)));
+    if (typeof ast === 'object' && ast !== null && 'scanned' in ast && ast.scanned === true) scanned.add(defs);
+  }
   return defs;
+}
+
+/** The definitions read from a file's text (scanFunctions), not from the compiler's AST. */
+const scanned = new WeakSet<readonly FunctionDefinition[]>();
+
+/** Whether the map holds an entry spanning exactly `fn` (the compiler's own range of a function it compiled). */
+const spans = new WeakMap<Table, Set<string>>();
+function inMap(t: Table, fn: FunctionDefinition): boolean {
+  let set = spans.get(t);
+  if (set === undefined) {
+    set = new Set();
+    for (let i = 0; i < t.count; i++) set.add(`${t.f[i]}:${t.s[i]}:${t.l[i]}`);
+    spans.set(t, set);
+  }
+  return set.has(`${fn.sourceId}:${fn.start}:${fn.length}`);
 }
 
 /** The innermost function whose definition holds [start, start + length) of file `id`. */
@@ -75,9 +94,12 @@ type Table = NonNullable<ReturnType<typeof decompressMap>>;
 /** The call a jump into a function enters: null where it is not to be listed. */
 function entered(t: Table, site: number, landing: number, sources: SourceTable, gas: number, at: number): Building | null {
   const id = cell(t.f, landing);
-  const fn = holding(definitionsOf(sources, id), cell(t.s, landing), cell(t.l, landing));
+  const defs = definitionsOf(sources, id);
+  const fn = holding(defs, cell(t.s, landing), cell(t.l, landing));
   // The external function's wrapper (its ABI decoding, mapped to the whole definition) jumping into its body.
   if (fn === null || (t.f[site] === id && t.s[site] === fn.start && t.l[site] === fn.length)) return null;
+  // A function read from the text is named only where the compiler's map spans it exactly.
+  if (scanned.has(defs) && !inMap(t, fn)) return null;
   const file = sources.file(id);
   const line = file === null ? null : lineAt(file.bytes, fn.start)?.line;
   if (file === null || line == null) return null;

@@ -42,8 +42,8 @@ export async function traceInternal(
   const codes = await codesToMatch(client, decoder, model, calledCode(model), given, s.timeoutMs);
   if (codes === null) return unmatched;
   const { frames, withoutAst } = internalFrames(model, decoder.index.artifacts, codes, given.verified);
-  // forge build leaves the ASTs out of its artifacts unless asked (--ast, or ast = true).
-  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst === 1 ? '1 call' : `${withoutAst} calls`} ran code whose build carries no AST (a Foundry build without --ast, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
+  // forge build leaves the ASTs out of its artifacts unless asked (--ast, or ast = true): the source files stand in where they are the ones it compiled.
+  const noAst = withoutAst === 0 ? [] : [`--internal: ${withoutAst === 1 ? '1 call' : `${withoutAst} calls`} ran code whose build carries no AST (a Foundry build without --ast whose source files changed since, a verified contract), so their internal functions cannot be named; in a Foundry project, build with forge build --ast (or ast = true in foundry.toml).`];
   if (frames.length === 0) {
     s.debug?.('--internal: no frame ran code with a source map and an AST at hand; nothing run');
     return noAst.length === 0 ? unmatched : { ...model, warnings: [...model.warnings, ...noAst] };

@@ -18,5 +18,6 @@ export function astOutline(ast: unknown): Json | null {
     if (top.nodeType !== 'ContractDefinition') return [];
     return [{ nodeType: top.nodeType, name: top.name, nodes: children(top).filter((m) => m.nodeType === 'FunctionDefinition').map(fn) }];
   });
-  return { nodeType: unit.nodeType, nodes };
+  // Read from the text, not the compiler's: internalCallsOf checks each range against the map.
+  return { nodeType: unit.nodeType, ...(unit.scanned === true ? { scanned: true } : {}), nodes };
 }

@@ -126,7 +126,7 @@ describe('--at … --json', () => {
     expect(j.callStack.length).toBe(4);
   });
 
-  test('a build that kept no ASTs: the call stack has the external frames only, as without internal functions', async () => {
+  test('a build that kept no ASTs (forge build\'s default): the internal functions read from the sources it compiled, the same call stack as with the ASTs; its sources edited since: the external frames only', async () => {
     const bare = mkdtempSync(join(tmpdir(), 'txray-debug-noast-'));
     cpSync(dir, bare, { recursive: true });
     for (const folder of readdirSync(join(bare, 'out')).filter((f) => f.endsWith('.sol'))) {
@@ -142,7 +142,12 @@ describe('--at … --json', () => {
     expect(j.step).toBe(logs.failing.findIndex((l) => l.op === 'REVERT') + 1);
     // The frame still matched its artifact and map: only the ASTs are missing.
     expect([j.contract, j.source?.file]).toEqual(['Bank', 'src/lib/Rules.sol']);
-    expect(j.callStack).toEqual(FAILING);
+    expect(j.callStack).toEqual(stackOf(FAILING, j.step - 1));
+    expect(j.callStack.length).toBe(4);
+    // Edited since the build: no source of it is read, so no internal function is named.
+    for (const file of ['src/Bank.sol', 'src/lib/Rules.sol']) writeFileSync(join(bare, file), `${readFileSync(join(bare, file), 'utf8')}\n// edited\n`);
+    const edited = jsonOf(await runTxray(['debug', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, bare));
+    expect(edited.callStack).toEqual(FAILING);
   });
 
   test('<file>:<line> by a tail of the path: the first step the source map puts on that line; its state is the struct log\'s', async () => {

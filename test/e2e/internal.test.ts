@@ -31,6 +31,8 @@ type Kind = 'plain' | 'optimized' | 'viaIR';
 const KINDS: readonly Kind[] = ['plain', 'optimized', 'viaIR'];
 const dirs: Record<Kind, string> = { plain: mkdtempSync(join(tmpdir(), 'txray-internal-plain-')), optimized: mkdtempSync(join(tmpdir(), 'txray-internal-opt-')), viaIR: mkdtempSync(join(tmpdir(), 'txray-internal-ir-')) };
 const noAst = mkdtempSync(join(tmpdir(), 'txray-internal-noast-'));
+const noAstOptimized = mkdtempSync(join(tmpdir(), 'txray-internal-noast-opt-'));
+const noAstEdited = mkdtempSync(join(tmpdir(), 'txray-internal-noast-edited-'));
 const hardhat = mkdtempSync(join(tmpdir(), 'txray-internal-hh-'));
 const elsewhere = mkdtempSync(join(tmpdir(), 'txray-internal-none-'));
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
@@ -73,15 +75,18 @@ beforeAll(async () => {
   }
   // Hardhat's layout of the optimized build (the same settings: the same code), its ASTs in the build-info.
   writeHardhatProject(hardhat, FIXTURE);
-  // The same build without ASTs (forge build's default), and a folder with no project at all.
-  cpSync(dirs.plain, noAst, { recursive: true });
-  for (const folder of readdirSync(join(noAst, 'out')).filter((f) => f.endsWith('.sol'))) {
-    for (const file of readdirSync(join(noAst, 'out', folder))) {
-      const path = join(noAst, 'out', folder, file);
-      const { ast: _, ...doc } = JSON.parse(readFileSync(path, 'utf8'));
-      writeFileSync(path, JSON.stringify(doc));
+  // The same builds without ASTs (forge build's default), one with every source edited since, and a folder with no project at all.
+  for (const [from, to] of [[dirs.plain, noAst], [dirs.optimized, noAstOptimized], [dirs.plain, noAstEdited]] as const) {
+    cpSync(from, to, { recursive: true });
+    for (const folder of readdirSync(join(to, 'out')).filter((f) => f.endsWith('.sol'))) {
+      for (const file of readdirSync(join(to, 'out', folder))) {
+        const path = join(to, 'out', folder, file);
+        const { ast: _, ...doc } = JSON.parse(readFileSync(path, 'utf8'));
+        writeFileSync(path, JSON.stringify(doc));
+      }
     }
   }
+  for (const file of readdirSync(join(noAstEdited, 'src')).filter((f) => f.endsWith('.sol'))) writeFileSync(join(noAstEdited, 'src', file), `${readFileSync(join(noAstEdited, 'src', file), 'utf8')}\n// edited\n`);
 }, 120_000);
 afterAll(async () => {
   await anvil?.stop();
@@ -221,8 +226,21 @@ describe('--internal on a mined transaction', () => {
     expect(text.stderr + text.stdout).toContain('--internal: no call ran code that matches an artifact with a source map here');
   });
 
-  test('artifacts without ASTs (forge build without --ast): nothing listed, and a warning says how to get them', async () => {
-    const r = await run([tx.plain.withdraw!, '--json', '--internal'], noAst);
+  test('artifacts without ASTs (forge build without --ast): the functions read from the sources the build compiled, the same internal calls as with the ASTs', async () => {
+    for (const [kind, dir] of [['plain', noAst], ['optimized', noAstOptimized]] as const) {
+      for (const [key] of CASES) {
+        const withAst = await run([tx[kind]![key]!, '--json', '--internal'], dirs[kind]);
+        const without = await run([tx[kind]![key]!, '--json', '--internal'], dir);
+        expect(without.code, `${kind} ${key}`).toBe(withAst.code);
+        expect(internalOf(jsonOf(without)), `${kind} ${key}`).toEqual(internalOf(jsonOf(withAst)));
+        expect(jsonOf(without).warnings.join('\n')).not.toContain('forge build --ast');
+      }
+      expect(JSON.stringify(jsonOf(await run([tx[kind]!.fact!, '--json', '--internal'], dir)))).toContain('"internalCalls"');
+    }
+  });
+
+  test('without ASTs, sources edited since the build: nothing listed, and a warning says how to get them', async () => {
+    const r = await run([tx.plain.withdraw!, '--json', '--internal'], noAstEdited);
     expect(r.code).toBe(0);
     const doc = jsonOf(r);
     expect(JSON.stringify(doc)).not.toContain('internalCalls');
