@@ -52,6 +52,7 @@ function layoutsOf(model: InspectModel, artifacts: readonly Artifact[], codes: R
   };
 }
 
+/** What `f` finds for the first of `list` it finds anything for. */
 function firstOf<T>(list: readonly string[], f: (x: string) => T | undefined): T | undefined {
   for (const x of list) {
     const found = f(x);
