@@ -17,6 +17,7 @@ import { loadAbiPaths, loadProjectAbis } from './loadAbis.js';
 import { matchArtifact } from '../locate/matchCode.js';
 import { tokensOfLogs } from './transfers.js';
 import { decodeDecimals, decodeSymbol, keyCandidates, nameStorage, stateAddresses, tokenBalances } from './decodeState.js';
+import type { VerifiedLayouts } from './nameStorage.js';
 import type { TokenAnswers } from '../rpc/fetchTokenMeta.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { BUILTIN_LABELS } from './wellKnown.js';
@@ -71,9 +72,9 @@ export interface Decoder {
   withTokens(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers): DecodedModel;
   /**
    * --state: token balances (with what each token's symbol() and decimals() answered) and storage
-   * names (by the artifacts' storage layouts; `codes` are the contracts' runtime code).
+   * names (by the artifacts' storage layouts, `codes` the contracts' runtime code; else by `verified`'s, --online's).
    */
-  decodeState(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, codes: ReadonlyMap<string, Hex>): DecodedModel;
+  decodeState(model: InspectModel, decoded: DecodedModel, tokens: TokenAnswers, codes: ReadonlyMap<string, Hex>, verified?: VerifiedLayouts): DecodedModel;
 }
 
 /** "0xaddr:Name" → [address, name]. */
@@ -174,11 +175,11 @@ function decoderOver(index: AbiIndex, labels: ReadonlyMap<string, string>): Deco
       });
       return { ...decoded, transfers, tokens: meta, instances: instanceNames(decoded.labels, decoded.checksums, meta) };
     },
-    decodeState(model, decoded, tokens, codes) {
+    decodeState(model, decoded, tokens, codes, verified) {
       if (model.state == null) return decoded;
       const meta = tokenMetaOf(model, decoded, tokens, index);
       const fns = [decoded.function, ...decoded.events];
-      const { storage, layouts } = nameStorage(model, model.state, index.artifacts, codes, keyCandidates(model, fns));
+      const { storage, layouts } = nameStorage(model, model.state, index.artifacts, codes, keyCandidates(model, fns), verified);
       const state: DecodedState = { tokens: tokenBalances(decoded.transfers, meta, model.tx?.from.toLowerCase()), storage, layouts };
       return { ...decoded, state, checksums: withChecksums(decoded.checksums, stateAddresses(model.state, state)) };
     },

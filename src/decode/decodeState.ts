@@ -13,7 +13,7 @@ import type { Artifact } from './abiIndex.js';
 import { matchArtifact } from '../locate/matchCode.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
-import { EIP1967_SLOTS, type KeyCandidates, nameSlots } from './nameStorage.js';
+import { EIP1967_SLOTS, type KeyCandidates, nameSlots, type StorageLayout, type VerifiedLayouts } from './nameStorage.js';
 import { lowerHex } from '../raw/lowerHex.js';
 
 /** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */
@@ -136,10 +136,20 @@ function delegateTargets(model: InspectModel, address: string): Hex[] {
   return out;
 }
 
+/** The code that may have run on an account's storage besides its own: the implementation its EIP-1967 slot names, its EIP-7702 delegate, what it delegatecalled. */
+function implementationsOf(model: InspectModel, account: StateModel['accounts'][number]): Hex[] {
+  const slot = account.storage.find((s) => s.slot === EIP1967_IMPLEMENTATION);
+  const fromSlot = slot !== undefined ? [slot.after, slot.before] : [];
+  // An EIP-7702 account runs its delegate's code on its own storage, as a proxy does.
+  const delegate = account.delegation?.after ?? delegateOf(account.knownCode);
+  return [...fromSlot.filter((w) => BigInt(w) !== 0n).map(wordToAddress), ...(delegate ? [delegate] : []), ...delegateTargets(model, account.address)];
+}
+
 /**
  * Names for the changed slots of every account. A contract's layout is its own artifact's (matched by
  * code); failing that, a proxy's: the artifact of the implementation its EIP-1967 slot names, or of
- * the code it delegatecalled in this transaction.
+ * the code it delegatecalled in this transaction; failing those (the project's artifacts win), a
+ * verified contract's (--online), by the same addresses.
  */
 export function nameStorage(
   model: InspectModel,
@@ -147,15 +157,21 @@ export function nameStorage(
   artifacts: readonly Artifact[],
   codes: ReadonlyMap<string, Hex>,
   keys: KeyCandidates,
+  verified: VerifiedLayouts = new Map(),
 ): Pick<DecodedState, 'storage' | 'layouts'> {
   // A layout without variables (a proxy's own) names nothing: its storage is its implementation's.
   const withLayout = artifacts.filter((a) => a.storageLayout !== undefined && a.storageLayout.storage.length > 0 && a.deployedBytecode !== undefined);
   const storage = new Map<string, Map<string, NamedSlotPart[]>>();
-  const layouts = new Map<string, { contract: string; via?: Hex }>();
+  const layouts = new Map<string, { contract: string; via?: Hex; verified?: true }>();
   const codeOf = (a: string): Hex | undefined => state.accounts.find((x) => x.address === a)?.knownCode ?? codes.get(a);
-  const artifactOf = (a: string): Artifact | undefined => {
+  const ofArtifact = (a: string): { contract: string; layout: StorageLayout } | undefined => {
     const code = codeOf(a);
-    return code === undefined ? undefined : matchArtifact(code, withLayout);
+    const artifact = code === undefined || withLayout.length === 0 ? undefined : matchArtifact(code, withLayout);
+    return artifact?.storageLayout === undefined ? undefined : { contract: artifact.name, layout: artifact.storageLayout };
+  };
+  const ofVerified = (a: string): { contract: string; layout: StorageLayout; verified: true } | undefined => {
+    const v = verified.get(a.toLowerCase());
+    return v?.storage === undefined || v.storage.storage.length === 0 ? undefined : { contract: v.contract, layout: v.storage, verified: true };
   };
   for (const account of state.accounts) {
     if (account.storage.length === 0) continue;
@@ -167,34 +183,26 @@ export function nameStorage(
         named.set(s.slot, [{ name: proxySlot, path: proxySlot, keys: [], type: 'address', before: addr(s.before), after: addr(s.after) }]);
       }
     }
-    let artifact = withLayout.length > 0 ? artifactOf(account.address) : undefined;
-    let via: Hex | undefined;
-    if (artifact === undefined && withLayout.length > 0) {
-      const slot = account.storage.find((s) => s.slot === EIP1967_IMPLEMENTATION);
-      const fromSlot = slot !== undefined ? [slot.after, slot.before] : [];
-      // An EIP-7702 account runs its delegate's code on its own storage, as a proxy does.
-      const delegate = account.delegation?.after ?? delegateOf(account.knownCode);
-      const implementations = [
-        ...fromSlot.filter((w) => BigInt(w) !== 0n).map(wordToAddress),
-        ...(delegate ? [delegate] : []),
-        ...delegateTargets(model, account.address),
-      ];
-      for (const impl of implementations) {
-        artifact = artifactOf(impl);
-        if (artifact !== undefined) {
-          via = impl;
-          break;
-        }
-      }
-    }
-    if (artifact?.storageLayout !== undefined) {
-      layouts.set(account.address, { contract: artifact.name, ...(via !== undefined ? { via } : {}) });
+    const candidates: Hex[] = [account.address, ...implementationsOf(model, account)];
+    const found = firstOf(candidates, ofArtifact) ?? firstOf(candidates, ofVerified);
+    if (found !== undefined) {
+      const via = found.at === account.address ? undefined : found.at;
+      layouts.set(account.address, { contract: found.contract, ...(via !== undefined ? { via } : {}), ...('verified' in found ? { verified: true as const } : {}) });
       const values = new Map(account.storage.filter((s) => !named.has(s.slot)).map((s) => [BigInt(s.slot), { before: BigInt(s.before), after: BigInt(s.after) }]));
-      for (const [slot, parts] of nameSlots(artifact.storageLayout, values, keys)) named.set(`0x${slot.toString(16).padStart(64, '0')}`, parts);
+      for (const [slot, parts] of nameSlots(found.layout, values, keys)) named.set(`0x${slot.toString(16).padStart(64, '0')}`, parts);
     }
     if (named.size > 0) storage.set(account.address, named);
   }
   return { storage, layouts };
+}
+
+/** The first of `list` that `f` finds something for, with the address it was found at. */
+function firstOf<T extends object>(list: readonly Hex[], f: (x: Hex) => T | undefined): (T & { at: Hex }) | undefined {
+  for (const x of list) {
+    const found = f(x);
+    if (found !== undefined) return { ...found, at: x };
+  }
+  return undefined;
 }
 
 /** Addresses the state sections show beyond the model's: delegates, implementations, address values. */

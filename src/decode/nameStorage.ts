@@ -39,19 +39,79 @@ export interface StorageLayout {
   readonly types: Readonly<Record<string, StorageType>>;
 }
 
-const isVar = (v: unknown): v is StorageVar =>
-  isRecord(v) && typeof v.label === 'string' && typeof v.slot === 'string' && /^\d{1,78}$/.test(v.slot) && typeof v.offset === 'number' && v.offset >= 0 && v.offset < 32 && typeof v.type === 'string';
+/** A verified contract's storage layouts (--online: Sourcify's), each checked by parseStorageLayout; by lower-case address in VerifiedLayouts. */
+export interface VerifiedLayout {
+  readonly contract: string;
+  readonly storage?: StorageLayout;
+  readonly transient?: StorageLayout;
+}
+export type VerifiedLayouts = ReadonlyMap<string, VerifiedLayout>;
 
-/** An artifact's `storageLayout`, when it has the shape solc writes; undefined otherwise. */
-export function parseStorageLayout(v: unknown): StorageLayout | undefined {
-  if (!isRecord(v) || !Array.isArray(v.storage) || !v.storage.every(isVar)) return undefined;
-  const types = v.types ?? {};
-  if (!isRecord(types)) return undefined;
-  for (const t of Object.values(types)) {
-    if (!isRecord(t) || typeof t.encoding !== 'string' || typeof t.label !== 'string' || typeof t.numberOfBytes !== 'string' || !/^\d{1,10}$/.test(t.numberOfBytes)) return undefined;
-    if (t.members !== undefined && (!Array.isArray(t.members) || !t.members.every(isVar))) return undefined;
+const MAX_ENTRIES = 5000;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]{0,255}$/;
+const TYPE_ID = /^t_[\x21-\x7e]{1,500}$/;
+const TYPE_LABEL = /^[\x20-\x7e]{1,500}$/;
+const ENCODINGS = new Set(['inplace', 'mapping', 'dynamic_array', 'bytes']);
+
+/** The variables of a layout or a struct, checked against `types` (own ids only), none overlapping another; undefined where one is malformed. */
+function checkedVars(list: unknown, types: Readonly<Record<string, unknown>>): StorageVar[] | undefined {
+  if (!Array.isArray(list) || list.length > MAX_ENTRIES) return undefined;
+  const out: StorageVar[] = [];
+  const spans: Array<[bigint, bigint]> = [];
+  for (const v of list) {
+    if (!isRecord(v) || typeof v.label !== 'string' || !IDENT.test(v.label) || typeof v.slot !== 'string' || !/^\d{1,78}$/.test(v.slot)) return undefined;
+    if (typeof v.offset !== 'number' || !Number.isInteger(v.offset) || v.offset < 0 || v.offset > 31 || typeof v.type !== 'string' || !Object.hasOwn(types, v.type)) return undefined;
+    const slot = BigInt(v.slot);
+    const t = types[v.type];
+    if (slot >= 1n << 256n || !isRecord(t) || typeof t.numberOfBytes !== 'string' || !/^\d{1,10}$/.test(t.numberOfBytes)) return undefined;
+    const size = BigInt(t.numberOfBytes);
+    // A value type fits its slot from its offset; everything else starts a slot of its own.
+    const valueType = t.encoding === 'inplace' && t.members === undefined && t.base === undefined;
+    if (valueType ? BigInt(v.offset) + size > 32n : v.offset !== 0) return undefined;
+    const start = slot * 32n + BigInt(v.offset);
+    spans.push([start, start + (valueType ? size : ((size + 31n) / 32n) * 32n)]);
+    out.push({ label: v.label, slot: v.slot, offset: v.offset, type: v.type });
   }
-  return { storage: v.storage, types: types as Record<string, StorageType> };
+  spans.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (let i = 1; i < spans.length; i++) if (spans[i]![0] < spans[i - 1]![1]) return undefined;
+  return out;
+}
+
+/** One type of a layout, checked: its encoding, its size, the types it names (own ids of `types`). */
+function checkedType(t: unknown, types: Readonly<Record<string, unknown>>): StorageType | undefined {
+  if (!isRecord(t) || typeof t.encoding !== 'string' || !ENCODINGS.has(t.encoding) || typeof t.label !== 'string' || !TYPE_LABEL.test(t.label)) return undefined;
+  if (typeof t.numberOfBytes !== 'string' || !/^[1-9]\d{0,9}$/.test(t.numberOfBytes)) return undefined;
+  const ref = (x: unknown): x is string => typeof x === 'string' && Object.hasOwn(types, x);
+  const base = { encoding: t.encoding, label: t.label, numberOfBytes: t.numberOfBytes };
+  if (t.encoding === 'mapping') return ref(t.key) && ref(t.value) && t.numberOfBytes === '32' ? { ...base, key: t.key, value: t.value } : undefined;
+  if (t.encoding === 'dynamic_array') return ref(t.base) && t.numberOfBytes === '32' ? { ...base, base: t.base } : undefined;
+  if (t.encoding === 'bytes') return t.numberOfBytes === '32' ? base : undefined;
+  if (t.members !== undefined) {
+    const members = checkedVars(t.members, types);
+    const slots = BigInt(t.numberOfBytes) / 32n;
+    return members?.every((m) => BigInt(m.slot) < slots) ? { ...base, members } : undefined;
+  }
+  if (t.base !== undefined) return ref(t.base) && /\[\d+\]$/.test(t.label) ? { ...base, base: t.base } : undefined;
+  return Number(t.numberOfBytes) <= 32 ? base : undefined;
+}
+
+/**
+ * A `storageLayout` (an artifact's, a verified contract's), when it has the shape solc writes, every
+ * slot, offset and type checked (no two variables overlap, no type is missing); undefined otherwise:
+ * a malformed layout names nothing.
+ */
+export function parseStorageLayout(v: unknown): StorageLayout | undefined {
+  if (!isRecord(v)) return undefined;
+  const given = v.types ?? {};
+  if (!isRecord(given) || Object.keys(given).length > MAX_ENTRIES) return undefined;
+  const types: Record<string, StorageType> = Object.create(null);
+  for (const [id, t] of Object.entries(given)) {
+    const checked = TYPE_ID.test(id) ? checkedType(t, given) : undefined;
+    if (checked === undefined) return undefined;
+    types[id] = checked;
+  }
+  const storage = checkedVars(v.storage, given);
+  return storage === undefined ? undefined : { storage, types };
 }
 
 /** The EIP-1967 proxy slots (keccak256 of the name, minus one), named wherever they change. */

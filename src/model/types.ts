@@ -526,8 +526,8 @@ export interface DecodedState {
   readonly tokens: readonly TokenBalance[];
   /** address → slot word → what lives there. */
   readonly storage: ReadonlyMap<string, ReadonlyMap<string, readonly NamedSlotPart[]>>;
-  /** address → the artifact whose layout named its slots, and the implementation it came through. */
-  readonly layouts: ReadonlyMap<string, { readonly contract: string; readonly via?: Hex }>;
+  /** address → the artifact (or, `verified`, the verified contract: --online) whose layout named its slots, and the implementation it came through. */
+  readonly layouts: ReadonlyMap<string, { readonly contract: string; readonly via?: Hex; readonly verified?: true }>;
 }
 
 export interface GasRow {

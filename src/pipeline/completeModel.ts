@@ -21,6 +21,7 @@ import type { RpcClient } from '../rpc/createRpcClient.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { wordToAddress } from '../raw/hex.js';
 import type { OnlineSettings } from '../rpc/fetchOnline.js';
+import type { VerifiedLayouts } from '../decode/nameStorage.js';
 import { blockOf } from './blockOf.js';
 import type { EarlyTokens } from './earlyTokenMeta.js';
 import { tokensToAsk } from './tokensToAsk.js';
@@ -96,11 +97,12 @@ async function fetchCode(client: RpcClient, model: InspectModel, timeoutMs: numb
 
 /**
  * The tokens' own symbol and decimals (one batch request, at the transaction's block): for the ERC-20
- * amounts of every view, and --state's token balances; storage names (--state). No request where no
+ * amounts of every view, and --state's token balances; storage names (--state: by the artifacts' layouts
+ * where `known.codes` match, else the verified ones). No request where no
  * token moved, or the address book knows each one that did. `early`: the same asked as soon as the
  * receipt was in (earlyTokenMeta), used where it asked for these tokens at this block.
  */
-async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, codes: ReadonlyMap<string, Hex>, timeoutMs: number, shown: boolean, early: EarlyTokens | null): Promise<InspectModel> {
+async function withTokens(client: RpcClient, decoder: Decoder, model: InspectModel, known: { readonly codes: ReadonlyMap<string, Hex>; readonly verified: VerifiedLayouts }, timeoutMs: number, shown: boolean, early: EarlyTokens | null): Promise<InspectModel> {
   const decoded = model.decoded!;
   const withState = model.state != null;
   const tokens = tokensToAsk(model, decoder.index, decoded.transfers, withState, shown);
@@ -116,7 +118,7 @@ async function withTokens(client: RpcClient, decoder: Decoder, model: InspectMod
     answers = await fetchTokenMeta(client, tokens, block, timeoutMs, warnings);
   }
   const scaled = decoder.withTokens(model, decoded, answers);
-  return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, codes) : scaled };
+  return { ...model, warnings, decoded: withState ? decoder.decodeState(model, scaled, answers, known.codes, known.verified) : scaled };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -172,7 +174,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   const sentToNonPayable = notPayable(plain, byCode, decoder.index.artifacts);
   const decoded = sentToNonPayable === null ? decodedAll : { ...decodedAll, notPayable: sentToNonPayable };
   const withOnline = online === null || online.warnings.length === 0 ? plain : { ...plain, warnings: [...plain.warnings, ...online.warnings] };
-  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, codes, s.timeoutMs, s.tokenAmounts, earlyTokens);
+  let model: InspectModel = await withTokens(client, decoder, { ...withOnline, decoded }, { codes, verified: online?.layouts ?? new Map() }, s.timeoutMs, s.tokenAmounts, earlyTokens);
   // What it did: the action stage reads the decoded model (and the token amounts just read).
   const began = performance.now();
   // The operations it carried (user operations, Safe transactions, batches), each with its own action.
@@ -188,7 +190,7 @@ export async function completeModel(client: RpcClient, decoder: Decoder, given: 
   if (did !== null && model.decoded !== undefined) model = withWrapRows(model);
   // --internal before the gas profile, whose stacks take its calls in; its run serves the source locations too.
   if (s.internal === true && run !== undefined) model = await traceInternal(client, decoder, model, { codes, verified: online?.debug ?? new Map() }, run, s);
-  if (s.storage === true) model = await traceStorage(decoder, model, run, codes);
+  if (s.storage === true) model = await traceStorage(decoder, model, run, codes, online?.layouts ?? new Map());
   // The gas profile, once, for every view that shows it. With it asked for (--gas, --gas-out), calls
   // without gas used make its sums partial; --json carries its unknowns as null only.
   if (s.needsGasProfile && model.tree !== null) {

@@ -7,7 +7,8 @@
  * only if it hashes to its selector or topic.
  */
 import type { Decoder } from '../decode/createDecoder.js';
-import { keccakHex } from '../decode/keccak.js';
+import { checksumAddress, keccakHex } from '../decode/keccak.js';
+import { parseStorageLayout, type VerifiedLayout, type VerifiedLayouts } from '../decode/nameStorage.js';
 import { inlineDebug } from '../decode/loadDebug.js';
 import type { DebugSource } from '../locate/sourceMap.js';
 import { EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
@@ -119,11 +120,25 @@ export interface OnlineNames {
   readonly requests: number;
   /** The verified contracts' source maps and files, by address (where the service gave them). */
   readonly debug: ReadonlyMap<string, DebugSource>;
+  /** The verified contracts' storage layouts, by address: each checked, a malformed one left out. */
+  readonly layouts: VerifiedLayouts;
+}
+
+/** The storage layouts of the verified contracts, checked; a contract without a usable one is not listed. */
+function layoutsOf(contracts: Iterable<VerifiedContract>): Map<string, VerifiedLayout> {
+  const out = new Map<string, VerifiedLayout>();
+  for (const c of contracts) {
+    const storage = c.storageLayout === undefined ? undefined : parseStorageLayout(c.storageLayout);
+    const transient = c.transientStorageLayout === undefined ? undefined : parseStorageLayout(c.transientStorageLayout);
+    if (storage === undefined && transient === undefined) continue;
+    out.set(c.address.toLowerCase(), { contract: c.name ?? checksumAddress(c.address), ...(storage === undefined ? {} : { storage }), ...(transient === undefined ? {} : { transient }) });
+  }
+  return out;
 }
 
 export async function onlineNames(client: RpcClient, decoder: Decoder, model: InspectModel, s: OnlineSettings, timeoutMs: number, interrupt?: AbortSignal): Promise<OnlineNames> {
   const labels = new Map<string, string>();
-  const none = (warnings: string[] = []): OnlineNames => ({ labels, warnings, added: false, requests: 0, debug: new Map() });
+  const none = (warnings: string[] = []): OnlineNames => ({ labels, warnings, added: false, requests: 0, debug: new Map(), layouts: new Map() });
   const addresses = contractsOf(model);
   const index = decoder.index;
   // The selectors and topics nothing names yet (asked after the verified ABIs joined the index).
@@ -193,5 +208,5 @@ export async function onlineNames(client: RpcClient, decoder: Decoder, model: In
   }
   const debug = new Map<string, DebugSource>();
   for (const c of taken) if (c.sources !== undefined) debug.set(c.address.toLowerCase(), inlineDebug(c.sources.files, c.sources.runtimeMap, c.sources.creationMap, c.sources.viaIR));
-  return { labels, warnings: found.warnings, added, requests: found.requests, debug };
+  return { labels, warnings: found.warnings, added, requests: found.requests, debug, layouts: layoutsOf(taken) };
 }

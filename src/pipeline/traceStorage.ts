@@ -1,7 +1,8 @@
 /**
  * --storage: every storage read and write of each call, from the command's one local run in txray's
  * EVM (its config keeps them: see runConfigOf.ts), placed on the model's call nodes by frameKey, as
- * --internal's internal calls are. Names come from the storage layouts the artifacts carry (nameAccesses.ts).
+ * --internal's internal calls are. Names come from the storage layouts the artifacts carry, else a
+ * verified contract's (--online; nameAccesses.ts).
  */
 import type { Decoder } from '../decode/createDecoder.js';
 import { Interrupted } from '../errors.js';
@@ -15,7 +16,7 @@ import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from '../decode/abiIndex.js';
 import { keyCandidates, nameStorage } from '../decode/decodeState.js';
-import { type HashedKeys, hashedKeys } from '../decode/nameStorage.js';
+import { type HashedKeys, hashedKeys, type VerifiedLayouts } from '../decode/nameStorage.js';
 import { nameAccesses } from './nameAccesses.js';
 
 const word = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
@@ -41,26 +42,27 @@ async function recordOf(run: LocalRun): Promise<StorageRecord | string> {
 }
 
 /** --state's storage names again, with the keys the run hashed: exact, where the transaction's own addresses and numbers were not the keys. */
-function withStateNames(model: InspectModel, hashed: HashedKeys, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>): InspectModel {
+function withStateNames(model: InspectModel, hashed: HashedKeys, artifacts: readonly Artifact[], codes: ReadonlyMap<string, Hex>, verified: VerifiedLayouts): InspectModel {
   const decoded = model.decoded;
   if (model.state == null || decoded?.state === undefined) return model;
   const keys = { ...keyCandidates(model, [decoded.function, ...decoded.events]), hashed };
-  const { storage, layouts } = nameStorage(model, model.state, artifacts, codes, keys);
+  const { storage, layouts } = nameStorage(model, model.state, artifacts, codes, keys, verified);
   return { ...model, decoded: { ...decoded, state: { ...decoded.state, storage, layouts } } };
 }
 
-export async function traceStorage(decoder: Decoder, model: InspectModel, run: LocalRun | undefined, codes: ReadonlyMap<string, Hex>): Promise<InspectModel> {
+/** `verified`: the verified contracts' storage layouts (--online), used where no artifact names the code. */
+export async function traceStorage(decoder: Decoder, model: InspectModel, run: LocalRun | undefined, codes: ReadonlyMap<string, Hex>, verified: VerifiedLayouts): Promise<InspectModel> {
   if (model.tree === null) return model;
   const record = run === undefined ? 'no transaction to run' : await recordOf(run);
   if (typeof record === 'string') return { ...model, warnings: [...model.warnings, `--storage: the transaction could not be run in txray's EVM (${record}); no storage accesses are shown.`] };
   const hashed = hashedKeys(record.preimages);
-  const named = nameAccesses(model, hashed, decoder.index.artifacts, codes);
+  const named = nameAccesses(model, hashed, decoder.index.artifacts, codes, verified);
   const added = new Map<CallNode, CallDecoding>();
   walkCalls(model.tree.root, (n) => {
     const accesses = record.byFrame.get(frameKey(n.traceAddress)) ?? [];
     added.set(n, { storage: accesses.map((a) => named(a, itemOf(a))) });
   });
-  const traced = withStateNames(withCallDecodings(model, added), hashed, decoder.index.artifacts, codes);
+  const traced = withStateNames(withCallDecodings(model, added), hashed, decoder.index.artifacts, codes, verified);
   if (record.capped === null) return traced;
   const most = record.capped.toLocaleString('en-US');
   return { ...traced, warnings: [...traced.warnings, `--storage: the run made more than ${most} storage accesses; only the first ${most} are shown.`] };

@@ -115,7 +115,7 @@ function* storageRows(m: InspectModel, state: StateModel, c: ChalkInstance): Gen
   for (const a of changed) {
     if (shown >= MAX_SLOTS) break;
     const layout = m.decoded?.state?.layouts.get(a.address);
-    const via = layout === undefined ? '' : c.dim(` · names from ${escapeText(layout.contract)}'s storage layout${layout.via !== undefined ? ` (implementation ${showAddress(layout.via, { ...s, short: true })})` : ''}`);
+    const via = layout === undefined ? '' : c.dim(` · names from ${escapeText(layout.contract)}'s ${layout.verified === true ? 'verified ' : ''}storage layout${layout.via !== undefined ? ` (implementation ${showAddress(layout.via, { ...s, short: true })})` : ''}`);
     yield `  ${showAddress(a.address, s)}${via}\n`;
     const named = m.decoded?.state?.storage.get(a.address);
     for (const slot of a.storage.slice(0, MAX_SLOTS - shown)) {

@@ -10,7 +10,7 @@ import type { AbiError, AbiEvent, AbiEventParameter, AbiFunction, AbiStateMutabi
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import { isAddress, isRecord } from '../raw/hex.js';
-import type { Hex } from '../raw/types.js';
+import type { Hex, Json } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
 import { deadlineSignal, eitherSignal } from './deadline.js';
 import type { ProxySettings } from './proxy.js';
@@ -42,6 +42,9 @@ export interface VerifiedContract {
   readonly implementations: readonly Hex[];
   /** Sourcify: the compilation's source texts, its own source ids and the code's source maps (for where a failed frame stopped). */
   readonly sources?: OnlineSources;
+  /** Sourcify: solc's storage layouts, as sent (an object, unchecked: the decoder checks them before any use). */
+  readonly storageLayout?: Json;
+  readonly transientStorageLayout?: Json;
 }
 
 /** The sources Sourcify recompiled, by path, with its ids (its own: it compiles only the target's sources). */
@@ -216,7 +219,7 @@ async function getOnce(a: Ask, url: URL, trouble: ServiceTrouble): Promise<{ sta
 /** Sourcify v2: a verified contract, null when it has none (404), undefined when it could not tell. */
 async function fromSourcify(a: Ask, address: Hex, trouble: ServiceTrouble): Promise<VerifiedContract | null | undefined> {
   const url = new URL(`${a.s.sourcifyUrl.pathname.replace(/\/$/, '')}/v2/contract/${a.chainId}/${address}`, a.s.sourcifyUrl);
-  url.searchParams.set('fields', 'abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap');
+  url.searchParams.set('fields', 'abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap,storageLayout,transientStorageLayout');
   const r = await getOnce(a, url, trouble);
   if (r === null) return undefined;
   if (r.status === 404) return null;
@@ -229,7 +232,13 @@ async function fromSourcify(a: Ask, address: Hex, trouble: ServiceTrouble): Prom
   const listed = fieldOf(fieldOf(doc, 'proxyResolution'), 'implementations');
   const implementations = Array.isArray(listed) ? listed.map((i) => fieldOf(i, 'address')).filter(isAddress).slice(0, 4) : [];
   const sources = sourcesOf(doc, compilation);
-  return { address, name: contractName(fieldOf(compilation, 'name')), abi: checkedAbi(fieldOf(doc, 'abi')), source: 'sourcify', implementations: implementations.map(lowerHex), ...(sources === undefined ? {} : { sources }) };
+  const layout = (k: string): Json | undefined => {
+    const l = fieldOf(doc, k);
+    return isRecord(l) ? l : undefined;
+  };
+  const [storageLayout, transientStorageLayout] = [layout('storageLayout'), layout('transientStorageLayout')];
+  const layouts = { ...(storageLayout === undefined ? {} : { storageLayout }), ...(transientStorageLayout === undefined ? {} : { transientStorageLayout }) };
+  return { address, name: contractName(fieldOf(compilation, 'name')), abi: checkedAbi(fieldOf(doc, 'abi')), source: 'sourcify', implementations: implementations.map(lowerHex), ...(sources === undefined ? {} : { sources }), ...layouts };
 }
 
 /** Etherscan v2 getsourcecode: a verified contract, null when not verified, undefined when it could not tell. */
@@ -357,8 +366,8 @@ async function verifiedContracts(a: Ask, o: OnlineLookup, trouble: Troubles): Pr
 
 /** One address's verified contract, from the cache or the services (cached); null when none is known. */
 async function lookUpContract(a: Ask, address: Hex, trouble: Troubles): Promise<VerifiedContract | null> {
-  // v2: the answers since the source fields were asked (older ones lack them).
-  const key = `contracts-v2/${a.chainId}/${address}.json`;
+  // v3: the answers since the storage layouts were asked (older ones lack them, and the source fields before v2).
+  const key = `contracts-v3/${a.chainId}/${address}.json`;
   const cached = cacheRead<Found>(a.s.cacheDir, key, (f) => (f.verified === null || f.verified.implementations.length > 0 ? DAY_MS : null));
   // A cached ABI is checked again as a service's answer is: an older txray wrote some in another shape.
   if (cached !== undefined) return cached.verified === null ? null : { ...cached.verified, abi: checkedAbi(cached.verified.abi) };

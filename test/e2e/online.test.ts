@@ -159,7 +159,7 @@ describe('--online', () => {
     expect(doc.labels).toMatchObject({ [showcase]: 'Showcase', [logic]: 'Logic' });
     // One request per contract, one for the signatures.
     expect(signatures.requests).toHaveLength(1);
-    const fields = 'abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap';
+    const fields = 'abi,compilation,proxyResolution,sources,sourceIds,runtimeBytecode.sourceMap,creationBytecode.sourceMap,storageLayout,transientStorageLayout';
     expect(sourcify.requests.every((q) => q.includes(`fields=${encodeURIComponent(fields)}`) || q.includes(`fields=${fields}`))).toBe(true);
 
     sourcify.requests.length = 0;

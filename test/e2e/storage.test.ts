@@ -4,7 +4,9 @@
  * struct logs, test/support/storageProject.ts), on a project compiled with solc from npm with its storage
  * layouts (test/fixtures/storage).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
@@ -209,6 +211,105 @@ describe('--storage against the node\'s struct logs', () => {
     const local = await run([scene.deposit, '--storage', '--tracer', 'local', '--debug', '--json']);
     expect(local.stderr.split('\n').filter((l) => l.includes('local run:'))).toHaveLength(1);
     expect(actual(jsonOf(local))).toEqual(await expected(scene.deposit));
+  });
+});
+
+/** Each call node's accesses as names: [op, name, decoded], by frameKey. */
+function namesOf(doc: Record<string, any>): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  const walk = (n: Record<string, any>): void => {
+    out.set(n.traceAddress.join(','), n.storage.map((a: Record<string, any>) => [a.op, a.name ?? null, a.decoded ?? null]));
+    for (const c of n.children) walk(c);
+  };
+  walk(doc.calls);
+  return out;
+}
+
+describe('--storage --online: names from a verified contract\'s storage layout (a loopback Sourcify stand-in serving the compiled fixture\'s own layouts)', () => {
+  /** The stand-in's answer for each contract: its artifact's ABI, name and layouts, as `edit` leaves them. */
+  async function standIn(edit: (name: string, doc: Record<string, any>) => void): Promise<{ where: string; asked: string[]; close: () => Promise<void> }> {
+    const byAddress = new Map<string, Record<string, any>>();
+    for (const [name, file, address] of [['Vault', 'Vault.sol', scene.vault], ['Logic', 'Vault.sol', scene.logic], ['Token', 'Token.sol', scene.token]] as const) {
+      const artifact = JSON.parse(readFileSync(join(dir, 'out', file, `${name}.json`), 'utf8'));
+      const doc = { match: 'exact_match', chainId: '31337', address, abi: artifact.abi, compilation: { name, compilerSettings: {} }, proxyResolution: { isProxy: false, implementations: [] }, storageLayout: artifact.storageLayout, transientStorageLayout: artifact.transientStorageLayout };
+      edit(name, doc);
+      byAddress.set(address.toLowerCase(), doc);
+    }
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      const url = new URL(req.url ?? '/', 'http://x');
+      res.setHeader('content-type', 'application/json');
+      const doc = byAddress.get(url.pathname.toLowerCase().replace('/v2/contract/31337/', ''));
+      if (doc !== undefined) res.end(JSON.stringify(doc));
+      else if (url.pathname.startsWith('/signature-database')) res.end(JSON.stringify({ ok: true, result: { function: {}, event: {} } }));
+      else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { where: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  const fromNothing = (where: string, cache: string, view: string[] = ['--json']) =>
+    runTxray([scene.deposit, '--storage', '--state', ...view, '--online', '--sourcify-url', where, '--signatures-url', where, '--rpc-url', scene.anvil.url], { TXRAY_CACHE_DIR: cache }, undefined, mkdtempSync(join(tmpdir(), 'txray-storage-nothing-')));
+
+  test('from an empty folder: every access named as the project names it (name and decoded), --state\'s changes too; cached with the other fields', async () => {
+    const project = jsonOf(await run([scene.deposit, '--storage', '--state', '--json']));
+    const s = await standIn(() => undefined);
+    const cache = mkdtempSync(join(tmpdir(), 'txray-storage-cache-'));
+    try {
+      const r = await fromNothing(s.where, cache);
+      expect(r.stderr).toBe('');
+      const doc = jsonOf(r);
+      expect(schemaErrors(doc)).toBe('');
+      expect(namesOf(doc)).toEqual(namesOf(project));
+      expect([...namesOf(doc).values()].flat().filter((a) => (a as unknown[])[1] !== null).length).toBeGreaterThan(10);
+      expect(doc.storageChanges).toEqual(project.storageChanges);
+      const contracts = s.asked.filter((u) => u.startsWith('/v2/contract/'));
+      expect(contracts.length).toBeGreaterThan(0);
+      expect(contracts.every((u) => decodeURIComponent(u).includes(',storageLayout,transientStorageLayout'))).toBe(true);
+      // The services gone: the cache names them the same.
+      const cached = jsonOf(await fromNothing('http://127.0.0.1:1', cache));
+      expect(namesOf(cached)).toEqual(namesOf(project));
+      // The text says whose layout named --state's slots, and that it is a verified one.
+      const text = await fromNothing(s.where, cache, ['--no-color']);
+      expect(text.stdout).toContain("names from Vault's verified storage layout");
+      expect(text.stdout).toContain('write byId[0]: 0 → 100');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a malformed layout names nothing (overlapping variables, a missing type, an offset past the slot, a prototype key): no name, no decoded value, no variables', async () => {
+    const s = await standIn((name, doc) => {
+      const l = doc.storageLayout;
+      const t = doc.transientStorageLayout;
+      if (name === 'Vault') {
+        // `balances` claimed at `total`'s slot.
+        l.storage[1].slot = '0';
+        t.storage[0].offset = 40;
+      } else if (name === 'Token') delete l.types[l.storage[0].type];
+      else l.storage[0].type = 'constructor';
+    });
+    const cache = mkdtempSync(join(tmpdir(), 'txray-storage-cache-'));
+    try {
+      const r = await fromNothing(s.where, cache);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      const doc = jsonOf(r);
+      expect(schemaErrors(doc)).toBe('');
+      const all = [...namesOf(doc).values()].flat() as unknown[][];
+      expect(all.length).toBeGreaterThan(10);
+      expect(all.filter((a) => a[1] !== null || a[2] !== null)).toEqual([]);
+      expect(doc.storageChanges.length).toBeGreaterThan(0);
+      expect(doc.storageChanges.filter((c: Record<string, unknown>) => c.variables !== undefined)).toEqual([]);
+      // The ABIs still name the calls: only the layouts were left out.
+      expect(doc.calls.function.name).toBe('deposit');
+    } finally {
+      await s.close();
+    }
   });
 });
 

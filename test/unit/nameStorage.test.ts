@@ -100,6 +100,30 @@ describe('nameSlots on the Vault layout', () => {
     expect(parseStorageLayout({ storage: [{ label: 'x', slot: 'one', offset: 0, type: 't' }], types: {} })).toBeUndefined();
     expect(parseStorageLayout({ storage: 'none' })).toBeUndefined();
   });
+
+  test('a hostile layout (a verified contract\'s) is checked whole: any malformed slot, offset or type and it names nothing', () => {
+    const good = compiled.Vault.storageLayout;
+    const bad = (edit: (l: any) => void) => {
+      const l = structuredClone(good);
+      edit(l);
+      return parseStorageLayout(l);
+    };
+    expect(bad(() => undefined)).toBeDefined();
+    expect(bad((l) => Object.assign(l.storage[1], { slot: l.storage[0].slot, offset: l.storage[0].offset }))).toBeUndefined(); // two variables in one place
+    expect(bad((l) => (l.storage[0].slot = (1n << 256n).toString()))).toBeUndefined();
+    expect(bad((l) => (l.storage[0].offset = 1.5))).toBeUndefined();
+    expect(bad((l) => (l.storage[0].type = 'constructor'))).toBeUndefined(); // a prototype key, not a type of the layout
+    expect(bad((l) => (l.storage[0].type = 't_missing'))).toBeUndefined();
+    expect(bad((l) => (l.storage[0].label = 'x\u001b[2J'))).toBeUndefined();
+    expect(bad((l) => (l.types[l.storage[0].type].encoding = 'packed'))).toBeUndefined();
+    expect(bad((l) => (l.types[l.storage[0].type].numberOfBytes = '0'))).toBeUndefined();
+    // JSON's own __proto__ key: not a type id, refused.
+    expect(parseStorageLayout(JSON.parse(`{"storage":[],"types":{"__proto__":{"encoding":"inplace","label":"x","numberOfBytes":"32"}}}`))).toBeUndefined();
+    const mapping = Object.keys(good.types).find((k) => good.types[k].encoding === 'mapping')!;
+    expect(bad((l) => delete l.types[l.types[mapping].value])).toBeUndefined();
+    const value = good.storage.find((v: any) => good.types[v.type].encoding === 'inplace' && good.types[v.type].members === undefined && Number(good.types[v.type].numberOfBytes) < 32);
+    if (value !== undefined) expect(bad((l) => (l.storage.find((v: any) => v.label === value.label).offset = 31))).toBeUndefined(); // past its slot
+  });
 });
 
 describe('token metadata', () => {
