@@ -251,7 +251,7 @@ export function parseCommand(argv: readonly string[], seen: Seen): { readonly li
   if (command !== undefined) return command;
   if (args === undefined || (args.hashes.length === 0 && args.call === undefined && args.block === undefined)) throw new UsageError('missing the transaction hash; see txray --help.');
   const word = acted === root ? args.hashes[0] : undefined;
-  const near = word === undefined ? undefined : nearCommand(word, root.commands.map((c) => c.name()));
+  const near = word === undefined ? undefined : nearCommand(word, SUBCOMMANDS.map((c) => c.door));
   if (word !== undefined && near !== undefined) throw new UsageError(`unknown command '${escapeShort(word, 40)}' (Did you mean ${near}?); see txray --help.`);
   // What a subcommand's options before its name said is not the subcommand's: the run never reads it.
   const line = { kind: 'run', args, words: { path: acted === root ? [] : [acted.name()], operands: [...acted.args], options: given.get(acted) ?? [] } } as const;

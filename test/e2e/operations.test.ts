@@ -243,7 +243,7 @@ describe('Multicall3', () => {
     expect(text.stdout).toContain('✘ failed (allowed)');
     // Each call with its arguments, never empty parentheses that read as "no arguments".
     const to = `${getAddress(RECIPIENT).slice(0, 6)}…${getAddress(RECIPIENT).slice(-4)}`;
-    expect(text.stdout).toMatch(new RegExp(`  1\\. \\S+\\.transfer\\(\\w+: ${to}, \\w+: 1\\)  ✘ failed \\(allowed\\)\n`));
+    expect(text.stdout).toMatch(new RegExp(`  1\\. \\S+\\.transfer\\(\\w+: ${to}, \\w+: 1\\)  ✘ failed \\(allowed\\): InsufficientBalance\\(.*\\)\n`));
     expect(text.stdout).toMatch(new RegExp(`  2\\. \\S+\\.balanceOf\\((\\w+: )?${to}\\)  ✔\n`));
     expect(text.stdout).not.toMatch(/\.\w+\(\) {2}/);
     expect(batch.calls.map((c: any) => c.args.map((a: any) => String(a.value).toLowerCase()))).toEqual([[lower(RECIPIENT), '1'], [lower(RECIPIENT)]]);
@@ -368,7 +368,7 @@ describe('the cause behind an envelope', () => {
     expect(text.code).toBe(1);
     const why = new RegExp(`Why it failed\\n  InsufficientBalance\\(who: Multicall3\\(0xcA11…CA11\\), have: 0, want: 1\\) at src/Scenarios\\.sol:${line} — made Multicall3's call 2 fail\\n`);
     expect(text.stdout).toMatch(why);
-    expect(text.stdout).toMatch(new RegExp(`  2\\. \\S+\\.transfer\\(\\)  ✘ failed: InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${line}\\n`));
+    expect(text.stdout).toMatch(new RegExp(`  2\\. \\S+\\.transfer\\(\\w+: 0x0000…c0DE, \\w+: 1\\)  ✘ failed: InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${line}\\n`));
     const doc = jsonOf(await inSourced([hash, '--json']));
     expect(schemaErrors(doc)).toBe('');
     expect(doc.failure.reason).toMatch(new RegExp(`^InsufficientBalance\\(.*\\) at src/Scenarios\\.sol:${line} — made Multicall3's call 2 fail$`));
