@@ -11,13 +11,12 @@ import { checksumAddress } from '../decode/keccak.js';
 import { shownName } from '../decode/shownName.js';
 import { familyOf } from '../model/chain.js';
 import type { Action, ActionKind, AssetAmount, InspectModel, NetChange } from '../model/types.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { failureLine } from '../words/failureLine.js';
 import { amountText, groupDigits, shortAddress, shortNumber } from '../format/format.js';
 import { etherInsideCallsKnown, incompleteChanges, movementsOf, netChanges, sentAndReceived, type Wrapping } from './movements.js';
 import { APPROVAL_FOR_ALL, protocolEvent, SAFE_EXECUTION, USER_OPERATION, type VenueHit, venueEvents } from './protocols.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 /** An allowance this large is "unlimited" (the max uint256, or near it as some tokens store it). */
 const UNLIMITED = 2n ** 255n;

@@ -5,9 +5,8 @@
  */
 import { DEPOSIT, WITHDRAWAL, ZERO_ADDRESS } from '../decode/transfers.js';
 import type { AssetAmount, InspectModel, NetChange, Transfer } from '../model/types.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 
 /** One movement of one asset between two holders, lower-case throughout. */

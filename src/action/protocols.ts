@@ -4,9 +4,8 @@
  * apart), each with what it means and whose name it gives the venue.
  */
 import type { ActionKind } from '../model/types.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 /**
  * Each event's topic0, keccak256 of its signature, written out so that no hashing runs at start-up

@@ -17,7 +17,7 @@ import type { Hex } from '../raw/types.js';
 import { profitOf } from './flows.js';
 import { swapsOf, type Swap } from './swapsOf.js';
 import type { MevFinding } from './types.js';
-import { lowerHex } from '../raw/lowerHex.js';
+import { lowerHex } from '../raw/hex.js';
 
 interface Trade {
   readonly index: number;

@@ -7,9 +7,8 @@
  */
 import { type SwapEvent, swapEvents } from '../action/protocols.js';
 import { TRANSFER } from '../decode/transfers.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 export type Swap = SwapEvent;
 

@@ -5,13 +5,12 @@
 import type { AbiError, AbiEvent, AbiFunction, AbiParameter } from 'abitype';
 import { decodeAbiParameters, decodeErrorResult, encodeAbiParameters, encodeErrorResult } from 'viem';
 import type { Decoded, DecodedArg, JsonValue } from '../model/types.js';
-import { byteLength, isAddress } from '../raw/hex.js';
+import { byteLength, isAddress, lowerHex } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { type AbiIndex, type Artifact, type Candidate, signatureOf } from './abiIndex.js';
 import { checksumAddress } from './keccak.js';
 import { guessTypes } from './guessTypes.js';
 import { decodeStaticWords } from './staticWords.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 function jsonValue(value: unknown, param: AbiParameter): JsonValue {
   const type = param.type;

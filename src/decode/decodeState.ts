@@ -6,7 +6,7 @@
  */
 import type { Decoded, DecodedState, InspectModel, JsonValue, NamedSlotPart, StateModel, TokenBalance, Transfer } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { abiString, isAddress, wordToAddress } from '../raw/hex.js';
+import { abiString, isAddress, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { Artifact } from './abiIndex.js';
 
@@ -14,7 +14,6 @@ import { matchArtifact } from '../locate/matchCode.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
 import { EIP1967_SLOTS, type KeyCandidates, nameSlots, type StorageLayout, type VerifiedLayouts } from './nameStorage.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 /** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */
 export interface TokenMeta {

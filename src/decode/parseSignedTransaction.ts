@@ -7,7 +7,7 @@ import { keccak256, parseTransaction, recoverTransactionAddress, type Transactio
 import { UsageError } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
+import { lowerHex } from '../raw/hex.js';
 
 export interface SignedTransaction {
   /** The hash the transaction would have on chain. */

@@ -5,7 +5,7 @@
 import { concat, keccak256, recoverAddress, toRlp } from 'viem';
 import type { Authorization } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
+import { lowerHex } from '../raw/hex.js';
 
 /** secp256k1's order halved: EIP-7702 refuses a signature whose s is above it (EIP-2's rule). */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;

@@ -5,9 +5,8 @@
 import { decodeAbiParameters } from 'viem';
 import type { CallNode, Transfer } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { byteLength, toBig, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, toBig, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 /** Where minted tokens come from and burned ones go. */
 export const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';

@@ -12,6 +12,7 @@ import type { Hex } from '../raw/types.js';
 import { type FunctionDefinition, functionDefinitions } from './functionDefinitions.js';
 import { type CodeDebug, decompressMap, instructions, lineAt, type SourceTable } from './sourceMap.js';
 import { cell } from './cell.js';
+import { lowerHex } from '../raw/hex.js';
 
 /** The JUMPs a frame took, in order: from which pc, to which, the gas left after each, and (optionally) each one's position. */
 export interface FrameJumps {
@@ -113,7 +114,7 @@ function entered(t: Table, site: number, landing: number, sources: SourceTable, 
 export function internalCallsOf(code: Hex, debug: CodeDebug, jumps: FrameJumps, end: FrameEnd): InternalItem[] | null {
   const t = decompressMap(debug.map);
   if (t === null || code.length <= 2) return null;
-  const { index, bytes } = instructions(code.toLowerCase() as Hex);
+  const { index, bytes } = instructions(lowerHex(code));
   const n = Math.min(jumps.from.length, jumps.to.length, jumps.gas.length);
   const at = (k: number): number => (jumps.at === undefined ? k : cell(jumps.at, k));
   const top: InternalItem[] = [];

@@ -9,6 +9,7 @@ import type { FrameFacts } from '../evm/tracer.js';
 import type { SourceLocation } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
 import { cell } from './cell.js';
+import { lowerHex } from '../raw/hex.js';
 
 /** A file of a compilation: its path as the compiler named it, and its text as bytes (the map counts UTF-8 bytes). */
 export interface SourceFile {
@@ -296,7 +297,7 @@ function enteredByJump(ins: ReturnType<typeof instructions>, from: number, to: n
 export function locateExit(code: Hex, debug: CodeDebug, exit: ExitFacts): LocatedFailure | null {
   const t = decompressMap(debug.map);
   if (t === null || code.length <= 2) return null;
-  const ins = instructions(code.toLowerCase() as Hex);
+  const ins = instructions(lowerHex(code));
   const { bytes, index } = ins;
   if (!Number.isSafeInteger(exit.exitPc) || exit.exitPc < 0 || exit.exitPc > bytes.length) return null;
   const own = cell(index, exit.exitPc);

@@ -6,7 +6,7 @@
 import type { CallNode, InspectModel } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
 import type { Hex } from '../raw/types.js';
-import { lowerHex } from '../raw/lowerHex.js';
+import { lowerHex } from '../raw/hex.js';
 
 /** A call of an envelope's function as the operations stage reads it: a call node, or the transaction itself where no tree came. */
 export interface EnvelopeCall {

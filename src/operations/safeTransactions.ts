@@ -6,14 +6,13 @@
  */
 import type { AbiIndex } from '../decode/abiIndex.js';
 import type { CallNode, InspectModel, SafeTransaction } from '../model/types.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { forwarded } from './forwarded.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
 import { EXEC_TRANSACTION, EXECUTION_FAILURE, EXECUTION_SUCCESS } from './signatures.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 
 /** The Safe's hash of its transaction: indexed since 1.4.0, in the data before. */

@@ -8,7 +8,7 @@
 import type { AbiIndex } from '../decode/abiIndex.js';
 import type { CallNode, InspectModel, UserOperation } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { byteLength, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, wordToAddress } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 import { decodeAbiParameters } from 'viem';
 import { batchedCalls } from './batchCalls.js';
@@ -16,7 +16,6 @@ import { envelopeFrames, type EnvelopeCall } from './envelopeFrames.js';
 import { operationAction } from './operationAction.js';
 import { revertOf } from './revertOf.js';
 import { ENTRY_POINTS, HANDLE_OPS, POST_OP_REVERT_REASON, USER_OPERATION_EVENT, USER_OPERATION_REVERT_REASON, VALIDATE_USER_OP } from './signatures.js';
-import { lowerHex } from '../raw/lowerHex.js';
 
 const isOpEvent = (l: RpcLog): boolean => l.topics[0]?.toLowerCase() === USER_OPERATION_EVENT && l.topics.length === 4 && byteLength(l.data) === 128;
 const word = (data: Hex, i: number): bigint => BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);

@@ -11,7 +11,7 @@ import { Interrupted } from '../errors.js';
 import { type AccountAt, authorizationFacts, type StateBefore } from '../model/authorizationFacts.js';
 import { chainIdOf } from '../model/chain.js';
 import type { AuthorizationFact, InspectModel } from '../model/types.js';
-import { isAddress, isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { isAddress, isData, isQuantity, isRecord, lowerHex, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
@@ -21,7 +21,7 @@ import { blockOf } from './blockOf.js';
 function accountAt(v: unknown): AccountAt | null {
   if (!isRecord(v)) return null;
   const nonce = v.nonce === undefined ? 0n : Number.isSafeInteger(v.nonce) && (v.nonce as number) >= 0 ? BigInt(v.nonce as number) : isQuantity(v.nonce) ? BigInt(v.nonce) : null;
-  const code = v.code === undefined ? '0x' : isData(v.code) ? (v.code.toLowerCase() as Hex) : null;
+  const code = v.code === undefined ? '0x' : isData(v.code) ? lowerHex(v.code) : null;
   return nonce === null || code === null ? null : { nonce, code };
 }
 
@@ -49,7 +49,7 @@ async function atBlock(client: RpcClient, wanted: readonly Hex[], block: string,
   wanted.forEach((a, i) => {
     const nonce = answers[2 * i];
     const code = answers[2 * i + 1];
-    if (isQuantity(nonce) && isData(code)) accounts.set(a, { nonce: BigInt(nonce), code: code.toLowerCase() as Hex });
+    if (isQuantity(nonce) && isData(code)) accounts.set(a, { nonce: BigInt(nonce), code: lowerHex(code) });
   });
   return { accounts };
 }

@@ -9,7 +9,7 @@ import type { BlockView } from '../block/types.js';
 import type { Decoder } from '../decode/createDecoder.js';
 import { RpcFailure } from '../errors.js';
 import type { InspectModel } from '../model/types.js';
-import { isHash } from '../raw/hex.js';
+import { isHash, lowerHex } from '../raw/hex.js';
 import { toBlockHeader } from '../model/convert.js';
 import { parseBlockAnswer } from '../raw/parseBlock.js';
 import type { Hex, SourceAnswers } from '../raw/types.js';
@@ -34,7 +34,7 @@ export interface InspectBlockSettings {
 function hashOf(answers: SourceAnswers, index: number): Hex {
   const hash = (answers.transaction as { hash?: unknown }).hash;
   if (!isHash(hash)) throw new RpcFailure('malformed', `eth_getBlockByHash: the node's answer is malformed (transaction ${index} has no valid "hash"); the block cannot be shown.`, { method: 'eth_getBlockByHash' });
-  return hash.toLowerCase() as Hex;
+  return lowerHex(hash);
 }
 
 export async function inspectBlock(client: RpcClient, id: BlockId, s: InspectBlockSettings): Promise<BlockView> {

@@ -9,7 +9,7 @@
 import type { AbiError, AbiEvent, AbiEventParameter, AbiFunction, AbiStateMutability } from 'abitype';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isAddress, isRecord } from '../raw/hex.js';
+import { isAddress, isRecord, lowerHex } from '../raw/hex.js';
 import type { Hex, Json } from '../raw/types.js';
 import { cacheRead, cacheWrite } from './diskCache.js';
 import { deadlineSignal, eitherSignal } from './deadline.js';
@@ -54,9 +54,6 @@ export interface OnlineSources {
   readonly creationMap: string | null;
   readonly viaIR: boolean;
 }
-
-/** A hex string in lower case (the 0x stays as the type has it). */
-const lowerHex = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
 
 /** A field of a value a service sent, as `value[key]` reads it; undefined where the value is no object. */
 const fieldOf = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined);

@@ -8,6 +8,7 @@ import type { Hex } from '../raw/types.js';
 import type { RpcClient } from './createRpcClient.js';
 import { messageOf } from './types.js';
 import { deadlineSignal } from './deadline.js';
+import { lowerHex } from '../raw/hex.js';
 
 export const MAX_TOKENS = 32;
 const SYMBOL = '0x95d89b41';
@@ -17,7 +18,7 @@ const DECIMALS = '0x313ce567';
 export type TokenAnswers = Map<string, { readonly symbol?: unknown; readonly decimals?: unknown }>;
 
 export async function fetchTokenMeta(client: RpcClient, tokens: readonly Hex[], block: string, timeoutMs: number, warnings: string[]): Promise<TokenAnswers> {
-  const asked = [...new Set(tokens.map((t) => t.toLowerCase() as Hex))].slice(0, MAX_TOKENS);
+  const asked = [...new Set(tokens.map((t) => lowerHex(t)))].slice(0, MAX_TOKENS);
   const out: TokenAnswers = new Map();
   if (asked.length === 0) return out;
   const at = block;
