@@ -13,7 +13,7 @@ import type { Artifact } from './abiIndex.js';
 import { matchArtifact } from '../locate/matchCode.js';
 import { delegateOf, EIP1967_IMPLEMENTATION } from '../model/accountCode.js';
 import { checksumAddress } from './keccak.js';
-import { EIP1967_SLOTS, type KeyCandidates, nameSlots, type StorageLayout, type VerifiedLayouts } from './nameStorage.js';
+import { EIP1967_SLOTS, firstOf, type KeyCandidates, nameSlots, type StorageLayout, type VerifiedLayouts } from './nameStorage.js';
 
 /** What a token says of itself (eth_call of symbol() and decimals() at the transaction's block). */
 export interface TokenMeta {
@@ -183,7 +183,7 @@ export function nameStorage(
       }
     }
     const candidates: Hex[] = [account.address, ...implementationsOf(model, account)];
-    const found = firstOf(candidates, ofArtifact) ?? firstOf(candidates, ofVerified);
+    const found = foundAt(candidates, ofArtifact) ?? foundAt(candidates, ofVerified);
     if (found !== undefined) {
       const via = found.at === account.address ? undefined : found.at;
       layouts.set(account.address, { contract: found.contract, ...(via !== undefined ? { via } : {}), ...('verified' in found ? { verified: true as const } : {}) });
@@ -196,13 +196,11 @@ export function nameStorage(
 }
 
 /** The first of `list` that `f` finds something for, with the address it was found at. */
-function firstOf<T extends object>(list: readonly Hex[], f: (x: Hex) => T | undefined): (T & { at: Hex }) | undefined {
-  for (const x of list) {
+const foundAt = <T extends object>(list: readonly Hex[], f: (x: Hex) => T | undefined): (T & { at: Hex }) | undefined =>
+  firstOf(list, (x) => {
     const found = f(x);
-    if (found !== undefined) return { ...found, at: x };
-  }
-  return undefined;
-}
+    return found === undefined ? undefined : { ...found, at: x };
+  });
 
 /** Addresses the state sections show beyond the model's: delegates, implementations, address values. */
 export function* stateAddresses(state: StateModel, decoded: DecodedState): Generator<string> {

@@ -393,3 +393,12 @@ function hashedKeyText(keyType: string, key: Uint8Array): string | null {
   if (/^int\d*$/.test(keyType)) return (k >= 1n << 255n ? k - (1n << 256n) : k).toString();
   return k.toString();
 }
+
+/** What `f` finds for the first of `list` it finds anything for (the layouts of a frame's candidate codes, in order of preference). */
+export function firstOf<X, T>(list: readonly X[], f: (x: X) => T | undefined): T | undefined {
+  for (const x of list) {
+    const found = f(x);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

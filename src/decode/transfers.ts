@@ -5,7 +5,7 @@
 import { decodeAbiParameters } from 'viem';
 import type { CallNode, Transfer } from '../model/types.js';
 import { walkCalls } from '../model/walk.js';
-import { byteLength, lowerHex, toBig, wordToAddress } from '../raw/hex.js';
+import { byteLength, lowerHex, toBig, wordToAddress, ZERO_WORD } from '../raw/hex.js';
 import type { Hex, RpcLog } from '../raw/types.js';
 
 /** Where minted tokens come from and burned ones go. */
@@ -36,8 +36,6 @@ export const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55
 const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
 const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb';
 
-/** Stands for a topic a log does not have; never read, as each branch below checks the topic count first. */
-const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
 
 export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
   const out: Transfer[] = [];
@@ -45,6 +43,7 @@ export function tokenTransfers(logs: readonly RpcLog[]): Transfer[] {
     const first = log.topics[0]?.toLowerCase();
     if (first !== TRANSFER && first !== TRANSFER_SINGLE && first !== TRANSFER_BATCH) continue; // most logs: no copies made
     // Three topics then t1 and t2 are there, four then t3 too (the conditions below say so to the types).
+    // ZERO_WORD stands for a topic the log does not have; never read, as each branch below checks the topic count first.
     const [t0, t1 = ZERO_WORD, t2 = ZERO_WORD, t3 = ZERO_WORD] = log.topics.map(lowerHex);
     if (t0 === TRANSFER && log.topics.length === 3 && byteLength(log.data) === 32) {
       out.push({ kind: 'ERC-20', token: log.address, from: wordToAddress(t1), to: wordToAddress(t2), amount: toBig(log.data) });

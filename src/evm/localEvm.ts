@@ -136,6 +136,9 @@ export interface OpRunState {
 }
 
 /** The VM's opcode table (its own: each EVM builds one for its hardfork). */
+/** An EthereumJS address as txray writes addresses: 0x and lower case. */
+export const addressOf = (a: { toString(): string }): Hex => `0x${a.toString().slice(2).toLowerCase()}`;
+
 export const opcodeTable = (vm: VM): Array<OpEntry | undefined> => Reflect.get(vm.evm, '_opcodeMap');
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Hex, StateOverride } from '../raw/types.js';
 import type { AccountRead, StateReader } from './stateReader.js';
+import { ZERO_WORD } from '../raw/hex.js';
 
 interface AccountOverride {
   readonly balance?: bigint;
@@ -17,7 +18,6 @@ interface AccountOverride {
   readonly stateDiff: ReadonlyMap<string, Hex>;
 }
 
-const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
 
 /** A slot as the EVM asks for it: 32 bytes, lower case. */
 const slotKey = (slot: string): string => `0x${BigInt(slot).toString(16).padStart(64, '0')}`;

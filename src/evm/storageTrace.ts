@@ -6,7 +6,7 @@
  * is marked reverted when its frame, or one enclosing it, ends with an error (storage and transient
  * storage are both put back with their frame).
  */
-import type { Hex, OpRunState } from './localEvm.js';
+import { addressOf, type Hex, type OpRunState } from './localEvm.js';
 
 /** One access, as the EVM made it. */
 export interface StorageAccess {
@@ -42,7 +42,6 @@ const MAX_PREIMAGES = 1 << 16;
 
 const wordBytes = (n: bigint): Uint8Array => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
 const wordOf = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`));
-const addressOf = (r: OpRunState): Hex => `0x${r.interpreter._env.address.toString().slice(2).toLowerCase()}`;
 
 /** One run's storage record as it grows. */
 export class StorageRecording {
@@ -103,10 +102,10 @@ export function hookStorage(wrap: Wrap, now: () => StorageRecording | null): voi
   let input: Uint8Array | null = null;
   const read = (transient: boolean) => (r: OpRunState): void => {
     const [value] = r.stack.peek(1);
-    now()?.add({ op: 'read', transient, address: addressOf(r), slot, value: value ?? 0n, before: null, reverted: false });
+    now()?.add({ op: 'read', transient, address: addressOf(r.interpreter._env.address), slot, value: value ?? 0n, before: null, reverted: false });
   };
   const write = (transient: boolean) => (r: OpRunState): void => {
-    if (pending !== null) now()?.add({ op: 'write', transient, address: addressOf(r), slot: pending.slot, value: pending.value, before: pending.before, reverted: false });
+    if (pending !== null) now()?.add({ op: 'write', transient, address: addressOf(r.interpreter._env.address), slot: pending.slot, value: pending.value, before: pending.before, reverted: false });
     pending = null;
   };
   const operands = (r: OpRunState): [bigint, bigint] => {

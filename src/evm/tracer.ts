@@ -12,7 +12,7 @@ import type { VM } from '@ethereumjs/vm';
 import { frameKey } from '../model/frameKey.js';
 import type { FrameLog } from '../raw/parseCallTrace.js';
 import { bytesToHex } from './evmEngine.js';
-import { type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
+import { addressOf, type Hex, type OpEntry, type OpRunState, opcodeTable, wrapOpcode } from './localEvm.js';
 import { createStepLog, type StepEvent, type StepLog, type StepLogWriter } from './stepLog.js';
 import { hookStorage, type StorageRecord, StorageRecording } from './storageTrace.js';
 
@@ -339,7 +339,6 @@ export function attachTracer(vm: VM, config: TracerConfig): Tracer {
   };
 }
 
-const addressOf = (a: { toString(): string }): Hex => `0x${a.toString().slice(2).toLowerCase()}`;
 
 function logOf(rec: Tracing | null, r: OpRunState): void {
   const running = rec?.running();

@@ -6,7 +6,7 @@
  * transient slot is named only from a transient layout, never from the persistent one; a slot no layout reaches keeps no name.
  */
 import type { Artifact } from '../decode/abiIndex.js';
-import { EIP1967_SLOTS, type HashedKeys, nameSlots, type StorageLayout, type VerifiedLayout, type VerifiedLayouts } from '../decode/nameStorage.js';
+import { EIP1967_SLOTS, firstOf, type HashedKeys, nameSlots, type StorageLayout, type VerifiedLayout, type VerifiedLayouts } from '../decode/nameStorage.js';
 import type { StorageAccess } from '../evm/storageTrace.js';
 import { matchArtifact } from '../locate/matchCode.js';
 import type { InspectModel, JsonValue, NamedSlotPart, StorageItem } from '../model/types.js';
@@ -50,15 +50,6 @@ function layoutsOf(model: InspectModel, artifacts: readonly Artifact[], codes: R
     found.set(address, layouts);
     return layouts;
   };
-}
-
-/** What `f` finds for the first of `list` it finds anything for. */
-function firstOf<T>(list: readonly string[], f: (x: string) => T | undefined): T | undefined {
-  for (const x of list) {
-    const found = f(x);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /** The parts of one slot an access touched: a write's changed parts (all where it changed none), a read's all. */

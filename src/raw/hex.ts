@@ -24,6 +24,9 @@ export const toQuantity = (n: bigint | number): Hex => `0x${n.toString(16)}`;
 /** A validated quantity as a decimal string; quantities below 2^52 (gas, indices) skip BigInt. */
 export const toDecimal = (q: Hex): string => (q.length <= 15 ? String(Number.parseInt(q, 16)) : BigInt(q).toString());
 
+/** A 32-byte word of zeros: an unset storage slot, a zero topic. */
+export const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
+
 /** Hex in lower case, as addresses, topics and selectors are compared (an address as a map's key): the same digits, still Hex. */
 export const lowerHex = (h: Hex): Hex => `0x${h.slice(2).toLowerCase()}`;
 

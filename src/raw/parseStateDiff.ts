@@ -15,7 +15,7 @@
  * changes are an addition to the view, like the call tree.
  */
 import { escapeShort } from './escape.js';
-import { isAddress, isData, isQuantity, isRecord, lowerHex, toQuantity } from './hex.js';
+import { isAddress, isData, isQuantity, isRecord, lowerHex, toQuantity, ZERO_WORD } from './hex.js';
 import type { Warn } from './parseRaw.js';
 import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange, StateSource } from './types.js';
 
@@ -23,7 +23,6 @@ import type { Hex, RpcAccountDiff, RpcFieldChange, RpcSlotChange, StateSource } 
 export const isParityState = (source: StateSource): boolean => source === 'trace_replayTransaction' || source === 'trace_call';
 
 
-const ZERO_WORD: Hex = `0x${'0'.repeat(64)}`;
 const WORD = /^0x[0-9a-fA-F]{1,64}$/;
 
 class Unfit extends Error {}
