@@ -38,7 +38,8 @@ export function internalTable(rec: Pick<DebugStepLog, 'steps' | 'frames'>): Inte
   const calls = rec.frames.map((f) => {
     const items = callsOf(f, steps);
     if (items !== null) count(items, f.last, diff);
-    return items !== null && items.length > 0 ? items : null;
+    // Read and none (an empty list) is told apart from not known (null): the locals trust the first.
+    return items;
   });
   const open = new Int32Array(s.count);
   let level = 0;

@@ -5,6 +5,7 @@
  * geth's and anvil's struct loggers keep it: the last value read or written for each slot).
  */
 import { framesAt } from './framesAt.js';
+import { localsAt } from './localsAt.js';
 import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
 import { storageAt } from './storageAt.js';
@@ -38,5 +39,6 @@ export function stepJson(rec: DebugStepLog, i: number, hash: string | null): Rec
     stack: s.stackAt(i).reverse().map((v) => `0x${v.toString(16)}`),
     memory: `0x${Buffer.from(s.memoryAt(i)).toString('hex')}`,
     storage,
+    locals: localsAt(rec, i),
   };
 }

@@ -54,7 +54,7 @@ export interface DebugStepLog {
   readonly internal: InternalTable;
 }
 
-/** By frame: its internal calls with step indexes as positions (null: none known); by step: how many are open, its callers' included. */
+/** By frame: its internal calls with step indexes as positions (empty: it made none; null: not known); by step: how many are open, its callers' included. */
 export interface InternalTable {
   readonly calls: ReadonlyArray<readonly InternalItem[] | null>;
   readonly open: Int32Array;

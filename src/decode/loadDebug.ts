@@ -86,11 +86,22 @@ function idsOf(v: unknown): Map<number, string> {
 
 const mapOf = (code: unknown): string | undefined => str(rec(code).sourceMap);
 
+/** How the build compiled: via IR, the optimizer on or off and the compiler's version where it says. */
+type Settings = Pick<CodeDebug, 'viaIR' | 'optimizer' | 'version'>;
+
 /** A code's debug, where its map is there. */
-function codeDebug(map: string | undefined, sources: () => SourceTable | null, viaIR: boolean): CodeDebug | null {
+function codeDebug(map: string | undefined, sources: () => SourceTable | null, settings: Settings): CodeDebug | null {
   if (map === undefined || map === '') return null;
   const table = sources();
-  return table === null ? null : { map, sources: table, viaIR };
+  return table === null ? null : { map, sources: table, ...settings };
+}
+
+/** solc's settings (a metadata's, which always say; or an input's: there the optimizer is off where they leave it out, solc's default) and the version. */
+function settingsOf(settings: Json, version: unknown, input: boolean): Settings {
+  const said = rec(settings.optimizer).enabled;
+  const enabled = said === undefined && input ? false : said;
+  const v = typeof version === 'string' ? /^v?(\d{1,3}\.\d{1,3}\.\d{1,3})/.exec(version)?.[1] : undefined;
+  return { viaIR: settings.viaIR === true, ...(typeof enabled === 'boolean' ? { optimizer: enabled } : {}), ...(v === undefined ? {} : { version: v }) };
 }
 
 /**
@@ -140,7 +151,7 @@ export function foundryDebug(file: string, o: Json): DebugSource | undefined {
   if (runtimeMap === undefined && creationMap === undefined) return undefined;
   const metadata = rec(typeof o.metadata === 'string' ? safeParse(o.metadata) : o.metadata);
   const hashes = rec(metadata.sources);
-  const viaIR = rec(metadata.settings).viaIR === true;
+  const settings = settingsOf(rec(metadata.settings), rec(metadata.compiler).version, false);
   const out = dirname(dirname(resolve(file)));
   const root = dirname(out);
   const sources = once((): SourceTable | null => {
@@ -150,7 +161,7 @@ export function foundryDebug(file: string, o: Json): DebugSource | undefined {
     const ids = idsOf(info.source_id_to_path);
     return tableOf(ids.size > 0 ? ids : outputIds(info), (path) => checkedText(root, path, str(rec(hashes[path]).keccak256)), (path) => foundryAst(out, path), true);
   });
-  return { runtime: once(() => codeDebug(runtimeMap, sources, viaIR)), creation: once(() => codeDebug(creationMap, sources, viaIR)) };
+  return { runtime: once(() => codeDebug(runtimeMap, sources, settings)), creation: once(() => codeDebug(creationMap, sources, settings)) };
 }
 
 /**
@@ -205,12 +216,12 @@ export function buildInfoDebug(info: Json, sourceName: string, name: string): De
   const runtimeMap = mapOf(evm.deployedBytecode);
   const creationMap = mapOf(evm.bytecode);
   if (runtimeMap === undefined && creationMap === undefined) return undefined;
-  const viaIR = rec(rec(info.input).settings).viaIR === true;
+  const settings = settingsOf(rec(rec(info.input).settings), info.solcVersion, true);
   const sources = once((): SourceTable | null => {
     const ids = outputIds(info);
     return tableOf(ids.size > 0 ? ids : idsOf(info.source_id_to_path), inputText(info), (path) => rec(rec(rec(info.output).sources)[path]).ast ?? null);
   });
-  return { runtime: once(() => codeDebug(runtimeMap, sources, viaIR)), creation: once(() => codeDebug(creationMap, sources, viaIR)) };
+  return { runtime: once(() => codeDebug(runtimeMap, sources, settings)), creation: once(() => codeDebug(creationMap, sources, settings)) };
 }
 
 /** A Hardhat artifact's (`o`, read from `file`), through X.dbg.json beside it; undefined where there is none. */
@@ -233,5 +244,5 @@ export const isBuildInfo = (o: Json): boolean => typeof rec(o.input).sources ===
 /** A verified contract's, from the sources a service gave (its own ids, its texts). */
 export function inlineDebug(files: Readonly<Record<string, { readonly id: number; readonly content: string }>>, runtimeMap: string | null, creationMap: string | null, viaIR: boolean): DebugSource {
   const sources = once((): SourceTable => tableOf(new Map(Object.entries(files).map(([path, f]) => [f.id, path])), (path) => (files[path] === undefined ? null : Buffer.from(files[path]!.content, 'utf8'))));
-  return { runtime: once(() => codeDebug(runtimeMap ?? undefined, sources, viaIR)), creation: once(() => codeDebug(creationMap ?? undefined, sources, viaIR)) };
+  return { runtime: once(() => codeDebug(runtimeMap ?? undefined, sources, { viaIR })), creation: once(() => codeDebug(creationMap ?? undefined, sources, { viaIR })) };
 }

@@ -13,6 +13,8 @@ export interface FunctionDefinition {
   readonly sourceId: number;
   readonly start: number;
   readonly length: number;
+  /** The AST's FunctionDefinition node itself (what the debugger's locals read). */
+  readonly node: Json;
 }
 
 import type { Json } from '../raw/types.js';
@@ -35,7 +37,7 @@ export function functionDefinitions(ast: unknown): FunctionDefinition[] {
     if (node.nodeType !== 'FunctionDefinition' || node.kind === 'constructor' || node.kind === 'fallback' || node.kind === 'receive') return;
     const range = rangeOf(node.src);
     if (range === null || typeof node.name !== 'string' || !IDENTIFIER.test(node.name)) return;
-    out.push({ name: node.name, contract, sourceId: range[2], start: range[0], length: range[1] });
+    out.push({ name: node.name, contract, sourceId: range[2], start: range[0], length: range[1], node });
   };
   const nodes = (n: Json | null): Json[] => (Array.isArray(n?.nodes) ? n.nodes.map(rec).filter((x): x is Json => x !== null) : []);
   for (const top of nodes(rec(ast))) {

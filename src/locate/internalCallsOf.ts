@@ -9,7 +9,8 @@
  */
 import type { InternalCall, InternalItem } from '../model/types.js';
 import type { Hex } from '../raw/types.js';
-import { type FunctionDefinition, functionDefinitions } from './functionDefinitions.js';
+import { definitionHolding } from './definitionHolding.js';
+import type { FunctionDefinition } from './functionDefinitions.js';
 import { type CodeDebug, decompressMap, instructions, lineAt, type SourceTable } from './sourceMap.js';
 import { cell } from './cell.js';
 import { lowerHex } from '../raw/hex.js';
@@ -47,24 +48,6 @@ interface Open {
   readonly items: InternalItem[];
 }
 
-const definitions = new WeakMap<SourceTable, Map<number, readonly FunctionDefinition[]>>();
-
-/** The functions file `id` defines (cached per table). */
-function definitionsOf(sources: SourceTable, id: number): readonly FunctionDefinition[] {
-  let byId = definitions.get(sources);
-  if (byId === undefined) definitions.set(sources, (byId = new Map()));
-  let defs = byId.get(id);
-  if (defs === undefined) {
-    const ast = id < 0 || id >= sources.count || sources.ast === undefined ? null : sources.ast(id);
-    byId.set(id, (defs = ast === null ? [] : functionDefinitions(ast).filter((d) => d.sourceId === id)));
-    if (typeof ast === 'object' && ast !== null && 'scanned' in ast && ast.scanned === true) scanned.add(defs);
-  }
-  return defs;
-}
-
-/** The definitions read from a file's text (scanFunctions), not from the compiler's AST. */
-const scanned = new WeakSet<readonly FunctionDefinition[]>();
-
 /** Whether the map holds an entry spanning exactly `fn` (the compiler's own range of a function it compiled). */
 const spans = new WeakMap<Table, Set<string>>();
 function inMap(t: Table, fn: FunctionDefinition): boolean {
@@ -75,13 +58,6 @@ function inMap(t: Table, fn: FunctionDefinition): boolean {
     spans.set(t, set);
   }
   return set.has(`${fn.sourceId}:${fn.start}:${fn.length}`);
-}
-
-/** The innermost function whose definition holds [start, start + length) of file `id`. */
-function holding(defs: readonly FunctionDefinition[], start: number, length: number): FunctionDefinition | null {
-  let best: FunctionDefinition | null = null;
-  for (const d of defs) if (d.start <= start && start + length <= d.start + d.length && (best === null || d.length < best.length)) best = d;
-  return best;
 }
 
 /** A frame that made more internal calls than this lists none (a listing of millions helps nobody, and would not fit). */
@@ -95,12 +71,13 @@ type Table = NonNullable<ReturnType<typeof decompressMap>>;
 /** The call a jump into a function enters: null where it is not to be listed. */
 function entered(t: Table, site: number, landing: number, sources: SourceTable, gas: number, at: number): Building | null {
   const id = cell(t.f, landing);
-  const defs = definitionsOf(sources, id);
-  const fn = holding(defs, cell(t.s, landing), cell(t.l, landing));
+  const held = definitionHolding(sources, id, cell(t.s, landing), cell(t.l, landing));
+  if (held === null) return null;
+  const fn = held.fn;
   // The external function's wrapper (its ABI decoding, mapped to the whole definition) jumping into its body.
-  if (fn === null || (t.f[site] === id && t.s[site] === fn.start && t.l[site] === fn.length)) return null;
+  if (t.f[site] === id && t.s[site] === fn.start && t.l[site] === fn.length) return null;
   // A function read from the text is named only where the compiler's map spans it exactly.
-  if (scanned.has(defs) && !inMap(t, fn)) return null;
+  if (held.scanned && !inMap(t, fn)) return null;
   const file = sources.file(id);
   const line = file === null ? null : lineAt(file.bytes, fn.start)?.line;
   if (file === null || line == null) return null;

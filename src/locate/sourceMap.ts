@@ -33,6 +33,9 @@ export interface CodeDebug {
   readonly map: string;
   readonly sources: SourceTable;
   readonly viaIR: boolean;
+  /** Whether the build ran the optimizer, and the compiler's version (`0.8.28`), where the build says (the debugger's locals read them). */
+  readonly optimizer?: boolean;
+  readonly version?: string;
 }
 
 /** An artifact's source maps and files, read on first use. */
