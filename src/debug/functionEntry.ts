@@ -69,6 +69,6 @@ export function functionEntry(rec: DebugStepLog, step: number): FunctionEntry | 
   if (held === null) return { reason: 'no function definition holds this code' };
   if (held.scanned) return { reason: 'the build kept no AST (forge build --ast)' };
   const here = entryOf(source, cell(rec.steps.pc, step));
-  if (here === null || here[0] !== held.fn.sourceId || here[1] < 0) return { reason: 'at code the compiler wrote (no line of the function)' };
+  if (here === null || here[0] !== held.fn.sourceId || here[1] < 0) return { reason: 'in code the compiler wrote (checked arithmetic, ABI coding): no line of the function' };
   return { fn: held.fn, entry: body.entry, site: body.site, internal: inner !== undefined, position: [here[1], here[1] + here[2]] };
 }

@@ -86,6 +86,17 @@ function beforeBody(rec: DebugStepLog, entry: FunctionEntry, step: number, body:
  * JUMPDEST of the code for the external function's body.
  */
 function paramsBase(rec: DebugStepLog, entry: FunctionEntry, params: number): number | null {
+  let heights = entryHeights.get(rec);
+  if (heights === undefined) entryHeights.set(rec, (heights = new Map()));
+  let base = heights.get(entry.entry);
+  if (base === undefined) heights.set(entry.entry, (base = checkedBase(rec, entry, params)));
+  return base;
+}
+
+/** Each entry's parameters' base, once found (a key pressed in a loop asks for the same entry again). */
+const entryHeights = new WeakMap<DebugStepLog, Map<number, number | null>>();
+
+function checkedBase(rec: DebugStepLog, entry: FunctionEntry, params: number): number | null {
   const stack = rec.steps.stackAt(entry.entry);
   const base = stack.length - params;
   const back = stack[base - 1];

@@ -1,13 +1,15 @@
 /**
  * The debugger's screen from (step log, cursor): `height` lines of at most `width` columns, plain
  * text but for the current line's and the status line's SGR. Left: the source around the step's line
- * (or the code's opcodes where no map matched); right: the frames open, the stack (top first), the
- * memory around its last change and the storage read and written so far; then a message line and
+ * (or the code's opcodes where no map matched); right: the frames open, the current function's
+ * variables by name (or why they are not known), the stack (top first), the memory around its last
+ * change and the storage read and written so far; then a message line and
  * the status line. Everything that came from a node, an artifact or a file is escaped.
  */
 import { cutToWidth, displayWidth, escapeText } from '../raw/escape.js';
 import type { SourceFile } from '../locate/sourceMap.js';
 import { framesAt } from './framesAt.js';
+import { localsAt } from './localsAt.js';
 import { opcodeName } from './opcodeName.js';
 import { placeAt } from './placeAt.js';
 import { statusLine } from './statusLine.js';
@@ -117,10 +119,12 @@ function statePane(rec: DebugStepLog, c: Cursor, rows: number): string[] {
   // A mapping's slot is a hash: its ends tell slots apart, and the pane keeps room for the value.
   const slot = (k: bigint): string => (k < 1n << 64n ? `0x${k.toString(16)}` : `0x${k.toString(16).slice(0, 6)}…${k.toString(16).slice(-4)}`);
   const storage = [...storageAt(rec, i, rec.frames[cell(s.frame, i)]?.storageAddress ?? null)].map(([k, v]) => `${slot(k)} = 0x${v.toString(16)}`);
-  const share = Math.max(2, Math.floor(rows / 4));
+  const locals = localsAt(rec, i);
+  const named = locals.known ? locals.variables.map((v) => `  ${v.name} = ${escapeText(v.value)}`) : [`  ${locals.reason}`];
+  const share = Math.max(2, Math.floor(rows / 5));
   const part = (title: string, list: string[], n: number): string[] => [`${title}${list.length > n - 1 ? ` (${list.length})` : ''}`, ...(list.length === 0 ? ['  (none)'] : list.slice(0, n - 1))];
   const calls = part('calls', frames.slice(-share + 1), share);
-  return [...calls, ...part('stack, top first', stack, share), ...part(`memory (${memory.length} bytes)`, words, share), ...part('storage read and written', storage, rows - calls.length - 2 * share)];
+  return [...calls, ...part('locals', named, share), ...part('stack, top first', stack, share), ...part(`memory (${memory.length} bytes)`, words, share), ...part('storage read and written', storage, rows - calls.length - 3 * share)];
 }
 
 export function renderScreen(rec: DebugStepLog, c: Cursor, width: number, height: number): string[] {

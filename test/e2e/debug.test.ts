@@ -13,10 +13,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Abi, encodeFunctionData, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildStepLog } from '../../src/debug/buildStepLog.js';
+import { localsAt } from '../../src/debug/localsAt.js';
+import type { DebugStepLog } from '../../src/debug/types.js';
+import { foundryDebug } from '../../src/decode/loadDebug.js';
+import { checksumAddress } from '../../src/decode/keccak.js';
 import { stepJson } from '../../src/debug/stepJson.js';
-import { createRpcClient } from '../../src/rpc/createRpcClient.js';
+import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.js';
 import { checkedMined } from '../../src/localRun/checkedMined.js';
 import { runMined } from '../../src/localRun/runMined.js';
+import { createLocalRuns } from '../../src/localRun/localRuns.js';
 import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
 import { readBuilt, walkInternal, type WalkedSpan } from '../support/internalWalk.js';
 import { referenceMap } from '../support/referenceMap.js';
@@ -80,28 +85,50 @@ async function debugAt(hash: string, at: string) {
 /** The line of `text` in the fixture file (1-based). */
 const lineOf = (file: string, text: string): number => readFileSync(join(dir, file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
 
+/** A mined transaction's run in txray's EVM with its steps, in-process. */
+async function minedRun(client: RpcClient, hash: string) {
+  const tx = (await client.call('eth_getTransactionByHash', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
+  const receipt = (await client.call('eth_getTransactionReceipt', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
+  const checked = checkedMined(tx, receipt, hash as `0x${string}`);
+  if ('pending' in checked) throw new Error(`${hash} is not mined`);
+  return runMined(client, checked.mined, AbortSignal.timeout(20_000), { steps: true }, null, null);
+}
+
+/**
+ * The step log of a mined transaction (its hash) or of a call run on the latest state, as txray's EVM records
+ * it, in-process; `matched`: its frames matched to the project's artifacts (Teller, Bank) as the CLI matches them.
+ */
+async function stepLogOf(what: string | { readonly to: string; readonly data: string }, matched: boolean): Promise<DebugStepLog> {
+  const client = await createRpcClient({ url: new URL(scene.anvil.url), headers: [], timeoutMs: 20_000, maxResponseBytes: 1 << 26 });
+  try {
+    const call = typeof what === 'string' ? null : { kind: 'call' as const, call: { from: DEV.sender, ...what }, block: 'latest', overrides: null };
+    const local = call === null ? await minedRun(client, what as string) : await createLocalRuns(client, { config: () => Promise.resolve({ steps: true }), timeoutMs: 20_000 }).of(call, AbortSignal.timeout(20_000)).result();
+    if (!matched) return buildStepLog(local.steps!, local.calls.tree.root, new Map(), []);
+    const artifacts = ['Teller', 'Bank'].map((name) => {
+      const file = join(dir, 'out', `${name}.sol`, `${name}.json`);
+      const doc = JSON.parse(readFileSync(file, 'utf8'));
+      return { name, abi: doc.abi, bytecode: doc.bytecode.object, deployedBytecode: doc.deployedBytecode.object, debug: foundryDebug(file, doc) };
+    });
+    const codes = new Map<string, `0x${string}`>();
+    for (const a of [scene.teller, scene.bank]) codes.set(a.toLowerCase(), await scene.anvil.rpc('eth_getCode', [a, 'latest']));
+    return buildStepLog(local.steps!, local.calls.tree.root, codes, artifacts);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('the recording equals the node\'s struct logs', () => {
   test.each(['failing', 'deposit'] as const)('%s: every step (pc, opcode, depth, gas, stack, memory; storage at each SLOAD and SSTORE)', async (which) => {
-    const client = await createRpcClient({ url: new URL(scene.anvil.url), headers: [], timeoutMs: 20_000, maxResponseBytes: 1 << 26 });
-    try {
-      const hash = scene[which];
-      const tx = (await client.call('eth_getTransactionByHash', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
-      const receipt = (await client.call('eth_getTransactionReceipt', [hash], AbortSignal.timeout(20_000))) as Record<string, unknown>;
-      const checked = checkedMined(tx, receipt, hash as `0x${string}`);
-      if ('pending' in checked) throw new Error(`${hash} is not mined`);
-      const local = await runMined(client, checked.mined, AbortSignal.timeout(20_000), { steps: true }, null, null);
-      const rec = buildStepLog(local.steps!, local.calls.tree.root, new Map(), []);
-      const expected = logs[which];
-      expect(rec.steps.count).toBe(expected.length);
-      expected.forEach((l, i) => {
-        const mine = stepJson(rec, i, hash);
-        expect({ pc: mine.pc, op: mine.op, depth: mine.depth, stack: mine.stack, memory: mine.memory, gas: mine.gas }, `step ${i + 1}`).toEqual({ ...asStep(l), gas: l.gas });
-        if (l.storage !== undefined) expect(mine.storage, `storage at step ${i + 1}`).toEqual(l.storage);
-      });
-      expect(expected.some((l) => l.storage !== undefined)).toBe(true);
-    } finally {
-      await client.close();
-    }
+    const hash = scene[which];
+    const rec = await stepLogOf(hash, false);
+    const expected = logs[which];
+    expect(rec.steps.count).toBe(expected.length);
+    expected.forEach((l, i) => {
+      const mine = stepJson(rec, i, hash);
+      expect({ pc: mine.pc, op: mine.op, depth: mine.depth, stack: mine.stack, memory: mine.memory, gas: mine.gas }, `step ${i + 1}`).toEqual({ ...asStep(l), gas: l.gas });
+      if (l.storage !== undefined) expect(mine.storage, `storage at step ${i + 1}`).toEqual(l.storage);
+    });
+    expect(expected.some((l) => l.storage !== undefined)).toBe(true);
   });
 });
 
@@ -210,6 +237,92 @@ describe('--at … --json', () => {
     expect(trace.structLogs).toEqual([]);
     const r = await debugAt(scene.transfer, 'step:1');
     expect([r.code, r.stderr.trim()]).toEqual([3, 'txray: the transaction ran 0 steps; there is no step 1']);
+  });
+});
+
+describe('locals by name', () => {
+  // cashOut(1000) by the dev account, after its deposit of 100: withdraw(who, 1000) → fee = _fee(1000) = 10 → _take(who, 1010) → have = 100 → Rules.check(100, 1010).
+  const WHO = checksumAddress(DEV.sender);
+  const EXPECTED: Record<string, Record<string, string>> = {
+    'Teller.cashOut': { amount: '1000' },
+    'Bank.withdraw': { who: WHO, amount: '1000', fee: '10' },
+    'Bank._fee': { amount: '1000' },
+    'Bank._take': { who: WHO, amount: '1010', have: '100' },
+    'Rules.check': { have: '100', want: '1010' },
+  };
+
+  test('inside _take at Rules.check(have, amount): its arguments (known from the transaction\'s input) and the local computed before that line, each at its word of the struct log\'s stack', async () => {
+    const line = lineOf('src/Bank.sol', 'Rules.check(have, amount);');
+    const j = jsonOf(await debugAt(scene.failing, `Bank.sol:${line}`));
+    expect(j.callStack.at(-1)).toBe('Bank._take');
+    expect(j.locals).toEqual({
+      known: true,
+      function: 'Bank._take',
+      variables: [
+        { name: 'who', type: 'address', kind: 'parameter', value: WHO, stackIndex: 2 },
+        { name: 'amount', type: 'uint256', kind: 'parameter', value: '1010', stackIndex: 1 },
+        { name: 'have', type: 'uint256', kind: 'local', value: '100', stackIndex: 0 },
+      ],
+    });
+    const stack = asStep(logs.failing[j.step - 1]!).stack;
+    expect(j.locals.variables.map((v: { stackIndex: number }) => BigInt(stack[v.stackIndex]!))).toEqual([BigInt(DEV.sender), 1010n, 100n]);
+    // On the line that computes it, the local is not there yet (its slot is, holding 0): only the arguments.
+    const before = jsonOf(await debugAt(scene.failing, `Bank.sol:${line - 1}`));
+    expect(before.locals.variables.map((v: { name: string }) => v.name)).toEqual(['who', 'amount']);
+  });
+
+  test('every step of the failing withdraw: what is known is what the arguments make it, never a slot not yet written; the external functions\' and each internal one\'s', async () => {
+    const rec = await stepLogOf(scene.failing, true);
+    const seen = new Set<string>();
+    let unknown = 0;
+    for (let i = 0; i < rec.steps.count; i++) {
+      const l = localsAt(rec, i);
+      if (!l.known) {
+        unknown++;
+        continue;
+      }
+      const stack = asStep(logs.failing[i]!).stack;
+      for (const v of l.variables) {
+        expect([l.function, v.name, v.value], `step ${i + 1}`).toEqual([l.function, v.name, EXPECTED[l.function]?.[v.name]]);
+        expect(BigInt(stack[v.stackIndex]!), `step ${i + 1} ${v.name}`).toBe(v.type === 'address' ? BigInt(DEV.sender) : BigInt(v.value));
+        seen.add(`${l.function}.${v.name}`);
+      }
+    }
+    expect([...seen].sort()).toEqual(Object.entries(EXPECTED).flatMap(([f, vars]) => Object.keys(vars).map((n) => `${f}.${n}`)).sort());
+    // The dispatchers, the ABI decoding, the compiler's helpers and Ledger-less frames say why instead.
+    expect(unknown).toBeGreaterThan(0);
+    expect(localsAt(rec, 0)).toEqual({ known: false, reason: 'not inside a function\'s body yet (the dispatcher, the ABI decoding)' });
+  });
+
+  test('a loop (spin(40), as a call): n is its argument, and s is the sum of the i before it (or with i, between s += i and i++); after the loop, the sum of 0..n-1', async () => {
+    const rec = await stepLogOf({ to: scene.bank, data: encodeFunctionData({ abi: scene.compiled.Bank!.abi as Abi, functionName: 'spin', args: [40n] }) }, true);
+    const t = (k: bigint): bigint => (k * (k - 1n)) / 2n;
+    /** Whether `s` is t(k) for a k in 0..n. */
+    const sum = (s: bigint): boolean => {
+      const k = (1n + BigInt(Math.round(Math.sqrt(Number(1n + 8n * s))))) / 2n;
+      return t(k) === s && k <= 40n;
+    };
+    let checked = 0;
+    let last: bigint | undefined;
+    for (let i = 0; i < rec.steps.count; i++) {
+      const l = localsAt(rec, i);
+      if (!l.known) continue;
+      const v = Object.fromEntries(l.variables.map((x) => [x.name, BigInt(x.value)]));
+      expect([l.function, v.n], `step ${i + 1}`).toEqual(['Bank.spin', 40n]);
+      // Where the step's range is the whole for statement (its jumps), i is not shown: s still is.
+      if (v.i !== undefined) expect([t(v.i), t(v.i + 1n)], `step ${i + 1}`).toContain(v.s);
+      else if (v.s !== undefined) expect(sum(v.s), `step ${i + 1}: ${v.s}`).toBe(true);
+      last = v.s ?? last;
+      checked++;
+    }
+    // Most of a loop's steps run the compiler's checked arithmetic: no line of the function, not known.
+    expect(checked).toBeGreaterThan(400);
+    expect(last).toBe(t(40n));
+  });
+
+  test('a frame no artifact matched (the ledger): not known, and why', async () => {
+    const i = logs.deposit.findIndex((l) => l.depth === 2);
+    expect(jsonOf(await debugAt(scene.deposit, `step:${i + 1}`)).locals).toEqual({ known: false, reason: 'no source map matched this frame\'s code' });
   });
 });
 
@@ -393,6 +506,13 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     const pane = opened.split('\n').map((l) => l.match(/([ >]) ((?:Teller|Bank|Rules)[:.][:\w]+)\s*$/)).filter((m) => m !== null);
     expect(pane.map((m) => m![2])).toEqual(shown);
     expect(pane.at(-1)![1]).toBe('>');
+    // The locals pane: Rules.check's parameters by name, as its caller passed them (have = 100, amount + fee = 1010).
+    const locals = (screen: string): string[] => {
+      const right = screen.split('\n').map((l) => l.split(' │ ')[1]?.trimEnd() ?? '');
+      const from = right.indexOf('locals');
+      return right.slice(from + 1, right.findIndex((l) => l.startsWith('stack, top first')));
+    };
+    expect(locals(opened)).toEqual(['  have = 100', '  want = 1010']);
     const feeLine = lineOf('src/Bank.sol', 'uint256 fee = _fee(amount);');
     const takeLine = lineOf('src/Bank.sol', '_take(who, amount + fee);');
     const on = (i: number, line: number, depth = 2) => logs.failing[i]!.depth === depth && ref.place(i)?.file === 'src/Bank.sol' && ref.place(i)?.line === line;
@@ -402,8 +522,10 @@ describe('the full-screen debugger, through a real pseudo-terminal (tmux)', () =
     await waitFor('the fee line', (s) => statusOf(s) === ref.status(feeAt));
     // n: over _fee (its body's steps are one level deeper), to the next line of withdraw.
     let at = ref.over(feeAt);
-    await press(ref, ['n'], at);
+    const onTake = await press(ref, ['n'], at);
     expect(on(at, takeLine)).toBe(true);
+    // On the line after it, fee is there by name, computed.
+    expect(locals(onTake)).toEqual([`  who = ${checksumAddress(DEV.sender)}`, '  amount = 1000', '  fee = 10']);
     // p: back over _fee, to the first step of the fee line.
     await press(ref, ['p'], (at = ref.back(at)));
     expect(at).toBe(feeAt);
