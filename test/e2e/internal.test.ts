@@ -251,6 +251,17 @@ describe('--internal on a mined transaction', () => {
   });
 });
 
+describe('txray debug: locals by the build', () => {
+  test('at the failure of withdraw(5000) inside _checkLimit: its argument by name where the optimizer was off; where it was on, or the build went via IR, not known and why — never a value', async () => {
+    const at = (kind: Kind) => run(['debug', tx[kind]!.overLimit!, '--at', 'failure', '--json'], dirs[kind]).then(jsonOf);
+    const [plain, optimized, viaIR] = await Promise.all([at('plain'), at('optimized'), at('viaIR')]);
+    expect(plain.callStack.at(-1)).toBe('Bank._checkLimit');
+    expect(plain.locals).toEqual({ known: true, function: 'Bank._checkLimit', variables: [{ name: 'amount', type: 'uint256', kind: 'parameter', value: '5000', stackIndex: expect.any(Number) }] });
+    expect(optimized.locals).toEqual({ known: false, reason: 'built with the optimizer: variables have no fixed stack slots' });
+    expect(viaIR.locals).toEqual({ known: false, reason: 'built via IR: variables have no fixed stack slots' });
+  });
+});
+
 describe('the pure stage on a step log (what a debugger reads)', () => {
   test('jumpsOfSteps + internalCallsOf on anvil\'s struct logs give --json\'s calls and gas; openAt names the ones open at a step', async () => {
     const trace = (await anvil.rpc('debug_traceTransaction', [tx.plain.withdraw!, { enableMemory: false }])) as { structLogs: StructLog[] };
