@@ -69,6 +69,7 @@ export function functionEntry(rec: DebugStepLog, step: number): FunctionEntry | 
   if (held === null) return { reason: 'no function definition holds this code' };
   if (held.scanned) return { reason: 'the build kept no AST (forge build --ast)' };
   const here = entryOf(source, cell(rec.steps.pc, step));
-  if (here === null || here[0] !== held.fn.sourceId || here[1] < 0) return { reason: 'in code the compiler wrote (checked arithmetic, ABI coding): no line of the function' };
+  if (here === null || here[0] < 0 || here[0] >= source.sources.count || here[1] < 0) return { reason: 'in code the compiler wrote (checked arithmetic, ABI coding): no line of the function' };
+  if (here[0] !== held.fn.sourceId) return { reason: 'in code of another file (a modifier\'s, a base contract\'s)' };
   return { fn: held.fn, entry: body.entry, site: body.site, internal: inner !== undefined, position: [here[1], here[1] + here[2]] };
 }

@@ -67,19 +67,6 @@ const words = (vars: readonly StackVariable[]): number => vars.reduce((n, v) => 
 type Tagged = readonly [StackVariable, LocalValue['kind']];
 const tagged = (vars: readonly StackVariable[], kind: LocalValue['kind']): Tagged[] => vars.map((v): Tagged => [v, kind]);
 
-/** The steps from the function's entry to `step` ran none of its body: the return variables are being pushed (a short way). */
-function beforeBody(rec: DebugStepLog, entry: FunctionEntry, step: number, body: readonly [number, number]): boolean {
-  const source = cell(rec.frames, cell(rec.steps.frame, step)).source;
-  if (source === null || step - entry.entry > 256 || entry.position[0] < entry.fn.start || entry.position[0] >= body[0]) return false;
-  for (let k = entry.entry; k <= step; k++) {
-    const at = source.index[cell(rec.steps.pc, k)] ?? -1;
-    if (rec.steps.frame[k] !== rec.steps.frame[step] || at < 0 || at >= source.map.count) continue;
-    const s = cell(source.map.s, at);
-    if (source.map.f[at] === entry.fn.sourceId && body[0] <= s && s + cell(source.map.l, at) <= body[1]) return false;
-  }
-  return true;
-}
-
 /**
  * Where the parameters begin (the stack's count below them) at the function's entry, or null where
  * the word below them is not its return address: the jump's own next pc for an internal call, a
@@ -118,10 +105,12 @@ export function localsAt(rec: DebugStepLog, step: number): LocalsAt {
   const opaque = layout.opaque.find((o) => o.range[0] <= start && end <= o.range[1]);
   if (opaque !== undefined) return unknown(opaque.why);
   const inBody = layout.body[0] <= start && end <= layout.body[1];
-  if (!inBody && !beforeBody(rec, entry, step, layout.body)) return unknown('at code the compiler wrote around the function\'s body');
+  // Its entry (the JUMPDEST) is certain: the parameters as the jump left them. The code after it and
+  // before the body pushes the return variables; the code after the body moves them into the
+  // parameters' slots: neither is read.
+  if (!inBody && step !== entry.entry) return unknown('in the code the compiler wrote around the function\'s body');
   const base = paramsBase(rec, entry, words(layout.params));
   if (base === null) return unknown('the stack at the function\'s entry does not hold its parameters over a return address');
-  // Before the body only the parameters are there for certain: the return variables are being pushed.
   const live = inBody ? layout.locals.filter((l) => l.declaredEnd <= start && l.scope[0] <= start && end <= l.scope[1]) : [];
   const vars = [...tagged(layout.params, 'parameter'), ...(inBody ? tagged(layout.returns, 'return') : []), ...tagged(live, 'local')];
   const got = read(rec.steps.stackAt(step), base, vars);
