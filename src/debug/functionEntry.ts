@@ -37,17 +37,18 @@ const bodies = new WeakMap<DebugFrame, { readonly entry: number; readonly site: 
 function bodyEntry(rec: DebugStepLog, index: number, frame: DebugFrame, source: FrameSource): { readonly entry: number; readonly site: number } | null {
   const known = bodies.get(frame);
   if (known !== undefined) return known;
-  const s = rec.steps;
+  // The log's arrays are read once: each read of them makes a view.
+  const { op, frame: frameOf, pc } = rec.steps;
   let found: { entry: number; site: number } | null = null;
   for (let k = frame.first; k < frame.last && found === null; k++) {
-    if (s.op[k] !== JUMP || s.frame[k] !== index || s.frame[k + 1] !== index) continue;
-    const site = entryOf(source, cell(s.pc, k));
-    const landing = entryOf(source, cell(s.pc, k + 1));
-    const j = source.map.j[source.index[cell(s.pc, k)] ?? -1];
+    if (op[k] !== JUMP || frameOf[k] !== index || frameOf[k + 1] !== index) continue;
+    const site = entryOf(source, cell(pc, k));
+    const landing = entryOf(source, cell(pc, k + 1));
+    const j = source.map.j[source.index[cell(pc, k)] ?? -1];
     if (site === null || landing === null || j !== 1) continue;
     const held = definitionHolding(source.sources, landing[0], landing[1], landing[2]);
     const fn = held?.fn;
-    if (fn !== undefined && site[0] === fn.sourceId && site[1] === fn.start && site[2] === fn.length) found = { entry: k + 1, site: cell(s.pc, k) };
+    if (fn !== undefined && site[0] === fn.sourceId && site[1] === fn.start && site[2] === fn.length) found = { entry: k + 1, site: cell(pc, k) };
   }
   bodies.set(frame, found);
   return found;

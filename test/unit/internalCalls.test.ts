@@ -31,10 +31,11 @@ describe('functionDefinitions', () => {
   };
 
   test('functions with their contract or library (null for a free one); constructors, receive, modifiers and hostile names left out', () => {
+    // Each with its node (what the debugger's locals read).
     expect(functionDefinitions(ast)).toEqual([
-      { name: 'half', contract: null, sourceId: 0, start: 25, length: 60 },
-      { name: '_fee', contract: 'Bank', sourceId: 0, start: 152, length: 70 },
-      { name: 'sub', contract: 'Lib', sourceId: 0, start: 500, length: 50 },
+      { name: 'half', contract: null, sourceId: 0, start: 25, length: 60, node: expect.objectContaining({ name: 'half', src: '25:60:0' }) },
+      { name: '_fee', contract: 'Bank', sourceId: 0, start: 152, length: 70, node: expect.objectContaining({ name: '_fee', src: '152:70:0' }) },
+      { name: 'sub', contract: 'Lib', sourceId: 0, start: 500, length: 50, node: expect.objectContaining({ name: 'sub', src: '500:50:0' }) },
     ]);
   });
 
