@@ -5,6 +5,7 @@
  * sibling block's reuse the slots). Read from one FunctionDefinition node (solc's compact AST); an AST
  * is hostile input: a node that is not the shape solc writes makes the whole function unknown (null).
  */
+import { isRecord } from '../raw/hex.js';
 import type { Json } from '../raw/types.js';
 
 /** A variable as its declaration types it: `typeString` as written (`uint256`, `bytes memory`), `typeIdentifier` as the compiler tells types apart. */
@@ -35,11 +36,13 @@ export interface FunctionLayout {
   readonly locals: readonly LocalVariable[];
   /** Ranges whose own variables the stack also holds where the AST does not say how (inline assembly, try/catch), with a reason. */
   readonly opaque: ReadonlyArray<{ readonly range: readonly [number, number]; readonly why: string }>;
-  /** Modifiers it runs (their parameters and locals lie between its returns and its locals). */
-  readonly modifiers: number;
+  /** The modifiers it runs, by name as invoked, in order (their parameters and locals lie between its returns and its locals). */
+  readonly modifiers: readonly string[];
+  /** In a modifier's body: the placeholders' (`_;`) ranges. */
+  readonly placeholders: ReadonlyArray<readonly [number, number]>;
 }
 
-const rec = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
+const rec = (v: unknown): Json | null => (isRecord(v) ? v : null);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** A node's `src` as [start, end, file id]; null where it is not "start:length:id". */
@@ -74,6 +77,7 @@ const parametersOf = (v: unknown): StackVariable[] | null => {
 interface Walk {
   readonly locals: LocalVariable[];
   readonly opaque: Array<{ range: readonly [number, number]; why: string }>;
+  readonly placeholders: Array<readonly [number, number]>;
   ok: boolean;
 }
 
@@ -121,21 +125,30 @@ function walk(node: Json | null, scope: readonly [number, number], w: Walk): voi
     case 'TryStatement':
       w.opaque.push({ range: own, why: 'inside a try/catch: its clauses\' variables share the stack' });
       break;
+    case 'PlaceholderStatement':
+      w.placeholders.push(own);
+      break;
   }
 }
 
-/** The layout of a FunctionDefinition with a body; null where the node is not one solc writes. */
+/** A modifier invocation's name as written (`onlyOwner`, `Base.onlyOwner`); null where it has none. */
+function invoked(m: unknown): string | null {
+  const name = rec(rec(m)?.modifierName)?.name;
+  return typeof name === 'string' ? name : null;
+}
+
+/** The layout of a FunctionDefinition (or a ModifierDefinition) with a body; null where the node is not one solc writes. */
 export function functionLayout(fn: unknown): FunctionLayout | null {
   const node = rec(fn);
   const body = rec(node?.body);
   const range = rangeOf(body);
   const params = parametersOf(node?.parameters);
-  const returns = parametersOf(node?.returnParameters);
-  if (node?.nodeType !== 'FunctionDefinition' || body === null || range === null || params === null || returns === null) return null;
-  const w: Walk = { locals: [], opaque: [], ok: true };
+  const returns = node?.nodeType === 'ModifierDefinition' ? [] : parametersOf(node?.returnParameters);
+  if ((node?.nodeType !== 'FunctionDefinition' && node?.nodeType !== 'ModifierDefinition') || body === null || range === null || params === null || returns === null) return null;
+  const w: Walk = { locals: [], opaque: [], placeholders: [], ok: true };
   walk(body, [range[0], range[1]], w);
-  if (!w.ok) return null;
   // A base constructor's arguments (constructors only) run no modifier code.
-  const modifiers = list(node.modifiers).filter((m) => rec(m)?.kind !== 'baseConstructorSpecifier').length;
-  return { sourceId: range[2], body: [range[0], range[1]], params, returns, locals: w.locals, opaque: w.opaque, modifiers };
+  const modifiers = list(node.modifiers).filter((m) => rec(m)?.kind !== 'baseConstructorSpecifier').map(invoked);
+  if (!w.ok || !modifiers.every((m): m is string => m !== null)) return null;
+  return { sourceId: range[2], body: [range[0], range[1]], params, returns, locals: w.locals, opaque: w.opaque, modifiers, placeholders: w.placeholders };
 }

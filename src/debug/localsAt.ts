@@ -12,6 +12,7 @@
 import { type FunctionEntry, functionEntry } from './functionEntry.js';
 import { functionLayout, type FunctionLayout, type StackVariable } from './functionLayout.js';
 import { localValue } from './localValue.js';
+import { modifierWords } from './modifierWords.js';
 import type { DebugStepLog } from './types.js';
 import { cell } from '../locate/cell.js';
 
@@ -100,20 +101,24 @@ export function localsAt(rec: DebugStepLog, step: number): LocalsAt {
   let layout = layouts.get(entry.fn.node);
   if (layout === undefined) layouts.set(entry.fn.node, (layout = functionLayout(entry.fn.node)));
   if (layout === null) return unknown('the AST of this function is not one the compiler writes');
-  if (layout.modifiers > 0) return unknown('a function with modifiers: their variables share its stack');
   const [start, end] = entry.position;
   const opaque = layout.opaque.find((o) => o.range[0] <= start && end <= o.range[1]);
   if (opaque !== undefined) return unknown(opaque.why);
   const inBody = layout.body[0] <= start && end <= layout.body[1];
   // Its entry (the JUMPDEST) is certain: the parameters as the jump left them. The code after it and
-  // before the body pushes the return variables; the code after the body moves them into the
-  // parameters' slots: neither is read.
-  if (!inBody && step !== entry.entry) return unknown('in the code the compiler wrote around the function\'s body');
+  // before the body pushes the return variables (and runs the modifiers); the code after the body
+  // moves them into the parameters' slots: neither is read.
+  if (!inBody && step !== entry.entry) return unknown(layout.modifiers.length > 0 ? 'in a modifier\'s code, or the compiler\'s around the function\'s body' : 'in the code the compiler wrote around the function\'s body');
+  const frame = cell(rec.frames, cell(rec.steps.frame, step));
+  const under = layout.modifiers.length === 0 || !inBody || frame.source === null ? 0 : modifierWords(frame.source.sources, frame.contract, layout.modifiers);
+  if (typeof under !== 'number') return unknown(under.reason);
   const base = paramsBase(rec, entry, words(layout.params));
   if (base === null) return unknown('the stack at the function\'s entry does not hold its parameters over a return address');
   const live = inBody ? layout.locals.filter((l) => l.declaredEnd <= start && l.scope[0] <= start && end <= l.scope[1]) : [];
-  const vars = [...tagged(layout.params, 'parameter'), ...(inBody ? tagged(layout.returns, 'return') : []), ...tagged(live, 'local')];
-  const got = read(rec.steps.stackAt(step), base, vars);
+  const returns = inBody ? tagged(layout.returns, 'return') : [];
+  // The modifiers' parameters and locals: under the function's own, not its variables.
+  const gap: Tagged[] = under === 0 ? [] : [[{ name: '', typeString: '', typeIdentifier: '', location: 'default', words: under }, 'local']];
+  const got = read(rec.steps.stackAt(step), base, [...tagged(layout.params, 'parameter'), ...returns, ...gap, ...tagged(live, 'local')]);
   if (got === null) return unknown('the stack here is lower than the function\'s variables need');
   return { known: true, function: entry.fn.contract === null ? entry.fn.name : `${entry.fn.contract}.${entry.fn.name}`, variables: got };
 }

@@ -25,7 +25,13 @@ import { anvilClient } from '../support/anvilClient.js';
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-contract Kinds {
+abstract contract Base {
+    modifier swapped() virtual {
+        _;
+    }
+}
+
+contract Kinds is Base {
     enum Color { Red, Green, Blue }
     struct Pair { uint256 a; uint256 b; }
     Pair stored;
@@ -66,8 +72,32 @@ contract Kinds {
         return (1, 2, 3);
     }
 
+    modifier tagged(uint256 k) {
+        uint256 before = k * 2;
+        _;
+        before = 0;
+    }
+
+    modifier plain() {
+        _;
+    }
+
+    modifier swapped() override {
+        uint256 extra = 1;
+        _;
+    }
+
     function guarded(int8 x) external pure positive(x) returns (int8) {
         return x; // @guarded
+    }
+
+    function marked(uint256 v) external pure tagged(v + 1) plain swapped returns (uint256 w) {
+        uint256 z = v + 3;
+        w = z; // @marked
+    }
+
+    function twice() external pure tagged(1) tagged(2) returns (uint256) {
+        return 7; // @twice
     }
 
     function asm(uint256 v) external pure returns (uint256 r) {
@@ -165,9 +195,9 @@ describe('scopes', () => {
     expect(byName(on('tuple'))).toEqual({ n: '5', total: '21', x: '1', y: '3' });
   });
 
-  test('every step of scopes(5), values(…) and blank(6) (an empty body: the code after it moves the return variable into the parameter\'s slot): each variable known only with a value it really has there', async () => {
-    const allowed: Record<string, readonly string[]> = { a: ['6'], r: ['0'], n: ['5'], total: ['5', '12', '21', '25'], first: ['7'], second: ['9'], x: ['1'], y: ['3'], small: ['-5'], who: [checksumAddress(AT)], flag: ['true'], tag: ['0xdeadbeef'], color: ['2'], self: [checksumAddress(AT)], out: ['0', '-5', '5'], widened: ['-5'] };
-    for (const rec of [await stepLog('scopes', [5n]), await stepLog('values', [-5, AT, true, '0xdeadbeef', 2, AT]), await stepLog('blank', [6n])]) {
+  test('every step of scopes(5), values(…), blank(6) (an empty body: the code after it moves the return variable into the parameter\'s slot) and marked(4) (three modifiers): each variable known only with a value it really has there', async () => {
+    const allowed: Record<string, readonly string[]> = { v: ['4'], w: ['0', '7'], z: ['7'], a: ['6'], r: ['0'], n: ['5'], total: ['5', '12', '21', '25'], first: ['7'], second: ['9'], x: ['1'], y: ['3'], small: ['-5'], who: [checksumAddress(AT)], flag: ['true'], tag: ['0xdeadbeef'], color: ['2'], self: [checksumAddress(AT)], out: ['0', '-5', '5'], widened: ['-5'] };
+    for (const rec of [await stepLog('scopes', [5n]), await stepLog('values', [-5, AT, true, '0xdeadbeef', 2, AT]), await stepLog('blank', [6n]), await stepLog('marked', [4n])]) {
       let known = 0;
       for (let i = 0; i < rec.steps.count; i++) {
         const l = localsAt(rec, i);
@@ -179,14 +209,25 @@ describe('scopes', () => {
     }
   });
 
-  test('a function with modifiers, a step inside inline assembly: not known, and why', async () => {
-    expect(await localsOn('guarded', [3], 'guarded')).toEqual({ known: false, reason: 'a function with modifiers: their variables share its stack' });
+  test('a function with modifiers: its own variables over the modifiers\' arguments and locals (an overriding modifier\'s, as the contract runs it), none of theirs shown', async () => {
+    expect(byName(await localsOn('guarded', [3], 'guarded'))).toEqual({ x: '3' });
+    // Under z: tagged's k (5) and before (10), plain's nothing, the overriding swapped's extra (1; the base's has none).
+    const marked = await localsOn('marked', [4n], 'marked');
+    expect(byName(marked)).toEqual({ v: '4', w: '0', z: '7' });
+    expect(marked.known && marked.variables.map((v) => v.stackIndex)).toEqual([5, 4, 0]);
+    expect(byName(await localsOn('twice', [], 'twice'))).toEqual({});
+  });
+
+  test('a step inside inline assembly, or in a modifier\'s body: not known, and why', async () => {
     expect(await localsOn('asm', [3n], 'asm')).toEqual({ known: false, reason: 'inside inline assembly: its variables share the stack' });
+    const rec = await stepLog('marked', [4n]);
+    const inModifier = [...Array(rec.steps.count).keys()].find((k) => placeAt(rec, k)?.line === SOURCE.split('\n').findIndex((l) => l.includes('uint256 before = k * 2;')) + 1);
+    expect(localsAt(rec, inModifier!)).toEqual({ known: false, reason: 'in a modifier\'s code, or the compiler\'s around the function\'s body' });
   });
 });
 
 describe('the pure parts, against solc\'s AST of the same source', () => {
-  const fn = (name: string): unknown => info.output.sources['K.sol'].ast.nodes.find((n: { nodeType: string }) => n.nodeType === 'ContractDefinition').nodes.find((n: { name: string }) => n.name === name);
+  const fn = (name: string): unknown => info.output.sources['K.sol'].ast.nodes.find((n: { name?: string }) => n.name === 'Kinds').nodes.find((n: { name: string }) => n.name === name);
 
   test('functionLayout: words per variable, locals in declaration order with their scopes, the opaque ranges, the modifiers', () => {
     const refs = functionLayout(fn('refs'))!;
@@ -198,7 +239,8 @@ describe('the pure parts, against solc\'s AST of the same source', () => {
     expect(first!.scope).not.toEqual(second!.scope);
     expect(total!.scope).toEqual(scopes.body);
     expect(scopes.returns.map((r) => r.name)).toEqual(['']);
-    expect(functionLayout(fn('guarded'))!.modifiers).toBe(1);
+    expect(functionLayout(fn('marked'))!.modifiers).toEqual(['tagged', 'plain', 'swapped']);
+    expect(functionLayout(fn('tagged'))!.placeholders.length).toBe(1);
     expect(functionLayout(fn('asm'))!.opaque.map((o) => o.why)).toEqual(['inside inline assembly: its variables share the stack']);
     expect(functionLayout({ nodeType: 'FunctionDefinition', body: { nodeType: 'Block', src: 'x' } })).toBeNull();
   });
