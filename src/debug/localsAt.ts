@@ -110,7 +110,7 @@ export function localsAt(rec: DebugStepLog, step: number): LocalsAt {
   // moves them into the parameters' slots: neither is read.
   if (!inBody && step !== entry.entry) return unknown(layout.modifiers.length > 0 ? 'in a modifier\'s code, or the compiler\'s around the function\'s body' : 'in the code the compiler wrote around the function\'s body');
   const frame = cell(rec.frames, cell(rec.steps.frame, step));
-  const under = layout.modifiers.length === 0 || !inBody || frame.source === null ? 0 : modifierWords(frame.source.sources, frame.contract, layout.modifiers);
+  const under = layout.modifiers.length === 0 || !inBody || frame.source === null ? 0 : modifierWords(frame.source.sources, frame.contract, entry.fn.node, layout.modifiers);
   if (typeof under !== 'number') return unknown(under.reason);
   const base = paramsBase(rec, entry, words(layout.params));
   if (base === null) return unknown('the stack at the function\'s entry does not hold its parameters over a return address');

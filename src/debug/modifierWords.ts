@@ -5,7 +5,7 @@
  * (`_;`). Each modifier is the one the most derived contract runs (a virtual one resolved along its
  * linearization, as the compiler does), read from the compiler's ASTs of the compilation's files.
  * Where that cannot be told for certain (a modifier not found, run by a qualified name, with no
- * placeholder or several), why.
+ * placeholder or several, a library function's), why.
  */
 import type { SourceTable } from '../locate/sourceMap.js';
 import { isRecord } from '../raw/hex.js';
@@ -42,15 +42,20 @@ function contractsOf(sources: SourceTable): Contracts {
   return out;
 }
 
-/** The modifier `name` as contract `contract` runs it: the first of its linearization that defines one by that name. */
-function resolve(c: Contracts, contract: string, name: string): Json | null {
+/**
+ * The modifier `name` as contract `contract` runs it in a function of contract `scope` (an AST id): the
+ * first of its linearization that defines one by that name. Null where `scope` is not in it (a
+ * library's function: its modifiers are its own).
+ */
+function resolve(c: Contracts, contract: string, scope: unknown, name: string): Json | string {
   const [most, other] = c.byName.get(contract) ?? [];
-  if (most === undefined || other !== undefined || !Array.isArray(most.linearizedBaseContracts)) return null;
+  if (most === undefined || other !== undefined || !Array.isArray(most.linearizedBaseContracts)) return `contract ${contract} is not found once in the ASTs`;
+  if (!most.linearizedBaseContracts.includes(scope)) return 'a modifier of a function outside the contract (a library\'s)';
   for (const id of most.linearizedBaseContracts) {
     const found = typeof id === 'number' ? nodesOf(c.byId.get(id) ?? null).find((m) => m.nodeType === 'ModifierDefinition' && m.name === name) : undefined;
     if (found !== undefined) return found;
   }
-  return null;
+  return `modifier ${name} is not found in the ASTs of ${contract}`;
 }
 
 const words = (vars: readonly StackVariable[]): number => vars.reduce((n, v) => n + v.words, 0);
@@ -68,13 +73,13 @@ function wordsOf(m: Json, name: string): number | string {
   return words(layout.params) + words(live);
 }
 
-/** The words the modifiers `names` (in order) keep under the body of a function of `contract` (the frame's, the most derived); or why not known. */
-export function modifierWords(sources: SourceTable, contract: string | null, names: readonly string[]): number | { readonly reason: string } {
+/** The words the modifiers `names` (in order) keep under the body of function `fn` (its AST node) run by `contract` (the frame's, the most derived); or why not known. */
+export function modifierWords(sources: SourceTable, contract: string | null, fn: Json, names: readonly string[]): number | { readonly reason: string } {
   let total = 0;
   for (const name of names) {
     if (!/^[A-Za-z_$][A-Za-z0-9_$]{0,127}$/.test(name)) return { reason: 'a modifier invoked by a qualified name' };
-    const m = contract === null ? null : resolve(contractsOf(sources), contract, name);
-    if (m === null) return { reason: `modifier ${name} is not found in the ASTs of ${contract ?? 'this contract'}` };
+    const m = contract === null ? 'the frame\'s contract is not known' : resolve(contractsOf(sources), contract, fn.scope, name);
+    if (typeof m === 'string') return { reason: m };
     const n = wordsOf(m, name);
     if (typeof n === 'string') return { reason: n };
     total += n;

@@ -25,6 +25,18 @@ import { anvilClient } from '../support/anvilClient.js';
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
+library Lib {
+    modifier plain(uint256 q) {
+        uint256 t = q;
+        _;
+    }
+
+    function lf(uint256 a) internal pure plain(a) returns (uint256) {
+        uint256 b = a + 1;
+        return b; // @lib
+    }
+}
+
 abstract contract Base {
     modifier swapped() virtual {
         _;
@@ -94,6 +106,10 @@ contract Kinds is Base {
     function marked(uint256 v) external pure tagged(v + 1) plain swapped returns (uint256 w) {
         uint256 z = v + 3;
         w = z; // @marked
+    }
+
+    function useLib(uint256 a) external pure returns (uint256) {
+        return Lib.lf(a);
     }
 
     function twice() external pure tagged(1) tagged(2) returns (uint256) {
@@ -216,6 +232,8 @@ describe('scopes', () => {
     expect(byName(marked)).toEqual({ v: '4', w: '0', z: '7' });
     expect(marked.known && marked.variables.map((v) => v.stackIndex)).toEqual([5, 4, 0]);
     expect(byName(await localsOn('twice', [], 'twice'))).toEqual({});
+    // A library's function: its modifier is the library's, not the contract's of the same name.
+    expect(await localsOn('useLib', [2n], 'lib')).toEqual({ known: false, reason: 'a modifier of a function outside the contract (a library\'s)' });
   });
 
   test('a step inside inline assembly, or in a modifier\'s body: not known, and why', async () => {
