@@ -171,6 +171,8 @@ describe('--at … --json', () => {
     expect([j.contract, j.source?.file]).toEqual(['Bank', 'src/lib/Rules.sol']);
     expect(j.callStack).toEqual(stackOf(FAILING, j.step - 1));
     expect(j.callStack.length).toBe(4);
+    // The functions read from the text have no parameters' types: no locals.
+    expect(j.locals).toEqual({ known: false, reason: 'the build kept no AST (forge build --ast)' });
     // Edited since the build: no source of it is read, so no internal function is named.
     for (const file of ['src/Bank.sol', 'src/lib/Rules.sol']) writeFileSync(join(bare, file), `${readFileSync(join(bare, file), 'utf8')}\n// edited\n`);
     const edited = jsonOf(await runTxray(['debug', scene.failing, '--rpc-url', scene.anvil.url, '--at', 'failure', '--json'], {}, undefined, bare));
