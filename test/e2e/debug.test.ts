@@ -293,6 +293,11 @@ describe('locals by name', () => {
     expect([...seen].sort()).toEqual(Object.entries(EXPECTED).flatMap(([f, vars]) => Object.keys(vars).map((n) => `${f}.${n}`)).sort());
     // The dispatchers, the ABI decoding, the compiler's helpers and Ledger-less frames say why instead.
     expect(unknown).toBeGreaterThan(0);
+    // A caller's variables at its call (the jump into the callee: what an editor shows for a frame up the stack).
+    const bank = rec.frames.findIndex((f) => f.contract === 'Bank');
+    const calls = (rec.internal.calls[bank] ?? []).filter((c) => typeof c === 'object' && 'name' in c);
+    expect(calls.map((c) => c.name)).toEqual(['_fee', '_take']);
+    for (const c of calls) expect(localsAt(rec, c.from)).toMatchObject({ known: true, function: 'Bank.withdraw' });
     expect(localsAt(rec, 0)).toEqual({ known: false, reason: 'not inside a function\'s body yet (the dispatcher, the ABI decoding)' });
   });
 
