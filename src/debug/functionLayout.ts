@@ -1,9 +1,10 @@
 /**
  * What a function's stack holds by the compiler's AST, as solc's legacy code generator (0.5 on) lays it
- * out: its parameters below the return address' top, its return variables pushed zero-initialised on
- * entry, then each local when its declaration statement runs, popped at the end of its block (a
- * sibling block's reuse the slots). Read from one FunctionDefinition node (solc's compact AST); an AST
- * is hostile input: a node that is not the shape solc writes makes the whole function unknown (null).
+ * out: its parameters over the return address, its return variables pushed zero-initialised on entry,
+ * then (past its modifiers' words, modifierWords.ts) each local when its declaration statement runs,
+ * popped at the end of its block (a sibling block's reuse the slots). Read from one FunctionDefinition
+ * or ModifierDefinition node (solc's compact AST); an AST is hostile input: a node that is not the
+ * shape solc writes makes the whole function unknown (null).
  */
 import { isRecord } from '../raw/hex.js';
 import type { Json } from '../raw/types.js';

@@ -1,8 +1,9 @@
 /**
  * The current function's parameters, return variables and the locals declared so far, by name, at one
  * step of the step log: read from the frame's AST and the stack layout of a build with the optimizer
- * off (parameters below the return address, locals pushed in declaration order). Where that cannot be
- * known for certain (no AST, optimizer, via-IR, a stack that does not fit) it says why: never a wrong value.
+ * off (parameters over the return address, then the return variables, the modifiers' words, and the
+ * locals pushed in declaration order). Where that cannot be known for certain (no AST, optimizer,
+ * via-IR, a stack that does not fit) it says why: never a wrong value.
  *
  * The function is the innermost one entered by a jump: an internal call the step log lists (its jump
  * marked `i`), else the external function's body, entered by its wrapper's jump (functionEntry.ts). Its
