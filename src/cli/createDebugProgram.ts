@@ -34,6 +34,7 @@ export interface DebugCallArgs {
 
 const HELP_AFTER = `
 A call, simulated and stepped through: txray debug call <to> [signature] [args…] [txray call's options] [--at …]
+In an editor: txray debug [<hash>] --dap (or txray debug call … --dap) serves the Debug Adapter Protocol; see docs/editors.md.
 Keys: n next line (over calls)  s step into  o step out  p previous line  j/k one opcode forward/back
       g/G first/last step  f the failing step  c continue to a breakpoint  b toggle a breakpoint here
       :break <file>:<line>  :step <i>  ? help  q quit
