@@ -166,7 +166,7 @@ function frameOf(s: Session, id: unknown): { readonly t: DebugTarget; readonly a
 export const handlers: Readonly<Record<string, Handler>> = {
   initialize: (s, args) => {
     s.base = { lines1: field(args, 'linesStartAt1') !== false, columns1: field(args, 'columnsStartAt1') !== false };
-    const capabilities = { supportsConfigurationDoneRequest: true, supportsStepBack: true, supportsEvaluateForHovers: true, exceptionBreakpointFilters: [{ filter: 'failure', label: 'Failure', description: 'where the transaction, a user operation or a batch call failed', default: false }] };
+    const capabilities = { supportsConfigurationDoneRequest: true, supportsStepBack: true, supportsEvaluateForHovers: true, exceptionBreakpointFilters: [{ filter: 'failure', label: 'Failure', description: 'where a failure began: the transaction\'s, a user operation\'s or batch call\'s, a caught call\'s', default: false }] };
     return { body: capabilities, after: () => s.event('initialized') };
   },
   launch,

@@ -1,7 +1,8 @@
 /**
  * Where running on (or back) from a step stops: the next (the latest earlier) arrival at a breakpoint's
  * line — the first step of a line, as a line is a (frame, file, line), after a step of another line —
- * or, where asked, the failing step (findStep's `failure`); null where nothing is met before the end
+ * or, where asked, where a failure began (the transaction's, a failed user operation's or batch call's, a
+ * caught call's: the step log's `failures`); null where nothing is met before the end
  * (the start). The terminal's `c` and the editor's continue and reverse continue read it.
  */
 import type { DebugStepLog } from './types.js';
@@ -12,7 +13,7 @@ export type RunStop = { readonly step: number; readonly why: 'breakpoint' | 'fai
 interface RunUntil {
   /** Breakpoints as `file:line` (the file as the compiler named it). */
   readonly breakpoints: ReadonlySet<string>;
-  /** Stop at the failing step too. */
+  /** Stop where a failure began too. */
   readonly failure?: boolean;
   readonly backward?: boolean;
 }
@@ -57,8 +58,7 @@ function lastArrival(rec: DebugStepLog, i: number, isBreakpoint: (k: number) => 
 export function runTo(rec: DebugStepLog, i: number, target: RunUntil): RunStop | null {
   const isBreakpoint = breakpointLines(rec, target.breakpoints);
   const at = target.backward === true ? lastArrival(rec, i, isBreakpoint) : nextArrival(rec, i, isBreakpoint);
-  const f = target.failure === true ? rec.failure : null;
-  const failed = f !== null && (target.backward === true ? f < i : f > i) ? f : null;
+  const failed = target.failure !== true ? null : target.backward === true ? (rec.failures.findLast((f) => f < i) ?? null) : (rec.failures.find((f) => f > i) ?? null);
   if (failed === null) return at === null ? null : { step: at, why: 'breakpoint' };
   if (at === null) return { step: failed, why: 'failure' };
   // The nearer of the two; at the same step the failure says more.
