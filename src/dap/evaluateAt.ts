@@ -9,6 +9,7 @@ import { nameSlots } from '../decode/nameStorage.js';
 import { localsAt } from '../debug/localsAt.js';
 import { storageAt } from '../debug/storageAt.js';
 import { matchArtifact } from '../locate/matchCode.js';
+import { escapeText } from '../raw/escape.js';
 import type { Hex } from '../raw/types.js';
 import { stackOf } from './scopeVariables.js';
 import type { DebugTarget } from './types.js';
@@ -33,7 +34,8 @@ function stateVariable(t: DebugTarget, at: number, frame: number, name: string):
   const values = new Map([...seen].map(([slot, value]) => [slot, { before: value, after: value }] as const));
   const part = [...nameSlots(layout, values, { addresses: [], numbers: [] }, true).values()].flat().find((p) => p.path === name);
   if (part === undefined) return { error: `${name} is a state variable whose slot the run has not read or written by this step: its value is not known here` };
-  return { result: String(part.after), type: part.type };
+  // A string's text is the contract's: escaped, as every text txray shows.
+  return { result: escapeText(String(part.after)), type: part.type };
 }
 
 export function evaluateAt(t: DebugTarget, at: number, frame: number, expression: string): Evaluated {
@@ -47,7 +49,7 @@ export function evaluateAt(t: DebugTarget, at: number, frame: number, expression
   if (!/^[A-Za-z_$][A-Za-z0-9_$]{0,127}$/.test(text)) return { error: 'txray evaluates a local\'s or a state variable\'s name, or stack[<i>] (0: the top)' };
   const locals = localsAt(t.rec, at);
   const local = locals.known ? locals.variables.find((v) => v.name === text) : undefined;
-  if (local !== undefined) return { result: local.value, type: local.type };
+  if (local !== undefined) return { result: escapeText(local.value), type: local.type };
   const state = stateVariable(t, at, frame, text);
   if (state !== null) return state;
   return { error: locals.known ? `no local or state variable ${text} here` : `no state variable ${text} here; local variables are not known here (${locals.reason})` };

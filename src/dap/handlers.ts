@@ -4,6 +4,7 @@
  * views are stackTrace, scopeVariables, evaluateAt and verifyBreakpoints.
  */
 import { framesAt } from '../debug/framesAt.js';
+import { escapeShort } from '../raw/escape.js';
 import { type Move, nextStep } from '../debug/nextStep.js';
 import { runTo } from '../debug/runTo.js';
 import { statusLine } from '../debug/statusLine.js';
@@ -112,7 +113,8 @@ async function launch(s: Session, args: object): Promise<Answer> {
   s.stopOnEntry = given.stopOnEntry === true;
   return {
     after: () => {
-      for (const w of t.warnings) s.event('output', { category: 'console', output: `warning: ${w}\n` });
+      // A node's words, escaped as every text of txray is: an editor's debug console runs ANSI sequences.
+      for (const w of t.warnings) s.event('output', { category: 'console', output: `warning: ${escapeShort(w, 300)}\n` });
       // Breakpoints set before the launch are verified now.
       for (const [path, verified] of verifyAll(s, t)) verified.forEach((v, k) => void s.event('breakpoint', { reason: 'changed', breakpoint: shown(s, path, v, s.requested.get(path)?.ids[k] ?? 0) }));
       if (s.configured && !s.started) start(s, t);

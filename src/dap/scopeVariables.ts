@@ -7,6 +7,7 @@
 import { localsAt } from '../debug/localsAt.js';
 import { storageAt } from '../debug/storageAt.js';
 import type { DebugStepLog } from '../debug/types.js';
+import { escapeText } from '../raw/escape.js';
 import type { DapVariable } from './types.js';
 
 export const SCOPES = ['Locals', 'Stack', 'Memory', 'Storage'] as const;
@@ -29,7 +30,7 @@ export function scopeVariables(rec: DebugStepLog, at: number, frame: number, sco
   switch (scope) {
     case 'Locals': {
       const locals = localsAt(rec, at);
-      return locals.known ? locals.variables.map((v) => leaf(v.name, v.value, v.type)) : [leaf('(not known)', locals.reason)];
+      return locals.known ? locals.variables.map((v) => leaf(v.name, escapeText(v.value), v.type)) : [leaf('(not known)', locals.reason)];
     }
     case 'Stack':
       return stackOf(rec, at).map((v, k) => leaf(`stack[${k}]`, `0x${v.toString(16)}`));

@@ -10,6 +10,7 @@ import { framesAt } from '../debug/framesAt.js';
 import { opcodeName } from '../debug/opcodeName.js';
 import { placeAt } from '../debug/placeAt.js';
 import { cell } from '../locate/cell.js';
+import { escapeText } from '../raw/escape.js';
 import type { DebugTarget } from './types.js';
 
 /** Where the client counts lines and columns from (initialize's linesStartAt1, columnsStartAt1). */
@@ -35,7 +36,8 @@ export function stackTrace(t: DebugTarget, step: number, base: ClientBase): DapS
   return framesAt(rec, step)
     .reverse()
     .map((f, id) => {
-      const name = f.name.replace('::', '.');
+      // Names from artifacts, ABIs and labels, escaped as the terminal's are.
+      const name = escapeText(f.name.replace('::', '.'));
       const place = placeAt(rec, f.at);
       if (place === null) return { id, name: `${name} (pc ${cell(rec.steps.pc, f.at)} ${opcodeName(cell(rec.steps.op, f.at))})`, line: 0, column: 0, presentationHint: 'subtle' as const };
       const path = projectPath(t, place.file);
