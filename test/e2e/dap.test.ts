@@ -237,6 +237,13 @@ describe('txray debug --dap', () => {
     await disconnect(c);
   });
 
+  test('an editor that goes away (stdin closed, no disconnect): the adapter ends, exit 0', async () => {
+    const c = await adapter();
+    c.end();
+    expect(await c.exited).toEqual({ code: 0, signal: null });
+    expect(c.stray).toBe('');
+  });
+
   test('txray debug call … --dap: the call of the command line, from step 1', async () => {
     const sender = DEV.sender.toLowerCase();
     const c = new DapClient(['debug', 'call', scene.bank, 'withdraw(address,uint256)', sender, '1000', '--from', sender, '--rpc-url', scene.anvil.url, '--dap'], dir);

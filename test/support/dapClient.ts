@@ -124,6 +124,11 @@ export class DapClient {
     return e;
   }
 
+  /** stdin closed, as an editor that went away closes it. */
+  end(): void {
+    this.child.stdin.end();
+  }
+
   kill(): void {
     if (this.child.exitCode === null) this.child.kill();
   }
