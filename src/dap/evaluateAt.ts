@@ -4,35 +4,19 @@
  * its value as the frame's account read or wrote it so far in the run. Where a value is not known here,
  * the answer says why: never a guess (a slot the run has not touched yet is not read from the node).
  */
-import type { Artifact } from '../decode/abiIndex.js';
-import { nameSlots } from '../decode/nameStorage.js';
 import { localsAt } from '../debug/localsAt.js';
-import { storageAt } from '../debug/storageAt.js';
-import { matchArtifact } from '../locate/matchCode.js';
 import { escapeText } from '../raw/escape.js';
-import type { Hex } from '../raw/types.js';
+import { namedStorage } from './namedStorage.js';
 import { stackOf } from './scopeVariables.js';
 import type { DebugTarget } from './types.js';
 
 export type Evaluated = { readonly result: string; readonly type?: string } | { readonly error: string };
 
-/** The storage layout of the artifact whose code frame `frame` runs, if one carries it. */
-function layoutOf(t: DebugTarget, frame: number): Artifact['storageLayout'] {
-  const code = t.rec.frames[frame]?.code;
-  if (code == null) return undefined;
-  const withLayout = t.artifacts.filter((a) => (a.storageLayout?.storage.length ?? 0) > 0);
-  const hex: Hex = `0x${Buffer.from(code).toString('hex')}`;
-  return withLayout.length === 0 ? undefined : matchArtifact(hex, withLayout)?.storageLayout;
-}
-
 /** A state variable's value at `at`, where the run has read or written its slot by then. */
 function stateVariable(t: DebugTarget, at: number, frame: number, name: string): Evaluated | null {
-  const layout = layoutOf(t, frame);
-  const variable = layout?.storage.find((v) => v.label === name);
-  if (layout === undefined || variable === undefined) return null;
-  const seen = storageAt(t.rec, at, t.rec.frames[frame]?.storageAddress ?? null);
-  const values = new Map([...seen].map(([slot, value]) => [slot, { before: value, after: value }] as const));
-  const part = [...nameSlots(layout, values, { addresses: [], numbers: [] }, true).values()].flat().find((p) => p.path === name);
+  const { layout, named } = namedStorage(t, at, frame);
+  if (layout === null || !layout.storage.some((v) => v.label === name)) return null;
+  const part = [...named.values()].flat().find((p) => p.path === name);
   if (part === undefined) return { error: `${name} is a state variable whose slot the run has not read or written by this step: its value is not known here` };
   // A string's text is the contract's: escaped, as every text txray shows.
   return { result: escapeText(String(part.after)), type: part.type };

@@ -201,7 +201,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
     const ref = field(args, 'variablesReference');
     if (!Number.isSafeInteger(ref) || Number(ref) < 1) return { error: 'no such variables' };
     const { t, at, frame } = frameOf(s, Math.floor((Number(ref) - 1) / SCOPES.length));
-    const all = scopeVariables(t.rec, at, frame, SCOPES[(Number(ref) - 1) % SCOPES.length] ?? 'Locals');
+    const all = scopeVariables(t, at, frame, SCOPES[(Number(ref) - 1) % SCOPES.length] ?? 'Locals');
     const from = Number.isSafeInteger(field(args, 'start')) ? Number(field(args, 'start')) : 0;
     const count = Number.isSafeInteger(field(args, 'count')) && Number(field(args, 'count')) > 0 ? Number(field(args, 'count')) : all.length;
     return { body: { variables: all.slice(from, from + count) } };

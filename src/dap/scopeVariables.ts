@@ -2,13 +2,14 @@
  * A scope's variables at the step a frame stands at (framesAt's `at`): Locals (localsAt's, by name; where
  * they cannot be known, one entry that says why), Stack (top first, `stack[0]` the top, as `--at … --json`
  * writes it), Memory (the frame's memory by 32-byte word) and Storage (storageAt's: the slots the frame's
- * account read and written so far, as the struct loggers keep them). Pure.
+ * account read and written so far, as the struct loggers keep them; the state variables a slot holds in its
+ * type, where the artifact's storage layout names them). Pure.
  */
 import { localsAt } from '../debug/localsAt.js';
-import { storageAt } from '../debug/storageAt.js';
 import type { DebugStepLog } from '../debug/types.js';
 import { escapeText } from '../raw/escape.js';
-import type { DapVariable } from './types.js';
+import { namedStorage } from './namedStorage.js';
+import type { DapVariable, DebugTarget } from './types.js';
 
 export const SCOPES = ['Locals', 'Stack', 'Memory', 'Storage'] as const;
 
@@ -25,8 +26,18 @@ function memoryWords(rec: DebugStepLog, at: number): DapVariable[] {
   return out;
 }
 
+/** The slots seen, each with the state variables it holds as its type, where a layout names them. */
+function storageWords(t: DebugTarget, at: number, frame: number): DapVariable[] {
+  const { seen, named } = namedStorage(t, at, frame);
+  return [...seen].map(([slot, value]) => {
+    const parts = named.get(slot) ?? [];
+    return leaf(word(slot), word(value), parts.length === 0 ? undefined : escapeText(parts.map((p) => `${p.path}: ${p.type}`).join(', ')));
+  });
+}
+
 /** `frame`: the step log's frame the step runs in (its account's storage is the one shown). */
-export function scopeVariables(rec: DebugStepLog, at: number, frame: number, scope: (typeof SCOPES)[number]): DapVariable[] {
+export function scopeVariables(t: DebugTarget, at: number, frame: number, scope: (typeof SCOPES)[number]): DapVariable[] {
+  const { rec } = t;
   switch (scope) {
     case 'Locals': {
       const locals = localsAt(rec, at);
@@ -37,6 +48,6 @@ export function scopeVariables(rec: DebugStepLog, at: number, frame: number, sco
     case 'Memory':
       return memoryWords(rec, at);
     case 'Storage':
-      return [...storageAt(rec, at, rec.frames[frame]?.storageAddress ?? null)].map(([slot, value]) => leaf(word(slot), word(value)));
+      return storageWords(t, at, frame);
   }
 }

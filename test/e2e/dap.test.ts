@@ -68,7 +68,7 @@ async function disconnect(c: DapClient): Promise<void> {
 }
 
 /** A scope's variables at the current stop (the innermost frame unless given). */
-async function scope(c: DapClient, name: string, frameId = 0): Promise<Array<{ name: string; value: string }>> {
+async function scope(c: DapClient, name: string, frameId = 0): Promise<Array<{ name: string; value: string; type?: string }>> {
   const scopes = (await c.request('scopes', { frameId })).body.scopes as Array<{ name: string; variablesReference: number }>;
   const ref = scopes.find((s) => s.name === name)!.variablesReference;
   return (await c.request('variables', { variablesReference: ref })).body.variables;
@@ -231,6 +231,8 @@ describe('txray debug --dap', () => {
     const storage = Object.fromEntries((await scope(c, 'Storage')).map((v) => [v.name, v.value]));
     const expected = Object.fromEntries(Object.entries(logs.deposit[last]!.storage!).map(([k, v]) => [`0x${k.replace(/^0x/, '')}`, `0x${v.replace(/^0x/, '')}`]));
     expect(storage).toEqual(expected);
+    // Bank's layout names its slot 2 (total) beside it; the mapping's entry stays a slot.
+    expect((await scope(c, 'Storage')).find((v) => v.name === `0x${'2'.padStart(64, '0')}`)?.type).toBe('total: uint256');
     // total was written just before (the deposit's value).
     const total = await c.request('evaluate', { expression: 'total', frameId: 0 });
     expect(total.body).toMatchObject({ result: '100', type: 'uint256' });
