@@ -7,6 +7,7 @@
  * `send` writes each response and event.
  */
 import { type Answer, handlers, type Session } from './handlers.js';
+import type { Framed } from './readFrames.js';
 import type { DapMessage, LoadTarget } from './types.js';
 
 const isRequest = (m: unknown): m is { readonly seq: number; readonly type: 'request'; readonly command: string; readonly arguments?: unknown } =>
@@ -14,7 +15,7 @@ const isRequest = (m: unknown): m is { readonly seq: number; readonly type: 'req
 
 export interface DapSession {
   /** One message read (or why it could not be read); 'exit' once the client asked to disconnect. */
-  handle(message: { readonly message: unknown } | { readonly bad: string }): Promise<'serve' | 'exit'>;
+  handle(read: Framed): Promise<'serve' | 'exit'>;
 }
 
 export function createDapSession(load: LoadTarget, send: (m: DapMessage) => void): DapSession {

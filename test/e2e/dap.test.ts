@@ -6,7 +6,7 @@
  * stopped event's description being the terminal's status line; the Stack, Memory and Storage scopes
  * against the struct log at that step.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -236,6 +236,19 @@ describe('txray debug --dap', () => {
     // total was written just before (the deposit's value).
     const total = await c.request('evaluate', { expression: 'total', frameId: 0 });
     expect(total.body).toMatchObject({ result: '100', type: 'uint256' });
+    await disconnect(c);
+  });
+
+  test('launch\'s rpcUrl may be an alias of the foundry.toml of the project launch\'s cwd names (over the command line\'s node)', async () => {
+    appendFileSync(join(dir, 'foundry.toml'), `\n[rpc_endpoints]\ndapnode = "${scene.anvil.url}"\n`);
+    const c = new DapClient(['debug', '--dap', '--rpc-url', 'http://127.0.0.1:9'], tmpdir());
+    clients.push(c);
+    await c.request('initialize', { adapterID: 'txray' });
+    expect((await c.request('launch', { hash: scene.deposit, rpcUrl: 'dapnode', cwd: dir, stopOnEntry: true })).success).toBe(true);
+    await c.request('configurationDone');
+    expect((await c.nextEvent('stopped')).body.description).toBe(deposit.status(0));
+    // The project's files by their absolute paths, though the adapter runs elsewhere.
+    expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(dir, deposit.place(0)!.file));
     await disconnect(c);
   });
 
