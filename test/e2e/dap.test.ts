@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DapClient, type DapEvent } from '../support/dapClient.js';
+import { runTxray } from '../support/runTxray.js';
 import { type DebugScene, debugScene, DEV } from '../support/debugProject.js';
 import { type DebugReferences, debugReferences } from '../support/debugReferences.js';
 import type { WalkedSpan } from '../support/internalWalk.js';
@@ -250,6 +251,18 @@ describe('txray debug --dap', () => {
     // The project's files by their absolute paths, though the adapter runs elsewhere.
     expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(dir, deposit.place(0)!.file));
     await disconnect(c);
+  });
+
+  test('a bad hash on the command line, or --dap with --at or --json: one line, exit 2 (with --json its error document), before anything is served', async () => {
+    const bad = await runTxray(['debug', '0x1234', '--dap', '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+    expect([bad.code, bad.stdout, bad.stderr.trim().split('\n').length]).toEqual([2, '', 1]);
+    expect(bad.stderr).toContain('not a transaction hash');
+    const message = 'txray debug --dap takes no --at or --json: the editor says where to stop.';
+    const at = await runTxray(['debug', scene.failing, '--dap', '--at', 'failure', '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+    expect([at.code, at.stdout, at.stderr]).toEqual([2, '', `txray: ${message}\n`]);
+    // With --json, the error document every --json run writes.
+    const json = await runTxray(['debug', scene.failing, '--dap', '--at', 'failure', '--json', '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([2, { schemaVersion: 1, hash: scene.failing, error: { code: 'usage', message } }]);
   });
 
   test('an editor that goes away (stdin closed, no disconnect): the adapter ends, exit 0', async () => {
