@@ -245,8 +245,9 @@ describe('txray debug --dap', () => {
     const c = new DapClient(['debug', '--dap', '--rpc-url', 'http://127.0.0.1:9'], tmpdir());
     clients.push(c);
     await c.request('initialize', { adapterID: 'txray' });
+    // configurationDone before launch (as some clients order them): the session starts once the launch has loaded.
+    expect((await c.request('configurationDone')).success).toBe(true);
     expect((await c.request('launch', { hash: scene.deposit, rpcUrl: 'dapnode', cwd: dir, stopOnEntry: true })).success).toBe(true);
-    await c.request('configurationDone');
     expect((await c.nextEvent('stopped')).body.description).toBe(deposit.status(0));
     // The project's files by their absolute paths, though the adapter runs elsewhere.
     expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(dir, deposit.place(0)!.file));
