@@ -7,6 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
@@ -56,11 +58,13 @@ describe('editors/vscode', () => {
     } finally {
       (Module as unknown as { _load: typeof load })._load = load;
     }
-    factory!.createDebugAdapterDescriptor({ configuration: { cwd: '/work/project' }, workspaceFolder: undefined });
-    factory!.createDebugAdapterDescriptor({ configuration: {}, workspaceFolder: { uri: { fsPath: '/work/folder' } } });
+    const project = join(tmpdir(), 'project');
+    const folder = join(tmpdir(), 'folder');
+    factory!.createDebugAdapterDescriptor({ configuration: { cwd: project }, workspaceFolder: undefined });
+    factory!.createDebugAdapterDescriptor({ configuration: {}, workspaceFolder: { uri: { fsPath: folder } } });
     expect(made).toEqual([
-      { command: 'txray', args: ['debug', '--dap'], options: { cwd: '/work/project' } },
-      { command: 'txray', args: ['debug', '--dap'], options: { cwd: '/work/folder' } },
+      { command: 'txray', args: ['debug', '--dap'], options: { cwd: project } },
+      { command: 'txray', args: ['debug', '--dap'], options: { cwd: folder } },
     ]);
   });
 
