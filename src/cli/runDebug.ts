@@ -28,6 +28,11 @@ async function record(client: RpcClient, decoder: Promise<Decoder>, hash: Hex, t
 /** `txray debug <hash>` as parsed; the exit code. */
 export async function runDebug(args: DebugArgs, doors: DoorOpener): Promise<number> {
   const { io } = doors;
+  if (args.dap === true) {
+    if (args.at !== undefined || args.json === true) throw new UsageError('txray debug --dap takes no --at or --json: the editor says where to stop.');
+    return (await import('./runDap.js')).runDap(args, doors);
+  }
+  if (args.hash === undefined) throw new UsageError("missing required argument 'hash'; see txray debug --help.");
   if (args.json === true && args.at === undefined) throw new UsageError('--json prints one step: say which with --at <file>:<line> | step:<i> | failure.');
   const hash = parseHash(args.hash);
   const { parseAt } = await import('../debug/parseAt.js');
@@ -35,7 +40,7 @@ export async function runDebug(args: DebugArgs, doors: DoorOpener): Promise<numb
   const terminal = io.terminal;
   // Said before the node is asked anything: the run would be wasted.
   if (args.json !== true && (terminal === undefined || terminal.input.isTTY !== true || terminal.output.isTTY !== true)) throw new UsageError('txray debug opens a full-screen view and needs a terminal; to script it, use --at <file>:<line> | step:<i> | failure --json.');
-  const { hash: _hash, at: _at, ...options } = args;
+  const { hash: _hash, at: _at, dap: _dap, ...options } = args;
   const door = await doors.open((await readOptions({ hashes: [hash], options }, io)).opts);
   const timeoutMs = door.opts.timeoutMs;
   // Made beside the node's answers: only the artifacts are read of it, once the run is done.

@@ -81,23 +81,42 @@ function envelopeFailure(frames: readonly DebugFrame[]): number | null {
   return found < 0 ? null : found;
 }
 
+/** Where a failed frame's failure began: down into the last failed call whose revert data is the frame's own (the frame passed it on), as far as that goes. */
+function originOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, CallNode>, from: number): number {
+  const outputOf = (i: number) => nodes.get(frameKey(cell(frames, i).traceAddress))?.output;
+  let at = from;
+  for (;;) {
+    const here = outputOf(at);
+    const next = frames.findLastIndex((f, i) => f.parent === at && f.error !== null && f.last >= f.first && outputOf(i) === here);
+    if (next < 0) return at;
+    at = next;
+  }
+}
+
 /**
  * Where the failure began: from the failed top frame (or, where it did not fail, an envelope's failed
- * operation) down, into the last failed call whose revert data is the frame's own (the frame passed it
- * on), as far as that goes. Its last step is the failing opcode (REVERT, INVALID, or the one that ran out of gas).
+ * operation) down to its origin. Its last step is the failing opcode (REVERT, INVALID, or the one that ran out of gas).
  */
 function failureOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, CallNode>): number | null {
   if (frames.length === 0) return null;
-  let at = cell(frames, 0).error !== null ? 0 : envelopeFailure(frames);
-  if (at === null) return null;
-  for (;;) {
-    const here = nodes.get(frameKey(cell(frames, at).traceAddress));
-    const next = frames.findLastIndex((f, i) => f.parent === at && f.error !== null && f.last >= f.first && nodes.get(frameKey(cell(frames, i).traceAddress))?.output === here?.output);
-    if (next < 0) break;
-    at = next;
-  }
-  const f = cell(frames, at);
+  const top = cell(frames, 0).error !== null ? 0 : envelopeFailure(frames);
+  if (top === null) return null;
+  const f = cell(frames, originOf(frames, nodes, top));
   return f.last >= f.first ? f.last : null;
+}
+
+/** Where every failure began, in step order: each failed frame whose caller did not pass its revert data on (the top frame's included), followed down to its origin. */
+function failuresOf(frames: readonly DebugFrame[], nodes: ReadonlyMap<string, CallNode>): number[] {
+  const outputOf = (i: number) => nodes.get(frameKey(cell(frames, i).traceAddress))?.output;
+  const out = new Set<number>();
+  frames.forEach((f, i) => {
+    if (f.error === null || f.last < f.first) return;
+    const parent = f.parent === null ? null : cell(frames, f.parent);
+    if (parent !== null && f.parent !== null && parent.error !== null && outputOf(f.parent) === outputOf(i)) return;
+    const origin = cell(frames, originOf(frames, nodes, i));
+    if (origin.last >= origin.first) out.add(origin.last);
+  });
+  return [...out].sort((a, b) => a - b);
 }
 
 /** The step log: `root` is the run's call tree, `codes` the runtime code by lower-case address. */
@@ -118,6 +137,6 @@ export function buildStepLog(steps: StepLog, root: CallNode, codes: ReadonlyMap<
     const lookup = names === undefined || n === undefined ? {} : { lookup: { label: known.codeAddress === null ? null : (names.label(known.codeAddress) ?? null), function: n.type === 'call' && n.input !== null ? names.functionOf(n.input) : null } };
     return { traceAddress: f.traceAddress, kind, ...known, ...lookup, selector: n?.type === 'call' ? selectorOf(n.input) : null, error: n?.error ?? null, parent, first: f.first, last: cell(last, i) < 0 ? f.first - 1 : cell(last, i) };
   });
-  const base = { steps, frames, failure: failureOf(frames, nodes) };
+  const base = { steps, frames, failure: failureOf(frames, nodes), failures: failuresOf(frames, nodes) };
   return { ...base, lines: lineTable(base), internal: internalTable(base) };
 }

@@ -15,6 +15,8 @@ export interface OpenFrame {
   readonly frame: number;
   /** `Contract::function`, or what is known of them (the address, the selector); `Contract.function` for an internal one. */
   readonly name: string;
+  /** The step it stands at: the step asked for in the innermost; in a caller, its call (the jump into the function, the step before the called frame's first). */
+  readonly at: number;
 }
 
 /** The name a frame is shown by: its contract and function as its artifact names them, else as the lookup does (labels, loaded ABIs), else its address and selector. */
@@ -35,12 +37,17 @@ export function framesAt(rec: DebugStepLog, step: number): OpenFrame[] {
   chain.reverse();
   const out: OpenFrame[] = [];
   chain.forEach((frame, k) => {
-    out.push({ kind: 'external', frame, name: frameName(rec, frame) });
-    const items = rec.internal.calls[frame];
-    if (items == null) return;
     // A caller stands at its call: the step before its callee's first.
     const position = k === chain.length - 1 ? step : cell(rec.frames, chain[k + 1]!).first - 1;
-    for (const c of openAt(items, position)) out.push({ kind: 'internal', frame, name: c.contract === null ? c.name : `${c.contract}.${c.name}` });
+    out.push({ kind: 'external', frame, name: frameName(rec, frame), at: position });
+    const items = rec.internal.calls[frame];
+    if (items == null) return;
+    for (const c of openAt(items, position)) {
+      // The function it was called from stands at the jump into it.
+      const caller = out.length - 1;
+      out[caller] = { ...cell(out, caller), at: c.from };
+      out.push({ kind: 'internal', frame, name: c.contract === null ? c.name : `${c.contract}.${c.name}`, at: position });
+    }
   });
   return out;
 }

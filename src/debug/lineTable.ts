@@ -6,7 +6,7 @@
 import { placeAt } from './placeAt.js';
 import type { DebugStepLog, LineTable, SourcePlace } from './types.js';
 
-export function lineTable(rec: Omit<DebugStepLog, 'lines' | 'internal'>): LineTable {
+export function lineTable(rec: Pick<DebugStepLog, 'steps' | 'frames'>): LineTable {
   const ids = new Int32Array(rec.steps.count);
   const places: SourcePlace[] = [];
   const byKey = new Map<string, number>();

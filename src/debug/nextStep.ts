@@ -5,6 +5,7 @@
  * (levelAt), so stepping over and out of calls follows what framesAt shows.
  */
 import { levelAt } from './levelAt.js';
+import { runTo } from './runTo.js';
 import type { DebugStepLog } from './types.js';
 import { cell } from '../locate/cell.js';
 
@@ -80,23 +81,6 @@ function out(rec: DebugStepLog, i: number): number {
   return over(rec, returned);
 }
 
-/** `c`: the next arrival at a breakpoint's line, else the end. */
-function toBreakpoint(rec: DebugStepLog, i: number, breakpoints: ReadonlySet<string>): number {
-  let was = lineKey(rec, i);
-  const { places } = rec.lines;
-  // Whether a line is a breakpoint's, asked once per line.
-  const hit = new Map<number, boolean>();
-  for (let j = i + 1; j < rec.steps.count; j++) {
-    const k = lineKey(rec, j);
-    if (k === null || k === was) continue;
-    was = k;
-    let is = hit.get(k);
-    if (is === undefined) hit.set(k, (is = breakpoints.has(`${cell(places, k).file}:${cell(places, k).line}`)));
-    if (is) return j;
-  }
-  return rec.steps.count - 1;
-}
-
 export function nextStep(rec: DebugStepLog, i: number, move: Move, breakpoints: ReadonlySet<string> = new Set()): number {
   if (rec.steps.count === 0) return 0;
   switch (move) {
@@ -111,6 +95,7 @@ export function nextStep(rec: DebugStepLog, i: number, move: Move, breakpoints: 
     case 'back':
       return back(rec, i);
     case 'continue':
-      return toBreakpoint(rec, i, breakpoints);
+      // The next arrival at a breakpoint's line, else the end.
+      return runTo(rec, i, { breakpoints })?.step ?? rec.steps.count - 1;
   }
 }

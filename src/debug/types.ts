@@ -48,6 +48,8 @@ export interface DebugStepLog {
   readonly frames: readonly DebugFrame[];
   /** The step where the failure began (the failing frame's last step; in a transaction that did not fail, a failed user operation's, Safe transaction's or batch call's), or null where nothing failed. */
   readonly failure: number | null;
+  /** Where each failure began, in step order: the failure's, and each caught call's (a failed call whose caller went on or reverted with other data). */
+  readonly failures: readonly number[];
   /** Every step's line (lineTable.ts). */
   readonly lines: LineTable;
   /** The frames' internal function calls, where known (internalTable.ts). */

@@ -22,28 +22,19 @@ import { createRpcClient, type RpcClient } from '../../src/rpc/createRpcClient.j
 import { checkedMined } from '../../src/localRun/checkedMined.js';
 import { runMined } from '../../src/localRun/runMined.js';
 import { createLocalRuns } from '../../src/localRun/localRuns.js';
-import { DEV, type DebugScene, debugScene, type StructLog, structLogs } from '../support/debugProject.js';
-import { readBuilt, walkInternal, type WalkedSpan } from '../support/internalWalk.js';
-import { referenceMap } from '../support/referenceMap.js';
-import { type Reference, referenceSteps } from '../support/referenceSteps.js';
+import { DEV, type DebugScene, debugScene, type StructLog } from '../support/debugProject.js';
+import { type DebugReferences, debugReferences, FAILING } from '../support/debugReferences.js';
+import type { WalkedSpan } from '../support/internalWalk.js';
+import type { Reference } from '../support/referenceSteps.js';
 import { forward, startRpcServer } from '../support/rpcServer.js';
 import { BIN, jsonOf, runTxray } from '../support/runTxray.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'txray-debug-'));
-const FAILING = ['Teller::cashOut', 'Bank::withdraw'];
 let scene: DebugScene;
-const logs: Record<'failing' | 'deposit', StructLog[]> = { failing: [], deposit: [] };
+let logs: DebugReferences['logs'];
 let failing: Reference;
 let deposit: Reference;
-/** The failing run's internal calls as the walk of anvil's struct logs with the source map and the ASTs finds them. */
-const spans: WalkedSpan[] = [];
-
-/** How many of `spans` are open at each of `n` steps (after the jump in, up to the jump out). */
-function openCounts(n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (const s of spans) for (let i = s.from + 1; i <= s.to; i++) out[i]! += 1;
-  return out;
-}
+let spans: WalkedSpan[];
 
 /** The call stack at step i as the walk says it: each depth's external frame, then the internal calls open in it, outermost first. */
 function stackOf(names: readonly string[], i: number): string[] {
@@ -52,17 +43,7 @@ function stackOf(names: readonly string[], i: number): string[] {
 
 beforeAll(async () => {
   scene = await debugScene(dir);
-  logs.failing = await structLogs(scene, scene.failing);
-  logs.deposit = await structLogs(scene, scene.deposit);
-  const teller = referenceMap(dir, 'Teller.sol', 'Teller');
-  const bank = referenceMap(dir, 'Bank.sol', 'Bank');
-  const names = new Map([[scene.teller.toLowerCase(), 'Teller'], [scene.bank.toLowerCase(), 'Bank']]);
-  walkInternal(logs.failing, readBuilt(dir), (a) => names.get(a.toLowerCase()), scene.teller, spans);
-  failing = referenceSteps(logs.failing, [teller, bank], FAILING, openCounts(logs.failing.length));
-  // Ledger's artifact is left out of the project: its frame has no source and no name but its address.
-  const ledger = `${scene.ledger.slice(0, 6)}…${scene.ledger.slice(-4)}`;
-  // Its function is named as the lookup names it (the decoder's signature database), not by its selector.
-  deposit = referenceSteps(logs.deposit, [bank, null], ['Bank::deposit', `${ledger}::record`]);
+  ({ logs, failing, deposit, spans } = await debugReferences(scene, dir));
 });
 
 afterAll(async () => {

@@ -41,9 +41,9 @@ export interface StructLog {
   readonly storage?: Record<string, string>;
 }
 
-/** The project written into `dir` (Ledger's artifact removed), the contracts deployed, the transactions mined. */
-export async function debugScene(dir: string): Promise<DebugScene> {
-  const compiled = writeFoundryProject(dir, { fixture: DEBUG_FIXTURE, optimizer: false, ast: true });
+/** The project written into `dir` (Ledger's artifact removed; `storageLayout`: the artifacts carry theirs), the contracts deployed, the transactions mined. */
+export async function debugScene(dir: string, opts: { readonly storageLayout?: boolean } = {}): Promise<DebugScene> {
+  const compiled = writeFoundryProject(dir, { fixture: DEBUG_FIXTURE, optimizer: false, ast: true, storageLayout: opts.storageLayout === true });
   // Ledger's code runs without an artifact to match: the debugger shows its opcodes and `-`.
   rmSync(join(dir, 'out', 'Ledger.sol'), { recursive: true });
   const anvil = await startAnvil(['--steps-tracing']);

@@ -12,6 +12,8 @@ import type { PcLine } from './referenceMap.js';
 export interface Reference {
   readonly n: number;
   place(i: number): { file: string; line: number } | null;
+  /** Step i's line as `<frame>:<file>:<line>` (a line is a frame, file and line), or null where it has no place. */
+  key(i: number): string | null;
   status(i: number): string;
   over(i: number): number;
   into(i: number): number;
@@ -49,6 +51,7 @@ export function referenceSteps(logs: readonly StructLog[], maps: ReadonlyArray<P
   return {
     n,
     place,
+    key,
     status: (i) => {
       const p = place(i);
       return `step ${i + 1}/${n} · ${p === null ? '-' : `${p.file}:${p.line}`} · ${names[logs[i]!.depth - 1]} · pc ${logs[i]!.pc} ${logs[i]!.op}`;

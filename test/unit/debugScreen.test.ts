@@ -12,6 +12,7 @@ import { moveCursor } from '../../src/debug/moveCursor.js';
 import { openCursor } from '../../src/debug/openCursor.js';
 import { renderScreen } from '../../src/debug/renderScreen.js';
 import { resolveFile } from '../../src/debug/resolveFile.js';
+import { runTo } from '../../src/debug/runTo.js';
 import type { DebugStepLog } from '../../src/debug/types.js';
 import { createStepLog } from '../../src/evm/stepLog.js';
 import { decompressMap, instructions, type SourceFile } from '../../src/locate/sourceMap.js';
@@ -40,7 +41,7 @@ function recording(): DebugStepLog {
     failure: null,
     frames: [{ traceAddress: [], kind: 'call', codeAddress: '0x00000000000000000000000000000000000000aa', storageAddress: '0x00000000000000000000000000000000000000aa', contract: 'A', function: 'run', selector: '0x12345678', error: null, parent: null, first: 0, last: 2, source, code: instructions(CODE).bytes }],
   };
-  return { ...base, lines: lineTable(base), internal: internalTable(base) };
+  return { ...base, failures: [], lines: lineTable(base), internal: internalTable(base) };
 }
 
 const type = (rec: DebugStepLog, keys: string[]) => keys.reduce((c, k) => moveCursor(rec, c, k), openCursor(rec));
@@ -156,15 +157,26 @@ describe('where the failure began', () => {
     const rec = run(['execution reverted', 'execution reverted', 'execution reverted', null], ['0xaa', '0xbb', '0xaa', '0x']);
     // Steps: top 0; [0] 1–2; [1] 3–4; [2] 5–6; top 7. The failure began at [1]'s last step.
     expect(rec.failure).toBe(4);
+    // Every failure's origin, for the editor's failure filter: the caught call's too.
+    expect(rec.failures).toEqual([2, 4]);
+    // Running on and back with the filter (no breakpoints) stops at each, nearest first; past the last: nothing.
+    const to = (i: number, backward = false) => runTo(rec, i, { breakpoints: new Set(), failure: true, backward })?.step ?? null;
+    expect([to(-1), to(2), to(4), to(7, true), to(4, true), to(2, true)]).toEqual([2, 4, null, 4, 2, null]);
+    expect(runTo(rec, -1, { breakpoints: new Set() })).toBeNull();
   });
 
   test('a call that ran out of gas (no data) under a top frame that reverted without data: the out-of-gas step', () => {
     const rec = run(['execution reverted', null, null, 'out of gas'], [null, '0x', '0x', null]);
     expect(rec.failure).toBe(6);
+    expect(rec.failures).toEqual([6]);
   });
 
   test('the top frame\'s own failure, where no call passed its data on; none where nothing failed', () => {
     expect(run(['execution reverted', 'execution reverted', null, null], ['0x01', '0x02', '0x', '0x']).failure).toBe(7);
     expect(run([null, null, null, null], ['0x', '0x', '0x', '0x']).failure).toBeNull();
+    expect(run([null, null, null, null], ['0x', '0x', '0x', '0x']).failures).toEqual([]);
+    // A transaction that succeeded with a caught call: no failure for the terminal's f, one for the filter.
+    const caught = run([null, 'execution reverted', null, null], ['0x', '0x01', '0x', '0x']);
+    expect([caught.failure, caught.failures]).toEqual([null, [2]]);
   });
 });
