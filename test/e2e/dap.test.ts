@@ -10,6 +10,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { checksumAddress } from '../../src/decode/keccak.js';
 import { DapClient, type DapEvent } from '../support/dapClient.js';
 import { runTxray } from '../support/runTxray.js';
 import { type DebugScene, debugScene, DEV } from '../support/debugProject.js';
@@ -185,7 +186,7 @@ describe('txray debug --dap', () => {
     await disconnect(c);
   });
 
-  test('the failure filter stops where the failure began (the REVERT two internal calls deep, not the teller\'s re-revert); Stack and Memory equal the struct log there; stack[0] evaluates to the top; Locals shows variables or why not', async () => {
+  test('the failure filter stops where the failure began (the REVERT two internal calls deep, not the teller\'s re-revert); Stack and Memory equal the struct log there; stack[0] evaluates to the top; Locals and evaluate give each frame\'s parameters and locals by name', async () => {
     const c = await adapter();
     await c.request('setExceptionBreakpoints', { filters: ['failure'] });
     await c.request('launch', { hash: scene.failing });
@@ -199,9 +200,18 @@ describe('txray debug --dap', () => {
     expect((await scope(c, 'Stack'))[0]!.name).toBe('stack[0]');
     expect((await scope(c, 'Memory')).map((v) => v.value.slice(2)).join('')).toBe((l.memory ?? []).map((w) => w.replace(/^0x/, '')).join(''));
     expect((await c.request('evaluate', { expression: 'stack[0]', frameId: 0, context: 'hover' })).body.result).toBe(l.stack!.at(-1));
-    const locals = await scope(c, 'Locals');
-    expect(locals.length).toBeGreaterThan(0);
-    if (locals[0]!.name === '(not known)') expect(locals[0]!.value.length).toBeGreaterThan(0);
+    // Locals by name (cashOut(1000) after a deposit of 100: withdraw → fee = 10 → _take(who, 1010) → have = 100 →
+    // Rules.check(100, 1010)): the innermost function's parameters, and in its caller (_take, standing at its call)
+    // the arguments and the local computed before that line, each with its type.
+    const trace = (await c.request('stackTrace', { threadId: 1 })).body.stackFrames as Array<{ id: number; name: string }>;
+    expect(trace.slice(0, 2).map((f) => f.name)).toEqual(['Rules.check', 'Bank._take']);
+    expect((await scope(c, 'Locals', trace[0]!.id)).map((v) => [v.name, v.value, v.type])).toEqual([['have', '100', 'uint256'], ['want', '1010', 'uint256']]);
+    const take = await scope(c, 'Locals', trace[1]!.id);
+    expect(take.map((v) => [v.name, v.value])).toEqual([['who', checksumAddress(DEV.sender)], ['amount', '1010'], ['have', '100']]);
+    expect((await c.request('evaluate', { expression: 'want', frameId: trace[0]!.id })).body).toMatchObject({ result: '1010', type: 'uint256' });
+    expect((await c.request('evaluate', { expression: 'amount', frameId: trace[1]!.id })).body.result).toBe('1010');
+    // want is Rules.check's, not _take's: not found there, said so.
+    expect((await c.request('evaluate', { expression: 'want', frameId: trace[1]!.id })).success).toBe(false);
     // A state variable whose slot the run has not touched by then: said, not guessed.
     const total = await c.request('evaluate', { expression: 'total', frameId: 0 });
     expect([total.success, total.message]).toEqual([false, expect.stringContaining('has not read or written')]);
