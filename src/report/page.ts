@@ -26,10 +26,29 @@ import { wrapMark } from '../render/wrapMark.js';
 
 /**
  * The embedded document: JSON as it is, or (a large one) gzip-compressed and base64-encoded, which the
- * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch).
+ * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch). A compressed
+ * one comes as gzip members (script#txray-parts: their lengths in bytes, and which of them hold only a
+ * raw node answer this page never shows, the receipt's logs and the trace); those are left compressed
+ * and read as null. DecompressionStream reads one member at a time.
  */
 const data = document.getElementById('txray-data');
 const compressed = data?.dataset.encoding === 'gzip+base64';
+
+/** The members' lengths and the unread ones, where the page lists them and they add up to `total`; else one member. */
+function membersOf(total: number): { lengths: number[]; unread: Set<number> } {
+  const whole = { lengths: [total], unread: new Set<number>() };
+  try {
+    const listed: unknown = JSON.parse(document.getElementById('txray-parts')?.textContent ?? 'null');
+    if (typeof listed !== 'object' || listed === null || !('members' in listed) || !('unread' in listed)) return whole;
+    const { members, unread } = listed;
+    if (!Array.isArray(members) || !Array.isArray(unread) || !members.every((n) => Number.isSafeInteger(n) && n > 0)) return whole;
+    return members.reduce((a: number, b: number) => a + b, 0) === total ? { lengths: members, unread: new Set(unread) } : whole;
+  } catch {
+    return whole;
+  }
+}
+
+const inflate = (bytes: Uint8Array<ArrayBuffer>): Promise<string> => new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
 
 async function loadDocument(): Promise<JsonDocument> {
   const text = data?.textContent ?? 'null';
@@ -38,8 +57,14 @@ async function loadDocument(): Promise<JsonDocument> {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-  return JSON.parse(json) ?? {};
+  const { lengths, unread } = membersOf(bytes.length);
+  const texts: Array<Promise<string>> = [];
+  let at = 0;
+  for (const [i, length] of lengths.entries()) {
+    texts.push(unread.has(i) ? Promise.resolve('null') : inflate(bytes.subarray(at, at + length)));
+    at += length;
+  }
+  return JSON.parse((await Promise.all(texts)).join('')) ?? {};
 }
 
 const doc: JsonDocument = await loadDocument().catch((err: unknown) => {
