@@ -564,10 +564,12 @@ function section(title: string, ...content: Array<Node | string | null>): HTMLEl
 }
 
 /** A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page. */
-function tableOf(head: string[], rows: Array<Array<string | Node>>, kind = ''): HTMLElement {
+const tableRow = (r: Array<string | Node>): HTMLTableRowElement => h('tr', {}, ...r.map((c) => h('td', {}, c)));
+
+/** A table in its box; `body` where the caller adds rows later. */
+function tableOf(head: string[], rows: Array<Array<string | Node>>, kind = '', body = h('tbody')): HTMLElement {
   const t = h('table', { class: `grid${kind ? ` ${kind}` : ''}` }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
-  const body = h('tbody');
-  for (const r of rows) body.append(h('tr', {}, ...r.map((c) => h('td', {}, c))));
+  for (const r of rows) body.append(tableRow(r));
   t.append(body);
   return h('div', { class: 'table-box' }, t);
 }
@@ -741,8 +743,24 @@ function operationSections(): HTMLElement[] {
 function logsSection(): HTMLElement | null {
   const logs = doc.logs ?? [];
   if (logs.length === 0) return null;
-  const rows = logs.slice(0, 2000).map((l, i) => [logNumber(l, i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`]);
-  return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${groupDigits(logs.length - 2000)} more in the embedded JSON`) : null);
+  const rowOf = (l: JsonRaw & { event?: Decoded | null }, i: number): Array<string | Node> => [logNumber(l, i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`];
+  // A page at a time, as the tree's long child lists: a large transaction's thousands of rows laid out at
+  // once were a fifth of the page's first layout, all below the fold.
+  const body = h('tbody');
+  let shown = Math.min(PAGE, logs.length);
+  const more = h('button', { type: 'button', class: 'more', 'data-action': 'show-more-logs' });
+  const label = (): void => {
+    more.textContent = `show ${groupDigits(Math.min(PAGE, logs.length - shown))} more of ${groupDigits(logs.length - shown)}`;
+  };
+  more.addEventListener('click', () => {
+    const next = Math.min(shown + PAGE, logs.length);
+    for (const [k, l] of logs.slice(shown, next).entries()) body.append(tableRow(rowOf(l, shown + k)));
+    shown = next;
+    if (shown < logs.length) label();
+    else more.remove();
+  });
+  label();
+  return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], logs.slice(0, shown).map(rowOf), '', body), shown < logs.length ? more : null);
 }
 
 function transfersSection(): HTMLElement | null {

@@ -782,6 +782,19 @@ describe('a large report: the document embedded compressed', () => {
       // What the page reads of the receipt is still there: its gas on the root's line; the logs from the document's own list.
       expect(await page.locator('.tree [data-trace-address=""] > .line .gas').textContent()).toBe(` · ${BigInt(json.receipt.gasUsed).toLocaleString('en-US')} gas`);
       expect(await page.locator('h2', { hasText: 'Logs (1,500)' }).count()).toBe(1);
+      // The logs table shows 500 rows at a time, as the tree does, up to every log.
+      const logsBox = page.locator('section', { has: page.locator('h2', { hasText: 'Logs (1,500)' }) });
+      const logRows = logsBox.locator('tbody > tr');
+      const moreLogs = logsBox.locator('button[data-action="show-more-logs"]');
+      expect(await logRows.count()).toBe(500);
+      expect(await moreLogs.textContent()).toBe('show 500 more of 1,000');
+      await moreLogs.click();
+      expect(await logRows.count()).toBe(1000);
+      expect(await moreLogs.textContent()).toBe('show 500 more of 500');
+      await moreLogs.click();
+      expect(await logRows.count()).toBe(1500);
+      expect(await moreLogs.count()).toBe(0);
+      expect(await logRows.nth(1499).locator('td').first().textContent()).toBe(String(Number(json.logs[1499].logIndex)));
       // The root's children show 500 at a time.
       expect(await page.locator('.tree [data-trace-address=""] > ul > li[data-trace-address]').count()).toBe(500);
       expect(json.calls.children).toHaveLength(1500);
