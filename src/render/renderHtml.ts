@@ -4,7 +4,7 @@
  * from the chain can close the element), or, above COMPRESS_ABOVE, gzip-compressed and base64-encoded
  * with `data-encoding="gzip+base64"` (the exact bytes --json prints; a browser reads 40 MB of JSON
  * text far slower than 1 MB of base64 that it decompresses itself). Compressed, the node's raw answers
- * that the page never shows (the receipt's logs, the trace: half of a large document) are gzip members
+ * that the page never shows (the receipt's logs, the trace: the bulk of a large document) are gzip members
  * of their own, listed in `script#txray-parts`, so that the page leaves them compressed and unparsed;
  * gunzip reads the members as one stream, the same bytes. The page's own script and styles
  * (src/report/, bundled and inlined by the build) draw it. A Content-Security-Policy allows that one

@@ -563,10 +563,12 @@ function section(title: string, ...content: Array<Node | string | null>): HTMLEl
   return h('section', {}, h('h2', {}, title), ...content);
 }
 
-/** A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page. */
 const tableRow = (r: Array<string | Node>): HTMLTableRowElement => h('tr', {}, ...r.map((c) => h('td', {}, c)));
 
-/** A table in its box; `body` where the caller adds rows later. */
+/**
+ * A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page.
+ * `body`: given where the caller adds rows later.
+ */
 function tableOf(head: string[], rows: Array<Array<string | Node>>, kind = '', body = h('tbody')): HTMLElement {
   const t = h('table', { class: `grid${kind ? ` ${kind}` : ''}` }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
   for (const r of rows) body.append(tableRow(r));
@@ -744,8 +746,8 @@ function logsSection(): HTMLElement | null {
   const logs = doc.logs ?? [];
   if (logs.length === 0) return null;
   const rowOf = (l: JsonRaw & { event?: Decoded | null }, i: number): Array<string | Node> => [logNumber(l, i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`];
-  // A page at a time, as the tree's long child lists: a large transaction's thousands of rows laid out at
-  // once were a fifth of the page's first layout, all below the fold.
+  // A page at a time, as the tree's long child lists: a large transaction's thousands of rows, all below
+  // the fold, were laid out before the page first showed.
   const body = h('tbody');
   let shown = Math.min(PAGE, logs.length);
   const more = h('button', { type: 'button', class: 'more', 'data-action': 'show-more-logs' });
