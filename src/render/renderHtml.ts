@@ -3,7 +3,10 @@
  * `<script type="application/json" id="txray-data">`: as JSON (every "<" written as \u003c, so no text
  * from the chain can close the element), or, above COMPRESS_ABOVE, gzip-compressed and base64-encoded
  * with `data-encoding="gzip+base64"` (the exact bytes --json prints; a browser reads 40 MB of JSON
- * text far slower than 1 MB of base64 that it decompresses itself). The page's own script and styles
+ * text far slower than 1 MB of base64 that it decompresses itself). Compressed, the node's raw answers
+ * that the page never shows (the receipt's logs, the trace: the bulk of a large document) are gzip members
+ * of their own, listed in `script#txray-parts`, so that the page leaves them compressed and unparsed;
+ * gunzip reads the members as one stream, the same bytes. The page's own script and styles
  * (src/report/, bundled and inlined by the build) draw it. A Content-Security-Policy allows that one
  * script and that one style sheet by their hashes and nothing else: no requests, no other code.
  * Pure: (document, assets) → chunks.
@@ -13,7 +16,7 @@ import type { SummaryRow } from './renderSummary.js';
 import type { JsonDocument } from './renderJson.js';
 import { type FlowMovement, fundFlowSection } from './fundFlow.js';
 import { escapeHtml } from './html.js';
-import { writeJson } from './writeJson.js';
+import { documentParts } from './documentParts.js';
 
 /** The page's script and styles with their CSP hashes ("sha256-…"), made by scripts/build.mjs. */
 export interface ReportAssets {
@@ -44,21 +47,20 @@ export function* renderHtml(doc: JsonDocument, assets: ReportAssets, movements: 
   yield `<title>txray ${escapeHtml(hash)}</title>\n<style>${assets.css}</style>\n</head>\n<body>\n`;
   yield '<noscript>This report draws itself with JavaScript; its data is the JSON in script#txray-data (gzip and base64 when it is large).</noscript>\n';
   yield fundFlowSection({ movements, actor: doc.action?.actor ?? null, labels: doc.labels, etherUnknown: doc.etherInsideCallsKnown === false });
-  const json = [...writeJson(doc, 0)];
-  const size = json.reduce((n, chunk) => n + chunk.length, 0);
+  const parts = documentParts(doc);
+  const size = parts.reduce((n, part) => n + part.text.length, 0);
   if (size > compressAbove) {
     // Level 3: a 43 MB document of 20,000 calls compresses to ~1 MB in ~60 ms (level 6: 0.9 MB, ~240 ms).
-    const packed = gzipSync(Buffer.from(json.join(''), 'utf8'), { level: 3 }).toString('base64');
-    yield `<script type="application/json" id="txray-data" data-encoding="gzip+base64">${packed}`;
+    // The last part ends with the newline --json ends with: gunzip gives the exact bytes it prints.
+    const members = parts.map((part, i) => gzipSync(Buffer.from(i === parts.length - 1 ? `${part.text}\n` : part.text, 'utf8'), { level: 3 }));
+    const unread = parts.flatMap((part, i) => (part.unread ? [i] : []));
+    yield `<script type="application/json" id="txray-parts">${JSON.stringify({ members: members.map((m) => m.length), unread })}</script>\n`;
+    yield `<script type="application/json" id="txray-data" data-encoding="gzip+base64">${Buffer.concat(members).toString('base64')}`;
   } else {
     yield '<script type="application/json" id="txray-data">';
     // JSON has "<" only inside strings, where \u003c reads back as the same character. The document
-    // stays on the tag's line (writeJson ends it with a newline), so one sed line pulls it back out.
-    const last = json.length - 1;
-    for (const [i, whole] of json.entries()) {
-      const chunk = i === last ? whole.replace(/\n$/, '') : whole;
-      yield chunk.includes('<') ? chunk.replaceAll('<', '\\u003c') : chunk;
-    }
+    // stays on the tag's line, so one sed line pulls it back out.
+    for (const { text } of parts) yield text.includes('<') ? text.replaceAll('<', '\\u003c') : text;
   }
   yield `</script>\n<script type="module">${assets.js}</script>\n</body>\n</html>\n`;
 }

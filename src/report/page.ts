@@ -26,10 +26,29 @@ import { wrapMark } from '../render/wrapMark.js';
 
 /**
  * The embedded document: JSON as it is, or (a large one) gzip-compressed and base64-encoded, which the
- * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch).
+ * browser's own DecompressionStream reads back (no request: a Blob's stream, not a fetch). A compressed
+ * one comes as gzip members (script#txray-parts: their lengths in bytes, and which of them hold only a
+ * raw node answer this page never shows, the receipt's logs and the trace); those are left compressed
+ * and read as null. DecompressionStream reads one member at a time.
  */
 const data = document.getElementById('txray-data');
 const compressed = data?.dataset.encoding === 'gzip+base64';
+
+/** The members' lengths and the unread ones, where the page lists them and they add up to `total`; else one member. */
+function membersOf(total: number): { lengths: number[]; unread: Set<number> } {
+  const whole = { lengths: [total], unread: new Set<number>() };
+  try {
+    const listed: unknown = JSON.parse(document.getElementById('txray-parts')?.textContent ?? 'null');
+    if (typeof listed !== 'object' || listed === null || !('members' in listed) || !('unread' in listed)) return whole;
+    const { members, unread } = listed;
+    if (!Array.isArray(members) || !Array.isArray(unread) || !members.every((n) => Number.isSafeInteger(n) && n > 0)) return whole;
+    return members.reduce((a: number, b: number) => a + b, 0) === total ? { lengths: members, unread: new Set(unread) } : whole;
+  } catch {
+    return whole;
+  }
+}
+
+const inflate = (bytes: Uint8Array<ArrayBuffer>): Promise<string> => new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
 
 async function loadDocument(): Promise<JsonDocument> {
   const text = data?.textContent ?? 'null';
@@ -38,8 +57,14 @@ async function loadDocument(): Promise<JsonDocument> {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-  return JSON.parse(json) ?? {};
+  const { lengths, unread } = membersOf(bytes.length);
+  const texts: Array<Promise<string>> = [];
+  let at = 0;
+  for (const [i, length] of lengths.entries()) {
+    texts.push(unread.has(i) ? Promise.resolve('null') : inflate(bytes.subarray(at, at + length)));
+    at += length;
+  }
+  return JSON.parse((await Promise.all(texts)).join('')) ?? {};
 }
 
 const doc: JsonDocument = await loadDocument().catch((err: unknown) => {
@@ -538,11 +563,15 @@ function section(title: string, ...content: Array<Node | string | null>): HTMLEl
   return h('section', {}, h('h2', {}, title), ...content);
 }
 
-/** A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page. */
-function tableOf(head: string[], rows: Array<Array<string | Node>>, kind = ''): HTMLElement {
+const tableRow = (r: Array<string | Node>): HTMLTableRowElement => h('tr', {}, ...r.map((c) => h('td', {}, c)));
+
+/**
+ * A table in a box of the page's width: what cannot wrap scrolls inside the box, never widens the page.
+ * `body`: given where the caller adds rows later.
+ */
+function tableOf(head: string[], rows: Array<Array<string | Node>>, kind = '', body = h('tbody')): HTMLElement {
   const t = h('table', { class: `grid${kind ? ` ${kind}` : ''}` }, h('thead', {}, h('tr', {}, ...head.map((c) => h('th', {}, c)))));
-  const body = h('tbody');
-  for (const r of rows) body.append(h('tr', {}, ...r.map((c) => h('td', {}, c))));
+  for (const r of rows) body.append(tableRow(r));
   t.append(body);
   return h('div', { class: 'table-box' }, t);
 }
@@ -716,8 +745,24 @@ function operationSections(): HTMLElement[] {
 function logsSection(): HTMLElement | null {
   const logs = doc.logs ?? [];
   if (logs.length === 0) return null;
-  const rows = logs.slice(0, 2000).map((l, i) => [logNumber(l, i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`]);
-  return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], rows), logs.length > 2000 ? h('p', { class: 'hint' }, `${groupDigits(logs.length - 2000)} more in the embedded JSON`) : null);
+  const rowOf = (l: JsonRaw & { event?: Decoded | null }, i: number): Array<string | Node> => [logNumber(l, i), addressText(str(l.address)), l.event ? `${l.event.name}(${argsText(l.event.args)})` : `${topicsOf(l).join(' ')} ${str(l.data) ?? ''}`];
+  // A page at a time, as the tree's long child lists: a large transaction's thousands of rows, all below
+  // the fold, were laid out before the page first showed.
+  const body = h('tbody');
+  let shown = Math.min(PAGE, logs.length);
+  const more = h('button', { type: 'button', class: 'more', 'data-action': 'show-more-logs' });
+  const label = (): void => {
+    more.textContent = `show ${groupDigits(Math.min(PAGE, logs.length - shown))} more of ${groupDigits(logs.length - shown)}`;
+  };
+  more.addEventListener('click', () => {
+    const next = Math.min(shown + PAGE, logs.length);
+    for (const [k, l] of logs.slice(shown, next).entries()) body.append(tableRow(rowOf(l, shown + k)));
+    shown = next;
+    if (shown < logs.length) label();
+    else more.remove();
+  });
+  label();
+  return section(`Logs (${groupDigits(logs.length)})`, tableOf(['#', 'emitter', 'event'], logs.slice(0, shown).map(rowOf), '', body), shown < logs.length ? more : null);
 }
 
 function transfersSection(): HTMLElement | null {

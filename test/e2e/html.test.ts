@@ -762,12 +762,39 @@ describe('a large report: the document embedded compressed', () => {
     expect(line).not.toBeNull();
     // What the README's recipe does with base64 -d | gunzip.
     expect(gunzipSync(Buffer.from(line![1]!, 'base64')).toString('utf8')).toBe(printed);
+    const json = JSON.parse(printed);
+    // The raw answers the page never shows (the receipt's logs, the trace) are gzip members of their own,
+    // listed before the data, which the page leaves compressed.
+    const listed = /^<script type="application\/json" id="txray-parts">(.*)<\/script>$/m.exec(html);
+    expect(listed).not.toBeNull();
+    const parts: { members: number[]; unread: number[] } = JSON.parse(listed![1]!);
+    const bytes = Buffer.from(line![1]!, 'base64');
+    expect(parts.members.reduce((a, b) => a + b, 0)).toBe(bytes.length);
+    let at = 0;
+    const members = parts.members.map((length) => gunzipSync(bytes.subarray(at, (at += length))).toString('utf8'));
+    expect(parts.unread.map((i) => JSON.parse(members[i]!))).toEqual([json.receipt.logs, json.trace]);
+    expect(json.receipt.logs).toHaveLength(1500);
     const opened = await open(file);
     try {
       expect(opened.problems).toEqual([]);
       const { page } = opened;
-      const json = JSON.parse(printed);
       expect(await page.locator('.tree [data-trace-address=""]').count()).toBe(1);
+      // What the page reads of the receipt is still there: its gas on the root's line; the logs from the document's own list.
+      expect(await page.locator('.tree [data-trace-address=""] > .line .gas').textContent()).toBe(` · ${BigInt(json.receipt.gasUsed).toLocaleString('en-US')} gas`);
+      expect(await page.locator('h2', { hasText: 'Logs (1,500)' }).count()).toBe(1);
+      // The logs table shows 500 rows at a time, as the tree does, up to every log.
+      const logsBox = page.locator('section', { has: page.locator('h2', { hasText: 'Logs (1,500)' }) });
+      const logRows = logsBox.locator('tbody > tr');
+      const moreLogs = logsBox.locator('button[data-action="show-more-logs"]');
+      expect(await logRows.count()).toBe(500);
+      expect(await moreLogs.textContent()).toBe('show 500 more of 1,000');
+      await moreLogs.click();
+      expect(await logRows.count()).toBe(1000);
+      expect(await moreLogs.textContent()).toBe('show 500 more of 500');
+      await moreLogs.click();
+      expect(await logRows.count()).toBe(1500);
+      expect(await moreLogs.count()).toBe(0);
+      expect(await logRows.nth(1499).locator('td').first().textContent()).toBe(String(Number(json.logs[1499].logIndex)));
       // The root's children show 500 at a time.
       expect(await page.locator('.tree [data-trace-address=""] > ul > li[data-trace-address]').count()).toBe(500);
       expect(json.calls.children).toHaveLength(1500);
