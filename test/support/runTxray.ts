@@ -10,11 +10,14 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** The environment a run gets: this process's, without colour, RPC URL, width and proxy variables unless given. */
+/** The environment a run gets: this process's, without colour, RPC URL, width, proxy and extra CA variables unless given. */
 export function txrayEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
   // The proxy variables too: a machine behind a proxy would otherwise send every test's loopback request through it.
   const proxies = Object.fromEntries(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'].map((k) => [k, undefined]));
-  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined, ...proxies };
+  // And a machine's extra CA file (set on some CI and sandbox machines, rarely on a user's): Node reads and
+  // parses it at every start-up, before txray runs, and the runs here speak plain HTTP to loopback servers.
+  // The TLS tests name their own CA file, which is passed.
+  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ETH_RPC_URL: undefined, COLUMNS: undefined, NODE_EXTRA_CA_CERTS: undefined, ...proxies };
   return Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
 }
 

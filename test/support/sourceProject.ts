@@ -5,7 +5,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import solc from 'solc';
+import { solcOnce } from './solcOnce.js';
 
 export const FIXTURE = fileURLToPath(new URL('../fixtures/srcloc', import.meta.url));
 
@@ -31,6 +31,8 @@ function sourcesOf(root: string): Record<string, { content: string }> {
 interface Build {
   readonly input: Record<string, any>;
   readonly output: Record<string, any>;
+  /** solc.version() of the compiler that built it. */
+  readonly version: string;
 }
 
 const OUTPUTS = ['abi', 'metadata', 'evm.bytecode.object', 'evm.bytecode.sourceMap', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.sourceMap', 'evm.deployedBytecode.linkReferences', 'evm.deployedBytecode.immutableReferences'];
@@ -41,10 +43,10 @@ function compile(root: string, viaIR: boolean, optimizer = true, layout = false)
     sources: sourcesOf(root),
     settings: { evmVersion: 'cancun', viaIR, optimizer: { enabled: optimizer, runs: 200 }, outputSelection: { '*': { '*': layout ? [...OUTPUTS, 'storageLayout', 'transientStorageLayout'] : OUTPUTS, '': ['ast'] } } },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const { output, version } = solcOnce(input);
   const errors = (output.errors ?? []).filter((e: any) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e: any) => e.formattedMessage).join('\n'));
-  return { input, output };
+  return { input, output, version };
 }
 
 /** The contracts of a build, by name: ABI and creation code (0x…), for deploying them. */
@@ -86,7 +88,7 @@ export function writeFoundryProject(dir: string, opts: { viaIR?: boolean; optimi
         ...(opts.storageLayout === true ? { storageLayout: c.storageLayout, transientStorageLayout: c.transientStorageLayout } : {}),
       };
       writeFileSync(join(dir, 'out', file, `${name}.json`), JSON.stringify(doc));
-      artifacts[name] = { [solc.version().split('+')[0]!]: { default: { path: `${file}/${name}.json`, build_id: buildId } } };
+      artifacts[name] = { [build.version.split('+')[0]!]: { default: { path: `${file}/${name}.json`, build_id: buildId } } };
     }
     files[path] = { sourceName: path, imports: [], artifacts, seenByCompiler: true };
   }
@@ -108,7 +110,7 @@ export function writeHardhatProject(dir: string, fixture = FIXTURE): Record<stri
   const build = compile(dir, false);
   const hash = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
   mkdirSync(join(dir, 'artifacts', 'build-info'), { recursive: true });
-  writeFileSync(join(dir, 'artifacts', 'build-info', `${hash}.json`), JSON.stringify({ _format: 'hh-sol-build-info-1', id: hash, solcVersion: solc.version(), input: build.input, output: build.output }));
+  writeFileSync(join(dir, 'artifacts', 'build-info', `${hash}.json`), JSON.stringify({ _format: 'hh-sol-build-info-1', id: hash, solcVersion: build.version, input: build.input, output: build.output }));
   for (const [path, byName] of Object.entries(build.output.contracts) as any[]) {
     const folder = join(dir, 'artifacts', path);
     mkdirSync(folder, { recursive: true });

@@ -9,15 +9,19 @@ const DB = new URL('../../dist/sigdb/', import.meta.url);
 
 function entries(kind: 'functions' | 'events'): Array<[string, string]> {
   const dir = new URL(`${kind}/`, DB);
-  return readdirSync(dir).flatMap((file) => {
+  // Every line is `<key> <signature>`, filed in the shard its key starts with. Checked line by line, the
+  // lines that are not are listed and the list must be empty (one expect per line costs more than the hashing).
+  const misfiled: string[] = [];
+  const all = readdirSync(dir).flatMap((file) => {
     const lines = readFileSync(new URL(file, dir), 'utf8').split('\n').filter((l) => l !== '');
     return lines.map((line): [string, string] => {
       const [key, sig, ...rest] = line.split(' ');
-      expect(rest).toEqual([]);
-      expect(key!.startsWith(file.slice(0, 2))).toBe(true);
+      if (rest.length > 0 || sig === undefined || !key!.startsWith(file.slice(0, 2))) misfiled.push(`${file}: ${line}`);
       return [key!, sig!];
     });
   });
+  expect(misfiled).toEqual([]);
+  return all;
 }
 
 test('every function signature in the database hashes to the selector it is filed under', () => {
