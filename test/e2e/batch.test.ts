@@ -119,6 +119,26 @@ function background(args: string[]): Promise<{ code: number | null; stdout: stri
   });
 }
 
+/** A node in front of anvil that counts the receipt requests for a transaction and how many were answered pending (null); `asked(n)` resolves once n were made. */
+async function pollCounting() {
+  let made = 0;
+  const waiting: Array<{ n: number; done: () => void }> = [];
+  const node = {
+    pending: 0,
+    server: await startRpcServer(async ({ method, params }) => {
+      const answer = await forward(anvil.url, method, params);
+      if (method === 'eth_getTransactionReceipt') {
+        made += 1;
+        if ('result' in answer && answer.result === null) node.pending += 1;
+        for (const w of waiting.filter((x) => made >= x.n)) w.done();
+      }
+      return answer;
+    }),
+    asked: (n: number) => new Promise<void>((done) => (made >= n ? done() : waiting.push({ n, done }))),
+  };
+  return node;
+}
+
 /** Run in a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs; returns what the terminal got. */
 function inTerminal(args: string[]): Promise<string> {
   if (spawnSync('script', ['--version']).error !== undefined) throw new Error('these tests need util-linux `script` (a pseudo-terminal), which is missing on this machine');
@@ -150,14 +170,19 @@ describe('--wait', () => {
     await anvil.rpc('evm_setAutomine', [false]);
     try {
       const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [2n]) });
-      const run = background([hash, '-r', anvil.url, '--wait', '20']);
-      await new Promise((r) => setTimeout(r, 1500));
-      await anvil.rpc('evm_mine');
-      const r = await run;
-      expect(r.code).toBe(0);
-      expect(r.stdout).toContain('✔ success');
-      expect(r.ms).toBeGreaterThanOrEqual(1400);
-      expect(r.ms).toBeLessThan(10_000);
+      // Mined only once txray has asked twice and heard it is pending: it must have polled, whatever the load.
+      const node = await pollCounting();
+      try {
+        const run = background([hash, '-r', node.server.url, '--wait', '20']);
+        await node.asked(2);
+        await anvil.rpc('evm_mine');
+        const r = await run;
+        expect(r.code).toBe(0);
+        expect(r.stdout).toContain('✔ success');
+        expect(node.pending).toBeGreaterThanOrEqual(2);
+      } finally {
+        await node.server.close();
+      }
     } finally {
       await anvil.rpc('evm_setAutomine', [true]);
     }
@@ -166,14 +191,20 @@ describe('--wait', () => {
   test('--confirmations 3 waits for two blocks on top of the transaction\'s own', async () => {
     const hash = await send(anvil.rpc, { to: showcase, gas: '0x100000', data: call('Showcase', 'recurse', [1n]) });
     // Counted as cast counts them: the transaction's block is the first, so 3 wants two blocks on top.
-    const run = background([hash, '-r', anvil.url, '--confirmations', '3', '--wait', '20']);
-    await new Promise((r) => setTimeout(r, 1200));
-    await anvil.rpc('evm_mine');
-    await anvil.rpc('evm_mine');
-    const r = await run;
-    expect(r.code).toBe(0);
-    expect(r.ms).toBeGreaterThanOrEqual(1100);
-    expect(r.stderr).toBe('');
+    // The blocks on top are mined only once txray has asked for the receipt (it is waiting on them by then).
+    const node = await pollCounting();
+    try {
+      const run = background([hash, '-r', node.server.url, '--confirmations', '3', '--wait', '20']);
+      await node.asked(1);
+      await anvil.rpc('evm_mine');
+      await anvil.rpc('evm_mine');
+      const r = await run;
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('✔ success');
+      expect(r.stderr).toBe('');
+    } finally {
+      await node.server.close();
+    }
     const doc = await background([hash, '-r', anvil.url, '--confirmations', '3', '--wait', '5', '--json']);
     expect(JSON.parse(doc.stdout).confirmations).toEqual({ wanted: 3, reached: 3 });
   });
