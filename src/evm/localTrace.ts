@@ -124,6 +124,7 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
  */
 async function runEarlier(state: NodeState, earlier: readonly Json[], tx: Json, runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
   state.fetchAhead([...earlier, tx].flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
+  await letRequestsOut();
   for (let round = 0; round < GUESS_ROUNDS; round++) {
     const depth = state.depth();
     await state.checkpoint();
@@ -243,11 +244,13 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
     if (err instanceof Interrupted) throw err;
     return null;
   });
-  const entries = isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : [];
-  state.prefetch([
-    ...entries.flatMap((e) => (isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [])),
-    { address: header.miner, storageKeys: [] },
-  ]);
+  const entries = (isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : []).flatMap((e) =>
+    isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [],
+  );
+  state.prefetch([...entries, { address: header.miner, storageKeys: [] }]);
+  // Written now: a run whose reads are all in already never waits on the network, and the coinbase is
+  // read only at its end.
+  await letRequestsOut();
 
   // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
   const compare = (r: RunResult): string[] => receiptDifferences(receipt, r);

@@ -6,10 +6,9 @@
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace, Position, Rerun } from '../evm/localTrace.js';
 import { overrideReader } from '../evm/overrideReader.js';
-import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
-import { sameHash } from '../raw/parseRaw.js';
+import { toQuantity } from '../raw/hex.js';
 import type { RpcReceipt, StateOverride } from '../raw/types.js';
-import { askAhead } from '../rpc/askAhead.js';
+import { type AskedAhead, askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
@@ -21,27 +20,18 @@ export interface MinedInput {
   readonly at: Position;
 }
 
-/**
- * The coinbase of `tx`'s block from its header, where one was asked before (null where it was not, the
- * ask failed, or it is another block's: only a prefetch, the block's own answer decides).
- */
-async function coinbaseOf(header: Promise<unknown> | null, tx: Readonly<Record<string, unknown>>): Promise<string | null> {
-  const h = header === null ? null : await header.catch(() => null);
-  return isRecord(h) && isAddress(h.miner) && typeof h.hash === 'string' && typeof tx.blockHash === 'string' && sameHash(h.hash, tx.blockHash) ? h.miner : null;
-}
-
-/** The run, and the block it ran in. */
+/** The run, and the block it ran in (`asked`: its first reads, where the local-run service asked them before). */
 export async function runMined(
   client: RpcClient,
   mined: MinedInput,
   deadline: AbortSignal,
   opts: LocalOptions,
   change: { readonly overrides: StateOverride | null; readonly rerun: Rerun } | null,
-  header: Promise<unknown> | null,
+  asked: AskedAhead | null,
 ): Promise<LocalTrace & { readonly block: unknown }> {
   const { tx, receipt, at } = mined;
-  const ahead = askAhead(client, tx, receipt, deadline, await coinbaseOf(header, tx));
-  await letRequestsOut();
+  const ahead = asked ?? askAhead(client, tx, receipt, deadline);
+  if (asked === null) await letRequestsOut();
   const { traceLocally } = await loadLocalTrace();
   const reader = nodeReader(client, toQuantity(at.blockNumber - 1n), deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);

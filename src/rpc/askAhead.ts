@@ -76,12 +76,16 @@ function transferHolders(from: unknown, input: unknown): string[] {
   return [...new Set([from, ...args.map((a) => `0x${a}`)].map((a) => a.toLowerCase()))];
 }
 
-/** `coinbase`: the block's, where its header came before (the replay pays it every earlier transaction's fee). */
-export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt: Pick<RpcReceipt, 'logs'>, deadline: AbortSignal, coinbase: string | null = null): AskedAhead {
+/**
+ * Asked together, before the EVM loads, and where the node may still serve a tracer, beside it (see
+ * LocalRun.prepare). The block's coinbase (each transaction pays it a fee) is not known yet: it is asked
+ * with what the access list names, once the block is in.
+ */
+export function askAhead(client: RpcClient, tx: Readonly<Record<string, unknown>>, receipt: Pick<RpcReceipt, 'logs'>, deadline: AbortSignal): AskedAhead {
   const blockNumber = BigInt(tx.blockNumber as string);
   const parent = `0x${(blockNumber - 1n).toString(16)}`;
   const logged = receipt.logs.map((l) => l.address);
-  const addresses = [...new Set([tx.from, tx.to, ...logged, coinbase].filter(isAddress).map((a) => a.toLowerCase()))];
+  const addresses = [...new Set([tx.from, tx.to, ...logged].filter(isAddress).map((a) => a.toLowerCase()))];
   const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
   const guessed = to === null ? [] : holderEntries(to, transferHolders(tx.from, tx.input));
   const slots = to === null ? [] : [...FIRST_SLOTS.map((k) => `${to}:${k}`), ...guessed];
@@ -102,3 +106,4 @@ export function askAhead(client: RpcClient, tx: Record<string, unknown>, receipt
   for (const p of [asked.block, asked.chainId, asked.accessList, asked.accounts.answers]) p.catch(() => undefined);
   return asked;
 }
+
