@@ -46,6 +46,12 @@ const FIRST_SLOTS = Array.from({ length: 8 }, (_, i) => `0x${i.toString(16).padS
 /** How many of a contract's first slots may hold a mapping keyed by address (an ERC-20's balances: slot 0, 2, 3, 9 in the common ones). */
 const MAPPING_SLOTS = 10;
 
+/** The entry of `holder` in a mapping at slot `slot` of token `to` (`<address>:<slot>`). */
+function holderEntry(to: string, holder: string, slot: number): string {
+  const key = holder.slice(2).toLowerCase().padStart(64, '0');
+  return `${to}:${wordHex(keccak256(Buffer.from(`${key}${slot.toString(16).padStart(64, '0')}`, 'hex')))}`;
+}
+
 /**
  * The entries of `holders` in a mapping at each of the token's first slots. A token transfer reads its
  * sender's and its recipient's balances there, and a busy sender's earlier transactions in the block (an
@@ -53,10 +59,7 @@ const MAPPING_SLOTS = 10;
  * they are not waited for after the access list or a guess names them.
  */
 function holderEntries(to: string, holders: readonly string[]): string[] {
-  return holders.flatMap((holder) => {
-    const key = holder.slice(2).toLowerCase().padStart(64, '0');
-    return Array.from({ length: MAPPING_SLOTS }, (_, i) => `${to}:${wordHex(keccak256(Buffer.from(`${key}${i.toString(16).padStart(64, '0')}`, 'hex')))}`);
-  });
+  return holders.flatMap((holder) => Array.from({ length: MAPPING_SLOTS }, (_, i) => holderEntry(to, holder, i)));
 }
 
 /** An address argument as ABI encoding writes it: 12 zero bytes, then the address. */
@@ -107,3 +110,25 @@ export function askAhead(client: RpcClient, tx: Readonly<Record<string, unknown>
   return asked;
 }
 
+/**
+ * Which of token `tx.to`'s first slots holds its balances, by the transaction's access list (`listed`:
+ * the `<address>:<slot>` entries it names, lower case): the first at which one of its transfer's holders'
+ * entries is listed. Null where the transaction is no token transfer, or none is listed.
+ */
+export function balanceSlotOf(tx: Readonly<Record<string, unknown>>, listed: ReadonlySet<string>): number | null {
+  if (!isAddress(tx.to)) return null;
+  const to = tx.to.toLowerCase();
+  const holders = transferHolders(tx.from, tx.input);
+  for (let i = 0; i < MAPPING_SLOTS; i++) if (holders.some((h) => listed.has(holderEntry(to, h, i)))) return i;
+  return null;
+}
+
+/**
+ * The balance entries, at slot `slot` of token `to`, of every holder that the block's `earlier`
+ * transactions that transfer that token move it between: a block of one sender's payouts reads each
+ * payee's balance once, and asked together before the replay, none is waited for alone.
+ */
+export function earlierHolderEntries(to: string, earlier: readonly Readonly<Record<string, unknown>>[], slot: number): string[] {
+  const holders = new Set(earlier.flatMap((t) => (typeof t.to === 'string' && t.to.toLowerCase() === to ? transferHolders(t.from, t.input) : [])));
+  return [...holders].map((h) => holderEntry(to, h, slot));
+}

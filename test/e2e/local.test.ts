@@ -223,10 +223,9 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(new Set(items).size).toBe(items.length);
     const httpRequests = new Set(far.requests.map((q) => q.headers)).size;
     // tx, receipt, the two refused tracers, and beside the second the block, the chain id, the access
-    // list and the first reads; the tokens' symbol and decimals; then the coinbase, and what the replay
-    // reads in a batch or two (the first guessing transaction's reads at once, the rest after: not one
-    // request per slot, 100 holders' balances); the codes the names need.
-    expect(httpRequests).toBeLessThanOrEqual(14);
+    // list and the first reads; the tokens' symbol and decimals; then the coinbase, and the 100 holders'
+    // balances in one batch (the access list tells the token's balance slot); the codes the names need.
+    expect(httpRequests).toBeLessThanOrEqual(13);
     // The state diff after that replay (its guesses were the node's values: new holders' empty balances) is the prestateTracer's.
     const withState = jsonOf(await runTxray([hash, '-r', far.url, '--json', '--state'], {}, undefined, project));
     const gethState = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
@@ -239,6 +238,20 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     const text = await runTxray([hash, '-r', far.url], {}, undefined, project);
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
   });
+
+  /** The requests that asked `server` for the storage slot `slot`. */
+  const slotAsks = (server: RpcServer) => (slot: string) => server.requests.filter((q) => q.method === 'eth_getStorageAt' && String(q.params?.[1]).toLowerCase() === slot.toLowerCase());
+
+  type Holders = Awaited<ReturnType<typeof twoNewHolders>>;
+
+  /** txray on the last of them through `server`: replayed after the two, and the request that asked for each holder's balance (once each). */
+  async function holdersAskedOn(server: RpcServer, h: Holders): Promise<{ doc: Record<string, any>; ask1: RpcServer['requests'][number]; ask2: RpcServer['requests'][number] }> {
+    const doc = jsonOf(await runTxray([h.sent[2]!, '-r', server.url, '--json'], {}, undefined, project));
+    expect(doc.reexecution).toMatchObject({ replayed: 2, matchedReceipt: true, differences: [] });
+    const [ask1, ask2] = [slotAsks(server)(h.slot1), slotAsks(server)(h.slot2)];
+    expect([ask1.length, ask2.length]).toEqual([1, 1]);
+    return { doc, ask1: ask1[0]!, ask2: ask2[0]! };
+  }
 
   /** Two earlier transfers to two new holders, then one to DEV.other, in one block; each holder's balance slot, as anvil's prestateTracer names what each transfer wrote. */
   async function twoNewHolders(): Promise<{ sent: string[]; slot1: string; slot2: string; senderSlot: string; written: (hash: string) => Promise<string[]> }> {
@@ -269,15 +282,12 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
       return /^(trace_|debug_|eth_createAccessList$)/.test(method) ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
     });
     try {
-      const { sent, slot1, slot2, senderSlot, written } = await twoNewHolders();
-      const doc = jsonOf(await runTxray([sent[2]!, '-r', bare.url, '--json'], {}, undefined, project));
-      expect(doc.reexecution).toMatchObject({ replayed: 2, matchedReceipt: true, differences: [] });
-      const asks = (slot: string) => bare.requests.filter((q) => q.method === 'eth_getStorageAt' && String(q.params?.[1]).toLowerCase() === slot.toLowerCase());
-      const [ask1, ask2] = [asks(slot1), asks(slot2)];
-      expect(ask1).toHaveLength(1);
-      expect(ask2).toHaveLength(1);
-      expect(ask1[0]!.headers).not.toBe(ask2[0]!.headers);
-      expect(bare.requests.indexOf(ask1[0]!)).toBeLessThan(bare.requests.indexOf(ask2[0]!));
+      const holders = await twoNewHolders();
+      const { sent, senderSlot, written } = holders;
+      const { doc, ask1, ask2 } = await holdersAskedOn(bare, holders);
+      const asks = slotAsks(bare);
+      expect(ask1.headers).not.toBe(ask2.headers);
+      expect(bare.requests.indexOf(ask1)).toBeLessThan(bare.requests.indexOf(ask2));
       // The first batch (the sender's account) already held the sender's balance, which both earlier
       // transfers read, and the last transfer's recipient's (its input names the recipient): no request
       // after the replay waits for it. The coinbase, which each pays, is asked once, when the block is in.
@@ -296,6 +306,17 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     } finally {
       await bare.close();
     }
+  });
+
+  test('with an access list, which tells where the token keeps its balances: every earlier transfer\'s holder\'s balance asked in one request before the replay, nothing guessed after', async () => {
+    const holders = await twoNewHolders();
+    far.requests.length = 0;
+    const { doc, ask1, ask2 } = await holdersAskedOn(far, holders);
+    expect(ask1.headers).toBe(ask2.headers);
+    // After that request, nothing more of the parent block's state: the replay ran on what was asked.
+    const parent = `0x${(BigInt(doc.transaction.blockNumber) - 1n).toString(16)}`;
+    const reads = far.requests.filter((q) => ['eth_getStorageAt', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].includes(q.method) && q.params?.at(-1) === parent);
+    expect(reads.at(-1)!.headers).toBe(ask1.headers);
   });
 
   test('what the local run reads first is asked beside the last tracer, before its refusal: the block with its transactions, the chain id, the access list, the first reads', async () => {
