@@ -133,7 +133,7 @@ function memo(client: RpcClient, target: RunTarget, firstDeadline: AbortSignal, 
     prepare() {
       if (prepared || made !== null || target.kind === 'call') return;
       prepared = true;
-      ahead = askAhead(client, target.mined.tx, target.mined.receipt, firstDeadline);
+      ahead = askAhead(client, target.mined.tx, target.mined.receipt, firstDeadline, true);
     },
     async result(more = {}) {
       if (made === null) return start(s.config().then((c) => union(c, more)), firstDeadline);

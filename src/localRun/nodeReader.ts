@@ -11,7 +11,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { accountCalls, readCalls } from '../rpc/askAhead.js';
-import type { BatchAnswer, RpcClient } from '../rpc/createRpcClient.js';
+import type { BatchAnswer, BatchRequest, RpcClient } from '../rpc/createRpcClient.js';
 
 /** Reads in one batch request at most (a multiple of 3: an account is three reads). */
 const BATCH_ITEMS = 480;
@@ -29,6 +29,9 @@ function fetchedOf([nonce, balance, code]: readonly unknown[]): Fetched {
 }
 
 const wordOf = (v: unknown): Hex => (isData(v) ? v : '0x');
+
+/** Calls asked ahead of a need that may not come (see BatchRequest.speculative). */
+const asSpeculative = (calls: readonly BatchRequest[]): BatchRequest[] => calls.map((c) => ({ ...c, speculative: true }));
 
 export interface NodeReader extends StateReader {
   /**
@@ -135,14 +138,15 @@ class NodeReads implements NodeReader {
     const newAccounts = [...new Set(accounts)].filter((a) => !this.accounts.has(a) && !this.ahead.accounts.has(a));
     const newSlots = [...new Set(slots)].filter((id) => !this.slots.has(id) && !this.ahead.slots.has(id));
     // Providers cap a batch (geth 1,000 items by default, some hosted ones 100s): no batch holds more than
-    // BATCH_ITEMS; the batches go out together.
+    // BATCH_ITEMS; the batches go out together. Each item is asked ahead of a need that may not come: a
+    // replay whose recording lacks one asks it again alone, where the run needs it (see adopt).
     for (let i = 0; i < newAccounts.length; i += BATCH_ITEMS / 3) {
       const some = newAccounts.slice(i, i + BATCH_ITEMS / 3);
-      this.adopt(some, [], this.client.batch(readCalls(some, [], this.block), this.deadline));
+      this.adopt(some, [], this.client.batch(asSpeculative(readCalls(some, [], this.block)), this.deadline));
     }
     for (let i = 0; i < newSlots.length; i += BATCH_ITEMS) {
       const some = newSlots.slice(i, i + BATCH_ITEMS);
-      this.adopt([], some, this.client.batch(readCalls([], some, this.block), this.deadline));
+      this.adopt([], some, this.client.batch(asSpeculative(readCalls([], some, this.block)), this.deadline));
     }
   }
 }

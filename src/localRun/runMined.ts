@@ -8,7 +8,7 @@ import type { LocalOptions, LocalTrace, Position, Rerun } from '../evm/localTrac
 import { overrideReader } from '../evm/overrideReader.js';
 import { toQuantity } from '../raw/hex.js';
 import type { RpcReceipt, StateOverride } from '../raw/types.js';
-import { type AskedAhead, askAhead } from '../rpc/askAhead.js';
+import { type AskedAhead, accountsNamed, askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { nodeReader } from './nodeReader.js';
@@ -31,10 +31,15 @@ export async function runMined(
 ): Promise<LocalTrace & { readonly block: unknown }> {
   const { tx, receipt, at } = mined;
   const ahead = asked ?? askAhead(client, tx, receipt, deadline);
-  if (asked === null) await letRequestsOut();
-  const { traceLocally } = await loadLocalTrace();
   const reader = nodeReader(client, toQuantity(at.blockNumber - 1n), deadline);
   reader.adopt(ahead.accounts.addresses, ahead.accounts.slots, ahead.accounts.answers);
+  // Asked as soon as the first batch names them (while the EVM loads, or the run goes on).
+  accountsNamed(ahead.accounts).then(
+    (named) => reader.prefetch(named, []),
+    () => undefined,
+  );
+  if (asked === null) await letRequestsOut();
+  const { traceLocally } = await loadLocalTrace();
   const trace = await traceLocally(change === null ? reader : overrideReader(reader, change.overrides), tx, receipt, at, ahead, opts, change?.rerun);
   return { ...trace, block: await ahead.block };
 }
