@@ -505,7 +505,7 @@ try {
   const bState = rows.find((r) => r.case.startsWith('(b) with --state'));
   const goals = [
     ...[...rows, ...untraced, ...simulations, ...reruns].filter((r) => r.goal !== undefined).map((r) => compareGoal(r, best(r))),
-    ratioGoal('(b) with --state, loopback', `${f(best(bState))} ms`, best(bState) / best(withoutState(bState)), 1.5, 'of (b) without'),
+    ratioGoal('(b) with --state, loopback', `${Math.round(best(bState)).toLocaleString('en')} ms`, best(bState) / best(withoutState(bState)), 1.5, 'of (b) without'),
     internalGoal(internal),
     internalGoal(storage),
     recordGoal(recorded),
