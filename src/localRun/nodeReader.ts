@@ -55,6 +55,8 @@ class NodeReads implements NodeReader {
   private readonly slots = new Map<string, Promise<Hex>>();
   /** Reads asked for in a batch that the run has not needed yet. */
   private readonly ahead = { accounts: new Map<string, Promise<Fetched>>(), slots: new Map<string, Promise<Hex>>() };
+  /** The slots among those whose answers are in. */
+  private readonly slotsIn = new Set<string>();
 
   constructor(
     private readonly client: RpcClient,
@@ -106,7 +108,9 @@ class NodeReads implements NodeReader {
   }
 
   asked(address: string, slot?: string): boolean {
-    return slot === undefined ? this.ahead.accounts.has(address) : this.ahead.slots.has(`${address}:${slot}`);
+    if (slot === undefined) return this.ahead.accounts.has(address);
+    const id = `${address}:${slot}`;
+    return this.ahead.slots.has(id) && this.slotsIn.has(id);
   }
 
   async blockHash(n: bigint): Promise<Hex | null> {
@@ -130,7 +134,13 @@ class NodeReads implements NodeReader {
       if (!this.accounts.has(a) && !this.ahead.accounts.has(a)) hold(this.ahead.accounts, a, Promise.all([item(3 * i), item(3 * i + 1), item(3 * i + 2)]).then(fetchedOf));
     });
     slots.forEach((id, i) => {
-      if (!this.slots.has(id) && !this.ahead.slots.has(id)) hold(this.ahead.slots, id, item(3 * accounts.length + i).then(wordOf));
+      if (this.slots.has(id) || this.ahead.slots.has(id)) return;
+      const word = item(3 * accounts.length + i).then(wordOf);
+      hold(this.ahead.slots, id, word);
+      word.then(
+        () => this.slotsIn.add(id),
+        () => undefined,
+      );
     });
   }
 

@@ -6,7 +6,8 @@
 import { loadLocalTrace } from '../evm/loadLocalTrace.js';
 import type { LocalOptions, LocalTrace, Position, Rerun } from '../evm/localTrace.js';
 import { overrideReader } from '../evm/overrideReader.js';
-import { toQuantity } from '../raw/hex.js';
+import { isAddress, isRecord, toQuantity } from '../raw/hex.js';
+import { sameHash } from '../raw/parseRaw.js';
 import type { RpcReceipt, StateOverride } from '../raw/types.js';
 import { type AskedAhead, accountsNamed, askAhead } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
@@ -18,6 +19,15 @@ export interface MinedInput {
   readonly tx: Readonly<Record<string, unknown>>;
   readonly receipt: RpcReceipt;
   readonly at: Position;
+}
+
+/**
+ * The coinbase of `tx`'s block from its header (null where the ask failed, or it is another block's: a
+ * reorg between the asks; only a prefetch, the block's own answer decides).
+ */
+async function coinbaseOf(header: Promise<unknown>, tx: Readonly<Record<string, unknown>>): Promise<string | null> {
+  const h = await header;
+  return isRecord(h) && isAddress(h.miner) && typeof h.hash === 'string' && typeof tx.blockHash === 'string' && sameHash(h.hash, tx.blockHash) ? h.miner.toLowerCase() : null;
 }
 
 /** The run, and the block it ran in (`asked`: its first reads, where the local-run service asked them before). */
@@ -36,6 +46,10 @@ export async function runMined(
   // Asked as soon as the first batch names them (while the EVM loads, or the run goes on).
   accountsNamed(ahead.accounts).then(
     (named) => reader.prefetch(named, []),
+    () => undefined,
+  );
+  coinbaseOf(ahead.header, tx).then(
+    (coinbase) => reader.prefetch(coinbase === null ? [] : [coinbase], []),
     () => undefined,
   );
   if (asked === null) await letRequestsOut();

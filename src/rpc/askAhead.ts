@@ -26,6 +26,11 @@ export const readCalls = (accounts: readonly string[], slots: readonly string[],
 export interface AskedAhead {
   /** The transaction's block, with its transactions (the replay needs them). */
   readonly block: Promise<unknown>;
+  /**
+   * The block's header alone: it comes before the block with its transactions, and names the coinbase
+   * (each transaction pays it a fee), whose account a run asks for at once (see runMined).
+   */
+  readonly header: Promise<unknown>;
   readonly chainId: Promise<unknown>;
   /** eth_createAccessList at the parent block: what the node says the transaction touches (not Hardhat). */
   readonly accessList: Promise<unknown>;
@@ -88,8 +93,8 @@ function transferHolders(from: unknown, input: unknown): string[] {
 /**
  * Asked together, before the EVM loads, and where the node may still serve a tracer, beside it (see
  * LocalRun.prepare: `speculative`, as no run may need them; a replay of a recording that lacks them
- * then tells the asker, not the user). The block's coinbase (each transaction pays it a fee) is not
- * known yet: it is asked with what the access list names, once the block is in.
+ * then tells the asker, not the user). The block's coinbase is not known yet: a run asks for it once
+ * the header, asked beside the block, names it.
  */
 export function askAhead(client: RpcClient, tx: Readonly<Record<string, unknown>>, receipt: Pick<RpcReceipt, 'logs'>, deadline: AbortSignal, speculative = false): AskedAhead {
   const blockNumber = BigInt(tx.blockNumber as string);
@@ -104,6 +109,7 @@ export function askAhead(client: RpcClient, tx: Readonly<Record<string, unknown>
   const first = calls.length - guessed.length;
   const asked: AskedAhead = {
     block: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, true], deadline, speculative),
+    header: client.call('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, false], deadline, true),
     chainId: client.call('eth_chainId', [], deadline, speculative),
     accessList: client.call('eth_createAccessList', [{ from: tx.from, to: tx.to ?? undefined, data: tx.input, value: tx.value, gas: tx.gas }, parent], deadline, speculative),
     accounts: {
@@ -113,7 +119,7 @@ export function askAhead(client: RpcClient, tx: Readonly<Record<string, unknown>
     },
   };
   // Each is awaited later, or not at all where the run ends first: none may go unhandled meanwhile.
-  for (const p of [asked.block, asked.chainId, asked.accessList, asked.accounts.answers]) p.catch(() => undefined);
+  for (const p of [asked.block, asked.header, asked.chainId, asked.accessList, asked.accounts.answers]) p.catch(() => undefined);
   return asked;
 }
 

@@ -222,10 +222,11 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     const items = reads.map((q) => `${q.method} ${JSON.stringify(q.params)}`);
     expect(new Set(items).size).toBe(items.length);
     const httpRequests = new Set(far.requests.map((q) => q.headers)).size;
-    // tx, receipt, the two refused tracers, and beside the second the block, the chain id, the access
-    // list and the first reads; the tokens' symbol and decimals; then the coinbase, and the 100 holders'
-    // balances in one batch (the access list tells the token's balance slot); the codes the names need.
-    expect(httpRequests).toBeLessThanOrEqual(13);
+    // tx, receipt, the two refused tracers, and beside the second the block, its header, the chain id,
+    // the access list and the first reads; the tokens' symbol and decimals; then the coinbase (once the
+    // header names it), and the 100 holders' balances in one batch (the access list tells the token's
+    // balance slot); the codes the names need.
+    expect(httpRequests).toBeLessThanOrEqual(14);
     // The state diff after that replay (its guesses were the node's values: new holders' empty balances) is the prestateTracer's.
     const withState = jsonOf(await runTxray([hash, '-r', far.url, '--json', '--state'], {}, undefined, project));
     const gethState = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
@@ -319,6 +320,33 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(reads.at(-1)!.headers).toBe(ask1.headers);
   });
 
+  test('the coinbase is asked as soon as the block\'s header names it, before the block with its transactions is in', async () => {
+    const tx = (await anvil.rpc('eth_getTransactionByHash', [hashes.showcase])) as { blockNumber: string };
+    const { miner } = (await anvil.rpc('eth_getBlockByNumber', [tx.blockNumber, false])) as { miner: string };
+    // Fault injection that orders, not times: the block with its transactions is held until the coinbase is asked (at most 10 s).
+    const seen: string[] = [];
+    let coinbaseAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (coinbaseAsked = resolve));
+    const node = await startRpcServer(async ({ method, params }) => {
+      if (method === 'eth_getTransactionCount' && String(params[0]).toLowerCase() === miner.toLowerCase()) {
+        seen.push('coinbase asked');
+        coinbaseAsked();
+      }
+      if (method === 'eth_getBlockByNumber' && params[1] === true) {
+        await Promise.race([asked, new Promise((r) => setTimeout(r, 10_000))]);
+        seen.push('block answered');
+      }
+      return method.startsWith('trace_') || method.startsWith('debug_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
+    });
+    try {
+      const doc = jsonOf(await runTxray([hashes.showcase!, '-r', node.url, '--json'], {}, undefined, project));
+      expect(doc.reexecution).toMatchObject({ matchedReceipt: true });
+      expect(seen).toEqual(['coinbase asked', 'block answered']);
+    } finally {
+      await node.close();
+    }
+  });
+
   test('what the local run reads first is asked beside the last tracer, before its refusal: the block with its transactions, the chain id, the access list, the first reads', async () => {
     // Fault injection that orders, not times: debug_traceTransaction is held until the access list and the first reads' code are asked (at most 10 s).
     const seen: string[] = [];
@@ -339,8 +367,8 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
       const refused = seen.indexOf('debug_traceTransaction refused');
       const before = seen.slice(0, refused);
       expect(before).toEqual(expect.arrayContaining(['eth_getBlockByNumber true', 'eth_chainId', 'eth_createAccessList', 'eth_getTransactionCount', 'eth_getCode']));
-      // The block is asked once, with its transactions (no header alone beside it).
-      expect(seen.filter((m) => m.startsWith('eth_getBlockByNumber'))).toEqual(['eth_getBlockByNumber true']);
+      // The block is asked once with its transactions, and once its header alone (it comes first, and names the coinbase).
+      expect(seen.filter((m) => m.startsWith('eth_getBlockByNumber')).sort()).toEqual(['eth_getBlockByNumber false', 'eth_getBlockByNumber true']);
     } finally {
       await node.close();
     }
