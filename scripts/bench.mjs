@@ -3,8 +3,8 @@
 // Run against anvil directly (loopback) and through a loopback proxy that adds 40 ms per request,
 // as a hosted endpoint does; and `txray call` against `cast call --trace` on the same simulated calls.
 // Both tools run from an empty folder (see NEUTRAL). A benchmark, not a test: it prints figures and
-// asserts nothing. The rows marked issue50 are printed again at the end, in one table with their goals
-// (issue 50's).
+// asserts nothing. Every row with a goal is printed again at the end, in one table with its goal, whether
+// this run met it, and the machine named (scripts/lib/goalTable.mjs): the README's table comes from it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -17,11 +17,14 @@ import { startHardhat } from './lib/hardhat.mjs';
 import { call, crowdedBlock, deploy, deployData, DEV, receipt, send } from './lib/scenarios.mjs';
 import { writeInternalProject } from './lib/internalProject.mjs';
 import { delayProxy } from './lib/delayProxy.mjs';
+import { castVersion, compareGoal, machineLine, printGoals, ratioGoal, timeGoal } from './lib/goalTable.mjs';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 // BENCH_ONLY=q: only row (q), for a quick look on a busy machine (the rest of the bench takes minutes);
-// BENCH_ONLY=r: only (r), --record and replay; BENCH_ONLY=i: only (i), --internal; BENCH_ONLY=v: only (v), --storage; BENCH_ONLY=t: only the rows (t), txray call --tx against cast run.
+// BENCH_ONLY=r: only (r), --record and replay; BENCH_ONLY=i: only (i), --internal; BENCH_ONLY=v: only (v), --storage; BENCH_ONLY=t: only the rows (t), txray call --tx against cast run;
+// BENCH_ONLY=h: only the two Hardhat rows (h); BENCH_ONLY=p: only the rows (p) and (q), a node without traces 40 ms away.
+// Each prints the goal table of its rows.
 const ONLY = process.env.BENCH_ONLY;
 const bin = fileURLToPath(new URL('../bin/txray.cjs', import.meta.url));
 // (b)'s floor: node:http asking the same three questions and JSON.parsing the answers, nothing more.
@@ -200,10 +203,89 @@ async function sameHolderRow(anvil) {
   const noTraces = await delayProxy(anvil.url, 40, true);
   try {
     const label = `(q) no traces, +40 ms/request: index 100 of 101, the 100 before it to one holder, re-executed locally after replaying ${await replayedBefore(hash, noTraces.url)} earlier`;
-    return { ...(await compare(label, hash, noTraces.url)), goal: 0.6, issue50: true };
+    return { ...(await compare(label, hash, noTraces.url)), goal: 0.6 };
   } finally {
     await noTraces.close();
   }
+}
+
+/**
+ * (h): Hardhat, which serves no call tracer: txray re-executes the transaction in its own EVM (goals:
+ * the route as fast as cast run, the 200-deep chain at most 1.3× of it).
+ */
+async function hardhatRows() {
+  const hardhat = await startHardhat();
+  try {
+    const { showcase: hs } = await deploy(hardhat.rpc);
+    const hRoute = await send(hardhat.rpc, { to: hs, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+    const hDeep = await send(hardhat.rpc, { to: hs, gas: '0x1c9c380', data: call('Showcase', 'recurse', [200n]) });
+    await receipt(hardhat.rpc, hDeep);
+    return [
+      { ...(await compare('(h) Hardhat: 14 calls, re-executed locally', hRoute, hardhat.url)), goal: 1 },
+      { ...(await compare('(h) Hardhat: a 200-deep chain, re-executed locally', hDeep, hardhat.url)), goal: 1.3 },
+    ];
+  } finally {
+    await hardhat.stop();
+  }
+}
+
+/** (p): an endpoint 40 ms away that refuses trace_* and debug_* (in front of the same anvil): the showcase (`a`), and (c)'s index 100 of 101. */
+async function noTraceRows(anvil, a, cHash) {
+  const noTraces = await delayProxy(anvil.url, 40, true);
+  try {
+    return [
+      { ...(await compare('(p) no traces, +40 ms/request: 14 calls, re-executed locally', a, noTraces.url)), goal: 0.5 },
+      { ...(await compare(`(p) no traces, +40 ms/request: index 100 of 101, re-executed locally after replaying ${await replayedBefore(cHash, noTraces.url)} earlier`, cHash, noTraces.url)), goal: 0.6 },
+    ];
+  } finally {
+    await noTraces.close();
+  }
+}
+
+/** `node -e 0` without the CA bundle, median of RUNS: the floor of any Node program here, in the same run. */
+async function bareNode() {
+  const bare = [];
+  for (let i = 0; i < RUNS; i++) bare.push((await measure(process.execPath, ['-e', '0'], PLAIN_ENV)).ms);
+  return median(bare);
+}
+
+/** The goal rows of (i) or (v), (r): their own tables' verdicts. */
+const internalGoal = (r) => ratioGoal(r.case, `${r.withMs.toFixed(0)} ms with, ${r.withoutMs.toFixed(0)} without`, r.ratio, r.goal, 'of without');
+function recordGoal(r) {
+  const row = ratioGoal('(r) 14 calls, loopback, --record then txray replay', `${r.replayMs.toFixed(0)} ms replayed, ${r.liveMs.toFixed(0)} live; ${r.bytes} bytes`, r.replayMs / r.liveMs, 1.1, 'of live');
+  return { ...row, goal: `${row.goal}, < 1 MB`, met: row.met && r.bytes < 1024 * 1024 };
+}
+
+/** A showcase transaction (a) and (c)'s index 100 of 101 on `anvil`, for the rows that need them alone. */
+async function showcaseAndCrowded(anvil) {
+  const { showcase } = await deploy(anvil.rpc);
+  const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
+  await receipt(anvil.rpc, a);
+  const token = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Token', [10n ** 24n]) }))).contractAddress;
+  const { hash: cHash } = await crowdedBlock(anvil.rpc, token, 100);
+  return { a, cHash };
+}
+
+/** BENCH_ONLY's rows, as goal rows (their own tables printed on the way where they have one). */
+async function onlyGoals(only, anvil, proxy) {
+  const best = (r) => (HAS_CA ? r.plainMs : r.txrayMs);
+  if (only === 'i' || only === 'v') {
+    const r = await internalRow(anvil, only === 'i' ? '--internal' : '--storage');
+    printInternalRow(r);
+    return [internalGoal(r)];
+  }
+  if (only === 'r') {
+    const { a } = await showcaseAndCrowded(anvil);
+    const r = await recordRow(a, anvil.url);
+    printRecordRow(r);
+    return [recordGoal(r)];
+  }
+  if (only === 'q') return [await sameHolderRow(anvil)].map((r) => compareGoal(r, best(r)));
+  if (only === 'h') return (await hardhatRows()).map((r) => compareGoal(r, best(r)));
+  const { a, cHash } = await showcaseAndCrowded(anvil);
+  if (only === 't') return (await rerunRows(a, cHash, anvil.url, proxy.url)).map((r) => compareGoal(r, best(r)));
+  if (only === 'p') return [...(await noTraceRows(anvil, a, cHash)), await sameHolderRow(anvil)].map((r) => compareGoal(r, best(r)));
+  throw new Error(`BENCH_ONLY=${only}: one of q, r, i, v, t, h, p`);
 }
 
 /**
@@ -272,42 +354,10 @@ function printRecordRow(r) {
 const anvil = await startAnvil(['--gas-limit', '300000000']);
 const proxy = await delayProxy(anvil.url, 40);
 try {
-  if (ONLY === 'i' || ONLY === 'r' || ONLY === 'v') {
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (${ONLY}) only`);
-    if (ONLY === 'i') printInternalRow(await internalRow(anvil));
-    else if (ONLY === 'v') printInternalRow(await internalRow(anvil, '--storage'));
-    else {
-      const { showcase } = await deploy(anvil.rpc);
-      const a = await send(anvil.rpc, { to: showcase, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
-      await receipt(anvil.rpc, a);
-      printRecordRow(await recordRow(a, anvil.url));
-    }
-    await proxy.close();
-    await anvil.stop();
-    process.exit(0);
-  }
-  if (ONLY === 'q') {
-    const r = await sameHolderRow(anvil);
-    const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; row (q) only`);
-    console.log('| case | txray ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
-    console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${(r.txrayMs / r.castMs).toFixed(2)}× | ${(r.plainMs / r.castMs).toFixed(2)}× | ${f(r.txrayMB)} | ${f(r.castMB)} | ≤ ${r.goal}× |`);
+  if (ONLY !== undefined) {
+    const goals = await onlyGoals(ONLY, anvil, proxy);
+    printGoals(`Goals of this run (BENCH_ONLY=${ONLY})`, machineLine({ runs: RUNS, bareMs: await bareNode(), cast: castVersion(cast), only: ONLY }), goals);
     // The rest of the bench is skipped: stop what it started here, as the finally below would.
-    await proxy.close();
-    await anvil.stop();
-    process.exit(0);
-  }
-  if (ONLY === 't') {
-    const { showcase: ts } = await deploy(anvil.rpc);
-    const ta = await send(anvil.rpc, { to: ts, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
-    const tToken = (await receipt(anvil.rpc, await send(anvil.rpc, { data: deployData('Token', [10n ** 24n]) }))).contractAddress;
-    const { hash: tc } = await crowdedBlock(anvil.rpc, tToken, 100);
-    const f = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
-    console.log(`\nmachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; median of ${RUNS} runs; rows (t) only`);
-    console.log('| re-run | txray call --tx ms | no NODE_EXTRA_CA_CERTS | cast run ms | txray / cast | same, no extra CA | txray MB | cast MB | goal |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const r of await rerunRows(ta, tc, anvil.url, proxy.url)) console.log(`| ${r.case} | ${f(r.txrayMs)} | ${f(r.plainMs)} | ${f(r.castMs)} | ${(r.txrayMs / r.castMs).toFixed(2)}× | ${(r.plainMs / r.castMs).toFixed(2)}× | ${f(r.txrayMB)} | ${f(r.castMB)} | ≤ ${r.goal}× |`);
     await proxy.close();
     await anvil.stop();
     process.exit(0);
@@ -325,9 +375,9 @@ try {
   if (cIndex !== 100) throw new Error(`(c) landed at index ${cIndex}, not 100`);
 
   const rows = [
-    { ...(await compare('(a) 14 calls, loopback', a, anvil.url)), goal: 0.6, issue50: true },
+    { ...(await compare('(a) 14 calls, loopback', a, anvil.url)), goal: 1 },
     { ...(await compare('(a) 14 calls, +40 ms/request', a, proxy.url)), goal: 0.2 },
-    { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url, [], true)), goal: 0.9, memoryGoal: 1.3, issue50: true },
+    { ...(await compare('(b) 20,000 calls + logs, loopback', b, anvil.url, [], true)), goal: 0.9, memoryGoal: 1.3 },
     { ...(await compare('(c) index 100 of 101, +40 ms/request', cHash, proxy.url)), goal: 0.3 },
     // --state: one more read (anvil: the prestateTracer in diff mode) and the block header.
     { ...(await compare('(a) with --state, loopback', a, anvil.url, ['--state'])) },
@@ -346,25 +396,7 @@ try {
   const failWords = [token, 'transfer(address,uint256)', DEV.other, '100000000ether', '--from', DEV.sender];
   // Nodes without a call tracer: Hardhat (txray re-executes the transaction here), and an endpoint 40 ms
   // away that refuses trace_* and debug_* (in front of the same anvil).
-  const hardhat = await startHardhat();
-  const noTraces = await delayProxy(anvil.url, 40, true);
-  let untraced;
-  try {
-    const { showcase: hs } = await deploy(hardhat.rpc);
-    const hRoute = await send(hardhat.rpc, { to: hs, value: '0xa', gas: '0x2dc6c0', data: call('Showcase', 'run', [3n]) });
-    const hDeep = await send(hardhat.rpc, { to: hs, gas: '0x1c9c380', data: call('Showcase', 'recurse', [200n]) });
-    await receipt(hardhat.rpc, hDeep);
-    untraced = [
-      { ...(await compare('(h) Hardhat: 14 calls, re-executed locally', hRoute, hardhat.url)), goal: 0.9, issue50: true },
-      { ...(await compare('(h) Hardhat: a 200-deep chain, re-executed locally', hDeep, hardhat.url)), goal: 1.3, issue50: true },
-      { ...(await compare('(p) no traces, +40 ms/request: 14 calls, re-executed locally', a, noTraces.url)), goal: 0.5, issue50: true },
-      { ...(await compare(`(p) no traces, +40 ms/request: index 100 of 101, re-executed locally after replaying ${await replayedBefore(cHash, noTraces.url)} earlier`, cHash, noTraces.url)), goal: 0.6 },
-      await sameHolderRow(anvil),
-    ];
-  } finally {
-    await hardhat.stop();
-    await noTraces.close();
-  }
+  const untraced = [...(await hardhatRows()), ...(await noTraceRows(anvil, a, cHash)), await sameHolderRow(anvil)];
   const simulations = [
     { ...(await compareCall('(s) call: 14 calls, loopback', runWords, anvil.url)), goal: 1 },
     { ...(await compareCall('(s) call: 14 calls, +40 ms/request', runWords, proxy.url)), goal: 1 },
@@ -467,11 +499,22 @@ try {
   console.log('');
   printInternalRow(storage);
   console.log('');
-  printRecordRow(await recordRow(a, anvil.url));
-  // Issue 50's table, its rows gathered from the tables above: each side by side with cast in this run.
-  console.log('\n| issue 50: case | txray / cast (no extra CA) | goal | memory txray / cast | met |');
-  console.log('|---|---|---|---|---|');
-  for (const r of [...rows, ...untraced].filter((x) => x.issue50)) console.log(`| ${r.case} | ${r2(best(r) / r.castMs)} | ${goal(r)} | ${r2(r.txrayMB / r.castMB)} | ${met(r)} |`);
+  const recorded = await recordRow(a, anvil.url);
+  printRecordRow(recorded);
+  // Every row with a goal, gathered from the tables above, under the machine that ran them.
+  const bState = rows.find((r) => r.case.startsWith('(b) with --state'));
+  const goals = [
+    ...[...rows, ...untraced, ...simulations, ...reruns].filter((r) => r.goal !== undefined).map((r) => compareGoal(r, best(r))),
+    ratioGoal('(b) with --state, loopback', `${Math.round(best(bState)).toLocaleString('en')} ms`, best(bState) / best(withoutState(bState)), 1.5, 'of (b) without'),
+    internalGoal(internal),
+    internalGoal(storage),
+    recordGoal(recorded),
+    ratioGoal('batch: 300 hashes in one run', `${perHashBatch.toFixed(1)} ms a hash, ${f(perHashSingle)} one process each`, perHashBatch / perHashSingle, 0.1, 'per hash of one process each'),
+    timeGoal('(b) as HTML, the tree painted in headless Chromium', report.paintMs, 2000),
+    timeGoal('txray --help', helpMs, 100),
+    timeGoal('usage error (bad hash)', median(usage), 100),
+  ];
+  printGoals('Goals of this run (issue 61)', machineLine({ runs: RUNS, bareMs: median(barePlain), cast: castVersion(cast) }), goals);
 } finally {
   await proxy.close();
   await anvil.stop();

@@ -17,6 +17,7 @@ import { journalBefore, stateDiff } from './localStateDiff.js';
 import type { NodeState } from './nodeState.js';
 import { callTreeOf, type RecordedCalls } from './callTreeOf.js';
 import { attachTracer, type EvmFrame, type FrameFacts, type TracedRun, type TracerConfig, TREE_ONLY } from './tracer.js';
+import { balanceSlotOf, earlierHolderEntries } from '../rpc/askAhead.js';
 import { letRequestsOut } from '../rpc/letRequestsOut.js';
 import { NoState, type StateReader } from './stateReader.js';
 import { type EvmHeader, parseEvmHeader } from '../raw/parseBlock.js';
@@ -116,14 +117,17 @@ async function guessEarlier(state: NodeState, earlier: readonly Json[], runRaw: 
 
 /**
  * Run the block's `earlier` transactions before `tx`, with what they read fetched in a few batches
- * instead of one request per read: every sender and recipient at once; then they run on guesses
- * (NodeState.guess), `tx` after them, and what they read and nobody fetched yet is asked for in one
- * batch, and again while the guesses find more. Where every guess of a round turns out to be the node's
- * value (an account or a slot that is empty: a new holder's balance), that round was the real run and is
- * kept; otherwise the journal is put back and, after the last round, they run once more on real state.
+ * instead of one request per read: every sender and recipient at once, with `holders` (the balance
+ * entries their token transfers read, where the token's layout is known: see earlierHolderEntries);
+ * then they run on guesses (NodeState.guess), `tx` after them, and what they read and nobody fetched
+ * yet is asked for in one batch, and again while the guesses find more. Where every guess of a round
+ * turns out to be the node's value (an account or a slot that is empty: a new holder's balance), that
+ * round was the real run and is kept; otherwise the journal is put back and, after the last round, they
+ * run once more on real state.
  */
-async function runEarlier(state: NodeState, earlier: readonly Json[], tx: Json, runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>): Promise<void> {
-  state.fetchAhead([...earlier, tx].flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), []);
+async function runEarlier(state: NodeState, earlier: readonly Json[], tx: Json, runRaw: (raw: Json, guessing: boolean) => Promise<RunResult>, holders: readonly string[]): Promise<void> {
+  state.fetchAhead([...earlier, tx].flatMap((t) => [t.from, t.to].filter(isAddress).map((a) => a.toLowerCase())), holders);
+  await letRequestsOut();
   for (let round = 0; round < GUESS_ROUNDS; round++) {
     const depth = state.depth();
     await state.checkpoint();
@@ -228,6 +232,13 @@ function earlierOf(transactions: readonly unknown[], index: number): Json[] {
   });
 }
 
+/** The balance entries the `earlier` transactions' transfers of `tx`'s token read, where its access list (`entries`) tells the token's layout. */
+function holdersOf(tx: Json, earlier: readonly Json[], entries: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>): string[] {
+  if (!isAddress(tx.to)) return [];
+  const slot = balanceSlotOf(tx, new Set(entries.flatMap((e) => e.storageKeys.map((k) => `${e.address.toLowerCase()}:${k.toLowerCase()}`))));
+  return slot === null ? [] : earlierHolderEntries(tx.to.toLowerCase(), earlier, slot);
+}
+
 /**
  * Re-execute a mined transaction (its transaction and receipt already fetched; `reader` reads its parent
  * block's state) and describe it as geth's tracers would.
@@ -243,11 +254,13 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
     if (err instanceof Interrupted) throw err;
     return null;
   });
-  const entries = isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : [];
-  state.prefetch([
-    ...entries.flatMap((e) => (isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [])),
-    { address: header.miner, storageKeys: [] },
-  ]);
+  const entries = (isRecord(list) && Array.isArray(list.accessList) ? list.accessList.filter(isRecord) : []).flatMap((e) =>
+    isAddress(e.address) && Array.isArray(e.storageKeys) && e.storageKeys.every(isQuantity) ? [{ address: e.address, storageKeys: e.storageKeys }] : [],
+  );
+  state.prefetch([...entries, { address: header.miner, storageKeys: [] }]);
+  // Written now: a run whose reads are all in already never waits on the network, and the coinbase is
+  // read only at its end.
+  await letRequestsOut();
 
   // The run on the parent's state; where the receipt disagrees, again after the block's earlier transactions.
   const compare = (r: RunResult): string[] => receiptDifferences(receipt, r);
@@ -273,7 +286,7 @@ export async function traceLocally(reader: StateReader, tx: Json, receipt: RpcRe
     await state.revert();
     await state.checkpoint();
     const earlier = earlierOf(block.transactions, index);
-    await runEarlier(state, earlier, tx, runRaw);
+    await runEarlier(state, earlier, tx, runRaw, holdersOf(tx, earlier, entries));
     ranFirst = earlier.length;
     const now = await withNonce(state, tx, rerun);
     outcome = await traced(() => runRaw(now));

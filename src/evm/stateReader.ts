@@ -19,7 +19,12 @@ export interface StateReader {
   storage(address: string, slot: Hex): Promise<Hex>;
   /** Reads the run will likely make, asked for together, not awaited; slots as `<address>:<slot>`, lower case. */
   prefetch(accounts: readonly string[], slots: readonly string[]): void;
-  /** Whether a read is already on its way (asked ahead and not taken yet): a guessing run waits for those. */
+  /**
+   * Whether a guessing run waits for this read instead of guessing it: an account asked ahead and not
+   * taken yet, a slot asked ahead whose answer is in. A slot still on its way is guessed, and the guess
+   * checked once it comes (NodeState.guessedRight): a replay of many transfers then runs while the
+   * holders' balances travel, instead of after them.
+   */
   asked(address: string, slot?: string): boolean;
   /** The hash of block `n` (BLOCKHASH), null where the source has none. */
   blockHash(n: bigint): Promise<Hex | null>;

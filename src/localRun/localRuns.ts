@@ -11,6 +11,7 @@ import type { LocalOptions, LocalTrace, Rerun } from '../evm/localTrace.js';
 import type { TrailFilter } from '../evm/tracer.js';
 import { shortHash } from '../format/format.js';
 import type { StateOverride } from '../raw/types.js';
+import { type AskedAhead, askAhead } from '../rpc/askAhead.js';
 import type { RpcClient } from '../rpc/createRpcClient.js';
 import { deadlineSignal } from '../rpc/deadline.js';
 import { refusedRun } from './refusedRun.js';
@@ -19,7 +20,7 @@ import { type MinedInput, runMined } from './runMined.js';
 
 /** What a run starts from: a mined transaction at its position; a call after a block; `txray call --tx`'s changed transaction at its position. */
 export type RunTarget =
-  | { readonly kind: 'mined'; readonly hash: string; readonly mined: MinedInput; readonly header?: Promise<unknown> | null }
+  | { readonly kind: 'mined'; readonly hash: string; readonly mined: MinedInput }
   | ({ readonly kind: 'call' } & CallTarget)
   | { readonly kind: 'rerun'; readonly hash: string; readonly mined: MinedInput; readonly overrides: StateOverride | null; readonly rerun: Rerun };
 
@@ -31,6 +32,12 @@ export type RunAsk = Omit<LocalOptions, 'trailOf'> & { readonly trailAt?: Readon
 
 export interface LocalRun {
   readonly kind: RunTarget['kind'];
+  /**
+   * A mined transaction's first reads asked for now, before anything decides that it runs here (beside
+   * the last tracer the node may still serve): the run, if one is made, starts from their answers. Once
+   * per run; nothing for a call.
+   */
+  prepare(): void;
   /** The one run (made at the first ask); made again only where `more` asks for what it did not keep. */
   result(more?: RunAsk): Promise<LocalResult>;
 }
@@ -87,11 +94,11 @@ function describeKept(c: LocalOptions, r: LocalResult): string {
   return `kept ${parts.join(', ')}${steps}${earlier}`;
 }
 
-/** One run of `target` with `config`. */
-function runOnce(client: RpcClient, target: RunTarget, config: LocalOptions, deadline: AbortSignal): Promise<LocalResult> {
+/** One run of `target` with `config` (`ahead`: its first reads, where they were asked already). */
+function runOnce(client: RpcClient, target: RunTarget, config: LocalOptions, deadline: AbortSignal, ahead: AskedAhead | null): Promise<LocalResult> {
   if (target.kind === 'call') return runCall(client, target, deadline, config);
-  if (target.kind === 'mined') return runMined(client, target.mined, deadline, config, null, target.header ?? null);
-  return runMined(client, target.mined, deadline, config, { overrides: target.overrides, rerun: target.rerun }, null).catch((err: unknown) => {
+  if (target.kind === 'mined') return runMined(client, target.mined, deadline, config, null, ahead);
+  return runMined(client, target.mined, deadline, config, { overrides: target.overrides, rerun: target.rerun }, ahead).catch((err: unknown) => {
     throw refusedRun(err, String(target.mined.tx.from)) ?? err;
   });
 }
@@ -99,11 +106,15 @@ function runOnce(client: RpcClient, target: RunTarget, config: LocalOptions, dea
 /** The memo of one target's run. */
 function memo(client: RpcClient, target: RunTarget, firstDeadline: AbortSignal, s: RunSettings): LocalRun {
   let made: { readonly config: Promise<LocalOptions>; readonly result: Promise<LocalResult> } | null = null;
+  // Asked by prepare, for the first run only (a run made again asks afresh: its first reads are the EVM's by then).
+  let ahead: AskedAhead | null = null;
   const run = async (config: LocalOptions, deadline: AbortSignal): Promise<LocalResult> => {
     const started = performance.now();
     const ms = (): number => Math.round(performance.now() - started);
+    const asked = ahead;
+    ahead = null;
     try {
-      const r = await runOnce(client, target, config, deadline);
+      const r = await runOnce(client, target, config, deadline, asked);
       s.debug?.(`local run: ${describeTarget(target)}: ${describeKept(config, r)}; ${ms()} ms`);
       return r;
     } catch (err) {
@@ -116,8 +127,14 @@ function memo(client: RpcClient, target: RunTarget, firstDeadline: AbortSignal, 
     made = { config, result };
     return result;
   };
+  let prepared = false;
   return {
     kind: target.kind,
+    prepare() {
+      if (prepared || made !== null || target.kind === 'call') return;
+      prepared = true;
+      ahead = askAhead(client, target.mined.tx, target.mined.receipt, firstDeadline, true);
+    },
     async result(more = {}) {
       if (made === null) return start(s.config().then((c) => union(c, more)), firstDeadline);
       const before = made;

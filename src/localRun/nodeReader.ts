@@ -11,7 +11,7 @@ import { escapeShort } from '../raw/escape.js';
 import { isData, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
 import type { Hex } from '../raw/types.js';
 import { accountCalls, readCalls } from '../rpc/askAhead.js';
-import type { BatchAnswer, RpcClient } from '../rpc/createRpcClient.js';
+import type { BatchAnswer, BatchRequest, RpcClient } from '../rpc/createRpcClient.js';
 
 /** Reads in one batch request at most (a multiple of 3: an account is three reads). */
 const BATCH_ITEMS = 480;
@@ -29,6 +29,9 @@ function fetchedOf([nonce, balance, code]: readonly unknown[]): Fetched {
 }
 
 const wordOf = (v: unknown): Hex => (isData(v) ? v : '0x');
+
+/** Calls asked ahead of a need that may not come (see BatchRequest.speculative). */
+const asSpeculative = (calls: readonly BatchRequest[]): BatchRequest[] => calls.map((c) => ({ ...c, speculative: true }));
 
 export interface NodeReader extends StateReader {
   /**
@@ -52,6 +55,8 @@ class NodeReads implements NodeReader {
   private readonly slots = new Map<string, Promise<Hex>>();
   /** Reads asked for in a batch that the run has not needed yet. */
   private readonly ahead = { accounts: new Map<string, Promise<Fetched>>(), slots: new Map<string, Promise<Hex>>() };
+  /** The slots among those whose answers are in. */
+  private readonly slotsIn = new Set<string>();
 
   constructor(
     private readonly client: RpcClient,
@@ -103,7 +108,9 @@ class NodeReads implements NodeReader {
   }
 
   asked(address: string, slot?: string): boolean {
-    return slot === undefined ? this.ahead.accounts.has(address) : this.ahead.slots.has(`${address}:${slot}`);
+    if (slot === undefined) return this.ahead.accounts.has(address);
+    const id = `${address}:${slot}`;
+    return this.ahead.slots.has(id) && this.slotsIn.has(id);
   }
 
   async blockHash(n: bigint): Promise<Hex | null> {
@@ -127,7 +134,13 @@ class NodeReads implements NodeReader {
       if (!this.accounts.has(a) && !this.ahead.accounts.has(a)) hold(this.ahead.accounts, a, Promise.all([item(3 * i), item(3 * i + 1), item(3 * i + 2)]).then(fetchedOf));
     });
     slots.forEach((id, i) => {
-      if (!this.slots.has(id) && !this.ahead.slots.has(id)) hold(this.ahead.slots, id, item(3 * accounts.length + i).then(wordOf));
+      if (this.slots.has(id) || this.ahead.slots.has(id)) return;
+      const word = item(3 * accounts.length + i).then(wordOf);
+      hold(this.ahead.slots, id, word);
+      word.then(
+        () => this.slotsIn.add(id),
+        () => undefined,
+      );
     });
   }
 
@@ -135,14 +148,15 @@ class NodeReads implements NodeReader {
     const newAccounts = [...new Set(accounts)].filter((a) => !this.accounts.has(a) && !this.ahead.accounts.has(a));
     const newSlots = [...new Set(slots)].filter((id) => !this.slots.has(id) && !this.ahead.slots.has(id));
     // Providers cap a batch (geth 1,000 items by default, some hosted ones 100s): no batch holds more than
-    // BATCH_ITEMS; the batches go out together.
+    // BATCH_ITEMS; the batches go out together. Each item is asked ahead of a need that may not come: a
+    // replay whose recording lacks one asks it again alone, where the run needs it (see adopt).
     for (let i = 0; i < newAccounts.length; i += BATCH_ITEMS / 3) {
       const some = newAccounts.slice(i, i + BATCH_ITEMS / 3);
-      this.adopt(some, [], this.client.batch(readCalls(some, [], this.block), this.deadline));
+      this.adopt(some, [], this.client.batch(asSpeculative(readCalls(some, [], this.block)), this.deadline));
     }
     for (let i = 0; i < newSlots.length; i += BATCH_ITEMS) {
       const some = newSlots.slice(i, i + BATCH_ITEMS);
-      this.adopt([], some, this.client.batch(readCalls([], some, this.block), this.deadline));
+      this.adopt([], some, this.client.batch(asSpeculative(readCalls([], some, this.block)), this.deadline));
     }
   }
 }

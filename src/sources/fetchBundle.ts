@@ -5,12 +5,13 @@
 import type { RecordedCalls } from '../evm/callTreeOf.js';
 import { Interrupted } from '../errors.js';
 import { escapeShort } from '../raw/escape.js';
-import { isHash, isQuantity, isRecord, toQuantity } from '../raw/hex.js';
+import { isHash, isQuantity, isRecord } from '../raw/hex.js';
 import type { Hex, SourceAnswers, StateAnswer } from '../raw/types.js';
 import { isMethodNotFound, isTracerRefused, type RpcClient } from '../rpc/createRpcClient.js';
 import { messageOf, type TracerState } from '../rpc/types.js';
 import { checkedMined } from '../localRun/checkedMined.js';
 import type { LocalRuns } from '../localRun/localRuns.js';
+import type { MinedInput } from '../localRun/runMined.js';
 import { type Rung, walkLadder } from './tracerLadder.js';
 
 /**
@@ -66,7 +67,13 @@ function traceLadder(client: RpcClient, hash: Hex, opts: FetchOptions, beforeLoc
       return { ...NO_TRACE, callTrace: await callTrace, traceSource: 'debug_traceTransaction', traceNote: note };
     },
   });
-  const local: Rung<TraceResult> = { method: 'local', ask: async () => LOCAL };
+  const local: Rung<TraceResult> = {
+    method: 'local',
+    ask: async () => {
+      beforeLocal();
+      return LOCAL;
+    },
+  };
   if (mode === 'none') return [];
   if (mode === 'local') return [local];
   if (mode === 'parity') return [parity];
@@ -123,16 +130,17 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   const blockAnswer = stateModule
     ? Promise.all([stateModule, receiptAnswer]).then(([m, r]) => m.fetchBlockHeader(client, isRecord(r) ? r.blockHash : undefined, opts.deadline, stateWarnings))
     : Promise.resolve(null);
-  // The block's header, asked beside the last tracer where only the local run is left below it: the
-  // local run's first batch then reads the coinbase too (each earlier transaction it runs pays it a fee). A small answer
-  // that a node with a callTracer sends for nothing.
-  let header: Promise<unknown> | null = null;
+  // Where only the local run is left below the tracer about to be asked (or is all that is left), what
+  // that run reads first is asked beside it, once the transaction and its receipt are in: a node without
+  // traces then costs no round trip more than one with them. A node whose callTracer answers was sent
+  // those asks for nothing (the block with its transactions, the chain id, an access list, a few reads).
   const beforeLocal = (): void => {
-    header = receiptAnswer.then((r) => {
-      const n = isRecord(r) ? r.blockNumber : undefined;
-      return isQuantity(n) ? client.call('eth_getBlockByNumber', [toQuantity(BigInt(n)), false], opts.deadline, true) : null;
-    });
-    header.catch(() => undefined);
+    void Promise.all([txAnswer, receiptAnswer])
+      .then(([tx, receipt]) => {
+        const mined = runnableMined(hash, tx, receipt);
+        if (mined !== null) opts.runs.of({ kind: 'mined', hash, mined }, opts.deadline).prepare();
+      })
+      .catch(() => undefined);
   };
   const [tx, receipt, trace, state, block] = await Promise.allSettled([txAnswer, receiptAnswer, fetchTrace(client, hash, opts, warnings, beforeLocal), stateAnswer, blockAnswer]);
   for (const r of [tx, receipt, trace, state, block]) if (r.status === 'rejected' && r.reason instanceof Interrupted) throw r.reason;
@@ -141,7 +149,7 @@ async function fetchOnce(client: RpcClient, hash: Hex, opts: FetchOptions): Prom
   let traced: TraceResult = trace.status === 'fulfilled' ? trace.value : NO_TRACE;
   let stateDiff = state.status === 'fulfilled' ? state.value : null;
   if (traced.local === true) {
-    const local = await reexecute(client, hash, tx.value, receipt.value, opts, warnings, header);
+    const local = await reexecute(client, hash, tx.value, receipt.value, opts, warnings);
     traced = local.trace;
     // The diff from the same run, where the node gave none.
     if (local.state !== null && (stateDiff === null || stateDiff.source === null)) {
@@ -182,12 +190,23 @@ function l2Kind(tx: unknown, receipt: unknown): string | null {
   return null;
 }
 
+/** What reexecute would run of these answers (null: nothing, or what it warns about; checked again there). */
+function runnableMined(hash: Hex, tx: unknown, receipt: unknown): MinedInput | null {
+  if (!isRecord(receipt) || !isRecord(tx) || l2Kind(tx, receipt) !== null) return null;
+  try {
+    const checked = checkedMined(tx, receipt, hash);
+    return 'pending' in checked ? null : checked.mined;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The third source: the transaction run here on the node's state at its parent block (evm/localTrace.ts,
  * loaded only now): its call tree as it recorded it, and its state diff as the prestateTracer would. A pending or unknown
  * transaction has nothing to run; a failure is one warning, and the receipt's view stays.
  */
-export async function reexecute(client: RpcClient, hash: Hex, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[], header: Promise<unknown> | null = null): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
+export async function reexecute(client: RpcClient, hash: Hex, tx: unknown, receipt: unknown, opts: FetchOptions, warnings: string[]): Promise<{ trace: TraceResult; state: StateAnswer | null }> {
   const none = { trace: NO_TRACE, state: null };
   const forced = opts.tracer.mode === 'local';
   // Pending or unknown: nothing ran yet, so there is nothing to re-execute and nothing to warn about.
@@ -205,7 +224,7 @@ export async function reexecute(client: RpcClient, hash: Hex, tx: unknown, recei
     const checked = checkedMined(tx, receipt, hash);
     // A receipt without a position (a malformed answer, which the model stage says): nothing to run.
     if ('pending' in checked) return none;
-    const local = await opts.runs.of({ kind: 'mined', hash, mined: checked.mined, header }, opts.deadline).result({ stateDiff: opts.state === true });
+    const local = await opts.runs.of({ kind: 'mined', hash, mined: checked.mined }, opts.deadline).result({ stateDiff: opts.state === true });
     const block = checked.mined.at.blockNumber - 1n;
     const earlier = local.earlier > 0 ? `, after the block's ${local.earlier} earlier transaction${local.earlier === 1 ? '' : 's'}` : '';
     const verdict = local.mismatch.length === 0 ? 'matched the receipt' : 'differs from the receipt';

@@ -222,11 +222,11 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     const items = reads.map((q) => `${q.method} ${JSON.stringify(q.params)}`);
     expect(new Set(items).size).toBe(items.length);
     const httpRequests = new Set(far.requests.map((q) => q.headers)).size;
-    // tx, receipt, the two refused tracers, the block's header beside the second, block, chain id, access
-    // list, the first reads, the tokens' symbol and decimals, then what the replay reads in a batch or
-    // three (the first guessing transaction's reads at once, the rest after: not one request per slot,
-    // 100 holders' balances).
-    expect(httpRequests).toBeLessThanOrEqual(16);
+    // tx, receipt, the two refused tracers, and beside the second the block, its header, the chain id,
+    // the access list and the first reads; the tokens' symbol and decimals; then the coinbase (once the
+    // header names it), and the 100 holders' balances in one batch (the access list tells the token's
+    // balance slot); the codes the names need.
+    expect(httpRequests).toBeLessThanOrEqual(14);
     // The state diff after that replay (its guesses were the node's values: new holders' empty balances) is the prestateTracer's.
     const withState = jsonOf(await runTxray([hash, '-r', far.url, '--json', '--state'], {}, undefined, project));
     const gethState = jsonOf(await runTxray([hash, '-r', anvil.url, '--tracer', 'geth', '--json', '--state'], {}, undefined, project));
@@ -240,52 +240,138 @@ describe('a block\'s earlier transactions, on an endpoint without traces 40 ms a
     expect(text.stdout).toMatch(/re-executed locally on the node's state at block \d+, after the block's 100 earlier transactions \(http:\/\/127\.0\.0\.1:\d+ serves no call tracer\); it matched the receipt/);
   });
 
-  test('the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own, the rest after; the sender\'s balance, the coinbase and the last transfer\'s recipient\'s balance in the first batch', async () => {
-    // Two earlier transfers to two new holders, then one to DEV.other: the first holder's balance slot is
-    // guessed by the first, the second's by the second (neither is in the last one's access list).
+  /** The requests that asked `server` for the storage slot `slot`. */
+  const slotAsks = (server: RpcServer) => (slot: string) => server.requests.filter((q) => q.method === 'eth_getStorageAt' && String(q.params?.[1]).toLowerCase() === slot.toLowerCase());
+
+  type Holders = Awaited<ReturnType<typeof twoNewHolders>>;
+
+  /** txray on the last of them through `server`: replayed after the two, and the request that asked for each holder's balance (once each). */
+  async function holdersAskedOn(server: RpcServer, h: Holders): Promise<{ doc: Record<string, any>; ask1: RpcServer['requests'][number]; ask2: RpcServer['requests'][number] }> {
+    const doc = jsonOf(await runTxray([h.sent[2]!, '-r', server.url, '--json'], {}, undefined, project));
+    expect(doc.reexecution).toMatchObject({ replayed: 2, matchedReceipt: true, differences: [] });
+    const [ask1, ask2] = [slotAsks(server)(h.slot1), slotAsks(server)(h.slot2)];
+    expect([ask1.length, ask2.length]).toEqual([1, 1]);
+    return { doc, ask1: ask1[0]!, ask2: ask2[0]! };
+  }
+
+  /** Two earlier transfers to two new holders, then one to DEV.other, in one block; each holder's balance slot, as anvil's prestateTracer names what each transfer wrote. */
+  async function twoNewHolders(): Promise<{ sent: string[]; slot1: string; slot2: string; senderSlot: string; written: (hash: string) => Promise<string[]> }> {
     const [h1, h2] = ['0x00000000000000000000000000000000c0de1001', '0x00000000000000000000000000000000c0de1002'];
     const sent = await inOneBlock(anvil.rpc, async () => [
       await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [h1, 3n]) }),
       await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [h2, 4n]) }),
       await send(anvil.rpc, { to: token, gas: '0x30000', data: call('Token', 'transfer', [DEV.other, 5n]) }),
     ]);
-    // Each holder's slot, as anvil's prestateTracer names the token's storage each transfer wrote.
     const written = async (hash: string): Promise<string[]> => {
       const diff = (await anvil.rpc('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])) as { post: Record<string, { storage?: Record<string, string> }> };
       return Object.keys(diff.post[token.toLowerCase()]?.storage ?? {});
     };
     const [first, second] = [await written(sent[0]!), await written(sent[1]!)];
-    const [slot1, slot2] = [first.filter((k) => !second.includes(k)), second.filter((k) => !first.includes(k))];
-    expect(slot1).toHaveLength(1);
-    expect(slot2).toHaveLength(1);
+    const [slot1, slot2, shared] = [first.filter((k) => !second.includes(k)), second.filter((k) => !first.includes(k)), first.filter((k) => second.includes(k))];
+    expect([slot1.length, slot2.length, shared.length]).toEqual([1, 1, 1]);
+    return { sent, slot1: slot1[0]!, slot2: slot2[0]!, senderSlot: shared[0]!, written };
+  }
+
+  test('without an access list, the reads of the first earlier transaction that guessed are asked before the next one runs, in a request of their own, the rest after; the sender\'s balance and the last transfer\'s recipient\'s balance in the first batch, the coinbase once', async () => {
+    // No eth_createAccessList either (as Hardhat): the token's layout is learnt by guessing.
+    const waited = new WeakSet<object>();
+    const bare = await startRpcServer(async ({ method, params, headers }) => {
+      if (!waited.has(headers)) {
+        waited.add(headers);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      return /^(trace_|debug_|eth_createAccessList$)/.test(method) ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
+    });
+    try {
+      const holders = await twoNewHolders();
+      const { sent, senderSlot, written } = holders;
+      const { doc, ask1, ask2 } = await holdersAskedOn(bare, holders);
+      const asks = slotAsks(bare);
+      expect(ask1.headers).not.toBe(ask2.headers);
+      expect(bare.requests.indexOf(ask1)).toBeLessThan(bare.requests.indexOf(ask2));
+      // The first batch (the sender's account) already held the sender's balance, which both earlier
+      // transfers read, and the last transfer's recipient's (its input names the recipient): no request
+      // after the replay waits for it. The coinbase, which each pays, is asked once, when the block is in.
+      const nonceOf = (a: string) => bare.requests.filter((q) => q.method === 'eth_getTransactionCount' && String(q.params?.[0]).toLowerCase() === a.toLowerCase());
+      const block = (await anvil.rpc('eth_getBlockByNumber', [doc.transaction.blockNumber, false])) as { miner: string };
+      const [sender, coinbase, balance] = [nonceOf(DEV.sender), nonceOf(block.miner), asks(senderSlot)];
+      expect(sender).toHaveLength(1);
+      expect(coinbase).toHaveLength(1);
+      expect(balance).toHaveLength(1);
+      expect(balance[0]!.headers).toBe(sender[0]!.headers);
+      const recipientSlot = (await written(sent[2]!)).filter((k) => k !== senderSlot);
+      expect(recipientSlot).toHaveLength(1);
+      const recipient = asks(recipientSlot[0]!);
+      expect(recipient).toHaveLength(1);
+      expect(recipient[0]!.headers).toBe(sender[0]!.headers);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  test('with an access list, which tells where the token keeps its balances: every earlier transfer\'s holder\'s balance asked in one request before the replay, nothing guessed after', async () => {
+    const holders = await twoNewHolders();
     far.requests.length = 0;
-    const doc = jsonOf(await runTxray([sent[2]!, '-r', far.url, '--json'], {}, undefined, project));
-    expect(doc.reexecution).toMatchObject({ replayed: 2, matchedReceipt: true, differences: [] });
-    const asks = (slot: string) => far.requests.filter((q) => q.method === 'eth_getStorageAt' && String(q.params?.[1]).toLowerCase() === slot.toLowerCase());
-    const [ask1, ask2] = [asks(slot1[0]!), asks(slot2[0]!)];
-    expect(ask1).toHaveLength(1);
-    expect(ask2).toHaveLength(1);
-    expect(ask1[0]!.headers).not.toBe(ask2[0]!.headers);
-    expect(far.requests.indexOf(ask1[0]!)).toBeLessThan(far.requests.indexOf(ask2[0]!));
-    // The first batch (the sender's account) already held the sender's balance, which both earlier
-    // transfers read, and the block's coinbase, which each pays (its header came beside the refused tracer).
-    const senderSlot = first.filter((k) => second.includes(k));
-    expect(senderSlot).toHaveLength(1);
-    const nonceOf = (a: string) => far.requests.filter((q) => q.method === 'eth_getTransactionCount' && String(q.params?.[0]).toLowerCase() === a.toLowerCase());
-    const block = (await anvil.rpc('eth_getBlockByNumber', [doc.transaction.blockNumber, false])) as { miner: string };
-    const [sender, coinbase, balance] = [nonceOf(DEV.sender), nonceOf(block.miner), asks(senderSlot[0]!)];
-    expect(sender).toHaveLength(1);
-    expect(coinbase).toHaveLength(1);
-    expect(balance).toHaveLength(1);
-    expect(coinbase[0]!.headers).toBe(sender[0]!.headers);
-    expect(balance[0]!.headers).toBe(sender[0]!.headers);
-    // So did the last transfer's recipient's balance (its input names the recipient): no request after
-    // the replay waits for it.
-    const recipientSlot = (await written(sent[2]!)).filter((k) => k !== senderSlot[0]);
-    expect(recipientSlot).toHaveLength(1);
-    const recipient = asks(recipientSlot[0]!);
-    expect(recipient).toHaveLength(1);
-    expect(recipient[0]!.headers).toBe(sender[0]!.headers);
+    const { doc, ask1, ask2 } = await holdersAskedOn(far, holders);
+    expect(ask1.headers).toBe(ask2.headers);
+    // After that request, nothing more of the parent block's state: the replay ran on what was asked.
+    const parent = `0x${(BigInt(doc.transaction.blockNumber) - 1n).toString(16)}`;
+    const reads = far.requests.filter((q) => ['eth_getStorageAt', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].includes(q.method) && q.params?.at(-1) === parent);
+    expect(reads.at(-1)!.headers).toBe(ask1.headers);
+  });
+
+  test('the coinbase is asked as soon as the block\'s header names it, before the block with its transactions is in', async () => {
+    const tx = (await anvil.rpc('eth_getTransactionByHash', [hashes.showcase])) as { blockNumber: string };
+    const { miner } = (await anvil.rpc('eth_getBlockByNumber', [tx.blockNumber, false])) as { miner: string };
+    // Fault injection that orders, not times: the block with its transactions is held until the coinbase is asked (at most 10 s).
+    const seen: string[] = [];
+    let coinbaseAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (coinbaseAsked = resolve));
+    const node = await startRpcServer(async ({ method, params }) => {
+      if (method === 'eth_getTransactionCount' && String(params[0]).toLowerCase() === miner.toLowerCase()) {
+        seen.push('coinbase asked');
+        coinbaseAsked();
+      }
+      if (method === 'eth_getBlockByNumber' && params[1] === true) {
+        await Promise.race([asked, new Promise((r) => setTimeout(r, 10_000))]);
+        seen.push('block answered');
+      }
+      return method.startsWith('trace_') || method.startsWith('debug_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
+    });
+    try {
+      const doc = jsonOf(await runTxray([hashes.showcase!, '-r', node.url, '--json'], {}, undefined, project));
+      expect(doc.reexecution).toMatchObject({ matchedReceipt: true });
+      expect(seen).toEqual(['coinbase asked', 'block answered']);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test('what the local run reads first is asked beside the last tracer, before its refusal: the block with its transactions, the chain id, the access list, the first reads', async () => {
+    // Fault injection that orders, not times: debug_traceTransaction is held until the access list and the first reads' code are asked (at most 10 s).
+    const seen: string[] = [];
+    let listAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (listAsked = resolve));
+    const node = await startRpcServer(async ({ method, params }) => {
+      if (['eth_createAccessList', 'eth_getCode'].every((m) => m === method || seen.includes(m))) listAsked();
+      if (method === 'debug_traceTransaction') {
+        await Promise.race([asked, new Promise((r) => setTimeout(r, 10_000))]);
+        seen.push('debug_traceTransaction refused');
+      } else seen.push(method === 'eth_getBlockByNumber' ? `${method} ${params[1]}` : method);
+      return method.startsWith('trace_') || method.startsWith('debug_') ? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } } : forward(anvil.url, method, params);
+    });
+    try {
+      const doc = jsonOf(await runTxray([hashes.showcase!, '-r', node.url, '--json'], {}, undefined, project));
+      expect(doc.traceSource).toBe('local');
+      expect(doc.warnings).toEqual([]);
+      const refused = seen.indexOf('debug_traceTransaction refused');
+      const before = seen.slice(0, refused);
+      expect(before).toEqual(expect.arrayContaining(['eth_getBlockByNumber true', 'eth_chainId', 'eth_createAccessList', 'eth_getTransactionCount', 'eth_getCode']));
+      // The block is asked once with its transactions, and once its header alone (it comes first, and names the coinbase).
+      expect(seen.filter((m) => m.startsWith('eth_getBlockByNumber')).sort()).toEqual(['eth_getBlockByNumber false', 'eth_getBlockByNumber true']);
+    } finally {
+      await node.close();
+    }
   });
 
   test('one that reverted only because of an earlier one in its block: the revert anvil\'s tracer gives, by name, after replaying that one', async () => {

@@ -71,15 +71,20 @@ describe('a node without trace_transaction (geth-like)', () => {
     expect(b.failure?.origin ?? null).toEqual(a.failure?.origin ?? null);
   });
 
-  test('asked for the callTracer and the block\'s header beside it (what a local run would read first), nothing of a local run; a node with trace_transaction, for neither', async () => {
+  test('asked for the callTracer and beside it what a local run would read first (the block with its transactions and its header, the chain id, the access list, the first reads), nothing of the run itself; a node with trace_transaction, for neither', async () => {
     const counted = (refused: RegExp | null) => startRpcServer(({ method, params }) => (refused?.test(method) ? refuse(method) : forward(anvil.url, method, params)));
     const [geth, parity] = await Promise.all([counted(/^trace_/), counted(null)]);
     try {
       expect(jsonOf(await runTxray([hashes.tokenTransfer!, '-r', geth.url, '--json'])).traceSource).toBe('debug_traceTransaction');
-      const block = ((await anvil.rpc('eth_getTransactionByHash', [hashes.tokenTransfer])) as { blockNumber: string }).blockNumber;
-      const tracing = ['debug_traceTransaction', 'eth_getBlockByNumber', 'eth_getTransactionByHash', 'eth_getTransactionReceipt', 'trace_transaction'];
-      expect([...new Set(geth.requests.map((q) => q.method))].filter((m) => m !== 'eth_call').sort()).toEqual(tracing);
-      expect(geth.requests.filter((q) => q.method === 'eth_getBlockByNumber').map((q) => q.params)).toEqual([[block, false]]);
+      const tx = (await anvil.rpc('eth_getTransactionByHash', [hashes.tokenTransfer])) as { blockNumber: string };
+      const parent = `0x${(BigInt(tx.blockNumber) - 1n).toString(16)}`;
+      const asked = ['eth_chainId', 'eth_createAccessList', 'eth_getBalance', 'eth_getBlockByNumber', 'eth_getCode', 'eth_getStorageAt', 'eth_getTransactionCount'];
+      const tracing = ['debug_traceTransaction', 'eth_getTransactionByHash', 'eth_getTransactionReceipt', 'trace_transaction'];
+      expect([...new Set(geth.requests.map((q) => q.method))].filter((m) => m !== 'eth_call').sort()).toEqual([...tracing, ...asked].sort());
+      expect(geth.requests.filter((q) => q.method === 'eth_getBlockByNumber').map((q) => q.params![1]).sort()).toEqual([false, true]);
+      // The first reads, in one batch, and nothing more of the parent block's state: no EVM ran.
+      const reads = geth.requests.filter((q) => q.params?.at(-1) === parent && q.method !== 'eth_createAccessList');
+      expect(new Set(reads.map((q) => q.headers)).size).toBe(1);
       expect(jsonOf(await runTxray([hashes.tokenTransfer!, '-r', parity.url, '--json'])).traceSource).toBe('trace_transaction');
       expect([...new Set(parity.requests.map((q) => q.method))].filter((m) => m !== 'eth_call').sort()).toEqual(['eth_getTransactionByHash', 'eth_getTransactionReceipt', 'trace_transaction']);
     } finally {
