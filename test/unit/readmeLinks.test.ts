@@ -163,10 +163,14 @@ describe('README.md', () => {
   test('the speed figures say whose machine they are from, that loopback is behind cast there, and each is one of docs/speed.md\'s last run', () => {
     const speed = sectionOf(text, '## Speed');
     expect(speed).toContain("another machine's, not yours");
-    expect(speed).toMatch(/2-core Intel Xeon host/);
+    const machine = /2-core [A-Za-z ]+ host/.exec(speed)?.[0];
+    expect(machine, 'the README names the machine of its figures').toBeDefined();
     expect(speed).toContain('behind `cast` on every loopback row');
-    const lastRun = sectionOf(read(join(DOCS, 'speed.md')), '## The last run: cast from an empty folder (commit 50968b9)');
-    expect(lastRun).toMatch(/2-core Intel Xeon host/);
+    const doc = read(join(DOCS, 'speed.md'));
+    const heading = /^## The last run\b.*$/m.exec(doc)?.[0];
+    expect(heading, 'docs/speed.md has a last run').toBeDefined();
+    const lastRun = sectionOf(doc, heading!);
+    expect(lastRun).toContain(machine!);
     expect(lastRun).toContain('behind `cast` on every loopback row');
     const figures = speed.match(/\d+(\.\d+)?×/g) ?? [];
     expect(figures.length).toBeGreaterThan(8);
