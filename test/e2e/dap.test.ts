@@ -264,6 +264,19 @@ describe('txray debug --dap', () => {
     await disconnect(c);
   });
 
+  test('an adapter started in a folder inside the project (src/): the frames\' files are the project\'s, by the compiler\'s paths from foundry.toml\'s folder; a launch\'s cwd that is no folder is refused', async () => {
+    const c = new DapClient(['debug', '--dap', '--rpc-url', scene.anvil.url], join(dir, 'src'));
+    clients.push(c);
+    await c.request('initialize', { adapterID: 'txray' });
+    const missing = await c.request('launch', { hash: scene.deposit, cwd: join(dir, 'no-such-folder') });
+    expect([missing.success, missing.message]).toEqual([false, expect.stringContaining(`launch's cwd ${join(dir, 'no-such-folder')} is not a folder`)]);
+    expect((await c.request('launch', { hash: scene.deposit, stopOnEntry: true })).success).toBe(true);
+    await c.request('configurationDone');
+    await c.nextEvent('stopped');
+    expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(dir, deposit.place(0)!.file));
+    await disconnect(c);
+  });
+
   test('a bad hash on the command line, or --dap with --at or --json: one line, exit 2 (with --json its error document), before anything is served', async () => {
     const bad = await runTxray(['debug', '0x1234', '--dap', '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
     expect([bad.code, bad.stdout, bad.stderr.trim().split('\n').length]).toEqual([2, '', 1]);
