@@ -215,6 +215,9 @@ describe('txray debug --dap', () => {
     // A state variable whose slot the run has not touched by then: said, not guessed.
     const total = await c.request('evaluate', { expression: 'total', frameId: 0 });
     expect([total.success, total.message]).toEqual([false, expect.stringContaining('has not read or written')]);
+    // A mapping (whose entry _take read just before): its own slot is never read; said so, not "not read yet".
+    const balances = await c.request('evaluate', { expression: 'balances', frameId: 0 });
+    expect([balances.success, balances.message]).toEqual([false, expect.stringContaining('balances is a mapping: its entries sit at slots hashed from their keys')]);
     expect((await c.request('evaluate', { expression: 'nothing_here', frameId: 0 })).success).toBe(false);
     // Nothing else fails after it: continue runs past the end.
     expect((await c.move('continue')).event).toBe('terminated');
