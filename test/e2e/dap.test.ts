@@ -280,6 +280,20 @@ describe('txray debug --dap', () => {
     await disconnect(c);
   });
 
+  test('a launch whose cwd holds no project: the frames have no source (the stack trace names them by pc and opcode); next moves an opcode, and stepBack an opcode back, not to step 1', async () => {
+    const c = await adapter();
+    const bare = mkdtempSync(join(tmpdir(), 'txray-dap-bare-'));
+    expect((await c.request('launch', { hash: scene.deposit, cwd: bare, stopOnEntry: true })).success).toBe(true);
+    await c.request('configurationDone');
+    await c.nextEvent('stopped');
+    const at = async (step: number) => expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames).toEqual([expect.objectContaining({ name: expect.stringContaining(`(pc ${logs.deposit[step]!.pc} ${logs.deposit[step]!.op})`), line: 0 })]);
+    for (const [command, step] of [['next', 1], ['next', 2], ['stepBack', 1], ['stepBack', 0]] as const) {
+      expect((await c.move(command)).body.description, `${command} to step ${step + 1}`).toMatch(new RegExp(`^step ${step + 1}/${logs.deposit.length} · - · `));
+      await at(step);
+    }
+    await disconnect(c);
+  });
+
   test('a bad hash on the command line, or --dap with --at or --json: one line, exit 2 (with --json its error document), before anything is served', async () => {
     const bad = await runTxray(['debug', '0x1234', '--dap', '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
     expect([bad.code, bad.stdout, bad.stderr.trim().split('\n').length]).toEqual([2, '', 1]);
