@@ -3,6 +3,7 @@
  * (a client's JSON: each field read is checked). The moves are the terminal's (nextStep, runTo); the
  * views are stackTrace, scopeVariables, evaluateAt and verifyBreakpoints.
  */
+import { isAbsolute } from 'node:path';
 import { framesAt } from '../debug/framesAt.js';
 import { escapeShort } from '../raw/escape.js';
 import { type Move, nextStep } from '../debug/nextStep.js';
@@ -27,6 +28,8 @@ export interface Session {
   readonly requested: Map<string, { readonly lines: readonly number[]; readonly ids: readonly number[] }>;
   /** The breakpoints as the moves read them: `file:line`, the file as the compiler named it. */
   breakpoints: ReadonlySet<string>;
+  /** By the compiler's name of a file, the path the client gave it a breakpoint by (perhaps through a link): the stack trace names it so. */
+  readonly named: Map<string, string>;
   /** The `failure` exception filter is on. */
   failure: boolean;
   ids: number;
@@ -84,7 +87,11 @@ function verifyAll(s: Session, t: DebugTarget): Map<string, Verified[]> {
   const keys = new Set<string>();
   for (const [path, { lines }] of s.requested) {
     const verified = verifyBreakpoints(t.rec, t.cwd, path, lines);
-    for (const v of verified) if (v.verified) keys.add(v.key);
+    for (const v of verified) {
+      if (!v.verified) continue;
+      keys.add(v.key);
+      if (isAbsolute(path)) s.named.set(v.key.slice(0, v.key.lastIndexOf(':')), path);
+    }
     out.set(path, verified);
   }
   s.breakpoints = keys;
@@ -187,7 +194,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   threads: (s) => ({ body: { threads: [{ id: THREAD, name: s.target?.what ?? 'txray' }] } }),
   stackTrace: (s, args) => {
     const { t, step } = cursor(s);
-    const frames = stackTrace(t, step, s.base);
+    const frames = stackTrace(t, step, s.base, s.named);
     const first = Number.isSafeInteger(field(args, 'startFrame')) ? Number(field(args, 'startFrame')) : 0;
     const levels = Number.isSafeInteger(field(args, 'levels')) && Number(field(args, 'levels')) > 0 ? Number(field(args, 'levels')) : frames.length;
     return { body: { stackFrames: frames.slice(first, first + levels), totalFrames: frames.length } };

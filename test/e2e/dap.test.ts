@@ -6,7 +6,7 @@
  * stopped event's description being the terminal's status line; the Stack, Memory and Storage scopes
  * against the struct log at that step.
  */
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -277,6 +277,23 @@ describe('txray debug --dap', () => {
     await c.request('configurationDone');
     await c.nextEvent('stopped');
     expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(dir, deposit.place(0)!.file));
+    await disconnect(c);
+  });
+
+  test('an adapter started through a link to the project (its working directory the real folder): a breakpoint in the file by the link\'s path is verified and stops', async () => {
+    const link = `${dir}-link`;
+    symlinkSync(dir, link);
+    const c = new DapClient(['debug', '--dap', '--rpc-url', scene.anvil.url], link);
+    clients.push(c);
+    await c.request('initialize', { adapterID: 'txray' });
+    expect((await c.request('launch', { hash: scene.deposit })).success).toBe(true);
+    const line = lineOf('src/Bank.sol', 'ledger.record(msg.sender, msg.value);');
+    const set = await c.request('setBreakpoints', { source: { path: join(link, 'src/Bank.sol') }, breakpoints: [{ line }] });
+    expect(set.body.breakpoints).toEqual([expect.objectContaining({ verified: true, line })]);
+    await c.request('configurationDone');
+    expect((await c.nextEvent('stopped')).body).toMatchObject({ reason: 'breakpoint', description: expect.stringContaining(` · src/Bank.sol:${line} · `) });
+    // The frame's file as the editor named it (through the link), so that it opens the buffer it has, not a second one.
+    expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(link, 'src/Bank.sol'));
     await disconnect(c);
   });
 
