@@ -54,7 +54,10 @@ export async function runDebugCall(args: DebugCallArgs, doors: DoorOpener): Prom
       if (launch.hash !== undefined) throw new UsageError('this adapter steps through the call of its command line (txray debug call … --dap): launch names no hash.');
       const { rec } = await recordCall(door);
       const cwd = resolve(io.cwd ?? '.');
-      return { rec, warnings: [], what: 'the call', cwd: projectRoot(cwd) ?? cwd, artifacts: (await (await door.decoder()).decoderReady).index.artifacts };
+      // Said, not passed over in silence: an editor's configuration made for transactions names them.
+      const unused = (['rpcUrl', 'cwd'] as const).filter((k) => launch[k] !== undefined);
+      const warnings = unused.length === 0 ? [] : [`launch's ${unused.join(' and ')} not used: txray debug call … --dap runs the call of its command line on its node, in its folder`];
+      return { rec, warnings, what: 'the call', cwd: projectRoot(cwd) ?? cwd, artifacts: (await (await door.decoder()).decoderReady).index.artifacts };
     }, doors);
   }
   const { rec, hash } = await recordCall(door);

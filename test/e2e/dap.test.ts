@@ -336,10 +336,13 @@ describe('txray debug --dap', () => {
     clients.push(c);
     await c.request('initialize', { adapterID: 'txray' });
     expect((await c.request('launch', { hash: scene.failing })).message).toContain('names no hash');
-    expect((await c.request('launch', { stopOnEntry: true })).success).toBe(true);
+    // A configuration made for transactions names a node and a folder: the call's are the command line's, and the debug console says so.
+    expect((await c.request('launch', { stopOnEntry: true, rpcUrl: 'http://127.0.0.1:9', cwd: tmpdir() })).success).toBe(true);
     await c.request('configurationDone');
     const entry = await c.nextEvent('stopped');
-    expect(entry.body.description).toMatch(/^step 1\/\d+ · .+ · Bank::withdraw · pc 0 PUSH1$/);
+    // Sent with the launch's answer, before the stop.
+    expect(c.messages.filter((m) => m.type === 'event' && m.event === 'output').map((m) => m.body.output)).toEqual(["warning: launch's rpcUrl and cwd not used: txray debug call … --dap runs the call of its command line on its node, in its folder\n"]);
+    expect(entry.body.description).toMatch(/^step 1\/\d+ · src\/Bank.sol:\d+ · Bank::withdraw · pc 0 PUSH1$/);
     expect((await c.request('threads')).body.threads[0].name).toBe('the call');
     await disconnect(c);
   });
