@@ -15,6 +15,15 @@ import { DoorOpener, readOptions } from './frontDoor.js';
 import { parseHash } from './parseOptions.js';
 import { serveDap } from './serveDap.js';
 
+/** A folder there (a path through a file, or one that cannot be read, is none). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** One launch's transaction, recorded; its front door noted in `opened` to be closed at the end. */
 async function loadTransaction(args: DebugArgs, launch: LaunchArgs, doors: DoorOpener, opened: DoorOpener[]): Promise<DebugTarget> {
   const text = launch.hash ?? args.hash;
@@ -22,7 +31,7 @@ async function loadTransaction(args: DebugArgs, launch: LaunchArgs, doors: DoorO
   const hash = parseHash(text);
   const cwd = resolve(doors.io.cwd ?? '.', launch.cwd ?? '.');
   // A mistyped folder would show every frame without its source, silently.
-  if (launch.cwd !== undefined && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() !== true) throw new UsageError(`launch's cwd ${cwd} is not a folder: name the Foundry or Hardhat project whose sources to show.`);
+  if (launch.cwd !== undefined && !isFolder(cwd)) throw new UsageError(`launch's cwd ${cwd} is not a folder: name the Foundry or Hardhat project whose sources to show.`);
   const io = { ...doors.io, cwd };
   const { hash: _hash, at: _at, json: _json, dap: _dap, ...options } = args;
   const opener = new DoorOpener({ io, out: doors.out, log: doors.log });

@@ -273,6 +273,9 @@ describe('txray debug --dap', () => {
     await c.request('initialize', { adapterID: 'txray' });
     const missing = await c.request('launch', { hash: scene.deposit, cwd: join(dir, 'no-such-folder') });
     expect([missing.success, missing.message]).toEqual([false, expect.stringContaining(`launch's cwd ${join(dir, 'no-such-folder')} is not a folder`)]);
+    // A path through a file: the same answer, not an internal error.
+    const throughFile = await c.request('launch', { hash: scene.deposit, cwd: join(dir, 'foundry.toml', 'x') });
+    expect([throughFile.success, throughFile.message]).toEqual([false, expect.stringContaining('is not a folder')]);
     expect((await c.request('launch', { hash: scene.deposit, stopOnEntry: true })).success).toBe(true);
     await c.request('configurationDone');
     await c.nextEvent('stopped');
