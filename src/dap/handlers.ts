@@ -10,6 +10,7 @@ import { type Move, nextStep } from '../debug/nextStep.js';
 import { runTo } from '../debug/runTo.js';
 import { statusLine } from '../debug/statusLine.js';
 import { evaluateAt } from './evaluateAt.js';
+import { failureText } from './failureText.js';
 import { SCOPES, scopeVariables } from './scopeVariables.js';
 import { type ClientBase, stackTrace } from './stackTrace.js';
 import type { DebugTarget, LaunchArgs, LoadTarget } from './types.js';
@@ -55,7 +56,7 @@ function cursor(s: Session): { readonly t: DebugTarget; readonly step: number } 
 
 function stop(s: Session, step: number, reason: 'entry' | 'step' | 'breakpoint' | 'exception'): void {
   s.step = step;
-  const error = reason === 'exception' ? s.target?.rec.frames[s.target.rec.steps.frame[step] ?? -1]?.error : undefined;
+  const error = reason === 'exception' && s.target !== null ? failureText(s.target.rec, step) : undefined;
   // The terminal's status line says where it stopped (`step <i>/<n> · <file>:<line> · …`).
   s.event('stopped', { reason, threadId: THREAD, allThreadsStopped: true, description: s.target === null ? reason : statusLine(s.target.rec, step), ...(reason === 'exception' ? { text: error ?? 'failed' } : {}) });
 }

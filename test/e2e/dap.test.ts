@@ -9,6 +9,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checksumAddress } from '../../src/decode/keccak.js';
 import { DapClient, type DapEvent } from '../support/dapClient.js';
@@ -194,7 +195,8 @@ describe('txray debug --dap', () => {
     const stopped = await c.nextEvent('stopped');
     const reverts = logs.failing.flatMap((l, i) => (l.op === 'REVERT' ? [i] : []));
     const origin = reverts.reduce((a, b) => (logs.failing[b]!.depth > logs.failing[a]!.depth ? b : a));
-    expect(stopped.body).toMatchObject({ reason: 'exception', description: failing.status(origin) });
+    // Its text is the revert's, read from the REVERT's stack and memory (the custom error by its selector), not only that it reverted.
+    expect(stopped.body).toMatchObject({ reason: 'exception', description: failing.status(origin), text: `custom error ${toFunctionSelector('Insufficient(uint256,uint256)')}` });
     const l = logs.failing[origin]!;
     expect((await scope(c, 'Stack')).map((v) => v.value)).toEqual([...(l.stack ?? [])].reverse());
     expect((await scope(c, 'Stack'))[0]!.name).toBe('stack[0]');
