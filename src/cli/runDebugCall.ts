@@ -5,6 +5,7 @@
  * --dap the editor's debugger (serveDap.ts: its launch runs the call of the command line).
  */
 import { resolve } from 'node:path';
+import { projectRoot } from '../decode/loadAbis.js';
 import { UsageError } from '../errors.js';
 import type { DebugStepLog } from '../debug/types.js';
 import type { DebugCallArgs } from './createDebugProgram.js';
@@ -52,7 +53,11 @@ export async function runDebugCall(args: DebugCallArgs, doors: DoorOpener): Prom
       // The call is the command line's: a launch names no other.
       if (launch.hash !== undefined) throw new UsageError('this adapter steps through the call of its command line (txray debug call … --dap): launch names no hash.');
       const { rec } = await recordCall(door);
-      return { rec, warnings: [], what: 'the call', cwd: resolve(io.cwd ?? '.'), artifacts: (await (await door.decoder()).decoderReady).index.artifacts };
+      const cwd = resolve(io.cwd ?? '.');
+      // Said, not passed over in silence: an editor's configuration made for transactions names them.
+      const unused = (['rpcUrl', 'cwd'] as const).filter((k) => launch[k] !== undefined);
+      const warnings = unused.length === 0 ? [] : [`launch's ${unused.join(' and ')} not used: txray debug call … --dap runs the call of its command line on its node, in its folder`];
+      return { rec, warnings, what: 'the call', cwd: projectRoot(cwd) ?? cwd, artifacts: (await (await door.decoder()).decoderReady).index.artifacts };
     }, doors);
   }
   const { rec, hash } = await recordCall(door);

@@ -29,6 +29,7 @@ export function createDapSession(load: LoadTarget, send: (m: DapMessage) => void
     stopOnEntry: false,
     base: { lines1: true, columns1: true },
     requested: new Map(),
+    named: new Map(),
     breakpoints: new Set(),
     failure: false,
     ids: 1,

@@ -15,7 +15,10 @@ export type Evaluated = { readonly result: string; readonly type?: string } | { 
 /** A state variable's value at `at`, where the run has read or written its slot by then. */
 function stateVariable(t: DebugTarget, at: number, frame: number, name: string): Evaluated | null {
   const { layout, named } = namedStorage(t, at, frame);
-  if (layout === null || !layout.storage.some((v) => v.label === name)) return null;
+  const variable = layout?.storage.find((v) => v.label === name);
+  if (layout === null || variable === undefined) return null;
+  // Its own slot is never read: an entry's slot is hashed from its key, which the step log does not keep.
+  if (layout.types[variable.type]?.encoding === 'mapping') return { error: `${name} is a mapping: its entries sit at slots hashed from their keys, which txray does not name here; the Storage scope lists the slots read and written` };
   const part = [...named.values()].flat().find((p) => p.path === name);
   if (part === undefined) return { error: `${name} is a state variable whose slot the run has not read or written by this step: its value is not known here` };
   // A string's text is the contract's: escaped, as every text txray shows.

@@ -3,12 +3,14 @@
  * (a client's JSON: each field read is checked). The moves are the terminal's (nextStep, runTo); the
  * views are stackTrace, scopeVariables, evaluateAt and verifyBreakpoints.
  */
+import { isAbsolute } from 'node:path';
 import { framesAt } from '../debug/framesAt.js';
 import { escapeShort } from '../raw/escape.js';
 import { type Move, nextStep } from '../debug/nextStep.js';
 import { runTo } from '../debug/runTo.js';
 import { statusLine } from '../debug/statusLine.js';
 import { evaluateAt } from './evaluateAt.js';
+import { failureText } from './failureText.js';
 import { SCOPES, scopeVariables } from './scopeVariables.js';
 import { type ClientBase, stackTrace } from './stackTrace.js';
 import type { DebugTarget, LaunchArgs, LoadTarget } from './types.js';
@@ -27,6 +29,8 @@ export interface Session {
   readonly requested: Map<string, { readonly lines: readonly number[]; readonly ids: readonly number[] }>;
   /** The breakpoints as the moves read them: `file:line`, the file as the compiler named it. */
   breakpoints: ReadonlySet<string>;
+  /** By the compiler's name of a file, the path the client gave it a breakpoint by (perhaps through a link): the stack trace names it so. */
+  readonly named: Map<string, string>;
   /** The `failure` exception filter is on. */
   failure: boolean;
   ids: number;
@@ -52,7 +56,7 @@ function cursor(s: Session): { readonly t: DebugTarget; readonly step: number } 
 
 function stop(s: Session, step: number, reason: 'entry' | 'step' | 'breakpoint' | 'exception'): void {
   s.step = step;
-  const error = reason === 'exception' ? s.target?.rec.frames[s.target.rec.steps.frame[step] ?? -1]?.error : undefined;
+  const error = reason === 'exception' && s.target !== null ? failureText(s.target.rec, step) : undefined;
   // The terminal's status line says where it stopped (`step <i>/<n> · <file>:<line> · …`).
   s.event('stopped', { reason, threadId: THREAD, allThreadsStopped: true, description: s.target === null ? reason : statusLine(s.target.rec, step), ...(reason === 'exception' ? { text: error ?? 'failed' } : {}) });
 }
@@ -84,7 +88,11 @@ function verifyAll(s: Session, t: DebugTarget): Map<string, Verified[]> {
   const keys = new Set<string>();
   for (const [path, { lines }] of s.requested) {
     const verified = verifyBreakpoints(t.rec, t.cwd, path, lines);
-    for (const v of verified) if (v.verified) keys.add(v.key);
+    for (const v of verified) {
+      if (!v.verified) continue;
+      keys.add(v.key);
+      if (isAbsolute(path)) s.named.set(v.key.slice(0, v.key.lastIndexOf(':')), path);
+    }
     out.set(path, verified);
   }
   s.breakpoints = keys;
@@ -187,7 +195,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   threads: (s) => ({ body: { threads: [{ id: THREAD, name: s.target?.what ?? 'txray' }] } }),
   stackTrace: (s, args) => {
     const { t, step } = cursor(s);
-    const frames = stackTrace(t, step, s.base);
+    const frames = stackTrace(t, step, s.base, s.named);
     const first = Number.isSafeInteger(field(args, 'startFrame')) ? Number(field(args, 'startFrame')) : 0;
     const levels = Number.isSafeInteger(field(args, 'levels')) && Number(field(args, 'levels')) > 0 ? Number(field(args, 'levels')) : frames.length;
     return { body: { stackFrames: frames.slice(first, first + levels), totalFrames: frames.length } };

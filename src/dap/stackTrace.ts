@@ -2,7 +2,7 @@
  * `stackTrace`: the frames open at the cursor, innermost first (framesAt's, reversed): each external call and
  * the internal functions open in it where known, named `Contract.function`, at the line the terminal's
  * status line shows for the innermost and at its call for a caller (framesAt's `at`). The file is the
- * project's, by its absolute path; the column is the line's first (the step log keeps lines, not columns).
+ * project's, by its absolute path (or by the path the client set a breakpoint in it by); the column is the line's first (the step log keeps lines, not columns).
  * A frame without a source map says its pc and opcode in its name.
  */
 import { isAbsolute, resolve } from 'node:path';
@@ -31,7 +31,8 @@ export interface DapStackFrame {
 /** A compiler's path (`src/Bank.sol`) as the file on disk. */
 const projectPath = (t: Pick<DebugTarget, 'cwd'>, file: string): string => (isAbsolute(file) ? file : resolve(t.cwd, file));
 
-export function stackTrace(t: DebugTarget, step: number, base: ClientBase): DapStackFrame[] {
+/** `named`: the paths the client gave files by (the compiler's name → the client's), used before the project's. */
+export function stackTrace(t: DebugTarget, step: number, base: ClientBase, named: ReadonlyMap<string, string> = new Map()): DapStackFrame[] {
   const { rec } = t;
   return framesAt(rec, step)
     .reverse()
@@ -40,7 +41,7 @@ export function stackTrace(t: DebugTarget, step: number, base: ClientBase): DapS
       const name = escapeText(f.name.replace('::', '.'));
       const place = placeAt(rec, f.at);
       if (place === null) return { id, name: `${name} (pc ${cell(rec.steps.pc, f.at)} ${opcodeName(cell(rec.steps.op, f.at))})`, line: 0, column: 0, presentationHint: 'subtle' as const };
-      const path = projectPath(t, place.file);
+      const path = named.get(place.file) ?? projectPath(t, place.file);
       return { id, name, line: base.lines1 ? place.line : place.line - 1, column: base.columns1 ? 1 : 0, source: { name: place.file.split('/').at(-1) ?? place.file, path } };
     });
 }

@@ -5,6 +5,7 @@
  * verified where nothing at or after it in its function ran. The breakpoint then stands on the line it
  * was moved to, as the terminal's `file:line`.
  */
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { resolveFile } from '../debug/resolveFile.js';
 import type { DebugStepLog } from '../debug/types.js';
@@ -13,9 +14,20 @@ import { scanFunctions } from '../locate/scanFunctions.js';
 
 export type Verified = { readonly verified: true; readonly line: number; readonly key: string } | { readonly verified: false; readonly line: number; readonly message: string };
 
+/** `path` with its symbolic links resolved, where it exists. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** The file the compiler named by `path` (absolute, or relative to the project). */
 function compilerFile(rec: DebugStepLog, cwd: string, path: string): { readonly path: string } | { readonly error: string } {
-  const rel = isAbsolute(path) ? relative(cwd, path) : path;
+  const direct = isAbsolute(path) ? relative(cwd, path) : path;
+  // An editor names the file as it opened it, perhaps through a link to the project (the adapter's folder is the real one).
+  const rel = isAbsolute(path) && (direct.startsWith('..') || isAbsolute(direct)) ? relative(realPath(cwd), realPath(path)) : direct;
   const inProject = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   const found = resolveFile(rec, inProject ? rel.split(sep).join('/') : path);
   return 'error' in found && inProject ? resolveFile(rec, path) : found;

@@ -36,11 +36,15 @@ function over(rec: DebugStepLog, i: number): number {
   });
 }
 
-/** `p`: back to the first step of the previous line at this level or above (its calls passed over). */
+/** `p`: back to the first step of the previous line at this level or above (its calls passed over); where the step has no place, the previous opcode at this level or above (`n`'s mirror). */
 function back(rec: DebugStepLog, i: number): number {
   const level = levelAt(rec, i);
   const here = lineKey(rec, i);
   let j = i - 1;
+  if (here === null) {
+    while (j > 0 && levelAt(rec, j) > level) j--;
+    return Math.max(j, 0);
+  }
   while (j >= 0 && (levelAt(rec, j) > level || lineKey(rec, j) === null || lineKey(rec, j) === here)) j--;
   if (j < 0) return 0;
   const key = lineKey(rec, j);

@@ -279,7 +279,7 @@ export function nearestUpwards(cwd: string, has: (dir: string) => boolean): stri
  * The project the working directory is in: the nearest folder upwards with a foundry.toml or a
  * hardhat.config.*, as forge and Hardhat find theirs (from src/ or script/ too). Null where none is.
  */
-const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
+export const projectRoot = (cwd: string): string | null => nearestUpwards(cwd, (dir) => existsSync(join(dir, 'foundry.toml')) || HARDHAT_CONFIGS.some((f) => existsSync(join(dir, f))));
 
 /** Artifacts of the Foundry or Hardhat project `cwd` is in (see projectRoot), if there is one. */
 export function loadProjectAbis(cwd: string, env: Readonly<Record<string, string | undefined>> = {}): { artifacts: Artifact[]; kind: string | null } {

@@ -6,9 +6,10 @@
  * stopped event's description being the terminal's status line; the Stack, Memory and Storage scopes
  * against the struct log at that step.
  */
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checksumAddress } from '../../src/decode/keccak.js';
 import { DapClient, type DapEvent } from '../support/dapClient.js';
@@ -194,7 +195,8 @@ describe('txray debug --dap', () => {
     const stopped = await c.nextEvent('stopped');
     const reverts = logs.failing.flatMap((l, i) => (l.op === 'REVERT' ? [i] : []));
     const origin = reverts.reduce((a, b) => (logs.failing[b]!.depth > logs.failing[a]!.depth ? b : a));
-    expect(stopped.body).toMatchObject({ reason: 'exception', description: failing.status(origin) });
+    // Its text is the revert's, read from the REVERT's stack and memory (the custom error by its selector), not only that it reverted.
+    expect(stopped.body).toMatchObject({ reason: 'exception', description: failing.status(origin), text: `custom error ${toFunctionSelector('Insufficient(uint256,uint256)')}` });
     const l = logs.failing[origin]!;
     expect((await scope(c, 'Stack')).map((v) => v.value)).toEqual([...(l.stack ?? [])].reverse());
     expect((await scope(c, 'Stack'))[0]!.name).toBe('stack[0]');
@@ -215,6 +217,9 @@ describe('txray debug --dap', () => {
     // A state variable whose slot the run has not touched by then: said, not guessed.
     const total = await c.request('evaluate', { expression: 'total', frameId: 0 });
     expect([total.success, total.message]).toEqual([false, expect.stringContaining('has not read or written')]);
+    // A mapping (whose entry _take read just before): its own slot is never read; said so, not "not read yet".
+    const balances = await c.request('evaluate', { expression: 'balances', frameId: 0 });
+    expect([balances.success, balances.message]).toEqual([false, expect.stringContaining('balances is a mapping: its entries sit at slots hashed from their keys')]);
     expect((await c.request('evaluate', { expression: 'nothing_here', frameId: 0 })).success).toBe(false);
     // Nothing else fails after it: continue runs past the end.
     expect((await c.move('continue')).event).toBe('terminated');
@@ -264,6 +269,53 @@ describe('txray debug --dap', () => {
     await disconnect(c);
   });
 
+  test('an adapter started in a folder inside the project (src/): the frames\' files are the project\'s, by the compiler\'s paths from foundry.toml\'s folder; a launch\'s cwd that is no folder is refused', async () => {
+    const c = new DapClient(['debug', '--dap', '--rpc-url', scene.anvil.url], join(dir, 'src'));
+    clients.push(c);
+    await c.request('initialize', { adapterID: 'txray' });
+    const missing = await c.request('launch', { hash: scene.deposit, cwd: join(dir, 'no-such-folder') });
+    expect([missing.success, missing.message]).toEqual([false, expect.stringContaining(`launch's cwd ${join(dir, 'no-such-folder')} is not a folder`)]);
+    // A path through a file: the same answer, not an internal error.
+    const throughFile = await c.request('launch', { hash: scene.deposit, cwd: join(dir, 'foundry.toml', 'x') });
+    expect([throughFile.success, throughFile.message]).toEqual([false, expect.stringContaining('is not a folder')]);
+    expect((await c.request('launch', { hash: scene.deposit, stopOnEntry: true })).success).toBe(true);
+    await c.request('configurationDone');
+    await c.nextEvent('stopped');
+    expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(dir, deposit.place(0)!.file));
+    await disconnect(c);
+  });
+
+  test('an adapter started through a link to the project (its working directory the real folder): a breakpoint in the file by the link\'s path is verified and stops', async () => {
+    const link = `${dir}-link`;
+    symlinkSync(dir, link);
+    const c = new DapClient(['debug', '--dap', '--rpc-url', scene.anvil.url], link);
+    clients.push(c);
+    await c.request('initialize', { adapterID: 'txray' });
+    expect((await c.request('launch', { hash: scene.deposit })).success).toBe(true);
+    const line = lineOf('src/Bank.sol', 'ledger.record(msg.sender, msg.value);');
+    const set = await c.request('setBreakpoints', { source: { path: join(link, 'src/Bank.sol') }, breakpoints: [{ line }] });
+    expect(set.body.breakpoints).toEqual([expect.objectContaining({ verified: true, line })]);
+    await c.request('configurationDone');
+    expect((await c.nextEvent('stopped')).body).toMatchObject({ reason: 'breakpoint', description: expect.stringContaining(` · src/Bank.sol:${line} · `) });
+    // The frame's file as the editor named it (through the link), so that it opens the buffer it has, not a second one.
+    expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames[0].source.path).toBe(join(link, 'src/Bank.sol'));
+    await disconnect(c);
+  });
+
+  test('a launch whose cwd holds no project: the frames have no source (the stack trace names them by pc and opcode); next moves an opcode, and stepBack an opcode back, not to step 1', async () => {
+    const c = await adapter();
+    const bare = mkdtempSync(join(tmpdir(), 'txray-dap-bare-'));
+    expect((await c.request('launch', { hash: scene.deposit, cwd: bare, stopOnEntry: true })).success).toBe(true);
+    await c.request('configurationDone');
+    await c.nextEvent('stopped');
+    const at = async (step: number) => expect((await c.request('stackTrace', { threadId: 1 })).body.stackFrames).toEqual([expect.objectContaining({ name: expect.stringContaining(`(pc ${logs.deposit[step]!.pc} ${logs.deposit[step]!.op})`), line: 0 })]);
+    for (const [command, step] of [['next', 1], ['next', 2], ['stepBack', 1], ['stepBack', 0]] as const) {
+      expect((await c.move(command)).body.description, `${command} to step ${step + 1}`).toMatch(new RegExp(`^step ${step + 1}/${logs.deposit.length} · - · `));
+      await at(step);
+    }
+    await disconnect(c);
+  });
+
   test('a bad hash on the command line, or --dap with --at or --json: one line, exit 2 (with --json its error document), before anything is served', async () => {
     const bad = await runTxray(['debug', '0x1234', '--dap', '--rpc-url', 'http://127.0.0.1:9'], {}, undefined, dir);
     expect([bad.code, bad.stdout, bad.stderr.trim().split('\n').length]).toEqual([2, '', 1]);
@@ -289,10 +341,13 @@ describe('txray debug --dap', () => {
     clients.push(c);
     await c.request('initialize', { adapterID: 'txray' });
     expect((await c.request('launch', { hash: scene.failing })).message).toContain('names no hash');
-    expect((await c.request('launch', { stopOnEntry: true })).success).toBe(true);
+    // A configuration made for transactions names a node and a folder: the call's are the command line's, and the debug console says so.
+    expect((await c.request('launch', { stopOnEntry: true, rpcUrl: 'http://127.0.0.1:9', cwd: tmpdir() })).success).toBe(true);
     await c.request('configurationDone');
     const entry = await c.nextEvent('stopped');
-    expect(entry.body.description).toMatch(/^step 1\/\d+ · .+ · Bank::withdraw · pc 0 PUSH1$/);
+    // Sent with the launch's answer, before the stop.
+    expect(c.messages.filter((m) => m.type === 'event' && m.event === 'output').map((m) => m.body.output)).toEqual(["warning: launch's rpcUrl and cwd not used: txray debug call … --dap runs the call of its command line on its node, in its folder\n"]);
+    expect(entry.body.description).toMatch(/^step 1\/\d+ · src\/Bank.sol:\d+ · Bank::withdraw · pc 0 PUSH1$/);
     expect((await c.request('threads')).body.threads[0].name).toBe('the call');
     await disconnect(c);
   });

@@ -3,8 +3,8 @@
  * source maps alone (test/support/referenceMap.ts), by the rules docs/debug.md gives: a line is a
  * (frame, file, line); a level is the depth plus the internal calls open (where given); `n` the next
  * line at this level or above; `s` the next line anywhere; `o` out of the frame or internal call, then
- * the caller's next line; `p` back to the first step of the previous line at this level or above; `c`
- * the next arrival at a breakpoint's line.
+ * the caller's next line; `p` back to the first step of the previous line at this level or above (from a
+ * step without a place, the previous opcode at this level or above); `c` the next arrival at a breakpoint's line.
  */
 import type { StructLog } from './debugProject.js';
 import type { PcLine } from './referenceMap.js';
@@ -64,6 +64,10 @@ export function referenceSteps(logs: readonly StructLog[], maps: ReadonlyArray<P
     },
     back: (i) => {
       let j = i - 1;
+      if (key(i) === null) {
+        while (j > 0 && level(j) > level(i)) j--;
+        return Math.max(j, 0);
+      }
       while (j >= 0 && (level(j) > level(i) || key(j) === null || key(j) === key(i))) j--;
       if (j < 0) return 0;
       let land = j;
