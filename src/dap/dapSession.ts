@@ -14,8 +14,8 @@ const isRequest = (m: unknown): m is { readonly seq: number; readonly type: 'req
   typeof m === 'object' && m !== null && 'seq' in m && Number.isSafeInteger(m.seq) && 'type' in m && m.type === 'request' && 'command' in m && typeof m.command === 'string';
 
 export interface DapSession {
-  /** One message read (or why it could not be read); 'exit' once the client asked to disconnect. */
-  handle(read: Framed): Promise<'serve' | 'exit'>;
+  /** One message read (or why it could not be read), answered; the caller ends the run after a disconnect's answer. */
+  handle(read: Framed): Promise<void>;
 }
 
 export function createDapSession(load: LoadTarget, send: (m: DapMessage) => void): DapSession {
@@ -45,17 +45,17 @@ export function createDapSession(load: LoadTarget, send: (m: DapMessage) => void
       // A message that is no request has no seq to answer to: the error response names request 0.
       if ('bad' in read) {
         respond(0, 'unknown', { error: `txray's adapter could not read a message: ${read.bad}` });
-        return 'serve';
+        return;
       }
       const m = read.message;
       if (!isRequest(m)) {
         respond(0, 'unknown', { error: 'txray\'s adapter takes requests: {"seq", "type": "request", "command", "arguments"}' });
-        return 'serve';
+        return;
       }
       const handler = Object.hasOwn(handlers, m.command) ? handlers[m.command] : undefined;
       if (handler === undefined) {
         respond(m.seq, m.command, { error: `txray's adapter does not know the request '${m.command.slice(0, 60)}'` });
-        return 'serve';
+        return;
       }
       let answer: Answer;
       try {
@@ -65,7 +65,6 @@ export function createDapSession(load: LoadTarget, send: (m: DapMessage) => void
       }
       respond(m.seq, m.command, answer);
       if (!('error' in answer)) answer.after?.();
-      return m.command === 'disconnect' ? 'exit' : 'serve';
     },
   };
 }

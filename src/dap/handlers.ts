@@ -58,7 +58,7 @@ function stop(s: Session, step: number, reason: 'entry' | 'step' | 'breakpoint' 
   s.step = step;
   const error = reason === 'exception' && s.target !== null ? failureText(s.target.rec, step) : undefined;
   // The terminal's status line says where it stopped (`step <i>/<n> · <file>:<line> · …`).
-  s.event('stopped', { reason, threadId: THREAD, allThreadsStopped: true, description: s.target === null ? reason : statusLine(s.target.rec, step), ...(reason === 'exception' ? { text: error ?? 'failed' } : {}) });
+  s.event('stopped', { reason, threadId: THREAD, allThreadsStopped: true, description: s.target === null ? reason : statusLine(s.target.rec, step), ...(error === undefined ? {} : { text: error }) });
 }
 
 function terminate(s: Session): void {

@@ -7,6 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
+import { lineStartsOf } from '../debug/placeAt.js';
 import { resolveFile } from '../debug/resolveFile.js';
 import type { DebugStepLog } from '../debug/types.js';
 import { type FunctionDefinition, functionDefinitions } from '../locate/functionDefinitions.js';
@@ -33,8 +34,8 @@ function compilerFile(rec: DebugStepLog, cwd: string, path: string): { readonly 
   return 'error' in found && inProject ? resolveFile(rec, path) : found;
 }
 
-/** The file's text and its functions, from any frame whose compilation has it. */
-function outlineOf(rec: DebugStepLog, file: string): { readonly bytes: Uint8Array; readonly functions: readonly FunctionDefinition[] } | null {
+/** The file's line starts and its functions, from any frame whose compilation has it. */
+function outlineOf(rec: DebugStepLog, file: string): { readonly starts: Int32Array; readonly functions: readonly FunctionDefinition[] } | null {
   for (const f of rec.frames) {
     const sources = f.source?.sources;
     if (sources === undefined) continue;
@@ -42,19 +43,10 @@ function outlineOf(rec: DebugStepLog, file: string): { readonly bytes: Uint8Arra
       const text = sources.file(id);
       if (text === null || text.path !== file) continue;
       const functions = functionDefinitions(sources.ast?.(id) ?? scanFunctions(text.bytes, id)).filter((d) => d.sourceId === id);
-      return { bytes: text.bytes, functions };
+      return { starts: lineStartsOf(text), functions };
     }
   }
   return null;
-}
-
-/** The byte offset each line starts at (index 0: line 1). */
-function lineStarts(bytes: Uint8Array): number[] {
-  const at = [0];
-  bytes.forEach((b, i) => {
-    if (b === 0x0a) at.push(i + 1);
-  });
-  return at;
 }
 
 export function verifyBreakpoints(rec: DebugStepLog, cwd: string, path: string, lines: readonly number[]): Verified[] {
@@ -62,7 +54,7 @@ export function verifyBreakpoints(rec: DebugStepLog, cwd: string, path: string, 
   if ('error' in file) return lines.map((line) => ({ verified: false, line, message: file.error }));
   const ran = new Set(rec.lines.places.filter((p) => p.file === file.path).map((p) => p.line));
   const outline = outlineOf(rec, file.path);
-  const starts = outline === null ? [] : lineStarts(outline.bytes);
+  const starts = outline?.starts ?? new Int32Array(0);
   const at = (line: number): Verified => ({ verified: true, line, key: `${file.path}:${line}` });
   return lines.map((line) => {
     if (ran.has(line)) return at(line);

@@ -10,6 +10,7 @@ import { definitionHolding } from '../locate/definitionHolding.js';
 import type { FunctionDefinition } from '../locate/functionDefinitions.js';
 import { openAt } from '../locate/openAt.js';
 import { cell } from '../locate/cell.js';
+import { mapEntryAt } from './placeAt.js';
 import type { DebugFrame, DebugStepLog, FrameSource } from './types.js';
 
 export interface FunctionEntry {
@@ -25,12 +26,6 @@ export interface FunctionEntry {
 
 const JUMP = 0x56;
 
-/** A pc's map entry: file id, start, length; null inside PUSH data or past the map. */
-function entryOf(source: FrameSource, pc: number): readonly [number, number, number] | null {
-  const k = source.index[pc] ?? -1;
-  return k < 0 || k >= source.map.count ? null : [cell(source.map.f, k), cell(source.map.s, k), cell(source.map.l, k)];
-}
-
 /** The external function's body's entry in each frame, once found (null: none). */
 const bodies = new WeakMap<DebugFrame, { readonly entry: number; readonly site: number } | null>();
 
@@ -42,8 +37,8 @@ function bodyEntry(rec: DebugStepLog, index: number, frame: DebugFrame, source: 
   let found: { entry: number; site: number } | null = null;
   for (let k = frame.first; k < frame.last && found === null; k++) {
     if (op[k] !== JUMP || frameOf[k] !== index || frameOf[k + 1] !== index) continue;
-    const site = entryOf(source, cell(pc, k));
-    const landing = entryOf(source, cell(pc, k + 1));
+    const site = mapEntryAt(source, cell(pc, k));
+    const landing = mapEntryAt(source, cell(pc, k + 1));
     const j = source.map.j[source.index[cell(pc, k)] ?? -1];
     if (site === null || landing === null || j !== 1) continue;
     const held = definitionHolding(source.sources, landing[0], landing[1], landing[2]);
@@ -65,11 +60,11 @@ export function functionEntry(rec: DebugStepLog, step: number): FunctionEntry | 
   const inner = openAt(calls, step).at(-1);
   const body = inner === undefined ? bodyEntry(rec, index, frame, source) : { entry: inner.from + 1, site: cell(rec.steps.pc, inner.from) };
   if (body === null || body.entry > step || rec.steps.frame[body.entry] !== index) return { reason: 'not inside a function\'s body yet (the dispatcher, the ABI decoding)' };
-  const landing = entryOf(source, cell(rec.steps.pc, body.entry));
+  const landing = mapEntryAt(source, cell(rec.steps.pc, body.entry));
   const held = landing === null ? null : definitionHolding(source.sources, landing[0], landing[1], landing[2]);
   if (held === null) return { reason: 'no function definition holds this code' };
   if (held.scanned) return { reason: 'the build kept no AST (forge build --ast)' };
-  const here = entryOf(source, cell(rec.steps.pc, step));
+  const here = mapEntryAt(source, cell(rec.steps.pc, step));
   if (here === null || here[0] < 0 || here[0] >= source.sources.count || here[1] < 0) return { reason: 'in code the compiler wrote (checked arithmetic, ABI coding): no line of the function' };
   if (here[0] !== held.fn.sourceId) return { reason: 'in code of another file (a modifier\'s, a base contract\'s)' };
   return { fn: held.fn, entry: body.entry, site: body.site, internal: inner !== undefined, position: [here[1], here[1] + here[2]] };

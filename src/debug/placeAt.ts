@@ -11,8 +11,8 @@ import { cell } from '../locate/cell.js';
 
 const lineStarts = new WeakMap<SourceFile, Int32Array>();
 
-/** The byte offset of each line's start in `file`. */
-function startsOf(file: SourceFile): Int32Array {
+/** The byte offset of each line's start in `file` (index 0: line 1), found once per file. */
+export function lineStartsOf(file: SourceFile): Int32Array {
   let starts = lineStarts.get(file);
   if (starts === undefined) {
     const at: number[] = [0];
@@ -51,13 +51,18 @@ export function placeAt(rec: Pick<DebugStepLog, 'steps' | 'frames'>, i: number):
   return place;
 }
 
-function placeOf(source: FrameSource, pc: number): SourcePlace | null {
+/** A pc's source map entry: its file id, start and length; null inside PUSH data or past the map. */
+export function mapEntryAt(source: FrameSource, pc: number): readonly [number, number, number] | null {
   const k = source.index[pc] ?? -1;
-  if (k < 0 || k >= source.map.count) return null;
-  const id = cell(source.map.f, k);
-  const start = cell(source.map.s, k);
+  return k < 0 || k >= source.map.count ? null : [cell(source.map.f, k), cell(source.map.s, k), cell(source.map.l, k)];
+}
+
+function placeOf(source: FrameSource, pc: number): SourcePlace | null {
+  const entry = mapEntryAt(source, pc);
+  if (entry === null) return null;
+  const [id, start] = entry;
   if (id < 0 || id >= source.sources.count || start < 0) return null;
   const file = source.sources.file(id);
   if (file === null || start > file.bytes.length) return null;
-  return { file: file.path, line: lineOf(startsOf(file), start), id };
+  return { file: file.path, line: lineOf(lineStartsOf(file), start), id };
 }
