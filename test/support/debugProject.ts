@@ -9,14 +9,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { DEV } from '../../scripts/lib/scenarios.mjs';
-import { sceneTools } from './sceneTools.js';
-import { type Compiled, writeFoundryProject } from './sourceProject.js';
+import { type ProjectScene, sceneTools } from './sceneTools.js';
+import { writeFoundryProject } from './sourceProject.js';
 
 export const DEBUG_FIXTURE = fileURLToPath(new URL('../fixtures/debug', import.meta.url));
 
-export interface DebugScene {
-  readonly anvil: Awaited<ReturnType<typeof startAnvil>>;
-  readonly compiled: Record<string, Compiled>;
+export interface DebugScene extends ProjectScene {
   readonly bank: string;
   readonly teller: string;
   readonly ledger: string;

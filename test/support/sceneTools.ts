@@ -1,7 +1,14 @@
 /** Deploying a compiled project's contracts and mining its transactions on a test node (the harness's own helpers, not txray's client). */
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
+import type { startAnvil } from '../../scripts/lib/anvil.mjs';
 import { receipt, send } from '../../scripts/lib/scenarios.mjs';
 import type { Compiled } from './sourceProject.js';
+
+/** A compiled fixture project deployed on its own anvil: what every scene has beside its transactions. */
+export interface ProjectScene {
+  readonly anvil: Awaited<ReturnType<typeof startAnvil>>;
+  readonly compiled: Record<string, Compiled>;
+}
 
 type Rpc = (method: string, params?: unknown[]) => Promise<any>;
 

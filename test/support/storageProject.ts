@@ -9,14 +9,12 @@
 import { fileURLToPath } from 'node:url';
 import { startAnvil } from '../../scripts/lib/anvil.mjs';
 import type { StructLog } from './debugProject.js';
-import { sceneTools } from './sceneTools.js';
-import { type Compiled, writeFoundryProject } from './sourceProject.js';
+import { type ProjectScene, sceneTools } from './sceneTools.js';
+import { writeFoundryProject } from './sourceProject.js';
 
 export const STORAGE_FIXTURE = fileURLToPath(new URL('../fixtures/storage', import.meta.url));
 
-export interface StorageScene {
-  readonly anvil: Awaited<ReturnType<typeof startAnvil>>;
-  readonly compiled: Record<string, Compiled>;
+export interface StorageScene extends ProjectScene {
   readonly vault: string;
   readonly token: string;
   readonly logic: string;
